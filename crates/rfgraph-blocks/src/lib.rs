@@ -1,0 +1,27 @@
+//! The rfgraph block library: sources, sinks, stream utilities and message
+//! blocks built on the `rfgraph` runtime. One block per file.
+
+#![warn(missing_docs)]
+
+mod copy;
+mod copy_rand;
+mod head;
+mod message_burst;
+mod message_forward;
+mod message_sink;
+mod null;
+mod throttle;
+mod vector_sink;
+mod vector_source;
+
+pub use copy::Copy;
+pub use copy_rand::CopyRand;
+pub use head::Head;
+pub use message_burst::MessageBurst;
+pub use message_forward::MessageForward;
+pub use message_sink::MessageSink;
+pub use null::{NullSink, NullSource};
+pub use rfgraph::Map;
+pub use throttle::Throttle;
+pub use vector_sink::VectorSink;
+pub use vector_source::VectorSource;

@@ -1,0 +1,58 @@
+//! `MessageForward`: re-posts every message from `in` on `out`.
+
+use rfgraph::{Block, BoxError, MessageOutput, Pmt, Ports, WorkIo};
+
+/// Forwards messages unchanged; finishes with its message group.
+pub struct MessageForward {
+    output: MessageOutput,
+    forwarded: u64,
+    /// Drop messages after this many forwards (lets a cycle drain).
+    limit: Option<u64>,
+}
+
+impl MessageForward {
+    /// Forwards everything.
+    pub fn new() -> Self {
+        Self {
+            output: MessageOutput::new("out"),
+            forwarded: 0,
+            limit: None,
+        }
+    }
+
+    /// Forwards only the first `limit` messages and drops the rest, so that
+    /// a message cycle through this block ends.
+    pub fn with_limit(limit: u64) -> Self {
+        Self {
+            limit: Some(limit),
+            ..Self::new()
+        }
+    }
+
+    /// Messages forwarded so far.
+    pub fn forwarded(&self) -> u64 {
+        self.forwarded
+    }
+}
+
+impl Default for MessageForward {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Block for MessageForward {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new()
+            .message_input("in")
+            .message_output(&mut self.output)
+    }
+
+    fn handle_message(&mut self, _port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
+        if self.limit.is_none_or(|l| self.forwarded < l) {
+            self.forwarded += 1;
+            self.output.post(msg);
+        }
+        Ok(Pmt::Null)
+    }
+}

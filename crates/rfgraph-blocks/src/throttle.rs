@@ -1,0 +1,54 @@
+//! `Throttle`: limits a stream to a given item rate in wall-clock time,
+//! without blocking the scheduler thread (it asks for a timer instead).
+
+use rfgraph::{Block, BoxError, Item, Ports, StreamInput, StreamOutput, WorkIo};
+use std::time::{Duration, Instant};
+
+/// Passes items at most at `rate` items per second.
+pub struct Throttle<T: Item> {
+    input: StreamInput<T>,
+    output: StreamOutput<T>,
+    rate: f64,
+    start: Option<Instant>,
+    passed: u64,
+}
+
+impl<T: Item> Throttle<T> {
+    /// Limits to `items_per_second` (must be positive).
+    pub fn new(items_per_second: f64) -> Self {
+        assert!(items_per_second > 0.0, "throttle rate must be positive");
+        Self {
+            input: StreamInput::new("in"),
+            output: StreamOutput::new("out"),
+            rate: items_per_second,
+            start: None,
+            passed: 0,
+        }
+    }
+}
+
+impl<T: Item> Block for Throttle<T> {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().input(&mut self.input).output(&mut self.output)
+    }
+
+    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
+        let start = *self.start.get_or_insert_with(Instant::now);
+        let allowed = (start.elapsed().as_secs_f64() * self.rate) as u64;
+        let budget = allowed.saturating_sub(self.passed) as usize;
+        let i = self.input.slice();
+        let o = self.output.slice();
+        let available = i.len();
+        let n = available.min(o.len()).min(budget);
+        o[..n].copy_from_slice(&i[..n]);
+        self.input.consume(n);
+        self.output.produce(n);
+        self.passed += n as u64;
+        if n < available && budget == n {
+            // Rate-limited: come back when the next item is due.
+            let due = Duration::from_secs_f64((self.passed + 1) as f64 / self.rate);
+            io.call_again_at(start + due);
+        }
+        Ok(())
+    }
+}

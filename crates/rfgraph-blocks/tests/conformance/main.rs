@@ -1,0 +1,41 @@
+//! The scheduler conformance suite: the same flowgraph tests on every
+//! scheduler. A new scheduler adds one `conformance!` line below.
+
+mod cases;
+mod support;
+
+macro_rules! conformance {
+    ($module:ident, $scheduler:expr) => {
+        mod $module {
+            use rfgraph::scheduler::*;
+            fn scheduler() -> impl Scheduler + Clone {
+                $scheduler
+            }
+            conformance!(@tests
+                sequence_through_chain, fan_out_delivers_to_every_reader,
+                copy_rand_stages_keep_order, head_finishes_early_and_detaches,
+                head_on_one_branch_of_a_fan_out, thousand_block_flowgraph,
+                message_burst_through_forwarder_grid, message_cycle_ends,
+                tags_arrive_at_their_indices, tags_scale_through_rate_changes,
+                failing_block_names_itself, panicking_block_names_itself,
+                failure_in_message_handler_stops_the_run,
+                type_mismatch_is_rejected_at_connect, unconnected_port_is_rejected,
+                stream_cycle_is_rejected, external_call_gets_a_reply,
+                message_only_graph_runs_until_stopped, statistics_count_items,
+                decimator_remainder_does_not_hang, throttle_limits_rate_without_hanging,
+                blocking_block_gets_its_own_thread
+            );
+        }
+    };
+    (@tests $($case:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $case() {
+                crate::cases::$case(scheduler());
+            }
+        )*
+    };
+}
+
+conformance!(tpb, Tpb::new());
+conformance!(single, Single::new());

@@ -1,0 +1,196 @@
+//! Helpers for the conformance suite: a watchdog around runs, and small
+//! test-only blocks (failing, panicking, controllable).
+
+use rfgraph::{
+    Block, BoxError, Finished, Flowgraph, Pmt, Ports, RunError, Running, Scheduler, StreamInput,
+    StreamOutput, WorkIo,
+};
+use std::time::{Duration, Instant};
+
+/// Generous bound for any conformance run (debug builds, loaded CI machine).
+pub const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Waits for `running` with a watchdog: on timeout it asks the graph to
+/// stop and fails the test instead of hanging the suite.
+pub fn wait_within(running: Running, timeout: Duration) -> Result<Finished, RunError> {
+    let deadline = Instant::now() + timeout;
+    while !running.is_finished() {
+        if Instant::now() > deadline {
+            running.handle().stop();
+            std::thread::sleep(Duration::from_secs(2));
+            panic!(
+                "flowgraph did not finish within {timeout:?} (finished after stop: {})",
+                running.is_finished()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    running.wait()
+}
+
+/// Runs `fg` on `scheduler` with the watchdog.
+pub fn run(fg: Flowgraph, scheduler: impl Scheduler) -> Result<Finished, RunError> {
+    wait_within(fg.start(scheduler)?, TIMEOUT)
+}
+
+/// Passes items through and fails (error or panic) once `after` items passed.
+pub struct FailAfter {
+    input: StreamInput<u32>,
+    output: StreamOutput<u32>,
+    after: usize,
+    passed: usize,
+    panic: bool,
+}
+
+impl FailAfter {
+    /// Returns an error after `after` items.
+    pub fn error(after: usize) -> Self {
+        Self {
+            input: StreamInput::new("in"),
+            output: StreamOutput::new("out"),
+            after,
+            passed: 0,
+            panic: false,
+        }
+    }
+
+    /// Panics after `after` items.
+    pub fn panic(after: usize) -> Self {
+        Self {
+            panic: true,
+            ..Self::error(after)
+        }
+    }
+}
+
+impl Block for FailAfter {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().input(&mut self.input).output(&mut self.output)
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        if self.passed >= self.after {
+            if self.panic {
+                panic!("deliberate test panic after {} items", self.passed);
+            }
+            return Err(format!("deliberate test error after {} items", self.passed).into());
+        }
+        let i = self.input.slice();
+        let o = self.output.slice();
+        let n = i.len().min(o.len()).min(self.after - self.passed);
+        o[..n].copy_from_slice(&i[..n]);
+        self.input.consume(n);
+        self.output.produce(n);
+        self.passed += n;
+        Ok(())
+    }
+}
+
+/// A stream gain with a `gain` message input that replies with the old gain.
+pub struct ControlledGain {
+    input: StreamInput<f32>,
+    output: StreamOutput<f32>,
+    gain: f32,
+}
+
+impl ControlledGain {
+    /// Gain 1.
+    pub fn new() -> Self {
+        Self {
+            input: StreamInput::new("in"),
+            output: StreamOutput::new("out"),
+            gain: 1.0,
+        }
+    }
+}
+
+impl Block for ControlledGain {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new()
+            .input(&mut self.input)
+            .output(&mut self.output)
+            .message_input("gain")
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let i = self.input.slice();
+        let o = self.output.slice();
+        let n = i.len().min(o.len());
+        for (o, i) in o[..n].iter_mut().zip(i) {
+            *o = i * self.gain;
+        }
+        self.input.consume(n);
+        self.output.produce(n);
+        Ok(())
+    }
+
+    fn handle_message(&mut self, _port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
+        let new = msg.as_f64().ok_or("gain must be a number")? as f32;
+        let old = std::mem::replace(&mut self.gain, new);
+        Ok(Pmt::F32(old))
+    }
+}
+
+/// A handler that fails on a message nobody awaits.
+pub struct FailingHandler;
+
+impl Block for FailingHandler {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().message_input("in")
+    }
+
+    fn handle_message(
+        &mut self,
+        _port: &str,
+        _msg: Pmt,
+        _io: &mut WorkIo,
+    ) -> Result<Pmt, BoxError> {
+        Err("handler refuses everything".into())
+    }
+}
+
+/// A source marked blocking that sleeps in `work`, as file or socket I/O would.
+pub struct SlowBlockingSource {
+    output: StreamOutput<u32>,
+    next: u32,
+    total: u32,
+    pub thread_name: Option<String>,
+}
+
+impl SlowBlockingSource {
+    /// Writes `total` sequence numbers, sleeping 1 ms per chunk of 100.
+    pub fn new(total: u32) -> Self {
+        Self {
+            output: StreamOutput::new("out"),
+            next: 0,
+            total,
+            thread_name: None,
+        }
+    }
+}
+
+impl Block for SlowBlockingSource {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().output(&mut self.output)
+    }
+
+    fn is_blocking(&self) -> bool {
+        true
+    }
+
+    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
+        self.thread_name = std::thread::current().name().map(str::to_string);
+        std::thread::sleep(Duration::from_millis(1));
+        let o = self.output.slice();
+        let n = o.len().min(100).min((self.total - self.next) as usize);
+        for x in &mut o[..n] {
+            *x = self.next;
+            self.next += 1;
+        }
+        self.output.produce(n);
+        if self.next == self.total {
+            io.finish();
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,111 @@
+//! Helpers for fixed-rate blocks: write the per-item arithmetic, get a block.
+//!
+//! A [`Kernel`] maps whole groups of `decimation` input items to groups of
+//! `interpolation` output items. [`KernelBlock`] wraps it into a [`Block`]
+//! that sizes the slices, consumes, produces and propagates tags with the
+//! right rate. [`Map`] is the 1:1 case for a closure.
+
+use super::{Block, TagPolicy, WorkIo};
+use crate::error::BoxError;
+use crate::item::Item;
+use crate::port::Ports;
+use crate::port::stream::{StreamInput, StreamOutput};
+
+/// Fixed-rate processing of one input stream into one output stream.
+pub trait Kernel: Send + 'static {
+    /// Input item type.
+    type In: Item;
+    /// Output item type.
+    type Out: Item;
+    /// Output items per group.
+    fn interpolation(&self) -> usize {
+        1
+    }
+    /// Input items per group.
+    fn decimation(&self) -> usize {
+        1
+    }
+    /// Processes `input.len() / decimation` groups into `output`, whose
+    /// length is exactly `groups * interpolation`.
+    fn process(&mut self, input: &[Self::In], output: &mut [Self::Out]);
+}
+
+/// A block running a [`Kernel`] between input `in` and output `out`.
+pub struct KernelBlock<K: Kernel> {
+    input: StreamInput<K::In>,
+    output: StreamOutput<K::Out>,
+    kernel: K,
+}
+
+impl<K: Kernel> KernelBlock<K> {
+    /// Wraps `kernel`.
+    pub fn new(kernel: K) -> Self {
+        assert!(kernel.interpolation() > 0 && kernel.decimation() > 0);
+        Self {
+            input: StreamInput::new("in"),
+            output: StreamOutput::new("out"),
+            kernel,
+        }
+    }
+
+    /// The wrapped kernel.
+    pub fn kernel(&self) -> &K {
+        &self.kernel
+    }
+}
+
+impl<K: Kernel> Block for KernelBlock<K> {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().input(&mut self.input).output(&mut self.output)
+    }
+
+    #[inline]
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let (interp, decim) = (self.kernel.interpolation(), self.kernel.decimation());
+        let i = self.input.slice();
+        let o = self.output.slice();
+        let groups = (i.len() / decim).min(o.len() / interp);
+        if groups > 0 {
+            self.kernel
+                .process(&i[..groups * decim], &mut o[..groups * interp]);
+            self.input.consume(groups * decim);
+            self.output.produce(groups * interp);
+        }
+        Ok(())
+    }
+
+    fn tag_policy(&self) -> TagPolicy {
+        TagPolicy::Propagate {
+            interpolation: self.kernel.interpolation() as u64,
+            decimation: self.kernel.decimation() as u64,
+        }
+    }
+}
+
+/// A 1:1 kernel from a closure, e.g. `Map::new(|x: f32| 2.0 * x)`.
+pub struct Map<I, O, F> {
+    f: F,
+    _types: std::marker::PhantomData<fn(I) -> O>,
+}
+
+impl<I: Item, O: Item, F: FnMut(I) -> O + Send + 'static> Map<I, O, F> {
+    /// A block applying `f` to every item.
+    #[allow(clippy::new_ret_no_self)]
+    pub fn new(f: F) -> KernelBlock<Self> {
+        KernelBlock::new(Self {
+            f,
+            _types: std::marker::PhantomData,
+        })
+    }
+}
+
+impl<I: Item, O: Item, F: FnMut(I) -> O + Send + 'static> Kernel for Map<I, O, F> {
+    type In = I;
+    type Out = O;
+    #[inline]
+    fn process(&mut self, input: &[I], output: &mut [O]) {
+        for (o, &i) in output.iter_mut().zip(input) {
+            *o = (self.f)(i);
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! The block trait: what a signal-processing component implements.
+//!
+//! This module owns [`Block`], the per-call [`WorkIo`] a block uses to tell
+//! the runtime it finished or wants a timer, and the [`TagPolicy`]. Helpers
+//! for 1:1, decimating and interpolating blocks live in [`kernel`].
+
+pub mod kernel;
+
+use crate::error::BoxError;
+use crate::pmt::Pmt;
+use crate::port::Ports;
+use std::any::Any;
+use std::time::Instant;
+
+/// What a block tells the runtime about the call that just returned.
+#[derive(Debug, Default)]
+pub struct WorkIo {
+    pub(crate) finished: bool,
+    pub(crate) call_again_at: Option<Instant>,
+}
+
+impl WorkIo {
+    /// The block will produce nothing more: the runtime finishes it, and its
+    /// readers finish once they have consumed everything it wrote.
+    pub fn finish(&mut self) {
+        self.finished = true;
+    }
+
+    /// Run the block again at `at` even if no data or space arrives (timers,
+    /// rate limiting). The earliest request of a call wins.
+    pub fn call_again_at(&mut self, at: Instant) {
+        self.call_again_at = Some(self.call_again_at.map_or(at, |t| t.min(at)));
+    }
+
+    /// True once [`finish`](Self::finish) was called.
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+}
+
+/// How the runtime moves tags from a block's inputs to its outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagPolicy {
+    /// Every tag consumed on any input is copied to every output with its
+    /// index scaled by `interpolation / decimation` (1:1 blocks: unchanged).
+    Propagate {
+        /// Output items per `decimation` input items.
+        interpolation: u64,
+        /// Input items per `interpolation` output items.
+        decimation: u64,
+    },
+    /// The block handles tags itself.
+    Manual,
+}
+
+impl TagPolicy {
+    /// Propagation for a 1:1 block.
+    pub const ONE_TO_ONE: TagPolicy = TagPolicy::Propagate {
+        interpolation: 1,
+        decimation: 1,
+    };
+}
+
+/// A signal-processing block.
+///
+/// A block is a plain struct holding its ports as fields. The runtime calls
+/// [`work`](Self::work) whenever an input gained items, an output gained
+/// space, a message arrived, or a requested timer expired. `work` must not
+/// block: it processes what its slices show and returns.
+///
+/// ```
+/// use rfgraph::{Block, BoxError, Ports, StreamInput, StreamOutput, WorkIo};
+///
+/// struct Double { input: StreamInput<f32>, output: StreamOutput<f32> }
+///
+/// impl Block for Double {
+///     fn ports(&mut self) -> Ports<'_> {
+///         Ports::new().input(&mut self.input).output(&mut self.output)
+///     }
+///     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+///         let i = self.input.slice();
+///         let o = self.output.slice();
+///         let n = i.len().min(o.len());
+///         for (o, i) in o[..n].iter_mut().zip(i) { *o = 2.0 * i; }
+///         self.input.consume(n);
+///         self.output.produce(n);
+///         Ok(())
+///     }
+/// }
+/// ```
+pub trait Block: Any + Send {
+    /// Declares the block's ports, in a fixed order.
+    fn ports(&mut self) -> Ports<'_>;
+
+    /// Called once on every block before any block runs.
+    fn init(&mut self) -> Result<(), BoxError> {
+        Ok(())
+    }
+
+    /// Processes what is available. The hot method.
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        Ok(())
+    }
+
+    /// Handles a message that arrived on message input `port`. The returned
+    /// value is the reply to a caller awaiting one.
+    fn handle_message(&mut self, port: &str, _msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
+        Err(format!("no handler for message input `{port}`").into())
+    }
+
+    /// Called once on every block after all blocks are done.
+    fn deinit(&mut self) -> Result<(), BoxError> {
+        Ok(())
+    }
+
+    /// How tags travel through this block.
+    fn tag_policy(&self) -> TagPolicy {
+        TagPolicy::ONE_TO_ONE
+    }
+
+    /// True for blocks whose `work` may block on I/O (files, sockets,
+    /// devices): every scheduler gives them a thread of their own.
+    fn is_blocking(&self) -> bool {
+        false
+    }
+}

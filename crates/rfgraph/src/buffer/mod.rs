@@ -1,0 +1,97 @@
+//! Edge buffers: the memory between one writer and its readers.
+//!
+//! This module owns the *contract* every buffer kind fulfils ([`EdgeBuffer`]):
+//! absolute write/read positions, the finished/detached flags that drive
+//! termination, and tags. The runtime only ever talks to edges through this
+//! trait, so a device-memory kind (OpenCL, CUDA) plugs in by implementing it
+//! and by providing port types whose [`MemoryDomain`] names the device.
+//!
+//! The host kind is [`circular::CircularBuffer`], a lock-free double-mapped
+//! ring. Buffers never allocate, lock or make system calls on the hot path.
+
+pub mod circular;
+pub mod mirror;
+
+use crate::signal::Signal;
+use crate::tag::Tag;
+use std::any::Any;
+use std::sync::Arc;
+
+/// Where the items of a port live.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MemoryDomain {
+    /// Ordinary host memory.
+    Host,
+    /// Memory of an accelerator. Two ports share a buffer only if both
+    /// `api` and `context` match (the SCA/OpenCL paper's locality detection).
+    Device {
+        /// The API, e.g. `"opencl"`.
+        api: &'static str,
+        /// An identifier of the device context, unique within the process.
+        context: u64,
+    },
+}
+
+impl std::fmt::Display for MemoryDomain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MemoryDomain::Host => f.write_str("host"),
+            MemoryDomain::Device { api, context } => write!(f, "{api} context {context}"),
+        }
+    }
+}
+
+/// What the runtime knows when it creates an edge.
+#[derive(Clone, Debug)]
+pub struct EdgeSpec {
+    /// Item size in bytes.
+    pub item_size: usize,
+    /// Minimum buffer size in bytes (rounded up by the buffer kind).
+    pub min_bytes: usize,
+    /// The writing block's signal (woken when a reader frees space).
+    pub writer_signal: Arc<Signal>,
+    /// One signal per reader (woken when items are written).
+    pub reader_signals: Vec<Arc<Signal>>,
+}
+
+/// The shared state of one edge, as the runtime sees it. Positions are
+/// absolute item counts since the start of the run. Ports *stage* position
+/// changes during `work`; the runtime publishes them afterwards, once tags
+/// have been propagated.
+pub trait EdgeBuffer: Any + Send + Sync {
+    /// Items written so far.
+    fn written(&self) -> u64;
+    /// Items consumed so far by reader `reader`.
+    fn read_by(&self, reader: usize) -> u64;
+    /// Items written but not yet read by the slowest attached reader (0 when
+    /// no reader is attached).
+    fn unread(&self) -> u64;
+    /// Capacity in items.
+    fn capacity(&self) -> usize;
+    /// Marks the writer finished and wakes the readers.
+    fn finish_writer(&self);
+    /// True once the writer finished (all its items are already published).
+    fn writer_finished(&self) -> bool;
+    /// Detaches reader `reader` (it will read no more) and wakes the writer.
+    fn detach_reader(&self, reader: usize);
+    /// Readers still attached.
+    fn attached_readers(&self) -> usize;
+    /// Adds a tag at an absolute index.
+    fn add_tag(&self, tag: Tag);
+    /// Reader `reader`'s consumption staged by its port but not yet published.
+    fn staged_read(&self, reader: usize) -> u64;
+    /// Publishes the writer's staged items (wakes readers if any); returns
+    /// the new written count. Called by the runtime after each `work`.
+    fn publish_write(&self) -> u64;
+    /// Publishes reader `reader`'s staged consumption (wakes the writer if
+    /// any); returns the new read position. Called after each `work`.
+    fn publish_read(&self, reader: usize) -> u64;
+    /// Calls `f` on every tag with index in `range`. Cheap when there are none.
+    fn for_each_tag(&self, range: std::ops::Range<u64>, f: &mut dyn FnMut(&Tag));
+}
+
+/// Downcasts a type-erased edge to its concrete buffer kind.
+pub fn downcast_edge<B: EdgeBuffer>(edge: Arc<dyn EdgeBuffer>) -> Option<Arc<B>> {
+    let any: Arc<dyn Any + Send + Sync> = edge;
+    any.downcast::<B>().ok()
+}

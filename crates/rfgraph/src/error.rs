@@ -1,0 +1,184 @@
+//! The runtime's error types: graph construction errors, which a user fixes
+//! by changing the graph, and run errors, which name the block that failed.
+
+use thiserror::Error;
+
+/// The boxed error type block methods return.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Which way a port points, for error messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// A stream input.
+    StreamInput,
+    /// A stream output.
+    StreamOutput,
+    /// A message input.
+    MessageInput,
+    /// A message output.
+    MessageOutput,
+}
+
+impl std::fmt::Display for Direction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Direction::StreamInput => "stream input",
+            Direction::StreamOutput => "stream output",
+            Direction::MessageInput => "message input",
+            Direction::MessageOutput => "message output",
+        })
+    }
+}
+
+/// The two ends of a stream connection that do not fit together.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mismatch {
+    /// Producer block.
+    pub src_block: String,
+    /// Producer port.
+    pub src_port: String,
+    /// What the producer has (item type or memory domain).
+    pub src: String,
+    /// Consumer block.
+    pub dst_block: String,
+    /// Consumer port.
+    pub dst_port: String,
+    /// What the consumer has.
+    pub dst: String,
+}
+
+/// An invalid flowgraph, rejected before anything runs.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum GraphError {
+    /// A block id that this flowgraph did not hand out.
+    #[error("no block with id {0} in this flowgraph")]
+    UnknownBlock(usize),
+    /// A port name the block does not have.
+    #[error("block `{block}` has no {direction} named `{port}` (it has: {available})")]
+    UnknownPort {
+        /// Block instance name.
+        block: String,
+        /// The port asked for.
+        port: String,
+        /// Its direction.
+        direction: Direction,
+        /// The ports of that direction the block does have.
+        available: String,
+    },
+    /// Item types differ between the two ends of a stream connection.
+    #[error(
+        "type mismatch: `{}`.{} produces {} but `{}`.{} consumes {}",
+        .0.src_block, .0.src_port, .0.src, .0.dst_block, .0.dst_port, .0.dst
+    )]
+    TypeMismatch(Box<Mismatch>),
+    /// The two ends live in memory domains that cannot be joined.
+    #[error(
+        "`{}`.{} writes {} memory but `{}`.{} reads {} memory, and no transfer between them is available",
+        .0.src_block, .0.src_port, .0.src, .0.dst_block, .0.dst_port, .0.dst
+    )]
+    DomainMismatch(Box<Mismatch>),
+    /// A stream input can have only one writer.
+    #[error(
+        "`{block}`.{port} is already connected to `{existing}`; a stream input takes exactly one writer (fan-in needs a block such as an adder)"
+    )]
+    InputAlreadyConnected {
+        /// Consumer block.
+        block: String,
+        /// Consumer port.
+        port: String,
+        /// The writer it already has.
+        existing: String,
+    },
+    /// A required port has no connection.
+    #[error("{direction} `{port}` of block `{block}` is not connected")]
+    Unconnected {
+        /// Block instance name.
+        block: String,
+        /// Port name.
+        port: String,
+        /// Port direction.
+        direction: Direction,
+    },
+    /// Stream edges form a cycle; stream graphs must be acyclic.
+    #[error(
+        "stream cycle: {0}; stream edges must not form a loop (feedback belongs on message ports)"
+    )]
+    StreamCycle(String),
+    /// The ring buffer for an edge could not be created.
+    #[error("cannot allocate the buffer of `{block}`.{port}: {cause}")]
+    Buffer {
+        /// Producer block.
+        block: String,
+        /// Producer port.
+        port: String,
+        /// The OS error.
+        cause: String,
+    },
+}
+
+/// Why a run failed.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum RunError {
+    /// The graph was invalid; nothing ran.
+    #[error("invalid flowgraph: {0}")]
+    Graph(#[from] GraphError),
+    /// A block's `init` failed; nothing ran.
+    #[error("block `{block}` failed in init: {cause}")]
+    Init {
+        /// Block instance name.
+        block: String,
+        /// The error it returned.
+        cause: String,
+    },
+    /// A block's `work` or message handler returned an error.
+    #[error("block `{block}` failed: {cause}")]
+    BlockFailed {
+        /// Block instance name.
+        block: String,
+        /// The error it returned.
+        cause: String,
+    },
+    /// A block panicked.
+    #[error("block `{block}` panicked: {message}")]
+    BlockPanicked {
+        /// Block instance name.
+        block: String,
+        /// The panic message.
+        message: String,
+    },
+    /// The scheduler thread died (a bug in rfgraph).
+    #[error("scheduler failed: {0}")]
+    Scheduler(String),
+}
+
+/// Errors of the external [`FlowgraphHandle`](crate::FlowgraphHandle).
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum HandleError {
+    /// No block with that name or id.
+    #[error("no block `{0}` in this flowgraph")]
+    UnknownBlock(String),
+    /// The block has no such message input.
+    #[error("block `{block}` has no message input `{port}` (it has: {available})")]
+    UnknownPort {
+        /// Block instance name.
+        block: String,
+        /// The port asked for.
+        port: String,
+        /// Its message inputs.
+        available: String,
+    },
+    /// The block has finished and takes no more messages.
+    #[error("block `{0}` has finished")]
+    Finished(String),
+    /// The handler returned an error.
+    #[error("handler of `{block}` failed: {cause}")]
+    Handler {
+        /// Block instance name.
+        block: String,
+        /// The error.
+        cause: String,
+    },
+    /// No reply within the timeout.
+    #[error("no reply from `{0}` in time")]
+    Timeout(String),
+}

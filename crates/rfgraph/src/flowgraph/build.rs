@@ -1,0 +1,239 @@
+//! Turns a validated [`Flowgraph`] into runnable parts: one ring buffer per
+//! connected output, message targets, message groups, signals, statistics
+//! cells and one [`BlockRunner`] per block. Runs once, before `init`.
+
+use super::Flowgraph;
+use crate::buffer::{EdgeBuffer, EdgeSpec};
+use crate::control::RunControl;
+use crate::error::GraphError;
+use crate::message::{Inbox, MessageGroup};
+use crate::port::message::MessageTarget;
+use crate::runner::{BlockRunner, InputEdge, OutputEdge};
+use crate::signal::Signal;
+use crate::stats::StatsCell;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// What the handle needs to address a block from outside.
+pub(crate) struct HandleEntry {
+    pub(crate) name: String,
+    pub(crate) inbox: Arc<Inbox>,
+    pub(crate) message_inputs: Vec<&'static str>,
+    pub(crate) stats: Arc<StatsCell>,
+}
+
+/// The runnable form of a flowgraph.
+pub(crate) struct Parts {
+    pub(crate) runners: Vec<BlockRunner>,
+    pub(crate) control: Arc<RunControl>,
+    pub(crate) entries: Vec<HandleEntry>,
+}
+
+fn find(parent: &mut [usize], x: usize) -> usize {
+    let mut root = x;
+    while parent[root] != root {
+        root = parent[root];
+    }
+    let mut x = x;
+    while parent[x] != root {
+        let next = parent[x];
+        parent[x] = root;
+        x = next;
+    }
+    root
+}
+
+/// Builds the runnable parts. The flowgraph must be valid.
+pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
+    let n = fg.blocks.len();
+    let signals: Vec<Arc<Signal>> = (0..n).map(|_| Signal::new()).collect();
+    let inboxes: Vec<Arc<Inbox>> = signals.iter().map(|s| Inbox::new(s.clone())).collect();
+    let mut inputs: Vec<Vec<(usize, InputEdge)>> = (0..n).map(|_| Vec::new()).collect();
+    let mut outputs: Vec<Vec<OutputEdge>> = (0..n).map(|_| Vec::new()).collect();
+
+    // Stream edges: one buffer per connected output, readers in edge order.
+    let mut by_output: Vec<((usize, usize), Vec<usize>)> = Vec::new();
+    for (i, e) in fg.streams.iter().enumerate() {
+        match by_output
+            .iter_mut()
+            .find(|(key, _)| *key == (e.src, e.src_port))
+        {
+            Some((_, edges)) => edges.push(i),
+            None => by_output.push(((e.src, e.src_port), vec![i])),
+        }
+    }
+    for ((src, src_port), edges) in by_output {
+        let min_bytes = edges
+            .iter()
+            .filter_map(|&i| fg.streams[i].min_bytes)
+            .max()
+            .unwrap_or(fg.buffer_bytes);
+        let src_name = fg.blocks[src].name.clone();
+        let edge: Arc<dyn EdgeBuffer> = {
+            let mut ports = fg.blocks[src].block.ports();
+            let port = &mut ports.outputs[src_port];
+            let spec = EdgeSpec {
+                item_size: port.item_type().size(),
+                min_bytes,
+                writer_signal: signals[src].clone(),
+                reader_signals: edges
+                    .iter()
+                    .map(|&i| signals[fg.streams[i].dst].clone())
+                    .collect(),
+            };
+            let edge = port.create_edge(spec).map_err(|e| match e {
+                GraphError::Buffer { port, cause, .. } => GraphError::Buffer {
+                    block: src_name.clone(),
+                    port,
+                    cause,
+                },
+                other => other,
+            })?;
+            port.attach(edge.clone())
+                .map_err(|cause| GraphError::Buffer {
+                    block: src_name.clone(),
+                    port: port.name().to_string(),
+                    cause,
+                })?;
+            edge
+        };
+        outputs[src].push(OutputEdge {
+            edge: edge.clone(),
+            last: 0,
+        });
+        for (reader, &i) in edges.iter().enumerate() {
+            let (dst, dst_port) = (fg.streams[i].dst, fg.streams[i].dst_port);
+            let dst_name = fg.blocks[dst].name.clone();
+            let mut ports = fg.blocks[dst].block.ports();
+            let port = &mut ports.inputs[dst_port];
+            port.attach(edge.clone(), reader)
+                .map_err(|cause| GraphError::Buffer {
+                    block: dst_name,
+                    port: port.name().to_string(),
+                    cause,
+                })?;
+            inputs[dst].push((
+                dst_port,
+                InputEdge {
+                    edge: edge.clone(),
+                    reader,
+                    last: 0,
+                },
+            ));
+        }
+    }
+
+    // Message edges.
+    let mut targets: Vec<Vec<Vec<MessageTarget>>> = fg
+        .blocks
+        .iter_mut()
+        .map(|b| vec![Vec::new(); b.block.ports().message_outputs.len()])
+        .collect();
+    for e in &fg.messages {
+        targets[e.src][e.src_port].push(MessageTarget {
+            inbox: inboxes[e.dst].clone(),
+            port: e.dst_port,
+        });
+    }
+    for (entry, block_targets) in fg.blocks.iter_mut().zip(targets) {
+        let mut ports = entry.block.ports();
+        for (port, t) in ports.message_outputs.iter_mut().zip(block_targets) {
+            port.set_targets(t);
+        }
+    }
+
+    // Message groups: message-driven blocks joined by message edges.
+    let message_inputs: Vec<Vec<&'static str>> = fg
+        .blocks
+        .iter_mut()
+        .map(|b| b.block.ports().message_inputs.clone())
+        .collect();
+    let driven: Vec<bool> = (0..n)
+        .map(|b| inputs[b].is_empty() && !message_inputs[b].is_empty())
+        .collect();
+    let mut parent: Vec<usize> = (0..n).collect();
+    for e in &fg.messages {
+        if driven[e.src] && driven[e.dst] {
+            let (a, b) = (find(&mut parent, e.src), find(&mut parent, e.dst));
+            parent[a] = b;
+        }
+    }
+    let mut roots_of_group: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); n];
+    for e in &fg.messages {
+        if driven[e.dst] && !driven[e.src] {
+            let g = find(&mut parent, e.dst);
+            roots_of_group[g].insert(e.src);
+        }
+    }
+    let mut groups: Vec<Option<Arc<MessageGroup>>> = vec![None; n];
+    let mut rootless = Vec::new();
+    for b in 0..n {
+        if driven[b] && find(&mut parent, b) == b {
+            let roots = roots_of_group[b].len();
+            let group = MessageGroup::new(roots.max(1));
+            if roots == 0 {
+                rootless.push(group.clone());
+            }
+            groups[b] = Some(group);
+        }
+    }
+    let group_of: Vec<Option<Arc<MessageGroup>>> = (0..n)
+        .map(|b| {
+            driven[b]
+                .then(|| groups[find(&mut parent, b)].clone())
+                .flatten()
+        })
+        .collect();
+    for (root_block, group) in groups.iter().enumerate() {
+        if let Some(g) = group {
+            let members = (0..n)
+                .filter(|&b| driven[b] && find(&mut parent, b) == root_block)
+                .map(|b| signals[b].clone())
+                .collect();
+            g.set_members(members);
+        }
+    }
+
+    let feeders = driven.iter().filter(|d| !**d).count();
+    let control = RunControl::new(signals.clone(), feeders, rootless);
+    let mut runners = Vec::with_capacity(n);
+    let mut entries = Vec::with_capacity(n);
+    for (b, entry) in fg.blocks.into_iter().enumerate() {
+        let stats = Arc::new(StatsCell::new(entry.name.clone(), entry.type_name.clone()));
+        let mut ins = std::mem::take(&mut inputs[b]);
+        ins.sort_by_key(|(port, _)| *port);
+        let mut runner = BlockRunner::new(
+            b,
+            entry.block,
+            ins.into_iter().map(|(_, e)| e).collect(),
+            std::mem::take(&mut outputs[b]),
+            message_inputs[b].clone(),
+            inboxes[b].clone(),
+            signals[b].clone(),
+            control.clone(),
+            stats.clone(),
+        );
+        if let Some(g) = &group_of[b] {
+            inboxes[b].join_group(g.clone());
+            runner.group = Some(g.clone());
+        } else {
+            let mut fed = BTreeSet::new();
+            for e in fg.messages.iter().filter(|e| e.src == b && driven[e.dst]) {
+                fed.insert(find(&mut parent, e.dst));
+            }
+            runner.feeds = fed.into_iter().filter_map(|g| groups[g].clone()).collect();
+        }
+        entries.push(HandleEntry {
+            name: entry.name,
+            inbox: inboxes[b].clone(),
+            message_inputs: message_inputs[b].clone(),
+            stats,
+        });
+        runners.push(runner);
+    }
+    Ok(Parts {
+        runners,
+        control,
+        entries,
+    })
+}

@@ -1,0 +1,324 @@
+//! The flowgraph builder: add blocks, connect ports, run on a scheduler.
+//!
+//! This module owns the graph description (blocks, stream and message
+//! edges) and connect-time checks (names, item types, memory domains, one
+//! writer per input). Whole-graph validation is in [`validate`], turning the
+//! description into runnable parts in [`build`], and the running/finished
+//! states in [`run`].
+
+pub mod build;
+pub mod run;
+pub mod validate;
+
+use crate::block::Block;
+use crate::error::{Direction, GraphError, Mismatch, RunError};
+use crate::port::Ports;
+use crate::scheduler::Scheduler;
+pub use run::{Finished, FlowgraphHandle, Running};
+
+/// Default minimum size of a stream edge's ring buffer, in bytes.
+pub const DEFAULT_BUFFER_BYTES: usize = 64 * 1024;
+
+/// Identifies a block within its flowgraph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BlockId(pub usize);
+
+pub(crate) struct BlockEntry {
+    pub(crate) name: String,
+    pub(crate) type_name: String,
+    pub(crate) block: Box<dyn Block>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct StreamEdge {
+    pub(crate) src: usize,
+    pub(crate) src_port: usize,
+    pub(crate) dst: usize,
+    pub(crate) dst_port: usize,
+    pub(crate) min_bytes: Option<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct MessageEdge {
+    pub(crate) src: usize,
+    pub(crate) src_port: usize,
+    pub(crate) dst: usize,
+    pub(crate) dst_port: usize,
+}
+
+/// A graph of blocks connected by stream and message edges.
+///
+/// ```
+/// # use rfgraph::{Flowgraph, Block, BoxError, Ports, StreamOutput, StreamInput, WorkIo};
+/// # use rfgraph::scheduler::Single;
+/// # struct Src(StreamOutput<u8>);
+/// # impl Block for Src {
+/// #   fn ports(&mut self) -> Ports<'_> { Ports::new().output(&mut self.0) }
+/// #   fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> { io.finish(); Ok(()) }
+/// # }
+/// # struct Snk(StreamInput<u8>);
+/// # impl Block for Snk {
+/// #   fn ports(&mut self) -> Ports<'_> { Ports::new().input(&mut self.0) }
+/// # }
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(Src(StreamOutput::new("out")));
+/// let snk = fg.add(Snk(StreamInput::new("in")));
+/// fg.connect(src, "out", snk, "in")?;
+/// fg.run(Single::new())?;
+/// # Ok::<(), rfgraph::RunError>(())
+/// ```
+pub struct Flowgraph {
+    pub(crate) blocks: Vec<BlockEntry>,
+    pub(crate) streams: Vec<StreamEdge>,
+    pub(crate) messages: Vec<MessageEdge>,
+    pub(crate) buffer_bytes: usize,
+}
+
+impl Default for Flowgraph {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `a::b::Copy<c::f32>` → `Copy<f32>`.
+pub(crate) fn short_type_name(full: &str) -> String {
+    let mut out = String::new();
+    let mut token = String::new();
+    for ch in full.chars() {
+        if ch.is_alphanumeric() || ch == '_' || ch == ':' {
+            token.push(ch);
+        } else {
+            out.push_str(token.rsplit("::").next().unwrap_or(""));
+            token.clear();
+            out.push(ch);
+        }
+    }
+    out.push_str(token.rsplit("::").next().unwrap_or(""));
+    out
+}
+
+impl Flowgraph {
+    /// An empty flowgraph.
+    pub fn new() -> Self {
+        Self {
+            blocks: Vec::new(),
+            streams: Vec::new(),
+            messages: Vec::new(),
+            buffer_bytes: DEFAULT_BUFFER_BYTES,
+        }
+    }
+
+    /// Sets the default minimum ring size for edges connected from now on.
+    pub fn set_buffer_bytes(&mut self, bytes: usize) {
+        self.buffer_bytes = bytes.max(1);
+    }
+
+    /// Adds a block named after its type and position, e.g. `Copy<f32>#3`.
+    pub fn add<B: Block>(&mut self, block: B) -> BlockId {
+        let short = short_type_name(std::any::type_name::<B>());
+        let name = format!("{short}#{}", self.blocks.len());
+        self.add_named(name, block)
+    }
+
+    /// Adds a block with an explicit instance name (used in errors and
+    /// statistics, and by the handle to address the block).
+    pub fn add_named<B: Block>(&mut self, name: impl Into<String>, block: B) -> BlockId {
+        self.blocks.push(BlockEntry {
+            name: name.into(),
+            type_name: std::any::type_name::<B>().to_string(),
+            block: Box::new(block),
+        });
+        BlockId(self.blocks.len() - 1)
+    }
+
+    /// Number of blocks.
+    pub fn len(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// True when no block was added.
+    pub fn is_empty(&self) -> bool {
+        self.blocks.is_empty()
+    }
+
+    /// The instance name of a block.
+    pub fn name(&self, id: BlockId) -> Option<&str> {
+        self.blocks.get(id.0).map(|b| b.name.as_str())
+    }
+
+    fn entry(&mut self, id: BlockId) -> Result<&mut BlockEntry, GraphError> {
+        self.blocks
+            .get_mut(id.0)
+            .ok_or(GraphError::UnknownBlock(id.0))
+    }
+
+    fn port_index(
+        block: &str,
+        names: Vec<String>,
+        port: &str,
+        direction: Direction,
+    ) -> Result<usize, GraphError> {
+        names
+            .iter()
+            .position(|n| n == port)
+            .ok_or_else(|| GraphError::UnknownPort {
+                block: block.to_string(),
+                port: port.to_string(),
+                direction,
+                available: if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                },
+            })
+    }
+
+    /// Connects stream output `src_port` of `src` to input `dst_port` of
+    /// `dst`. Item types and memory domains must match; an input takes one
+    /// writer, an output any number of readers.
+    pub fn connect(
+        &mut self,
+        src: BlockId,
+        src_port: &str,
+        dst: BlockId,
+        dst_port: &str,
+    ) -> Result<(), GraphError> {
+        self.connect_stream(src, src_port, dst, dst_port, None)
+    }
+
+    /// Like [`connect`](Self::connect) with a minimum ring size for this edge.
+    pub fn connect_with_buffer(
+        &mut self,
+        src: BlockId,
+        src_port: &str,
+        dst: BlockId,
+        dst_port: &str,
+        min_bytes: usize,
+    ) -> Result<(), GraphError> {
+        self.connect_stream(src, src_port, dst, dst_port, Some(min_bytes))
+    }
+
+    fn connect_stream(
+        &mut self,
+        src: BlockId,
+        src_port: &str,
+        dst: BlockId,
+        dst_port: &str,
+        min_bytes: Option<usize>,
+    ) -> Result<(), GraphError> {
+        let src_entry = self.entry(src)?;
+        let src_name = src_entry.name.clone();
+        let ports = src_entry.block.ports();
+        let si = Self::port_index(
+            &src_name,
+            ports.output_names(),
+            src_port,
+            Direction::StreamOutput,
+        )?;
+        let (src_type, src_domain) = (ports.outputs[si].item_type(), ports.outputs[si].domain());
+        drop(ports);
+        let dst_entry = self.entry(dst)?;
+        let dst_name = dst_entry.name.clone();
+        let ports = dst_entry.block.ports();
+        let di = Self::port_index(
+            &dst_name,
+            ports.input_names(),
+            dst_port,
+            Direction::StreamInput,
+        )?;
+        let (dst_type, dst_domain) = (ports.inputs[di].item_type(), ports.inputs[di].domain());
+        drop(ports);
+        let mismatch = |src: String, dst: String| {
+            Box::new(Mismatch {
+                src_block: src_name.clone(),
+                src_port: src_port.to_string(),
+                src,
+                dst_block: dst_name.clone(),
+                dst_port: dst_port.to_string(),
+                dst,
+            })
+        };
+        if src_type != dst_type {
+            return Err(GraphError::TypeMismatch(mismatch(
+                src_type.name().to_string(),
+                dst_type.name().to_string(),
+            )));
+        }
+        if src_domain != dst_domain {
+            return Err(GraphError::DomainMismatch(mismatch(
+                src_domain.to_string(),
+                dst_domain.to_string(),
+            )));
+        }
+        if let Some(existing) = self
+            .streams
+            .iter()
+            .find(|e| e.dst == dst.0 && e.dst_port == di)
+        {
+            return Err(GraphError::InputAlreadyConnected {
+                block: dst_name,
+                port: dst_port.to_string(),
+                existing: self.blocks[existing.src].name.clone(),
+            });
+        }
+        self.streams.push(StreamEdge {
+            src: src.0,
+            src_port: si,
+            dst: dst.0,
+            dst_port: di,
+            min_bytes,
+        });
+        Ok(())
+    }
+
+    /// Connects blocks in a line through their ports `out` → `in`.
+    pub fn chain(&mut self, blocks: &[BlockId]) -> Result<(), GraphError> {
+        for pair in blocks.windows(2) {
+            self.connect(pair[0], "out", pair[1], "in")?;
+        }
+        Ok(())
+    }
+
+    /// Connects message output `src_port` of `src` to message input
+    /// `dst_port` of `dst`. Message graphs may fan in, fan out and loop.
+    pub fn connect_message(
+        &mut self,
+        src: BlockId,
+        src_port: &str,
+        dst: BlockId,
+        dst_port: &str,
+    ) -> Result<(), GraphError> {
+        let src_entry = self.entry(src)?;
+        let src_name = src_entry.name.clone();
+        let names = src_entry.block.ports().message_output_names();
+        let si = Self::port_index(&src_name, names, src_port, Direction::MessageOutput)?;
+        let dst_entry = self.entry(dst)?;
+        let dst_name = dst_entry.name.clone();
+        let names: Vec<String> = message_input_names(&mut dst_entry.block.ports());
+        let di = Self::port_index(&dst_name, names, dst_port, Direction::MessageInput)?;
+        self.messages.push(MessageEdge {
+            src: src.0,
+            src_port: si,
+            dst: dst.0,
+            dst_port: di,
+        });
+        Ok(())
+    }
+
+    /// Validates, initialises every block and runs to completion.
+    pub fn run(self, scheduler: impl Scheduler) -> Result<Finished, RunError> {
+        self.start(scheduler)?.wait()
+    }
+
+    /// Validates, initialises every block and starts running in the
+    /// background. Use the returned [`Running`] to post messages or wait.
+    pub fn start(mut self, scheduler: impl Scheduler) -> Result<Running, RunError> {
+        validate::validate(&mut self)?;
+        let parts = build::build(self)?;
+        run::start(parts, Box::new(scheduler))
+    }
+}
+
+pub(crate) fn message_input_names(ports: &mut Ports<'_>) -> Vec<String> {
+    ports.message_inputs.iter().map(|s| s.to_string()).collect()
+}

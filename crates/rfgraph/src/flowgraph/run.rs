@@ -1,0 +1,226 @@
+//! A started flowgraph ([`Running`]), its external [`FlowgraphHandle`], and
+//! the [`Finished`] result with the blocks and their statistics.
+//!
+//! Owns the lifecycle order: `init` on all blocks → scheduler runs them →
+//! `deinit` on all blocks, and turning the first failure into the error that
+//! `wait` returns.
+
+use super::BlockId;
+use super::build::{HandleEntry, Parts};
+use crate::block::Block;
+use crate::control::RunControl;
+use crate::error::{HandleError, RunError};
+use crate::message::Message;
+use crate::pmt::Pmt;
+use crate::runner::BlockRunner;
+use crate::scheduler::Scheduler;
+use crate::stats::BlockStats;
+use std::any::Any;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+pub(crate) fn start(parts: Parts, scheduler: Box<dyn Scheduler>) -> Result<Running, RunError> {
+    let Parts {
+        mut runners,
+        control,
+        entries,
+    } = parts;
+    for i in 0..runners.len() {
+        if let Err(e) = runners[i].init() {
+            for r in &mut runners[..i] {
+                let _ = r.deinit();
+            }
+            return Err(e);
+        }
+    }
+    let scheduler_name = scheduler.name().to_string();
+    let thread = std::thread::Builder::new()
+        .name("rfgraph-run".into())
+        .spawn(move || {
+            let start = Instant::now();
+            let mut runners = scheduler.execute(runners);
+            let elapsed = start.elapsed();
+            let mut deinit_error = None;
+            for r in &mut runners {
+                if let Err(e) = r.deinit() {
+                    deinit_error.get_or_insert(e);
+                }
+            }
+            (runners, elapsed, deinit_error)
+        })
+        .map_err(|e| RunError::Scheduler(format!("cannot spawn the run thread: {e}")))?;
+    Ok(Running {
+        thread,
+        handle: FlowgraphHandle {
+            control,
+            entries: Arc::new(entries),
+        },
+        scheduler: scheduler_name,
+    })
+}
+
+type RunOutput = (Vec<BlockRunner>, Duration, Option<RunError>);
+
+/// A flowgraph running in the background.
+pub struct Running {
+    thread: JoinHandle<RunOutput>,
+    handle: FlowgraphHandle,
+    scheduler: String,
+}
+
+impl Running {
+    /// A handle for posting messages, stopping, and reading statistics.
+    pub fn handle(&self) -> FlowgraphHandle {
+        self.handle.clone()
+    }
+
+    /// True once every block is done.
+    pub fn is_finished(&self) -> bool {
+        self.thread.is_finished()
+    }
+
+    /// Waits until every block is done. Returns the first block failure, if any.
+    pub fn wait(self) -> Result<Finished, RunError> {
+        let (runners, elapsed, deinit_error) = self
+            .thread
+            .join()
+            .map_err(|_| RunError::Scheduler(format!("scheduler `{}` panicked", self.scheduler)))?;
+        if let Some(e) = self.handle.control.take_error() {
+            return Err(e);
+        }
+        if let Some(e) = deinit_error {
+            return Err(e);
+        }
+        let mut runners = runners;
+        runners.sort_by_key(|r| r.index);
+        let stats = self.handle.stats();
+        Ok(Finished {
+            blocks: runners.into_iter().map(|r| r.block).collect(),
+            stats,
+            elapsed,
+        })
+    }
+}
+
+/// Addresses a running flowgraph from outside: post messages, await
+/// replies, stop it, read statistics. Cheap to clone, usable from any thread.
+#[derive(Clone)]
+pub struct FlowgraphHandle {
+    control: Arc<RunControl>,
+    entries: Arc<Vec<HandleEntry>>,
+}
+
+impl FlowgraphHandle {
+    fn entry(&self, block: BlockId) -> Result<&HandleEntry, HandleError> {
+        self.entries
+            .get(block.0)
+            .ok_or_else(|| HandleError::UnknownBlock(format!("#{}", block.0)))
+    }
+
+    /// The id of the block with instance name `name`.
+    pub fn block_id(&self, name: &str) -> Option<BlockId> {
+        self.entries
+            .iter()
+            .position(|e| e.name == name)
+            .map(BlockId)
+    }
+
+    fn deliver(
+        &self,
+        block: BlockId,
+        port: &str,
+        data: Pmt,
+        reply: Option<crate::message::ReplyTo>,
+    ) -> Result<(), HandleError> {
+        let entry = self.entry(block)?;
+        let port = entry
+            .message_inputs
+            .iter()
+            .position(|p| *p == port)
+            .ok_or_else(|| HandleError::UnknownPort {
+                block: entry.name.clone(),
+                port: port.to_string(),
+                available: entry.message_inputs.join(", "),
+            })?;
+        if entry.inbox.post(Message { port, data, reply }) {
+            Ok(())
+        } else {
+            Err(HandleError::Finished(entry.name.clone()))
+        }
+    }
+
+    /// Posts `msg` to message input `port` of `block` without waiting.
+    pub fn post(&self, block: BlockId, port: &str, msg: impl Into<Pmt>) -> Result<(), HandleError> {
+        self.deliver(block, port, msg.into(), None)
+    }
+
+    /// Posts `msg` and waits up to `timeout` for the handler's reply.
+    pub fn call(
+        &self,
+        block: BlockId,
+        port: &str,
+        msg: impl Into<Pmt>,
+        timeout: Duration,
+    ) -> Result<Pmt, HandleError> {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        self.deliver(block, port, msg.into(), Some(tx))?;
+        let name = self.entry(block)?.name.clone();
+        match rx.recv_timeout(timeout) {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(cause)) if cause == "block finished" => Err(HandleError::Finished(name)),
+            Ok(Err(cause)) => Err(HandleError::Handler { block: name, cause }),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(HandleError::Timeout(name)),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                Err(HandleError::Finished(name))
+            }
+        }
+    }
+
+    /// Asks every block to finish as soon as possible.
+    pub fn stop(&self) {
+        self.control.request_stop();
+    }
+
+    /// A snapshot of every block's statistics, in block order.
+    pub fn stats(&self) -> Vec<BlockStats> {
+        self.entries.iter().map(|e| e.stats.snapshot()).collect()
+    }
+}
+
+/// A flowgraph that ran to completion.
+pub struct Finished {
+    blocks: Vec<Box<dyn Block>>,
+    stats: Vec<BlockStats>,
+    elapsed: Duration,
+}
+
+impl Finished {
+    /// The block with id `id`, if it has type `B` (e.g. to read a sink).
+    pub fn block<B: Block>(&self, id: BlockId) -> Option<&B> {
+        let any: &dyn Any = self.blocks.get(id.0)?.as_ref();
+        any.downcast_ref::<B>()
+    }
+
+    /// Mutable access to a finished block (e.g. to take a sink's data).
+    pub fn block_mut<B: Block>(&mut self, id: BlockId) -> Option<&mut B> {
+        let any: &mut dyn Any = self.blocks.get_mut(id.0)?.as_mut();
+        any.downcast_mut::<B>()
+    }
+
+    /// Every block's statistics, in block order.
+    pub fn stats(&self) -> &[BlockStats] {
+        &self.stats
+    }
+
+    /// The statistics as a JSON array.
+    pub fn stats_json(&self) -> serde_json::Value {
+        serde_json::Value::Array(self.stats.iter().map(BlockStats::to_json).collect())
+    }
+
+    /// Wall time of the run phase (from the scheduler's start until every
+    /// block was done), excluding graph construction, `init` and `deinit`.
+    pub fn run_time(&self) -> Duration {
+        self.elapsed
+    }
+}

@@ -1,0 +1,68 @@
+//! rfgraph: a software-defined-radio runtime.
+//!
+//! Blocks ([`Block`]) with typed stream ports ([`StreamInput`],
+//! [`StreamOutput`]) on lock-free double-mapped ring buffers, message ports
+//! carrying [`Pmt`] values, stream [`Tag`]s, and pluggable
+//! [`schedulers`](scheduler). This crate knows nothing about DSP, devices or
+//! the command line.
+//!
+//! ```
+//! use rfgraph::{Flowgraph, Map};
+//! use rfgraph::scheduler::Tpb;
+//! # use rfgraph::{Block, BoxError, Ports, StreamInput, StreamOutput, WorkIo};
+//! # struct Src { out: StreamOutput<f32>, left: usize }
+//! # impl Block for Src {
+//! #   fn ports(&mut self) -> Ports<'_> { Ports::new().output(&mut self.out) }
+//! #   fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
+//! #     let o = self.out.slice(); let n = o.len().min(self.left);
+//! #     o[..n].fill(1.0); self.out.produce(n); self.left -= n;
+//! #     if self.left == 0 { io.finish() } Ok(()) }
+//! # }
+//! # struct Sum { input: StreamInput<f32>, total: f32 }
+//! # impl Block for Sum {
+//! #   fn ports(&mut self) -> Ports<'_> { Ports::new().input(&mut self.input) }
+//! #   fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+//! #     let i = self.input.slice(); self.total += i.iter().sum::<f32>();
+//! #     let n = i.len(); self.input.consume(n); Ok(()) }
+//! # }
+//! let mut fg = Flowgraph::new();
+//! let src = fg.add(Src { out: StreamOutput::new("out"), left: 1000 });
+//! let double = fg.add(Map::new(|x: f32| 2.0 * x));
+//! let sum = fg.add(Sum { input: StreamInput::new("in"), total: 0.0 });
+//! fg.chain(&[src, double, sum])?;
+//! let done = fg.run(Tpb::new())?;
+//! assert_eq!(done.block::<Sum>(sum).unwrap().total, 2000.0);
+//! # Ok::<(), rfgraph::RunError>(())
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod block;
+pub mod buffer;
+mod control;
+pub mod error;
+pub mod flowgraph;
+pub mod item;
+pub mod message;
+pub mod pmt;
+pub mod port;
+pub mod runner;
+pub mod scheduler;
+pub mod signal;
+pub mod stats;
+pub mod tag;
+
+pub use block::kernel::{Kernel, KernelBlock, Map};
+pub use block::{Block, TagPolicy, WorkIo};
+pub use buffer::MemoryDomain;
+pub use error::{BoxError, GraphError, HandleError, RunError};
+pub use flowgraph::{BlockId, Finished, Flowgraph, FlowgraphHandle, Running};
+pub use item::{Item, ItemType};
+pub use pmt::Pmt;
+pub use port::Ports;
+pub use port::message::MessageOutput;
+pub use port::stream::{StreamInput, StreamOutput};
+pub use runner::{BlockRunner, Step};
+pub use scheduler::Scheduler;
+pub use stats::BlockStats;
+pub use tag::Tag;

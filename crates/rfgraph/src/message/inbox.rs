@@ -1,0 +1,195 @@
+//! A block's inbox (lock-free MPMC queue) and its message group counters.
+
+use crate::pmt::Pmt;
+use crate::signal::Signal;
+use crossbeam_queue::SegQueue;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::SyncSender;
+use std::sync::{Arc, OnceLock};
+
+/// Where a handler's reply goes (only for posts that await one).
+pub type ReplyTo = SyncSender<Result<Pmt, String>>;
+
+/// One message in an inbox.
+pub struct Message {
+    /// Index of the receiving message input.
+    pub port: usize,
+    /// The value.
+    pub data: Pmt,
+    /// The waiting caller, if any.
+    pub reply: Option<ReplyTo>,
+}
+
+/// Counters shared by the message-driven blocks of one group.
+#[derive(Default)]
+pub struct MessageGroup {
+    in_flight: AtomicUsize,
+    roots_alive: AtomicUsize,
+    members: OnceLock<Vec<Arc<Signal>>>,
+}
+
+impl MessageGroup {
+    /// A group waiting for `roots` feeding blocks to finish.
+    pub fn new(roots: usize) -> Arc<Self> {
+        Arc::new(Self {
+            in_flight: AtomicUsize::new(0),
+            roots_alive: AtomicUsize::new(roots),
+            members: OnceLock::new(),
+        })
+    }
+
+    /// Sets the members' signals (once, when the graph is built).
+    pub fn set_members(&self, members: Vec<Arc<Signal>>) {
+        let _ = self.members.set(members);
+    }
+
+    fn wake_members(&self) {
+        for s in self.members.get().into_iter().flatten() {
+            s.notify();
+        }
+    }
+
+    /// A feeding block finished.
+    pub fn root_finished(&self) {
+        if self.roots_alive.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.wake_members();
+        }
+    }
+
+    fn message_posted(&self) {
+        self.in_flight.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// A message of this group was handled or dropped.
+    pub fn message_done(&self) {
+        if self.in_flight.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.wake_members();
+        }
+    }
+
+    /// True when no root is alive and nothing is in flight: the group is over.
+    pub fn is_quiescent(&self) -> bool {
+        self.roots_alive.load(Ordering::Acquire) == 0 && self.in_flight.load(Ordering::Acquire) == 0
+    }
+}
+
+/// The inbox of one block.
+pub struct Inbox {
+    queue: SegQueue<Message>,
+    signal: Arc<Signal>,
+    group: OnceLock<Arc<MessageGroup>>,
+    closed: AtomicBool,
+}
+
+impl Inbox {
+    /// An inbox that wakes `signal` on delivery.
+    pub fn new(signal: Arc<Signal>) -> Arc<Self> {
+        Arc::new(Self {
+            queue: SegQueue::new(),
+            signal,
+            group: OnceLock::new(),
+            closed: AtomicBool::new(false),
+        })
+    }
+
+    /// Makes the inbox count its messages in `group`.
+    pub fn join_group(&self, group: Arc<MessageGroup>) {
+        let _ = self.group.set(group);
+    }
+
+    /// Delivers a message. Returns false (and drops it) if the block finished.
+    pub fn post(&self, msg: Message) -> bool {
+        if self.closed.load(Ordering::Acquire) {
+            return false;
+        }
+        if let Some(g) = self.group.get() {
+            g.message_posted();
+        }
+        self.queue.push(msg);
+        // Pairs with `close`: either the closer's drain sees our message or
+        // we see `closed` and drain it ourselves.
+        std::sync::atomic::fence(Ordering::SeqCst);
+        if self.closed.load(Ordering::Relaxed) {
+            self.drain_rejected();
+            return false;
+        }
+        self.signal.notify();
+        true
+    }
+
+    /// Takes the next message, if any.
+    #[inline]
+    pub fn pop(&self) -> Option<Message> {
+        self.queue.pop()
+    }
+
+    /// True when no message waits.
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// The group counter, for the runner to settle handled messages.
+    pub fn group(&self) -> Option<&Arc<MessageGroup>> {
+        self.group.get()
+    }
+
+    /// Refuses further messages and rejects those still queued.
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        self.drain_rejected();
+    }
+
+    fn drain_rejected(&self) {
+        while let Some(m) = self.queue.pop() {
+            if let Some(reply) = m.reply {
+                let _ = reply.try_send(Err("block finished".into()));
+            }
+            if let Some(g) = self.group.get() {
+                g.message_done();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn group_quiesces_after_roots_and_messages() {
+        let g = MessageGroup::new(1);
+        let inbox = Inbox::new(Signal::new());
+        inbox.join_group(g.clone());
+        assert!(inbox.post(Message {
+            port: 0,
+            data: Pmt::Null,
+            reply: None
+        }));
+        g.root_finished();
+        assert!(!g.is_quiescent());
+        let _m = inbox.pop().unwrap();
+        g.message_done();
+        assert!(g.is_quiescent());
+    }
+
+    #[test]
+    fn closed_inbox_rejects_and_settles() {
+        let g = MessageGroup::new(0);
+        let inbox = Inbox::new(Signal::new());
+        inbox.join_group(g.clone());
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        inbox.post(Message {
+            port: 0,
+            data: Pmt::Null,
+            reply: Some(tx),
+        });
+        inbox.close();
+        assert!(rx.recv().unwrap().is_err());
+        assert!(g.is_quiescent());
+        assert!(!inbox.post(Message {
+            port: 0,
+            data: Pmt::Null,
+            reply: None
+        }));
+    }
+}

@@ -1,0 +1,121 @@
+//! `Pmt`, the dynamically typed value carried by messages and tags.
+//!
+//! Named after GNU Radio's "polymorphic types". This module owns the value
+//! type and its conversions; it knows nothing about ports or scheduling.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A complex sample as two `f32` (re, im), so that `Pmt` needs no complex crate.
+pub type ComplexF32 = [f32; 2];
+
+/// A dynamically typed message or tag value.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "value", rename_all = "snake_case")]
+pub enum Pmt {
+    /// No value. Also the reply of handlers that have nothing to say.
+    #[default]
+    Null,
+    /// A boolean.
+    Bool(bool),
+    /// A signed integer.
+    I64(i64),
+    /// An unsigned integer (sample counts, indices).
+    U64(u64),
+    /// A single-precision float.
+    F32(f32),
+    /// A double-precision float (frequencies, times).
+    F64(f64),
+    /// A string.
+    String(String),
+    /// Raw bytes (PDUs).
+    Blob(Vec<u8>),
+    /// A vector of `f32`.
+    VecF32(Vec<f32>),
+    /// A vector of complex `f32` as (re, im) pairs.
+    VecComplexF32(Vec<ComplexF32>),
+    /// A list of values.
+    List(Vec<Pmt>),
+    /// A map from string keys to values.
+    Map(BTreeMap<String, Pmt>),
+}
+
+impl Pmt {
+    /// The value as `f64` when it is numeric.
+    pub fn as_f64(&self) -> Option<f64> {
+        match *self {
+            Pmt::I64(v) => Some(v as f64),
+            Pmt::U64(v) => Some(v as f64),
+            Pmt::F32(v) => Some(v as f64),
+            Pmt::F64(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The value as `u64` when it is a non-negative integer.
+    pub fn as_u64(&self) -> Option<u64> {
+        match *self {
+            Pmt::U64(v) => Some(v),
+            Pmt::I64(v) => u64::try_from(v).ok(),
+            _ => None,
+        }
+    }
+
+    /// The value as `&str` when it is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Pmt::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// True for [`Pmt::Null`].
+    pub fn is_null(&self) -> bool {
+        matches!(self, Pmt::Null)
+    }
+}
+
+macro_rules! pmt_from {
+    ($($t:ty => $v:ident),* $(,)?) => {$(
+        impl From<$t> for Pmt {
+            fn from(v: $t) -> Self { Pmt::$v(v.into()) }
+        }
+    )*};
+}
+
+pmt_from!(
+    bool => Bool, i64 => I64, i32 => I64, u64 => U64, u32 => U64, f32 => F32, f64 => F64,
+    String => String, &str => String, Vec<u8> => Blob, Vec<f32> => VecF32,
+    Vec<ComplexF32> => VecComplexF32, Vec<Pmt> => List, BTreeMap<String, Pmt> => Map,
+);
+
+impl From<usize> for Pmt {
+    fn from(v: usize) -> Self {
+        Pmt::U64(v as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conversions_and_accessors() {
+        assert_eq!(Pmt::from(3u64).as_u64(), Some(3));
+        assert_eq!(Pmt::from(-3i64).as_u64(), None);
+        assert_eq!(Pmt::from(2.5f32).as_f64(), Some(2.5));
+        assert_eq!(Pmt::from("hi").as_str(), Some("hi"));
+        assert!(Pmt::default().is_null());
+    }
+
+    #[test]
+    fn json_round_trip() {
+        let mut map = BTreeMap::new();
+        map.insert("freq".to_string(), Pmt::F64(100e6));
+        map.insert("iq".to_string(), Pmt::VecComplexF32(vec![[1.0, -1.0]]));
+        let v = Pmt::List(vec![Pmt::Map(map), Pmt::Blob(vec![1, 2]), Pmt::Null]);
+        let json = serde_json::to_string(&v).unwrap();
+        let back: Pmt = serde_json::from_str(&json).unwrap();
+        assert_eq!(v, back);
+    }
+}

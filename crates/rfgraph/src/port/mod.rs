@@ -1,0 +1,102 @@
+//! Ports: how a block declares what it reads, writes, receives and sends.
+//!
+//! This module owns the type-erased port traits the flowgraph uses to
+//! connect typed ports without knowing their item type ([`InputPort`],
+//! [`OutputPort`]) and the [`Ports`] list a block returns from
+//! [`Block::ports`](crate::Block::ports). The typed ports themselves live in
+//! [`stream`] and [`message`].
+
+pub mod message;
+pub mod stream;
+
+use crate::buffer::{EdgeBuffer, EdgeSpec, MemoryDomain};
+use crate::error::GraphError;
+use crate::item::ItemType;
+use std::sync::Arc;
+
+/// What every stream port tells the flowgraph.
+pub trait StreamPort {
+    /// The port's name, unique among the block's ports of its direction.
+    fn name(&self) -> &str;
+    /// The item type.
+    fn item_type(&self) -> ItemType;
+    /// Where the items live.
+    fn domain(&self) -> MemoryDomain {
+        MemoryDomain::Host
+    }
+    /// Optional ports may stay unconnected.
+    fn is_optional(&self) -> bool {
+        false
+    }
+}
+
+/// A stream input, as the flowgraph sees it.
+pub trait InputPort: StreamPort {
+    /// Connects the port as reader number `reader` of `edge`.
+    fn attach(&mut self, edge: Arc<dyn EdgeBuffer>, reader: usize) -> Result<(), String>;
+}
+
+/// A stream output, as the flowgraph sees it. The output creates its edge,
+/// so the producer decides the buffer kind.
+pub trait OutputPort: StreamPort {
+    /// Creates the buffer of this output's edge.
+    fn create_edge(&self, spec: EdgeSpec) -> Result<Arc<dyn EdgeBuffer>, GraphError>;
+    /// Connects the port as the writer of `edge`.
+    fn attach(&mut self, edge: Arc<dyn EdgeBuffer>) -> Result<(), String>;
+}
+
+/// The ports of one block, in declaration order.
+#[derive(Default)]
+pub struct Ports<'a> {
+    pub(crate) inputs: Vec<&'a mut dyn InputPort>,
+    pub(crate) outputs: Vec<&'a mut dyn OutputPort>,
+    pub(crate) message_inputs: Vec<&'static str>,
+    pub(crate) message_outputs: Vec<&'a mut message::MessageOutput>,
+}
+
+impl<'a> Ports<'a> {
+    /// No ports.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a stream input.
+    pub fn input(mut self, port: &'a mut dyn InputPort) -> Self {
+        self.inputs.push(port);
+        self
+    }
+
+    /// Adds a stream output.
+    pub fn output(mut self, port: &'a mut dyn OutputPort) -> Self {
+        self.outputs.push(port);
+        self
+    }
+
+    /// Adds a message input; messages to it reach
+    /// [`Block::handle_message`](crate::Block::handle_message) with this name.
+    pub fn message_input(mut self, name: &'static str) -> Self {
+        self.message_inputs.push(name);
+        self
+    }
+
+    /// Adds a message output.
+    pub fn message_output(mut self, port: &'a mut message::MessageOutput) -> Self {
+        self.message_outputs.push(port);
+        self
+    }
+
+    pub(crate) fn input_names(&self) -> Vec<String> {
+        self.inputs.iter().map(|p| p.name().to_string()).collect()
+    }
+
+    pub(crate) fn output_names(&self) -> Vec<String> {
+        self.outputs.iter().map(|p| p.name().to_string()).collect()
+    }
+
+    pub(crate) fn message_output_names(&self) -> Vec<String> {
+        self.message_outputs
+            .iter()
+            .map(|p| p.name().to_string())
+            .collect()
+    }
+}

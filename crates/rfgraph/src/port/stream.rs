@@ -1,0 +1,182 @@
+//! Typed host stream ports: [`StreamInput`] and [`StreamOutput`].
+//!
+//! A block keeps these as fields and reads/writes slices in `work`. They wrap
+//! the circular buffer views; before the flowgraph connects them they show
+//! empty slices. This module must stay free of scheduling logic.
+
+use super::{InputPort, OutputPort, StreamPort};
+use crate::Pmt;
+use crate::buffer::circular::{CircularBuffer, CircularReader, CircularWriter};
+use crate::buffer::{EdgeBuffer, EdgeSpec, downcast_edge};
+use crate::error::GraphError;
+use crate::item::{Item, ItemType};
+use crate::tag::Tag;
+use std::sync::Arc;
+
+/// A typed stream input on host memory.
+pub struct StreamInput<T: Item> {
+    name: &'static str,
+    optional: bool,
+    reader: Option<CircularReader<T>>,
+}
+
+impl<T: Item> StreamInput<T> {
+    /// A required input named `name`.
+    pub fn new(name: &'static str) -> Self {
+        Self {
+            name,
+            optional: false,
+            reader: None,
+        }
+    }
+
+    /// An input that may stay unconnected (it then reads nothing).
+    pub fn optional(name: &'static str) -> Self {
+        Self {
+            optional: true,
+            ..Self::new(name)
+        }
+    }
+
+    /// Everything readable now, contiguous.
+    #[inline]
+    pub fn slice(&mut self) -> &[T] {
+        match &mut self.reader {
+            Some(r) => r.slice(),
+            None => &[],
+        }
+    }
+
+    /// Marks the first `n` items of the last [`slice`](Self::slice) consumed.
+    #[inline]
+    pub fn consume(&mut self, n: usize) {
+        if let Some(r) = &mut self.reader {
+            r.consume(n);
+        } else {
+            assert_eq!(n, 0, "consume on an unconnected input");
+        }
+    }
+
+    /// Absolute index of the first item of the next slice.
+    pub fn position(&self) -> u64 {
+        self.reader.as_ref().map_or(0, |r| r.position())
+    }
+
+    /// Tags on the items of the last slice (absolute indices).
+    pub fn tags(&self) -> Vec<Tag> {
+        self.reader.as_ref().map_or_else(Vec::new, |r| r.tags())
+    }
+
+    /// True when the writer finished and every item was consumed.
+    pub fn is_finished(&self) -> bool {
+        self.reader.as_ref().is_none_or(|r| r.is_finished())
+    }
+}
+
+impl<T: Item> StreamPort for StreamInput<T> {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn item_type(&self) -> ItemType {
+        ItemType::of::<T>()
+    }
+    fn is_optional(&self) -> bool {
+        self.optional
+    }
+}
+
+impl<T: Item> InputPort for StreamInput<T> {
+    fn attach(&mut self, edge: Arc<dyn EdgeBuffer>, reader: usize) -> Result<(), String> {
+        let buf = downcast_edge::<CircularBuffer>(edge)
+            .ok_or_else(|| format!("input `{}` reads host memory only", self.name))?;
+        self.reader = Some(CircularReader::new(buf, reader));
+        Ok(())
+    }
+}
+
+/// A typed stream output on host memory.
+pub struct StreamOutput<T: Item> {
+    name: &'static str,
+    optional: bool,
+    writer: Option<CircularWriter<T>>,
+}
+
+impl<T: Item> StreamOutput<T> {
+    /// A required output named `name`.
+    pub fn new(name: &'static str) -> Self {
+        Self {
+            name,
+            optional: false,
+            writer: None,
+        }
+    }
+
+    /// An output that may stay unconnected (writes to it are discarded).
+    pub fn optional(name: &'static str) -> Self {
+        Self {
+            optional: true,
+            ..Self::new(name)
+        }
+    }
+
+    /// All free space now, contiguous.
+    #[inline]
+    pub fn slice(&mut self) -> &mut [T] {
+        match &mut self.writer {
+            Some(w) => w.slice(),
+            None => &mut [],
+        }
+    }
+
+    /// Publishes the first `n` items of the last [`slice`](Self::slice).
+    #[inline]
+    pub fn produce(&mut self, n: usize) {
+        if let Some(w) = &mut self.writer {
+            w.produce(n);
+        } else {
+            assert_eq!(n, 0, "produce on an unconnected output");
+        }
+    }
+
+    /// Absolute index of the next item to be written.
+    pub fn position(&self) -> u64 {
+        self.writer.as_ref().map_or(0, |w| w.position())
+    }
+
+    /// Attaches a tag to the item `offset` items after [`position`](Self::position).
+    pub fn add_tag(&self, offset: usize, key: &str, value: impl Into<Pmt>) {
+        if let Some(w) = &self.writer {
+            w.add_tag(offset, key, value.into());
+        }
+    }
+}
+
+impl<T: Item> StreamPort for StreamOutput<T> {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn item_type(&self) -> ItemType {
+        ItemType::of::<T>()
+    }
+    fn is_optional(&self) -> bool {
+        self.optional
+    }
+}
+
+impl<T: Item> OutputPort for StreamOutput<T> {
+    fn create_edge(&self, spec: EdgeSpec) -> Result<Arc<dyn EdgeBuffer>, GraphError> {
+        let buf = CircularBuffer::new(spec).map_err(|e| GraphError::Buffer {
+            block: String::new(),
+            port: self.name.to_string(),
+            cause: e.to_string(),
+        })?;
+        Ok(buf)
+    }
+
+    fn attach(&mut self, edge: Arc<dyn EdgeBuffer>) -> Result<(), String> {
+        let buf = downcast_edge::<CircularBuffer>(edge)
+            .ok_or_else(|| format!("output `{}` writes host memory only", self.name))?;
+        self.writer = Some(CircularWriter::new(buf));
+        Ok(())
+    }
+}

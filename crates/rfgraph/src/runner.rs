@@ -1,0 +1,373 @@
+//! [`BlockRunner`]: one block plus everything needed to run it one step.
+//!
+//! Every scheduler drives blocks only through [`BlockRunner::run_once`], so
+//! the lifecycle rules live here once: message dispatch, calling `work` with
+//! panic capture, statistics, tag propagation, and deciding when a block is
+//! done (DESIGN §2 lifecycle). Schedulers decide *when* and *where* a runner
+//! runs; they never look inside blocks.
+
+use crate::block::{Block, TagPolicy, WorkIo};
+use crate::buffer::EdgeBuffer;
+use crate::control::RunControl;
+use crate::error::RunError;
+use crate::message::{Inbox, Message, MessageGroup};
+use crate::signal::Signal;
+use crate::stats::{StatsCell, ThreadUsage};
+use crate::tag::Tag;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The result of one [`BlockRunner::run_once`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The block consumed, produced or handled something: run it again.
+    Progress,
+    /// Nothing to do until the block's signal fires (or `until` passes).
+    Idle {
+        /// A timer the block asked for.
+        until: Option<Instant>,
+    },
+    /// The block is finished; do not run it again.
+    Done,
+}
+
+pub(crate) struct InputEdge {
+    pub(crate) edge: Arc<dyn EdgeBuffer>,
+    pub(crate) reader: usize,
+    pub(crate) last: u64,
+}
+
+pub(crate) struct OutputEdge {
+    pub(crate) edge: Arc<dyn EdgeBuffer>,
+    pub(crate) last: u64,
+}
+
+/// A block ready to run, owned by whichever scheduler thread runs it.
+pub struct BlockRunner {
+    pub(crate) index: usize,
+    pub(crate) block: Box<dyn Block>,
+    pub(crate) inputs: Vec<InputEdge>,
+    pub(crate) outputs: Vec<OutputEdge>,
+    pub(crate) message_inputs: Vec<&'static str>,
+    pub(crate) inbox: Arc<Inbox>,
+    pub(crate) signal: Arc<Signal>,
+    /// Set when the block is message-driven.
+    pub(crate) group: Option<Arc<MessageGroup>>,
+    /// Groups this block feeds from outside.
+    pub(crate) feeds: Vec<Arc<MessageGroup>>,
+    pub(crate) control: Arc<RunControl>,
+    pub(crate) stats: Arc<StatsCell>,
+    pub(crate) tag_policy: TagPolicy,
+    pub(crate) blocking: bool,
+    pub(crate) done: bool,
+    finished_before: Vec<bool>,
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "non-string panic payload".to_string()
+    }
+}
+
+impl BlockRunner {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        index: usize,
+        block: Box<dyn Block>,
+        inputs: Vec<InputEdge>,
+        outputs: Vec<OutputEdge>,
+        message_inputs: Vec<&'static str>,
+        inbox: Arc<Inbox>,
+        signal: Arc<Signal>,
+        control: Arc<RunControl>,
+        stats: Arc<StatsCell>,
+    ) -> Self {
+        let tag_policy = block.tag_policy();
+        let blocking = block.is_blocking();
+        let n_in = inputs.len();
+        Self {
+            index,
+            block,
+            inputs,
+            outputs,
+            message_inputs,
+            inbox,
+            signal,
+            group: None,
+            feeds: Vec::new(),
+            control,
+            stats,
+            tag_policy,
+            blocking,
+            done: false,
+            finished_before: vec![false; n_in],
+        }
+    }
+
+    /// Position of the block in its flowgraph (its [`BlockId`](crate::BlockId) index).
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The block's instance name.
+    pub fn name(&self) -> &str {
+        &self.stats.block
+    }
+
+    /// The block's wake-up signal; schedulers install their waker on it.
+    pub fn signal(&self) -> &Arc<Signal> {
+        &self.signal
+    }
+
+    /// True for blocks that must get a thread of their own.
+    pub fn is_blocking(&self) -> bool {
+        self.blocking
+    }
+
+    /// True once the block finished.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// Stream outputs connected to something.
+    pub fn output_count(&self) -> usize {
+        self.outputs.len()
+    }
+
+    /// Adds a thread's context switches to the block's statistics;
+    /// `sharing` is the number of blocks that ran on that thread.
+    pub fn record_thread_usage(&self, usage: ThreadUsage, sharing: usize) {
+        self.stats.record_thread(usage, sharing as u64);
+    }
+
+    /// Runs the block's `init`.
+    pub(crate) fn init(&mut self) -> Result<(), RunError> {
+        let name = self.name().to_string();
+        match catch_unwind(AssertUnwindSafe(|| self.block.init())) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(RunError::Init {
+                block: name,
+                cause: e.to_string(),
+            }),
+            Err(p) => Err(RunError::BlockPanicked {
+                block: name,
+                message: panic_message(&*p),
+            }),
+        }
+    }
+
+    /// Runs the block's `deinit`.
+    pub(crate) fn deinit(&mut self) -> Result<(), RunError> {
+        let name = self.name().to_string();
+        match catch_unwind(AssertUnwindSafe(|| self.block.deinit())) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(RunError::BlockFailed {
+                block: name,
+                cause: format!("in deinit: {e}"),
+            }),
+            Err(p) => Err(RunError::BlockPanicked {
+                block: name,
+                message: panic_message(&*p),
+            }),
+        }
+    }
+
+    /// Handles pending messages, calls `work` once, and decides what next.
+    pub fn run_once(&mut self) -> Step {
+        if self.done {
+            return Step::Done;
+        }
+        if self.control.is_stopping() {
+            self.finish();
+            return Step::Done;
+        }
+        self.signal.begin_look();
+        let mut all_finished = !self.inputs.is_empty();
+        for (flag, input) in self.finished_before.iter_mut().zip(&self.inputs) {
+            *flag = input.edge.writer_finished();
+            all_finished &= *flag;
+        }
+        // Output space only grows while the block is idle, so "all outputs
+        // drained" must be observed *before* `work` to prove the block was
+        // given every chance (see `should_finish`).
+        let stuck_if_idle = all_finished && self.outputs.iter().all(|o| o.edge.unread() == 0);
+        let mut io = WorkIo::default();
+        let mut progress = false;
+        while !io.finished {
+            let Some(msg) = self.inbox.pop() else { break };
+            progress = true;
+            if let Err(e) = self.handle_message(msg, &mut io) {
+                return self.fail(e);
+            }
+        }
+        if !io.finished {
+            let start = Instant::now();
+            let result = catch_unwind(AssertUnwindSafe(|| self.block.work(&mut io)));
+            let ns = start.elapsed().as_nanos() as u64;
+            match result {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => {
+                    let block = self.name().to_string();
+                    return self.fail(RunError::BlockFailed {
+                        block,
+                        cause: e.to_string(),
+                    });
+                }
+                Err(p) => {
+                    let block = self.name().to_string();
+                    return self.fail(RunError::BlockPanicked {
+                        block,
+                        message: panic_message(&*p),
+                    });
+                }
+            }
+            let moved = self.account(ns);
+            progress |= moved;
+        }
+        if self.should_finish(&io, progress, stuck_if_idle) {
+            self.finish();
+            return Step::Done;
+        }
+        if progress {
+            Step::Progress
+        } else {
+            Step::Idle {
+                until: io.call_again_at,
+            }
+        }
+    }
+
+    fn handle_message(&mut self, msg: Message, io: &mut WorkIo) -> Result<(), RunError> {
+        let port = self.message_inputs.get(msg.port).copied().unwrap_or("?");
+        let start = Instant::now();
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            self.block.handle_message(port, msg.data, io)
+        }));
+        self.stats.record_message(start.elapsed().as_nanos() as u64);
+        if let Some(g) = self.inbox.group() {
+            g.message_done();
+        }
+        let block = self.name().to_string();
+        match (result, msg.reply) {
+            (Ok(Ok(value)), reply) => {
+                if let Some(r) = reply {
+                    let _ = r.try_send(Ok(value));
+                }
+                Ok(())
+            }
+            // An awaited call's error belongs to the caller, not the run.
+            (Ok(Err(e)), Some(reply)) => {
+                let _ = reply.try_send(Err(e.to_string()));
+                Ok(())
+            }
+            (Ok(Err(e)), None) => Err(RunError::BlockFailed {
+                block,
+                cause: format!("message handler `{port}`: {e}"),
+            }),
+            (Err(p), reply) => {
+                let message = panic_message(&*p);
+                if let Some(r) = reply {
+                    let _ = r.try_send(Err(format!("handler panicked: {message}")));
+                }
+                Err(RunError::BlockPanicked { block, message })
+            }
+        }
+    }
+
+    /// After `work`: propagates tags of consumed items, then publishes the
+    /// staged positions (outputs first, so tags precede their items), and
+    /// records statistics. True if items moved.
+    #[inline]
+    fn account(&mut self, ns: u64) -> bool {
+        let mut consumed = 0;
+        for input in &mut self.inputs {
+            let now = input.edge.staged_read(input.reader);
+            if now != input.last {
+                consumed += now - input.last;
+                if let TagPolicy::Propagate {
+                    interpolation,
+                    decimation,
+                } = self.tag_policy
+                {
+                    let outputs = &self.outputs;
+                    input.edge.for_each_tag(input.last..now, &mut |t: &Tag| {
+                        let index = t.index * interpolation / decimation;
+                        for out in outputs {
+                            out.edge.add_tag(Tag { index, ..t.clone() });
+                        }
+                    });
+                }
+            }
+        }
+        let mut produced = 0;
+        for output in &mut self.outputs {
+            let now = output.edge.publish_write();
+            produced += now - output.last;
+            output.last = now;
+        }
+        if consumed > 0 {
+            for input in &mut self.inputs {
+                input.last = input.edge.publish_read(input.reader);
+            }
+        }
+        self.stats.record_work(consumed, produced, ns);
+        consumed + produced > 0
+    }
+
+    fn should_finish(&self, io: &WorkIo, progress: bool, stuck_if_idle: bool) -> bool {
+        if io.finished {
+            return true;
+        }
+        // The writer stops when all its readers are gone.
+        if !self.outputs.is_empty() && self.outputs.iter().all(|o| o.edge.attached_readers() == 0) {
+            return true;
+        }
+        for (input, &finished) in self.inputs.iter().zip(&self.finished_before) {
+            // Writer done and every item it wrote consumed.
+            if finished && input.edge.written() == input.last {
+                return true;
+            }
+        }
+        // Every writer was done (so all data was visible), every output was
+        // empty before the call, no timer was asked for, and the block still
+        // made no progress: it never will (e.g. a remainder shorter than a
+        // decimation group).
+        if stuck_if_idle && !progress && io.call_again_at.is_none() {
+            return true;
+        }
+        if let Some(g) = &self.group {
+            return self.inbox.is_empty() && g.is_quiescent();
+        }
+        false
+    }
+
+    fn fail(&mut self, error: RunError) -> Step {
+        self.control.fail(error);
+        self.finish();
+        Step::Done
+    }
+
+    /// Finishes the block: outputs end, inputs detach, inbox closes.
+    pub(crate) fn finish(&mut self) {
+        if self.done {
+            return;
+        }
+        self.done = true;
+        for o in &self.outputs {
+            o.edge.finish_writer();
+        }
+        for i in &self.inputs {
+            i.edge.detach_reader(i.reader);
+        }
+        self.inbox.close();
+        for g in &self.feeds {
+            g.root_finished();
+        }
+        self.control.block_finished(self.group.is_some());
+    }
+}

@@ -1,0 +1,55 @@
+//! Pluggable schedulers (DESIGN §3).
+//!
+//! A scheduler receives every block as a [`BlockRunner`] and decides on which
+//! thread and when each one runs; it drives them only through
+//! [`BlockRunner::run_once`] and the block's [`Signal`](crate::signal::Signal).
+//! It returns when every runner reports done. Blocks never know which
+//! scheduler runs them, so one flowgraph runs unchanged on each.
+
+pub mod single;
+pub mod thread;
+pub mod tpb;
+
+use crate::runner::BlockRunner;
+pub use single::Single;
+pub use tpb::Tpb;
+
+/// A way of running blocks.
+pub trait Scheduler: Send + 'static {
+    /// The short name used on the command line (`tpb`, `single`, ...).
+    fn name(&self) -> &str;
+
+    /// Runs every runner until it is done, then hands them all back.
+    fn execute(&self, runners: Vec<BlockRunner>) -> Vec<BlockRunner>;
+}
+
+impl Scheduler for Box<dyn Scheduler> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+    fn execute(&self, runners: Vec<BlockRunner>) -> Vec<BlockRunner> {
+        (**self).execute(runners)
+    }
+}
+
+/// Scheduler names known to [`by_name`].
+pub const SCHEDULERS: &[&str] = &["tpb", "single"];
+
+/// Schedulers that are planned but not built yet.
+pub const PLANNED_SCHEDULERS: &[&str] = &["pool", "chain"];
+
+/// The scheduler called `name`, with default settings.
+pub fn by_name(name: &str) -> Result<Box<dyn Scheduler>, String> {
+    match name {
+        "tpb" => Ok(Box::new(Tpb::new())),
+        "single" => Ok(Box::new(Single::new())),
+        other if PLANNED_SCHEDULERS.contains(&other) => Err(format!(
+            "scheduler `{other}` is not available yet; available: {}",
+            SCHEDULERS.join(", ")
+        )),
+        other => Err(format!(
+            "unknown scheduler `{other}`; available: {}",
+            SCHEDULERS.join(", ")
+        )),
+    }
+}

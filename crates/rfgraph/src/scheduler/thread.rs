@@ -1,0 +1,155 @@
+//! Running one block on a dedicated OS thread, and the thread settings
+//! (CPU affinity, real-time priority) every scheduler may apply.
+//!
+//! Used by `tpb` for every block and by the other schedulers for blocks
+//! marked blocking. When the OS refuses a setting, one warning is printed
+//! per process and the run goes on.
+
+use crate::runner::{BlockRunner, Step};
+use crate::signal::Wake;
+use crate::stats::ThreadUsage;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::{JoinHandle, Thread};
+use std::time::Instant;
+
+/// Wakes a parked thread. `unpark` makes no system call unless the thread
+/// is actually parked.
+pub struct ThreadWaker(pub Thread);
+
+impl Wake for ThreadWaker {
+    #[inline]
+    fn wake(&self) {
+        self.0.unpark();
+    }
+}
+
+/// Settings for a thread that runs blocks.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadSettings {
+    /// CPUs the thread may run on (empty: any).
+    pub cpus: Vec<usize>,
+    /// SCHED_FIFO priority (1..=99), if wanted.
+    pub realtime_priority: Option<i32>,
+}
+
+static PRIORITY_WARNED: AtomicBool = AtomicBool::new(false);
+static AFFINITY_WARNED: AtomicBool = AtomicBool::new(false);
+
+fn warn_once(flag: &AtomicBool, message: String) {
+    if !flag.swap(true, Ordering::Relaxed) {
+        eprintln!("rfgraph warning: {message}");
+    }
+}
+
+impl ThreadSettings {
+    /// Applies the settings to the calling thread; failures warn once.
+    pub fn apply(&self) {
+        if !self.cpus.is_empty()
+            && let Err(e) = set_affinity(&self.cpus)
+        {
+            warn_once(
+                &AFFINITY_WARNED,
+                format!(
+                    "cannot pin a thread to CPUs {:?} ({e}); running unpinned",
+                    self.cpus
+                ),
+            );
+        }
+        if let Some(priority) = self.realtime_priority
+            && let Err(e) = set_realtime_priority(priority)
+        {
+            warn_once(
+                &PRIORITY_WARNED,
+                format!(
+                    "the OS refused real-time priority {priority} ({e}); running with normal priority \
+                     (grant CAP_SYS_NICE or raise RLIMIT_RTPRIO to allow it)"
+                ),
+            );
+        }
+    }
+}
+
+/// Pins the calling thread to `cpus`.
+pub fn set_affinity(cpus: &[usize]) -> std::io::Result<()> {
+    // SAFETY: cpu_set_t is plain data; CPU_ZERO/CPU_SET only write into it.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    for &cpu in cpus {
+        if cpu >= libc::CPU_SETSIZE as usize {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("CPU {cpu} out of range"),
+            ));
+        }
+        // SAFETY: cpu < CPU_SETSIZE, checked above.
+        unsafe { libc::CPU_SET(cpu, &mut set) };
+    }
+    // SAFETY: pid 0 = calling thread; set is a valid cpu_set_t.
+    let rc = unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// Gives the calling thread SCHED_FIFO priority `priority`.
+pub fn set_realtime_priority(priority: i32) -> std::io::Result<()> {
+    let param = libc::sched_param {
+        sched_priority: priority,
+    };
+    // SAFETY: pthread_self is always valid; param is a valid sched_param.
+    let rc = unsafe { libc::pthread_setschedparam(libc::pthread_self(), libc::SCHED_FIFO, &param) };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::from_raw_os_error(rc))
+    }
+}
+
+/// Runs `runner` on the calling thread until it is done, parking whenever
+/// it is idle.
+pub fn run_until_done(runner: &mut BlockRunner) {
+    runner
+        .signal()
+        .set_waker(Arc::new(ThreadWaker(std::thread::current())));
+    loop {
+        match runner.run_once() {
+            Step::Progress => {}
+            Step::Done => break,
+            Step::Idle { until } => {
+                if runner.signal().is_pending() {
+                    continue;
+                }
+                match until {
+                    Some(t) => {
+                        let now = Instant::now();
+                        if t > now {
+                            std::thread::park_timeout(t - now);
+                        }
+                    }
+                    None => std::thread::park(),
+                }
+            }
+        }
+    }
+}
+
+/// Spawns a thread that applies `settings`, runs `runner` to completion and
+/// returns it with its thread's context switches recorded.
+pub fn spawn_block_thread(
+    mut runner: BlockRunner,
+    settings: ThreadSettings,
+) -> std::io::Result<JoinHandle<BlockRunner>> {
+    let name: String = runner.name().chars().take(15).collect();
+    std::thread::Builder::new()
+        .name(name)
+        .stack_size(512 * 1024)
+        .spawn(move || {
+            settings.apply();
+            let before = ThreadUsage::current();
+            run_until_done(&mut runner);
+            runner.record_thread_usage(ThreadUsage::current().since(before), 1);
+            runner
+        })
+}

@@ -1,0 +1,81 @@
+//! `tpb`: one OS thread per block, each sleeping on its block's signal —
+//! GNU Radio 3.x's model, the baseline, and the home of blocks that block.
+
+use super::Scheduler;
+use super::thread::{ThreadSettings, spawn_block_thread};
+use crate::flowgraph::BlockId;
+use crate::runner::BlockRunner;
+use std::collections::HashMap;
+
+/// Thread-per-block scheduler with optional per-block affinity and a
+/// real-time priority for all block threads.
+#[derive(Clone, Debug, Default)]
+pub struct Tpb {
+    cpus: HashMap<usize, Vec<usize>>,
+    realtime_priority: Option<i32>,
+}
+
+impl Tpb {
+    /// Default settings: no pinning, normal priority.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Pins the thread of `block` to `cpus`.
+    pub fn pin(mut self, block: BlockId, cpus: &[usize]) -> Self {
+        self.cpus.insert(block.0, cpus.to_vec());
+        self
+    }
+
+    /// Runs block threads with SCHED_FIFO `priority`. If the OS refuses,
+    /// one warning is printed and the threads run with normal priority.
+    pub fn realtime_priority(mut self, priority: i32) -> Self {
+        self.realtime_priority = Some(priority);
+        self
+    }
+}
+
+impl Scheduler for Tpb {
+    fn name(&self) -> &str {
+        "tpb"
+    }
+
+    fn execute(&self, runners: Vec<BlockRunner>) -> Vec<BlockRunner> {
+        let mut threads = Vec::with_capacity(runners.len());
+        for runner in runners {
+            let settings = ThreadSettings {
+                cpus: self.cpus.get(&runner.index()).cloned().unwrap_or_default(),
+                realtime_priority: self.realtime_priority,
+            };
+            threads.push(spawn_or_fail(runner, settings));
+        }
+        threads
+            .into_iter()
+            .flatten()
+            .map(|t| {
+                t.join()
+                    .expect("block threads catch panics; a join failure is an rfgraph bug")
+            })
+            .collect()
+    }
+}
+
+/// Spawns a block thread. If the OS refuses a thread the run is failed
+/// (every other block then stops) instead of hanging; the refused block is
+/// lost, which is fine because a failed run returns no blocks.
+pub(crate) fn spawn_or_fail(
+    runner: BlockRunner,
+    settings: ThreadSettings,
+) -> Option<std::thread::JoinHandle<BlockRunner>> {
+    let name = runner.name().to_string();
+    let control = runner.control.clone();
+    match spawn_block_thread(runner, settings) {
+        Ok(handle) => Some(handle),
+        Err(e) => {
+            control.fail(crate::error::RunError::Scheduler(format!(
+                "cannot start a thread for block `{name}`: {e}"
+            )));
+            None
+        }
+    }
+}

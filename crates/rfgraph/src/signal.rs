@@ -1,0 +1,103 @@
+//! Wake-up signals between blocks and their scheduler.
+//!
+//! Every block owns one [`Signal`]. Edges and message queues call
+//! [`Signal::notify`] on the *peer* block after they publish new data or free
+//! space. The first notification after the block last looked sets a flag and
+//! calls the scheduler's [`Wake`] hook; every further notification costs one
+//! atomic load. This module owns that protocol and must never block or
+//! allocate.
+
+use std::sync::atomic::{AtomicBool, Ordering, fence};
+use std::sync::{Arc, OnceLock};
+
+/// A scheduler's way of making a block runnable again (unpark its thread,
+/// push it onto a run queue, ...). Called at most once per block per "look".
+pub trait Wake: Send + Sync {
+    /// Makes the block runnable. Must not block.
+    fn wake(&self);
+}
+
+/// The wake-up flag of one block.
+#[derive(Default)]
+pub struct Signal {
+    pending: AtomicBool,
+    waker: OnceLock<Arc<dyn Wake>>,
+}
+
+impl std::fmt::Debug for Signal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Signal")
+            .field("pending", &self.pending.load(Ordering::Relaxed))
+            .finish()
+    }
+}
+
+impl Signal {
+    /// A new signal with no pending notification and no waker.
+    pub fn new() -> Arc<Self> {
+        Arc::new(Self::default())
+    }
+
+    /// Installs the scheduler's wake hook. Only the first call has effect: a
+    /// flowgraph runs once.
+    pub fn set_waker(&self, waker: Arc<dyn Wake>) {
+        let _ = self.waker.set(waker);
+    }
+
+    /// Tells the block that something changed. The caller must have
+    /// published its change (a position store) before calling.
+    #[inline]
+    pub fn notify(&self) {
+        // Order the caller's position store before our read of `pending`:
+        // pairs with the fence in `begin_look` (store-load, Dekker style).
+        fence(Ordering::SeqCst);
+        if !self.pending.load(Ordering::Relaxed)
+            && !self.pending.swap(true, Ordering::AcqRel)
+            && let Some(waker) = self.waker.get()
+        {
+            waker.wake();
+        }
+    }
+
+    /// Called by the block's runner right before it inspects its edges.
+    /// Any notification after this point will set the flag again.
+    #[inline]
+    pub fn begin_look(&self) {
+        self.pending.store(false, Ordering::Relaxed);
+        fence(Ordering::SeqCst);
+    }
+
+    /// True when a notification arrived since the last [`begin_look`](Self::begin_look).
+    #[inline]
+    pub fn is_pending(&self) -> bool {
+        self.pending.load(Ordering::Acquire)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    struct Counter(AtomicUsize);
+    impl Wake for Counter {
+        fn wake(&self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn wakes_once_per_look() {
+        let s = Signal::new();
+        let c = Arc::new(Counter(AtomicUsize::new(0)));
+        s.set_waker(c.clone());
+        s.notify();
+        s.notify();
+        assert!(s.is_pending());
+        assert_eq!(c.0.load(Ordering::SeqCst), 1);
+        s.begin_look();
+        assert!(!s.is_pending());
+        s.notify();
+        assert_eq!(c.0.load(Ordering::SeqCst), 2);
+    }
+}
