@@ -406,15 +406,28 @@ pub fn message_only_graph_runs_until_stopped(s: impl Scheduler) {
     for i in 0..10u64 {
         handle.post(fwd, "in", i).unwrap();
     }
-    // The reply proves the sink is live; it counts what arrived so far.
-    let count = handle
-        .call(sink, "in", "ping", Duration::from_secs(10))
-        .unwrap();
-    assert!(count.as_u64().unwrap() >= 1);
+    // Each reply counts what arrived so far, pings included: poll until the
+    // ten forwarded messages are in, then stop.
+    let mut pings = 0;
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        pings += 1;
+        let count = handle
+            .call(sink, "in", "ping", Duration::from_secs(10))
+            .unwrap();
+        if count.as_u64().unwrap() == 10 + pings {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "forwarded messages never arrived"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
     handle.stop();
     let done = wait_within(running, TIMEOUT).unwrap();
     let sink = done.block::<MessageSink>(sink).unwrap();
-    assert_eq!(sink.received(), 11);
+    assert_eq!(sink.received(), 10 + pings);
     // The ping took a shorter path; the forwarded messages keep their order.
     let forwarded: Vec<Pmt> = sink
         .messages()

@@ -1,8 +1,15 @@
 //! `rfgraph bench`: the papers' experiments as flowgraphs, each run printed
 //! as one JSON object on stdout (DESIGN §6) with a human summary on stderr.
 
+mod chain;
+mod fused;
+mod load;
+mod msg;
 mod record;
+mod saxpy;
+mod setup;
 mod stream;
+mod workload;
 
 use clap::Subcommand;
 pub use record::Record;
@@ -12,11 +19,23 @@ pub use record::Record;
 pub enum Experiment {
     /// P pipes of: null source → head(N) → S × copy → null sink (GRCon'19 Fig. 1/3).
     Stream(stream::StreamArgs),
+    /// P pipes × S message forwarders, K 500-byte messages each (GRCon'19 Fig. 2).
+    Msg(msg::MsgArgs),
+    /// B branches × S copies, on a scheduler or fused with no runtime (GRCon'19 Fig. 7/8).
+    Chain(chain::ChainArgs),
+    /// Source → M × (y = a·x + b) → sink on C cores, or fused (qsdr's benchmark).
+    Saxpy(saxpy::SaxpyArgs),
+    /// Throttled source → workload split inside one block or over T blocks (multicore paper).
+    Load(load::LoadArgs),
 }
 
 /// Runs an experiment, printing its JSON lines.
 pub fn run(experiment: Experiment) -> anyhow::Result<()> {
     match experiment {
         Experiment::Stream(args) => stream::run(&args),
+        Experiment::Msg(args) => msg::run(&args),
+        Experiment::Chain(args) => chain::run(&args),
+        Experiment::Saxpy(args) => saxpy::run(&args),
+        Experiment::Load(args) => load::run(&args),
     }
 }

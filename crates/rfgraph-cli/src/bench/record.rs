@@ -3,6 +3,7 @@
 use serde_json::{Map, Value, json};
 
 /// One JSON object: common fields first, then experiment parameters and rates.
+#[derive(Clone, Debug)]
 pub struct Record(Map<String, Value>);
 
 impl Record {
@@ -23,8 +24,38 @@ impl Record {
         self
     }
 
+    /// The record as a JSON value.
+    pub fn value(&self) -> Value {
+        Value::Object(self.0.clone())
+    }
+
     /// Prints the record as one line on stdout.
     pub fn print(&self) {
-        println!("{}", Value::Object(self.0.clone()));
+        println!("{}", self.value());
+    }
+
+    /// Prints a one-line human summary on stderr.
+    pub fn summary(&self) {
+        let get = |k: &str| self.0.get(k).cloned().unwrap_or(Value::Null);
+        let params: Vec<String> = [
+            "pipes", "branches", "stages", "blocks", "cores", "items", "burst", "workload",
+            "amount", "threads", "mode",
+        ]
+        .iter()
+        .filter_map(|k| self.0.get(*k).map(|v| format!("{k}={v}")))
+        .collect();
+        let rate = ["messages_per_s", "block_items_per_s", "quality"]
+            .iter()
+            .find_map(|k| self.0.get(*k).map(|v| (k, v.as_f64().unwrap_or(0.0))));
+        eprintln!(
+            "{} [{}] {} run {}: {:.4} s{}",
+            get("experiment").as_str().unwrap_or("?"),
+            get("scheduler").as_str().unwrap_or("?"),
+            params.join(" "),
+            get("run"),
+            get("seconds").as_f64().unwrap_or(0.0),
+            rate.map(|(k, v)| format!(", {k} {v:.4e}"))
+                .unwrap_or_default()
+        );
     }
 }

@@ -1,12 +1,16 @@
 //! The `stream` experiment: P independent pipes of null source → head(N) →
 //! S copies → null sink. Measures the runtime's cost per block and item.
+//! The `chain` experiment is the same topology with the paper's naming
+//! (branches) plus a fused roofline, so both share [`build_pipes`].
 
-use super::Record;
-use anyhow::{Context, bail};
+use super::{Record, setup};
+use anyhow::bail;
 use clap::Args;
-use rfgraph::Flowgraph;
-use rfgraph::scheduler::by_name;
+use rfgraph::{BlockId, Flowgraph};
 use rfgraph_blocks::{Copy, Head, NullSink, NullSource};
+
+/// Items are `f32`, as in the paper's float pipes.
+pub type Sample = f32;
 
 /// Options of `rfgraph bench stream`.
 #[derive(Args, Debug, Clone)]
@@ -34,82 +38,75 @@ pub struct StreamArgs {
     pub stats: bool,
 }
 
-/// Items are `f32`, as in the paper's float pipes.
-type Sample = f32;
-
-/// Builds the topology; returns the flowgraph.
-pub fn build(args: &StreamArgs) -> anyhow::Result<Flowgraph> {
+/// Builds `pipes` pipes of source → head(items) → `stages` copies → sink.
+/// Returns the graph and each pipe's blocks.
+pub fn build_pipes(
+    pipes: usize,
+    stages: usize,
+    items: u64,
+    buffer_bytes: usize,
+) -> anyhow::Result<(Flowgraph, Vec<Vec<BlockId>>)> {
     let mut fg = Flowgraph::new();
-    fg.set_buffer_bytes(args.buffer_bytes);
-    for _ in 0..args.pipes {
+    fg.set_buffer_bytes(buffer_bytes);
+    let mut all = Vec::new();
+    for _ in 0..pipes {
         let mut chain = vec![
             fg.add(NullSource::<Sample>::new()),
-            fg.add(Head::<Sample>::new(args.items)),
+            fg.add(Head::<Sample>::new(items)),
         ];
-        for _ in 0..args.stages {
+        for _ in 0..stages {
             chain.push(fg.add(Copy::<Sample>::new()));
         }
         chain.push(fg.add(NullSink::<Sample>::new()));
         fg.chain(&chain)?;
+        all.push(chain);
     }
-    Ok(fg)
+    Ok((fg, all))
+}
+
+/// One timed run of `pipes` pipes; checks the item count. Returns the record.
+pub fn measure_pipes(
+    experiment: &str,
+    args: &StreamArgs,
+    run: usize,
+) -> anyhow::Result<(Record, rfgraph::Finished)> {
+    if args.pipes == 0 || args.items == 0 {
+        bail!("pipes/branches and --items must be positive");
+    }
+    let scheduler = setup::scheduler(&args.scheduler, None, &[])?;
+    let (fg, _) = build_pipes(args.pipes, args.stages, args.items, args.buffer_bytes)?;
+    let done = setup::run(fg, scheduler, &format!("{experiment} run {run}"))?;
+    let seconds = done.run_time().as_secs_f64();
+    let expected = args.items * args.pipes as u64;
+    let received = setup::consumed_by(&done, "NullSink");
+    if received != expected {
+        bail!("sinks received {received} items, expected {expected}");
+    }
+    // Blocks that process samples: head, the copies and the sink.
+    let counted = args.stages + 2;
+    let record = Record::new(experiment, &args.scheduler, run, seconds)
+        .field("stages", args.stages)
+        .field("items", args.items)
+        .field("buffer_bytes", args.buffer_bytes)
+        .field("items_per_s", expected as f64 / seconds)
+        .field(
+            "block_items_per_s",
+            expected as f64 * counted as f64 / seconds,
+        );
+    Ok((record, done))
 }
 
 /// Runs the experiment `args.repeat` times, printing one record per run.
 pub fn run(args: &StreamArgs) -> anyhow::Result<()> {
-    if args.pipes == 0 || args.items == 0 {
-        bail!("--pipes and --items must be positive");
-    }
     for run in 0..args.repeat {
-        let scheduler = by_name(&args.scheduler).map_err(anyhow::Error::msg)?;
-        let fg = build(args)?;
-        let done = fg
-            .run(scheduler)
-            .with_context(|| format!("stream run {run} failed"))?;
-        let seconds = done.run_time().as_secs_f64();
-        let sinks_total: u64 = done
-            .stats()
-            .iter()
-            .filter(|s| s.type_name.contains("NullSink"))
-            .map(|s| s.items_consumed)
-            .sum();
-        let expected = args.items * args.pipes as u64;
-        if sinks_total != expected {
-            bail!("sinks received {sinks_total} items, expected {expected}");
-        }
-        // Blocks that process samples: head, the copies and the sink.
-        let counted = args.stages + 2;
-        let block_items = expected as f64 * counted as f64;
-        Record::new("stream", &args.scheduler, run, seconds)
+        let (record, done) = measure_pipes("stream", args, run)?;
+        let record = record
             .field("pipes", args.pipes)
-            .field("stages", args.stages)
-            .field("items", args.items)
-            .field("buffer_bytes", args.buffer_bytes)
-            .field("blocks_counted_per_pipe", counted)
-            .field("items_per_s", expected as f64 / seconds)
-            .field("block_items_per_s", block_items / seconds)
-            .print();
-        eprintln!(
-            "stream {}x{} {} items/pipe on {}: {:.3} s, {:.3e} block-items/s",
-            args.pipes,
-            args.stages,
-            args.items,
-            args.scheduler,
-            seconds,
-            block_items / seconds
-        );
+            .field("blocks_counted_per_pipe", args.stages + 2);
+        record.print();
+        record.summary();
         if args.stats {
-            for s in done.stats() {
-                let mut value = s.to_json();
-                if let Some(obj) = value.as_object_mut() {
-                    obj.insert("experiment".into(), "stream".into());
-                    obj.insert("record".into(), "block_stats".into());
-                    obj.insert("runtime".into(), "rfgraph".into());
-                    obj.insert("scheduler".into(), args.scheduler.clone().into());
-                    obj.insert("run".into(), run.into());
-                }
-                println!("{value}");
-            }
+            setup::print_block_stats(&done, "stream", &args.scheduler, run);
         }
     }
     Ok(())

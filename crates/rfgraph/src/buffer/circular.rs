@@ -45,6 +45,23 @@ pub struct CircularBuffer {
     writer_signal: Arc<Signal>,
     reader_signals: Box<[Arc<Signal>]>,
     tags: TagStore,
+    /// Item offset of absolute position 0 inside the ring.
+    skew: usize,
+}
+
+/// Buffers created so far, to give each a different skew.
+static CREATED: AtomicUsize = AtomicUsize::new(0);
+
+/// A different multiple of 64 bytes (below 4 KiB) for each new buffer.
+///
+/// A copy block reads ring A and writes ring B at the same position; if
+/// both rings put that position at the same offset modulo 4 KiB, every load
+/// is falsely made to wait for the preceding stores ("4K aliasing"), which
+/// costs an order of magnitude on small chunks. Skewing where position 0
+/// lives in each ring keeps the offsets apart.
+fn next_skew_bytes() -> usize {
+    let n = CREATED.fetch_add(1, Ordering::Relaxed);
+    (n * 23 % 63 + 1) * 64
 }
 
 fn gcd(a: usize, b: usize) -> usize {
@@ -83,6 +100,7 @@ impl CircularBuffer {
             writer_signal: spec.writer_signal,
             reader_signals: spec.reader_signals.into_boxed_slice(),
             tags: TagStore::default(),
+            skew: next_skew_bytes() / item % (bytes / item),
         }))
     }
 
@@ -100,7 +118,7 @@ impl CircularBuffer {
 
     #[inline]
     fn ptr_at(&self, pos: u64) -> *mut u8 {
-        let offset = (pos % self.capacity as u64) as usize * self.item_size;
+        let offset = ((pos + self.skew as u64) % self.capacity as u64) as usize * self.item_size;
         // SAFETY: offset < len, and the mapping is 2 * len long.
         unsafe { self.mem.as_ptr().add(offset) }
     }

@@ -1,0 +1,52 @@
+//! Scheduler thread settings: CPU pinning and real-time priority must never
+//! make a run fail; when the OS refuses, the run goes on with a warning.
+
+use rfgraph::Flowgraph;
+use rfgraph::scheduler::{Single, Tpb};
+use rfgraph_blocks::{Copy, Head, NullSource, VectorSink};
+
+fn graph() -> (Flowgraph, rfgraph::BlockId, rfgraph::BlockId) {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(NullSource::<u16>::new());
+    let head = fg.add(Head::<u16>::new(10_000));
+    let copy = fg.add(Copy::<u16>::new());
+    let sink = fg.add(VectorSink::<u16>::new());
+    fg.chain(&[src, head, copy, sink]).unwrap();
+    (fg, copy, sink)
+}
+
+#[test]
+fn tpb_with_pinning_and_realtime_priority_completes() {
+    let (fg, copy, sink) = graph();
+    // CPU 0 always exists; priority 10 is refused without CAP_SYS_NICE,
+    // which must only warn.
+    let tpb = Tpb::new().pin(copy, &[0]).realtime_priority(10);
+    let done = fg.run(tpb).unwrap();
+    assert_eq!(
+        done.block::<VectorSink<u16>>(sink).unwrap().items().len(),
+        10_000
+    );
+}
+
+#[test]
+fn impossible_pinning_only_warns() {
+    let (fg, copy, sink) = graph();
+    let tpb = Tpb::new().pin(copy, &[100_000]);
+    let done = fg.run(tpb).unwrap();
+    assert_eq!(
+        done.block::<VectorSink<u16>>(sink).unwrap().items().len(),
+        10_000
+    );
+}
+
+#[test]
+fn single_with_settings_completes() {
+    let (fg, _, sink) = graph();
+    let done = fg
+        .run(Single::new().pin(&[0]).realtime_priority(5))
+        .unwrap();
+    assert_eq!(
+        done.block::<VectorSink<u16>>(sink).unwrap().items().len(),
+        10_000
+    );
+}

@@ -1,0 +1,103 @@
+//! The `chain` experiment (GRCon'19 Fig. 7/8): B independent branches of S
+//! copies, N items each, on a scheduler, or `--fused` with no runtime: one
+//! thread per branch pushing L1-sized chunks through S real buffers.
+
+use super::stream::{StreamArgs, measure_pipes};
+use super::{Record, fused, setup};
+use anyhow::bail;
+use clap::Args;
+use std::time::Instant;
+
+/// Options of `rfgraph bench chain`.
+#[derive(Args, Debug, Clone)]
+pub struct ChainArgs {
+    /// Independent branches.
+    #[arg(long, default_value_t = 4)]
+    pub branches: usize,
+    /// Copy stages per branch.
+    #[arg(long, default_value_t = 20)]
+    pub stages: usize,
+    /// Items per branch.
+    #[arg(long, default_value_t = 10_000_000)]
+    pub items: u64,
+    /// Scheduler (tpb, single; pool and chain are planned).
+    #[arg(long, default_value = "tpb", conflicts_with = "fused")]
+    pub scheduler: String,
+    /// Run the no-runtime roofline instead of a flowgraph.
+    #[arg(long)]
+    pub fused: bool,
+    /// Chunk size of the fused roofline, items (default: half the L1 cache).
+    #[arg(long)]
+    pub chunk: Option<usize>,
+    /// Runs to measure.
+    #[arg(long, default_value_t = 1)]
+    pub repeat: usize,
+    /// Minimum ring size per edge, bytes.
+    #[arg(long, default_value_t = rfgraph::flowgraph::DEFAULT_BUFFER_BYTES)]
+    pub buffer_bytes: usize,
+    /// Also print one JSON object per block with its statistics.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+fn run_fused(args: &ChainArgs, run: usize) -> Record {
+    let chunk = args.chunk.unwrap_or_else(fused::l1_chunk_items);
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..args.branches {
+            scope.spawn(|| {
+                let mut total = 0f32;
+                fused::copy_chain(
+                    args.items,
+                    args.stages,
+                    chunk,
+                    |_, buf| buf.fill(0.0),
+                    |out| total += out[0],
+                );
+                std::hint::black_box(total);
+            });
+        }
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    Record::new("chain", "fused", run, seconds).field("chunk_items", chunk)
+}
+
+/// Runs the experiment.
+pub fn run(args: &ChainArgs) -> anyhow::Result<()> {
+    if args.branches == 0 || args.items == 0 {
+        bail!("--branches and --items must be positive");
+    }
+    let total = args.items as f64 * args.branches as f64;
+    let counted = args.stages + 2;
+    for run in 0..args.repeat {
+        let (record, done) = if args.fused {
+            (run_fused(args, run), None)
+        } else {
+            let stream = StreamArgs {
+                pipes: args.branches,
+                stages: args.stages,
+                items: args.items,
+                scheduler: args.scheduler.clone(),
+                repeat: 1,
+                buffer_bytes: args.buffer_bytes,
+                stats: args.stats,
+            };
+            let (record, done) = measure_pipes("chain", &stream, run)?;
+            (record, Some(done))
+        };
+        let seconds = record.value()["seconds"].as_f64().unwrap_or(f64::NAN);
+        let record = record
+            .field("branches", args.branches)
+            .field("stages", args.stages)
+            .field("items", args.items)
+            .field("blocks_counted_per_branch", counted)
+            .field("items_per_s", total / seconds)
+            .field("block_items_per_s", total * counted as f64 / seconds);
+        record.print();
+        record.summary();
+        if let (true, Some(done)) = (args.stats, done) {
+            setup::print_block_stats(&done, "chain", &args.scheduler, run);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,111 @@
+//! The `load` experiment (multicore paper): a source throttled to the
+//! required real-time rate feeds processing that does `amount` units of
+//! work per packet, either in one block on T threads (`intra`) or in T
+//! chained blocks doing 1/T each (`inter`). `quality` is the fraction of
+//! the required rate that reaches the sink (1.0 = keeps up).
+
+use super::workload::{Processor, Workload};
+use super::{Record, setup};
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+use rfgraph::Flowgraph;
+use rfgraph_blocks::{NullSink, NullSource, Throttle};
+use std::time::{Duration, Instant};
+
+/// How the work is spread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Mode {
+    /// One block, T threads inside it.
+    Intra,
+    /// T blocks in a chain, each 1/T of the work.
+    Inter,
+}
+
+/// Options of `rfgraph bench load`.
+#[derive(Args, Debug, Clone)]
+pub struct LoadArgs {
+    /// Kind of work.
+    #[arg(long, value_enum, default_value = "fpdiv")]
+    pub workload: Workload,
+    /// Units of work per 1024-sample packet.
+    #[arg(long, default_value_t = 10_000)]
+    pub amount: u64,
+    /// Threads (intra) or blocks (inter).
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Where the threads are.
+    #[arg(long, value_enum, default_value = "inter")]
+    pub mode: Mode,
+    /// Required sample rate, samples per second.
+    #[arg(long, default_value_t = 1_000_000.0)]
+    pub rate: f64,
+    /// Wall time of one run, seconds.
+    #[arg(long, default_value_t = 2.0)]
+    pub duration: f64,
+    /// Scheduler (tpb, single; pool and chain are planned).
+    #[arg(long, default_value = "tpb")]
+    pub scheduler: String,
+    /// Runs to measure.
+    #[arg(long, default_value_t = 1)]
+    pub repeat: usize,
+}
+
+/// Runs the experiment.
+pub fn run(args: &LoadArgs) -> anyhow::Result<()> {
+    if args.threads == 0 || args.rate <= 0.0 || args.duration <= 0.0 {
+        bail!("--threads, --rate and --duration must be positive");
+    }
+    for run in 0..args.repeat {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(NullSource::<f32>::new());
+        let throttle = fg.add(Throttle::<f32>::new(args.rate));
+        let mut chain = vec![src, throttle];
+        match args.mode {
+            Mode::Intra => {
+                chain.push(fg.add(Processor::new(args.workload, args.amount, args.threads)))
+            }
+            Mode::Inter => {
+                let share = args.amount / args.threads as u64;
+                for t in 0..args.threads {
+                    let extra = if t == 0 {
+                        args.amount - share * args.threads as u64
+                    } else {
+                        0
+                    };
+                    chain.push(fg.add(Processor::new(args.workload, share + extra, 1)));
+                }
+            }
+        }
+        let sink = fg.add(NullSink::<f32>::new());
+        chain.push(sink);
+        fg.chain(&chain)?;
+        let scheduler = setup::scheduler(&args.scheduler, None, &[])?;
+        let running = fg.start(scheduler).context("load run failed to start")?;
+        let start = Instant::now();
+        std::thread::sleep(Duration::from_secs_f64(args.duration));
+        let handle = running.handle();
+        let received = handle.stats()[sink.0].items_consumed;
+        let seconds = start.elapsed().as_secs_f64();
+        handle.stop();
+        running.wait().context("load run failed")?;
+        let required = args.rate * seconds;
+        let record = Record::new("load", &args.scheduler, run, seconds)
+            .field("workload", args.workload.name())
+            .field("amount", args.amount)
+            .field("threads", args.threads)
+            .field(
+                "mode",
+                match args.mode {
+                    Mode::Intra => "intra",
+                    Mode::Inter => "inter",
+                },
+            )
+            .field("rate", args.rate)
+            .field("items", received)
+            .field("items_per_s", received as f64 / seconds)
+            .field("quality", (received as f64 / required).min(1.0));
+        record.print();
+        record.summary();
+    }
+    Ok(())
+}

@@ -1,0 +1,118 @@
+//! The `saxpy` experiment (qsdr's benchmark): source → M blocks computing
+//! `y = a·x + b` on `f32` → sink, on C cores; `--fused` runs the same
+//! arithmetic as plain loops over L1-sized chunks on C threads.
+
+use super::{Record, fused, setup};
+use anyhow::bail;
+use clap::Args;
+use rfgraph::{Flowgraph, Map};
+use rfgraph_blocks::{Head, NullSink, NullSource};
+use std::time::Instant;
+
+/// The constants of every step.
+pub const A: f32 = 0.999;
+/// See [`A`].
+pub const B: f32 = 0.001;
+
+/// Options of `rfgraph bench saxpy`.
+#[derive(Args, Debug, Clone)]
+pub struct SaxpyArgs {
+    /// Saxpy blocks in the chain.
+    #[arg(long, default_value_t = 1)]
+    pub blocks: usize,
+    /// Cores to use.
+    #[arg(long, default_value_t = 1)]
+    pub cores: usize,
+    /// Items through the chain.
+    #[arg(long, default_value_t = 100_000_000)]
+    pub items: u64,
+    /// Scheduler (tpb, single; pool and chain are planned).
+    #[arg(long, default_value = "tpb", conflicts_with = "fused")]
+    pub scheduler: String,
+    /// Run the no-runtime roofline instead of a flowgraph.
+    #[arg(long)]
+    pub fused: bool,
+    /// Runs to measure.
+    #[arg(long, default_value_t = 1)]
+    pub repeat: usize,
+    /// Minimum ring size per edge, bytes.
+    #[arg(long, default_value_t = rfgraph::flowgraph::DEFAULT_BUFFER_BYTES)]
+    pub buffer_bytes: usize,
+    /// Also print one JSON object per block with its statistics.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+fn run_fused(args: &SaxpyArgs) -> f64 {
+    let chunk = fused::l1_chunk_items();
+    let cores = args.cores.max(1) as u64;
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for c in 0..cores {
+            let share = args.items / cores + u64::from(c < args.items % cores);
+            scope.spawn(move || {
+                let mut total = 0f32;
+                fused::saxpy_chain(
+                    share,
+                    args.blocks,
+                    chunk,
+                    (A, B),
+                    |_, buf| buf.fill(0.0),
+                    |out| total += out[0],
+                );
+                std::hint::black_box(total);
+            });
+        }
+    });
+    start.elapsed().as_secs_f64()
+}
+
+/// Runs the experiment.
+pub fn run(args: &SaxpyArgs) -> anyhow::Result<()> {
+    if args.blocks == 0 || args.items == 0 || args.cores == 0 {
+        bail!("--blocks, --cores and --items must be positive");
+    }
+    let scheduler_name = if args.fused { "fused" } else { &args.scheduler };
+    for run in 0..args.repeat {
+        let (seconds, done) = if args.fused {
+            (run_fused(args), None)
+        } else {
+            let mut fg = Flowgraph::new();
+            fg.set_buffer_bytes(args.buffer_bytes);
+            let src = fg.add(NullSource::<f32>::new());
+            let head = fg.add(Head::<f32>::new(args.items));
+            let steps: Vec<_> = (0..args.blocks)
+                .map(|_| fg.add(Map::new(|x: f32| A * x + B)))
+                .collect();
+            let sink = fg.add(NullSink::<f32>::new());
+            let mut chain = vec![src, head];
+            chain.extend(&steps);
+            chain.push(sink);
+            fg.chain(&chain)?;
+            let mut groups = setup::split_groups(&steps, args.cores);
+            groups[0].extend([src, head]);
+            groups[args.cores - 1].push(sink);
+            let scheduler = setup::scheduler(&args.scheduler, Some(args.cores), &groups)?;
+            let done = setup::run(fg, scheduler, &format!("saxpy run {run}"))?;
+            let received = setup::consumed_by(&done, "NullSink");
+            if received != args.items {
+                bail!("sink received {received} items, expected {}", args.items);
+            }
+            (done.run_time().as_secs_f64(), Some(done))
+        };
+        let items = args.items as f64;
+        let record = Record::new("saxpy", scheduler_name, run, seconds)
+            .field("blocks", args.blocks)
+            .field("cores", args.cores)
+            .field("items", args.items)
+            .field("blocks_counted", args.blocks)
+            .field("items_per_s", items / seconds)
+            .field("block_items_per_s", items * args.blocks as f64 / seconds);
+        record.print();
+        record.summary();
+        if let (true, Some(done)) = (args.stats, done) {
+            setup::print_block_stats(&done, "saxpy", scheduler_name, run);
+        }
+    }
+    Ok(())
+}

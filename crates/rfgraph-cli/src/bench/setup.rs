@@ -1,0 +1,73 @@
+//! What every experiment shares: choosing a scheduler by name (with an
+//! optional core budget), and running a flowgraph into a timed result.
+
+use anyhow::Context;
+use rfgraph::scheduler::{Scheduler, Single, Tpb, by_name};
+use rfgraph::{BlockId, Finished, Flowgraph};
+
+/// Builds the scheduler `name`. `groups` lists blocks that should share a
+/// core when the run is limited to `cores` cores: `tpb` pins group `g` to
+/// core `g % cores`; `single` pins itself to core 0 when `cores` is 1.
+pub fn scheduler(
+    name: &str,
+    cores: Option<usize>,
+    groups: &[Vec<BlockId>],
+) -> anyhow::Result<Box<dyn Scheduler>> {
+    let Some(cores) = cores.filter(|&c| c > 0) else {
+        return by_name(name).map_err(anyhow::Error::msg);
+    };
+    match name {
+        "tpb" => {
+            let mut tpb = Tpb::new();
+            for (g, blocks) in groups.iter().enumerate() {
+                for &b in blocks {
+                    tpb = tpb.pin(b, &[g % cores]);
+                }
+            }
+            Ok(Box::new(tpb))
+        }
+        "single" => Ok(Box::new(Single::new().pin(&[0]))),
+        other => by_name(other).map_err(anyhow::Error::msg),
+    }
+}
+
+/// Runs `fg` and returns the finished graph.
+pub fn run(fg: Flowgraph, scheduler: Box<dyn Scheduler>, what: &str) -> anyhow::Result<Finished> {
+    fg.run(scheduler).with_context(|| format!("{what} failed"))
+}
+
+/// Items consumed by blocks whose type name contains `type_fragment`.
+pub fn consumed_by(done: &Finished, type_fragment: &str) -> u64 {
+    done.stats()
+        .iter()
+        .filter(|s| s.type_name.contains(type_fragment))
+        .map(|s| s.items_consumed)
+        .sum()
+}
+
+/// Prints one JSON object per block (the `--stats` option).
+pub fn print_block_stats(done: &Finished, experiment: &str, scheduler: &str, run: usize) {
+    for s in done.stats() {
+        let mut value = s.to_json();
+        if let Some(obj) = value.as_object_mut() {
+            obj.insert("experiment".into(), experiment.into());
+            obj.insert("record".into(), "block_stats".into());
+            obj.insert("runtime".into(), "rfgraph".into());
+            obj.insert("scheduler".into(), scheduler.into());
+            obj.insert("run".into(), run.into());
+        }
+        println!("{value}");
+    }
+}
+
+/// Splits `items` into `parts` contiguous groups of near-equal size.
+pub fn split_groups<T: Clone>(items: &[T], parts: usize) -> Vec<Vec<T>> {
+    let parts = parts.max(1);
+    (0..parts)
+        .map(|g| {
+            let start = g * items.len() / parts;
+            let end = (g + 1) * items.len() / parts;
+            items[start..end].to_vec()
+        })
+        .collect()
+}
