@@ -101,7 +101,7 @@ pub fn run(args: &LoadArgs) -> anyhow::Result<()> {
                 },
             )
             .field("rate", args.rate)
-            .field("items", received)
+            .field("items_processed", received)
             .field("items_per_s", received as f64 / seconds)
             .field("quality", (received as f64 / required).min(1.0));
         record.print();

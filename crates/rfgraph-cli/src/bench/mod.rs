@@ -5,10 +5,13 @@ mod chain;
 mod fused;
 mod load;
 mod msg;
+mod plot;
 mod record;
 mod saxpy;
 mod setup;
 mod stream;
+mod suite;
+mod summary;
 mod workload;
 
 use clap::Subcommand;
@@ -27,6 +30,10 @@ pub enum Experiment {
     Saxpy(saxpy::SaxpyArgs),
     /// Throttled source → workload split inside one block or over T blocks (multicore paper).
     Load(load::LoadArgs),
+    /// Draws a figure from JSONL results (95 % confidence error bars).
+    Plot(plot::PlotArgs),
+    /// Runs the standard set (GNU Radio too when installed): JSONL, figures, table.
+    Suite(suite::SuiteArgs),
 }
 
 /// Runs an experiment, printing its JSON lines.
@@ -37,5 +44,7 @@ pub fn run(experiment: Experiment) -> anyhow::Result<()> {
         Experiment::Chain(args) => chain::run(&args),
         Experiment::Saxpy(args) => saxpy::run(&args),
         Experiment::Load(args) => load::run(&args),
+        Experiment::Plot(args) => plot::run(&args),
+        Experiment::Suite(args) => suite::run(&args),
     }
 }

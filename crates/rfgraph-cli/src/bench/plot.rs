@@ -1,0 +1,195 @@
+//! `rfgraph bench plot`: the papers' figures from JSONL results — y against
+//! the number of blocks (or stages, ...), one line per runtime and
+//! scheduler, with error bars for the 95 % confidence interval of the mean.
+
+use super::summary::{Estimate, group};
+use anyhow::{Context, bail};
+use clap::Args;
+use plotters::prelude::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+/// Options of `rfgraph bench plot`.
+#[derive(Args, Debug, Clone)]
+pub struct PlotArgs {
+    /// JSONL result files.
+    #[arg(required = true)]
+    pub results: Vec<PathBuf>,
+    /// Output PNG.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// The x axis: blocks, stages, or any numeric field (e.g. amount).
+    #[arg(long, default_value = "blocks")]
+    pub x: String,
+    /// The y axis: seconds, or a rate field (e.g. block_items_per_s).
+    #[arg(long, default_value = "seconds")]
+    pub y: String,
+    /// Experiment to plot (default: the first one in the files).
+    #[arg(long)]
+    pub experiment: Option<String>,
+    /// Extra fields that split series (e.g. mode for `load`).
+    #[arg(long, value_delimiter = ',')]
+    pub split: Vec<String>,
+}
+
+/// Fonts searched for axis labels, in order.
+const FONTS: &[&str] = &[
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+];
+
+fn register_font() -> anyhow::Result<()> {
+    static ONCE: Once = Once::new();
+    let mut result = Ok(());
+    ONCE.call_once(|| {
+        result = (|| {
+            let path = FONTS.iter().find(|p| Path::new(p).exists()).with_context(|| {
+                format!(
+                    "no TrueType font found (looked for {}); install Debian's fonts-dejavu-core",
+                    FONTS.join(", ")
+                )
+            })?;
+            let bytes: &'static [u8] = Box::leak(std::fs::read(path)?.into_boxed_slice());
+            plotters::style::register_font("sans-serif", FontStyle::Normal, bytes)
+                .map_err(|_| anyhow::anyhow!("{path} is not a usable font"))
+        })();
+    });
+    result
+}
+
+/// Reads every JSON line of `paths`.
+pub fn read_records(paths: &[PathBuf]) -> anyhow::Result<Vec<Value>> {
+    let mut records = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            records.push(
+                serde_json::from_str(line)
+                    .with_context(|| format!("{}:{}: not a JSON object", path.display(), i + 1))?,
+            );
+        }
+    }
+    Ok(records)
+}
+
+fn axis_label(field: &str) -> String {
+    match field {
+        "blocks" => "blocks that process samples".into(),
+        "seconds" => "run time [s]".into(),
+        "block_items_per_s" => "block-items per second".into(),
+        "messages_per_s" => "messages per second".into(),
+        "quality" => "signal quality (processed / required rate)".into(),
+        other => other.replace('_', " "),
+    }
+}
+
+/// Draws one figure from `records`.
+pub fn draw(
+    records: &[Value],
+    experiment: &str,
+    x: &str,
+    y: &str,
+    split: &[&str],
+    output: &Path,
+) -> anyhow::Result<()> {
+    register_font()?;
+    let series = group(records, experiment, x, y, split);
+    if series.is_empty() {
+        bail!("no `{experiment}` records with fields `{x}` and `{y}`");
+    }
+    let mut lines = Vec::new();
+    for (name, points) in &series {
+        let pts: Vec<(f64, Estimate)> = points
+            .values()
+            .map(|(xv, samples)| (*xv, Estimate::of(samples)))
+            .collect();
+        lines.push((name.clone(), pts));
+    }
+    let all = lines.iter().flat_map(|(_, p)| p.iter());
+    let (mut x_max, mut y_max) = (0f64, 0f64);
+    for (xv, e) in all {
+        x_max = x_max.max(*xv);
+        y_max = y_max.max(e.mean + e.ci95);
+    }
+    let root = BitMapBackend::new(output, (1024, 700)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(format!("rfgraph bench {experiment}"), ("sans-serif", 28))
+        .margin(20)
+        .x_label_area_size(50)
+        .y_label_area_size(90)
+        .build_cartesian_2d(0f64..x_max * 1.05 + 1e-9, 0f64..y_max * 1.1 + 1e-12)?;
+    chart
+        .configure_mesh()
+        .x_desc(axis_label(x))
+        .y_desc(axis_label(y))
+        .axis_desc_style(("sans-serif", 20))
+        .label_style(("sans-serif", 16))
+        .draw()?;
+    for (i, (name, pts)) in lines.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(
+                pts.iter().map(|(xv, e)| (*xv, e.mean)),
+                color.stroke_width(2),
+            ))?
+            .label(name.clone())
+            .legend(move |(lx, ly)| {
+                PathElement::new(vec![(lx, ly), (lx + 20, ly)], color.stroke_width(2))
+            });
+        chart.draw_series(pts.iter().map(|(xv, e)| {
+            ErrorBar::new_vertical(
+                *xv,
+                e.mean - e.ci95,
+                e.mean,
+                e.mean + e.ci95,
+                color.stroke_width(2),
+                10,
+            )
+        }))?;
+        chart.draw_series(
+            pts.iter()
+                .map(|(xv, e)| Circle::new((*xv, e.mean), 4, color.filled())),
+        )?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 16))
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()?;
+    root.present()
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    Ok(())
+}
+
+/// Runs `rfgraph bench plot`.
+pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
+    let records = read_records(&args.results)?;
+    let experiment = match &args.experiment {
+        Some(e) => e.clone(),
+        None => records
+            .iter()
+            .find_map(|r| r["experiment"].as_str().map(str::to_string))
+            .context("the result files hold no records")?,
+    };
+    let split: Vec<&str> = args.split.iter().map(String::as_str).collect();
+    draw(
+        &records,
+        &experiment,
+        &args.x,
+        &args.y,
+        &split,
+        &args.output,
+    )?;
+    eprintln!("wrote {}", args.output.display());
+    Ok(())
+}

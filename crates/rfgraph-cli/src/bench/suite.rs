@@ -1,0 +1,419 @@
+//! `rfgraph bench suite`: the standard set of experiments on every available
+//! scheduler, GNU Radio 3.10 beside them when it is installed. Writes
+//! `results.jsonl`, one figure per experiment and `summary.md` into the
+//! output folder, and prints the table.
+//!
+//! Every run is a child process (this binary, or GNU Radio's script), so
+//! runs cannot disturb each other and both runtimes are timed the same way.
+
+use super::plot::draw;
+use super::summary::{Estimate, series_name};
+use anyhow::{Context, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use rfgraph::scheduler::SCHEDULERS;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Options of `rfgraph bench suite`.
+#[derive(Args, Debug, Clone)]
+pub struct SuiteArgs {
+    /// Small sizes and few repeats: finishes in under 2 minutes on 2 cores.
+    #[arg(long)]
+    pub quick: bool,
+    /// Output folder.
+    #[arg(short, long, default_value = "out")]
+    pub output: PathBuf,
+    /// GNU Radio's benchmark script (default: bench/gnuradio/gr_bench.py
+    /// in the current folder or the source tree).
+    #[arg(long)]
+    pub gr_script: Option<PathBuf>,
+    /// Skip GNU Radio even if it is installed.
+    #[arg(long)]
+    pub no_gnuradio: bool,
+}
+
+/// The Python that sees Debian's GNU Radio modules.
+const GR_PYTHON: &str = "/usr/bin/python3";
+
+/// One child process to run.
+struct Job {
+    label: String,
+    program: PathBuf,
+    args: Vec<String>,
+}
+
+fn gr_script(args: &SuiteArgs) -> Option<PathBuf> {
+    if args.no_gnuradio {
+        eprintln!("GNU Radio skipped (--no-gnuradio)");
+        return None;
+    }
+    let script = args.gr_script.clone().unwrap_or_else(|| {
+        let local = PathBuf::from("bench/gnuradio/gr_bench.py");
+        if local.exists() {
+            local
+        } else {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/gnuradio/gr_bench.py")
+        }
+    });
+    if !script.exists() {
+        eprintln!("GNU Radio skipped: {} not found", script.display());
+        return None;
+    }
+    let importable = Command::new(GR_PYTHON)
+        .args(["-c", "import gnuradio"])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !importable {
+        eprintln!(
+            "GNU Radio skipped: `{GR_PYTHON} -c 'import gnuradio'` failed (install Debian's gnuradio)"
+        );
+        return None;
+    }
+    Some(script)
+}
+
+/// Sizes of the standard set.
+struct Plan {
+    repeat: usize,
+    stream_sizes: Vec<usize>,
+    stream_items: u64,
+    msg_sizes: Vec<usize>,
+    msg_burst: usize,
+    chain_stages: Vec<usize>,
+    chain_items: u64,
+    saxpy: Vec<(usize, usize)>,
+    saxpy_items: u64,
+    load_amounts: Vec<u64>,
+    load_duration: f64,
+}
+
+impl Plan {
+    fn new(quick: bool) -> Self {
+        if quick {
+            Self {
+                repeat: 3,
+                stream_sizes: vec![2, 5, 10],
+                stream_items: 2_000_000,
+                msg_sizes: vec![2, 5, 10],
+                msg_burst: 1_000,
+                chain_stages: vec![5, 10, 20],
+                chain_items: 2_000_000,
+                saxpy: vec![(1, 1), (12, 1), (12, 2)],
+                saxpy_items: 20_000_000,
+                load_amounts: vec![200_000, 600_000, 1_000_000],
+                load_duration: 0.5,
+            }
+        } else {
+            Self {
+                repeat: 10,
+                stream_sizes: vec![2, 4, 6, 8, 10],
+                stream_items: 20_000_000,
+                msg_sizes: vec![2, 4, 6, 8, 10],
+                msg_burst: 20_000,
+                chain_stages: vec![1, 5, 10, 15, 20],
+                chain_items: 20_000_000,
+                saxpy: vec![(1, 1), (2, 2), (6, 1), (6, 2), (12, 1), (12, 2)],
+                saxpy_items: 100_000_000,
+                load_amounts: vec![100_000, 300_000, 500_000, 700_000, 900_000, 1_100_000],
+                load_duration: 2.0,
+            }
+        }
+    }
+}
+
+/// Builds the job list: every experiment on every available scheduler (and
+/// the fused rooflines), plus the same topology on GNU Radio when present.
+struct JobList<'a> {
+    me: PathBuf,
+    gr: Option<&'a Path>,
+    repeat: String,
+    jobs: Vec<Job>,
+}
+
+impl JobList<'_> {
+    fn rfgraph(&mut self, label: String, args: &[String]) {
+        let mut full = vec!["bench".to_string()];
+        full.extend_from_slice(args);
+        full.extend(["--repeat".to_string(), self.repeat.clone()]);
+        self.jobs.push(Job {
+            label,
+            program: self.me.clone(),
+            args: full,
+        });
+    }
+
+    fn gnuradio(&mut self, label: String, args: &[String]) {
+        if let Some(script) = self.gr {
+            let mut full = vec![script.display().to_string()];
+            full.extend_from_slice(args);
+            full.extend(["--repeat".to_string(), self.repeat.clone()]);
+            self.jobs.push(Job {
+                label: format!("{label} [GNU Radio]"),
+                program: PathBuf::from(GR_PYTHON),
+                args: full,
+            });
+        }
+    }
+
+    /// `experiment` with `params` on every scheduler, optionally fused, and
+    /// on GNU Radio when `gnuradio` is set.
+    fn everywhere(
+        &mut self,
+        label: &str,
+        experiment: &str,
+        params: &[String],
+        fused: bool,
+        gnuradio: bool,
+    ) {
+        let mut variants: Vec<Vec<String>> = SCHEDULERS
+            .iter()
+            .map(|s| vec!["--scheduler".to_string(), s.to_string()])
+            .collect();
+        if fused {
+            variants.push(vec!["--fused".to_string()]);
+        }
+        for v in variants {
+            let mut args = vec![experiment.to_string()];
+            args.extend(v.iter().cloned());
+            args.extend_from_slice(params);
+            self.rfgraph(
+                format!("{label} {}", v.last().cloned().unwrap_or_default()),
+                &args,
+            );
+        }
+        if gnuradio {
+            let mut args = vec![experiment.to_string()];
+            args.extend_from_slice(params);
+            self.gnuradio(label.to_string(), &args);
+        }
+    }
+}
+
+fn strings(v: &[&dyn ToString]) -> Vec<String> {
+    v.iter().map(|x| x.to_string()).collect()
+}
+
+fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
+    let mut list = JobList {
+        me: std::env::current_exe().context("cannot find the rfgraph binary")?,
+        gr,
+        repeat: plan.repeat.to_string(),
+        jobs: Vec::new(),
+    };
+    for &n in &plan.stream_sizes {
+        let p = strings(&[
+            &"--pipes",
+            &n,
+            &"--stages",
+            &n,
+            &"--items",
+            &plan.stream_items,
+        ]);
+        list.everywhere(&format!("stream {n}x{n}"), "stream", &p, false, true);
+    }
+    for &n in &plan.msg_sizes {
+        let p = strings(&[&"--pipes", &n, &"--stages", &n, &"--burst", &plan.msg_burst]);
+        list.everywhere(&format!("msg {n}x{n}"), "msg", &p, false, true);
+    }
+    for &stages in &plan.chain_stages {
+        let p = strings(&[
+            &"--branches",
+            &4,
+            &"--stages",
+            &stages,
+            &"--items",
+            &plan.chain_items,
+        ]);
+        list.everywhere(&format!("chain 4x{stages}"), "chain", &p, true, true);
+    }
+    for &(blocks, cores) in &plan.saxpy {
+        let p = strings(&[
+            &"--blocks",
+            &blocks,
+            &"--cores",
+            &cores,
+            &"--items",
+            &plan.saxpy_items,
+        ]);
+        list.everywhere(&format!("saxpy {blocks}@{cores}"), "saxpy", &p, true, true);
+    }
+    for &amount in &plan.load_amounts {
+        for mode in ["intra", "inter"] {
+            let p = strings(&[
+                &"--workload",
+                &"fpdiv",
+                &"--amount",
+                &amount,
+                &"--threads",
+                &2,
+                &"--mode",
+                &mode,
+                &"--rate",
+                &1_000_000,
+                &"--duration",
+                &plan.load_duration,
+            ]);
+            list.everywhere(
+                &format!("load fpdiv {amount} {mode}"),
+                "load",
+                &p,
+                false,
+                false,
+            );
+        }
+    }
+    Ok(list.jobs)
+}
+
+fn run_job(job: &Job) -> anyhow::Result<Vec<Value>> {
+    let out = Command::new(&job.program)
+        .args(&job.args)
+        .output()
+        .with_context(|| format!("cannot start {}", job.program.display()))?;
+    if !out.status.success() {
+        bail!(
+            "`{}` failed:\n{}",
+            job.label,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            serde_json::from_str(l)
+                .with_context(|| format!("`{}` printed non-JSON: {l}", job.label))
+        })
+        .collect()
+}
+
+/// Parameters that identify a table row.
+fn row_key(r: &Value) -> String {
+    let keys = [
+        "pipes", "branches", "stages", "blocks", "cores", "items", "burst", "workload", "amount",
+        "mode",
+    ];
+    keys.iter()
+        .filter_map(|k| {
+            r.get(*k)
+                .map(|v| format!("{k}={}", v.as_str().map_or(v.to_string(), str::to_string)))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn rate_field(experiment: &str) -> &'static str {
+    match experiment {
+        "msg" => "messages_per_s",
+        "load" => "quality",
+        _ => "block_items_per_s",
+    }
+}
+
+/// The markdown table: one row per experiment, parameters and series.
+pub fn table(records: &[Value]) -> String {
+    type Cell = (Vec<f64>, Vec<f64>);
+    let mut rows: BTreeMap<(String, String), BTreeMap<String, Cell>> = BTreeMap::new();
+    for r in records.iter().filter(|r| r.get("record").is_none()) {
+        let Some(experiment) = r["experiment"].as_str() else {
+            continue;
+        };
+        let cell = rows
+            .entry((experiment.to_string(), row_key(r)))
+            .or_default()
+            .entry(series_name(r, &[]))
+            .or_default();
+        cell.0.push(r["seconds"].as_f64().unwrap_or(f64::NAN));
+        cell.1
+            .push(r[rate_field(experiment)].as_f64().unwrap_or(f64::NAN));
+    }
+    let mut md = String::from(
+        "| experiment | parameters | runtime/scheduler | seconds (mean ± 95% CI) | rate (mean) | × GNU Radio |\n|---|---|---|---|---|---|\n",
+    );
+    for ((experiment, params), series) in &rows {
+        let gr = series
+            .iter()
+            .find(|(name, _)| name.starts_with("gnuradio"))
+            .map(|(_, c)| Estimate::of(&c.1).mean);
+        for (name, (secs, rates)) in series {
+            let s = Estimate::of(secs);
+            let rate = Estimate::of(rates).mean;
+            let ratio = match gr {
+                Some(g) if g > 0.0 && !name.starts_with("gnuradio") => format!("{:.2}", rate / g),
+                _ => "–".to_string(),
+            };
+            let _ = writeln!(
+                md,
+                "| {experiment} | {params} | {name} | {:.4} ± {:.4} | {rate:.3e} {} | {ratio} |",
+                s.mean,
+                s.ci95,
+                rate_field(experiment).replace("_per_s", "/s")
+            );
+        }
+    }
+    md
+}
+
+/// Runs `rfgraph bench suite`.
+pub fn run(args: &SuiteArgs) -> anyhow::Result<()> {
+    std::fs::create_dir_all(&args.output)
+        .with_context(|| format!("cannot create {}", args.output.display()))?;
+    let gr = gr_script(args);
+    let plan = Plan::new(args.quick);
+    let jobs = jobs(&plan, gr.as_deref())?;
+    let results_path = args.output.join("results.jsonl");
+    let mut results = std::fs::File::create(&results_path)?;
+    let bar = ProgressBar::new(jobs.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut records = Vec::new();
+    for job in &jobs {
+        bar.set_message(job.label.clone());
+        let lines = run_job(job)?;
+        for l in &lines {
+            writeln!(results, "{l}")?;
+        }
+        records.extend(lines);
+        bar.inc(1);
+    }
+    bar.finish_with_message("done");
+    let figures: [(&str, &str, &str, &[&str]); 5] = [
+        ("stream", "blocks", "seconds", &[]),
+        ("msg", "blocks", "seconds", &[]),
+        ("chain", "stages", "seconds", &[]),
+        ("saxpy", "blocks", "block_items_per_s", &["cores"]),
+        ("load", "amount", "quality", &["mode"]),
+    ];
+    for (experiment, x, y, split) in figures {
+        let path = args.output.join(format!("{experiment}.png"));
+        draw(&records, experiment, x, y, split, &path)?;
+        eprintln!("wrote {}", path.display());
+    }
+    let md = table(&records);
+    let summary = format!(
+        "# rfgraph bench suite{}\n\nMachine: {} cores. GNU Radio: {}.\n\n{md}",
+        if args.quick { " --quick" } else { "" },
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        if gr.is_some() {
+            "3.10 (Debian)"
+        } else {
+            "skipped"
+        },
+    );
+    std::fs::write(args.output.join("summary.md"), &summary)?;
+    eprintln!(
+        "wrote {} and {}",
+        results_path.display(),
+        args.output.join("summary.md").display()
+    );
+    println!("{summary}");
+    Ok(())
+}

@@ -1,0 +1,183 @@
+//! The JSON contract of `msg`, `chain`, `saxpy`, `load` and `plot`: fields
+//! present, numbers positive, item and message counts exact. No timing.
+
+mod common;
+
+use common::bench;
+use serde_json::Value;
+
+fn assert_common(line: &Value, experiment: &str, scheduler: &str) {
+    assert_eq!(line["experiment"], experiment, "{line}");
+    assert_eq!(line["runtime"], "rfgraph");
+    assert_eq!(line["scheduler"], scheduler);
+    assert!(line["run"].is_u64());
+    assert!(line["seconds"].as_f64().unwrap() > 0.0, "{line}");
+}
+
+fn positive(line: &Value, fields: &[&str]) {
+    for f in fields {
+        assert!(line[*f].as_f64().is_some_and(|v| v > 0.0), "{f} in {line}");
+    }
+}
+
+#[test]
+fn msg_counts_every_message() {
+    for scheduler in ["tpb", "single"] {
+        let (ok, lines, err) = bench(&[
+            "msg",
+            "--pipes",
+            "3",
+            "--stages",
+            "4",
+            "--burst",
+            "500",
+            "--scheduler",
+            scheduler,
+        ]);
+        assert!(ok, "{err}");
+        assert_eq!(lines.len(), 1);
+        let l = &lines[0];
+        assert_common(l, "msg", scheduler);
+        assert_eq!(
+            (l["pipes"].clone(), l["stages"].clone(), l["burst"].clone()),
+            (3.into(), 4.into(), 500.into())
+        );
+        positive(l, &["messages_per_s", "hop_ns"]);
+    }
+}
+
+#[test]
+fn chain_on_a_scheduler_and_fused() {
+    let (ok, lines, err) = bench(&[
+        "chain",
+        "--branches",
+        "4",
+        "--stages",
+        "3",
+        "--items",
+        "50000",
+        "--scheduler",
+        "single",
+        "--repeat",
+        "2",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(lines.len(), 2);
+    for l in &lines {
+        assert_common(l, "chain", "single");
+        assert_eq!(l["items"], 50_000);
+        assert_eq!(l["branches"], 4);
+        positive(l, &["items_per_s", "block_items_per_s"]);
+    }
+    let (ok, lines, err) = bench(&[
+        "chain",
+        "--branches",
+        "2",
+        "--stages",
+        "5",
+        "--items",
+        "100000",
+        "--fused",
+    ]);
+    assert!(ok, "{err}");
+    assert_common(&lines[0], "chain", "fused");
+    positive(
+        &lines[0],
+        &["items_per_s", "block_items_per_s", "chunk_items"],
+    );
+}
+
+#[test]
+fn saxpy_on_cores_and_fused() {
+    for extra in [
+        &["--scheduler", "tpb"][..],
+        &["--scheduler", "single"],
+        &["--fused"],
+    ] {
+        let mut args = vec![
+            "saxpy", "--blocks", "4", "--cores", "2", "--items", "200000",
+        ];
+        args.extend_from_slice(extra);
+        let (ok, lines, err) = bench(&args);
+        assert!(ok, "{err}");
+        let l = &lines[0];
+        let scheduler = if extra[0] == "--fused" {
+            "fused"
+        } else {
+            extra[1]
+        };
+        assert_common(l, "saxpy", scheduler);
+        assert_eq!(l["blocks"], 4);
+        assert_eq!(l["cores"], 2);
+        assert_eq!(l["items"], 200_000);
+        positive(l, &["items_per_s", "block_items_per_s"]);
+    }
+}
+
+#[test]
+fn load_reports_quality_at_most_one() {
+    for mode in ["intra", "inter"] {
+        let (ok, lines, err) = bench(&[
+            "load",
+            "--workload",
+            "intadd",
+            "--amount",
+            "1000",
+            "--threads",
+            "2",
+            "--mode",
+            mode,
+            "--rate",
+            "200000",
+            "--duration",
+            "0.3",
+            "--scheduler",
+            "tpb",
+        ]);
+        assert!(ok, "{err}");
+        let l = &lines[0];
+        assert_common(l, "load", "tpb");
+        assert_eq!(l["mode"], mode);
+        assert_eq!(l["workload"], "intadd");
+        let q = l["quality"].as_f64().unwrap();
+        assert!(q > 0.0 && q <= 1.0, "{l}");
+        // Whole packets only: the processed count is a multiple of 1024.
+        assert_eq!(l["items_processed"].as_u64().unwrap() % 1024, 0);
+    }
+}
+
+#[test]
+fn plot_draws_a_png_with_error_bars_from_jsonl() {
+    let dir = std::env::temp_dir().join(format!("rfgraph-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let results = dir.join("r.jsonl");
+    let mut text = String::new();
+    for (stages, secs) in [(2, 1.0), (2, 1.2), (4, 2.0), (4, 2.4)] {
+        text += &format!(
+            "{{\"experiment\":\"stream\",\"runtime\":\"rfgraph\",\"scheduler\":\"tpb\",\"run\":0,\"seconds\":{secs},\"pipes\":2,\"stages\":{stages}}}\n"
+        );
+    }
+    std::fs::write(&results, text).unwrap();
+    let png = dir.join("f.png");
+    let (ok, _, err) = bench(&[
+        "plot",
+        results.to_str().unwrap(),
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    assert!(bytes.len() > 10_000, "a real figure, not an empty image");
+    let (ok, _, err) = bench(&[
+        "plot",
+        results.to_str().unwrap(),
+        "-o",
+        png.to_str().unwrap(),
+        "--experiment",
+        "msg",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("no `msg` records"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
