@@ -1,14 +1,14 @@
 //! `MessageBurst`: posts K copies of a message at start, optionally a final
 //! "done" message, then finishes (the GRCon'19 message benchmark's source).
+//! The copies are made when the block is built, so a run only moves them
+//! (the paper preallocates its messages too).
 
 use rfgraph::{Block, BoxError, MessageOutput, Pmt, Ports, WorkIo};
 
 /// Posts `count` copies of `message` on `out`, then `done` if set, then finishes.
 pub struct MessageBurst {
     output: MessageOutput,
-    message: Pmt,
-    count: usize,
-    done: Option<Pmt>,
+    messages: Vec<Pmt>,
 }
 
 impl MessageBurst {
@@ -16,15 +16,13 @@ impl MessageBurst {
     pub fn new(message: Pmt, count: usize) -> Self {
         Self {
             output: MessageOutput::new("out"),
-            message,
-            count,
-            done: None,
+            messages: vec![message; count],
         }
     }
 
     /// Also posts `done` after the burst.
     pub fn with_done(mut self, done: Pmt) -> Self {
-        self.done = Some(done);
+        self.messages.push(done);
         self
     }
 }
@@ -35,11 +33,8 @@ impl Block for MessageBurst {
     }
 
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
-        for _ in 0..self.count {
-            self.output.post(self.message.clone());
-        }
-        if let Some(done) = self.done.take() {
-            self.output.post(done);
+        for message in self.messages.drain(..) {
+            self.output.post(message);
         }
         io.finish();
         Ok(())

@@ -72,11 +72,11 @@ fn stats_adds_one_record_per_block() {
 
 #[test]
 fn unavailable_scheduler_is_refused_clearly() {
-    let (ok, lines, stderr) = bench(&["stream", "--items", "10", "--scheduler", "pool"]);
+    let (ok, lines, stderr) = bench(&["stream", "--items", "10", "--scheduler", "bogus"]);
     assert!(!ok);
     assert!(lines.is_empty());
     assert!(
-        stderr.contains("scheduler `pool` is not available yet"),
+        stderr.contains("unknown scheduler `bogus`; available: tpb, single, pool"),
         "{stderr}"
     );
 }

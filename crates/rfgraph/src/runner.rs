@@ -198,10 +198,9 @@ impl BlockRunner {
         let stuck_if_idle = all_finished && self.outputs.iter().all(|o| o.edge.unread() == 0);
         let mut io = WorkIo::default();
         let mut progress = false;
-        while !io.finished {
-            let Some(msg) = self.inbox.pop() else { break };
+        if let Some(first) = self.inbox.pop() {
             progress = true;
-            if let Err(e) = self.handle_message(msg, &mut io) {
+            if let Err(e) = self.handle_messages(first, &mut io) {
                 return self.fail(e);
             }
         }
@@ -242,17 +241,34 @@ impl BlockRunner {
         }
     }
 
+    /// Handles `first` and every further queued message (until the block
+    /// finishes), timing the batch once and settling the group count once.
+    fn handle_messages(&mut self, first: Message, io: &mut WorkIo) -> Result<(), RunError> {
+        let start = Instant::now();
+        let mut handled = 0;
+        let mut next = Some(first);
+        let mut result = Ok(());
+        while let Some(msg) = next {
+            handled += 1;
+            result = self.handle_message(msg, io);
+            if result.is_err() || io.finished {
+                break;
+            }
+            next = self.inbox.pop();
+        }
+        self.stats
+            .record_messages(handled as u64, start.elapsed().as_nanos() as u64);
+        if let Some(g) = self.inbox.group() {
+            g.messages_done(handled);
+        }
+        result
+    }
+
     fn handle_message(&mut self, msg: Message, io: &mut WorkIo) -> Result<(), RunError> {
         let port = self.message_inputs.get(msg.port).copied().unwrap_or("?");
-        let start = Instant::now();
         let result = catch_unwind(AssertUnwindSafe(|| {
             self.block.handle_message(port, msg.data, io)
         }));
-        self.stats.record_message(start.elapsed().as_nanos() as u64);
-        if let Some(g) = self.inbox.group() {
-            g.message_done();
-        }
-        let block = self.name().to_string();
         match (result, msg.reply) {
             (Ok(Ok(value)), reply) => {
                 if let Some(r) = reply {
@@ -266,7 +282,7 @@ impl BlockRunner {
                 Ok(())
             }
             (Ok(Err(e)), None) => Err(RunError::BlockFailed {
-                block,
+                block: self.name().to_string(),
                 cause: format!("message handler `{port}`: {e}"),
             }),
             (Err(p), reply) => {
@@ -274,7 +290,10 @@ impl BlockRunner {
                 if let Some(r) = reply {
                     let _ = r.try_send(Err(format!("handler panicked: {message}")));
                 }
-                Err(RunError::BlockPanicked { block, message })
+                Err(RunError::BlockPanicked {
+                    block: self.name().to_string(),
+                    message,
+                })
             }
         }
     }

@@ -51,6 +51,13 @@ impl Signal {
         // Order the caller's position store before our read of `pending`:
         // pairs with the fence in `begin_look` (store-load, Dekker style).
         fence(Ordering::SeqCst);
+        self.notify_after_fence();
+    }
+
+    /// [`notify`](Self::notify) for callers that have just issued a
+    /// `SeqCst` fence after publishing their change.
+    #[inline]
+    pub(crate) fn notify_after_fence(&self) {
         if !self.pending.load(Ordering::Relaxed)
             && !self.pending.swap(true, Ordering::AcqRel)
             && let Some(waker) = self.waker.get()

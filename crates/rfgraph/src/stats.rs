@@ -130,8 +130,8 @@ impl StatsCell {
     }
 
     #[inline]
-    pub(crate) fn record_message(&self, ns: u64) {
-        bump(&self.messages, 1);
+    pub(crate) fn record_messages(&self, count: u64, ns: u64) {
+        bump(&self.messages, count);
         bump(&self.work_ns, ns);
     }
 

@@ -39,3 +39,5 @@ macro_rules! conformance {
 
 conformance!(tpb, Tpb::new());
 conformance!(single, Single::new());
+conformance!(pool, Pool::new());
+conformance!(pool_one_worker, Pool::new().workers(1));

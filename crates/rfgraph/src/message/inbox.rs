@@ -60,9 +60,10 @@ impl MessageGroup {
         self.in_flight.fetch_add(1, Ordering::AcqRel);
     }
 
-    /// A message of this group was handled or dropped.
-    pub fn message_done(&self) {
-        if self.in_flight.fetch_sub(1, Ordering::AcqRel) == 1 {
+    /// `n` messages of this group were handled or dropped. Their handlers
+    /// must have posted (and so counted) every message they caused first.
+    pub fn messages_done(&self, n: usize) {
+        if n > 0 && self.in_flight.fetch_sub(n, Ordering::AcqRel) == n {
             self.wake_members();
         }
     }
@@ -113,7 +114,8 @@ impl Inbox {
             self.drain_rejected();
             return false;
         }
-        self.signal.notify();
+        // The fence above also orders the push before the signal check.
+        self.signal.notify_after_fence();
         true
     }
 
@@ -145,7 +147,7 @@ impl Inbox {
                 let _ = reply.try_send(Err("block finished".into()));
             }
             if let Some(g) = self.group.get() {
-                g.message_done();
+                g.messages_done(1);
             }
         }
     }
@@ -168,7 +170,7 @@ mod tests {
         g.root_finished();
         assert!(!g.is_quiescent());
         let _m = inbox.pop().unwrap();
-        g.message_done();
+        g.messages_done(1);
         assert!(g.is_quiescent());
     }
 

@@ -6,11 +6,13 @@
 //! It returns when every runner reports done. Blocks never know which
 //! scheduler runs them, so one flowgraph runs unchanged on each.
 
+pub mod pool;
 pub mod single;
 pub mod thread;
 pub mod tpb;
 
 use crate::runner::BlockRunner;
+pub use pool::Pool;
 pub use single::Single;
 pub use tpb::Tpb;
 
@@ -33,16 +35,17 @@ impl Scheduler for Box<dyn Scheduler> {
 }
 
 /// Scheduler names known to [`by_name`].
-pub const SCHEDULERS: &[&str] = &["tpb", "single"];
+pub const SCHEDULERS: &[&str] = &["tpb", "single", "pool"];
 
 /// Schedulers that are planned but not built yet.
-pub const PLANNED_SCHEDULERS: &[&str] = &["pool", "chain"];
+pub const PLANNED_SCHEDULERS: &[&str] = &["chain"];
 
 /// The scheduler called `name`, with default settings.
 pub fn by_name(name: &str) -> Result<Box<dyn Scheduler>, String> {
     match name {
         "tpb" => Ok(Box::new(Tpb::new())),
         "single" => Ok(Box::new(Single::new())),
+        "pool" => Ok(Box::new(Pool::new())),
         other if PLANNED_SCHEDULERS.contains(&other) => Err(format!(
             "scheduler `{other}` is not available yet; available: {}",
             SCHEDULERS.join(", ")
