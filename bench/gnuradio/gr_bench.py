@@ -1,0 +1,617 @@
+#!/usr/bin/python3
+"""GNU Radio 3.10 side of the rfgraph benchmarks (DESIGN.md section 6).
+
+Run it with Debian's interpreter, which sees the ``gnuradio`` package::
+
+    /usr/bin/python3 bench/gnuradio/gr_bench.py stream --pipes P --stages S --items N [--repeat R] [--rt]
+    /usr/bin/python3 bench/gnuradio/gr_bench.py msg    --pipes P --stages S --burst K [--repeat R]
+    /usr/bin/python3 bench/gnuradio/gr_bench.py chain  --branches B --stages S --items N [--repeat R]
+    /usr/bin/python3 bench/gnuradio/gr_bench.py saxpy  --blocks M --cores C --items N [--repeat R]
+    /usr/bin/python3 bench/gnuradio/gr_bench.py dsp    --kernel NAME [--taps T] --items N [--repeat R]
+
+Output contract
+---------------
+Every run builds a fresh ``gr.top_block``, times only ``tb.run()`` with
+``time.perf_counter()`` and prints exactly one JSON object on one line on
+stdout.  Nothing else is ever written to stdout: human-readable summaries go
+to stderr, and file descriptor 1 is redirected to stderr for the life of the
+process so that stray C++ ``std::cout`` output from GNU Radio cannot corrupt
+the JSON stream (the JSON goes to a private duplicate of the original stdout).
+
+Common fields: ``experiment``, ``runtime`` ("gnuradio-3.10"), ``scheduler``
+("tpb", the thread-per-block scheduler), ``run`` (0-based), ``seconds``, the
+experiment's parameters under the option names, ``items_per_s`` (items leaving
+the sinks per second, summed over sinks) and ``block_items_per_s`` (items per
+second summed over all blocks that process samples; which blocks count is
+stated in each record).  Extra fields (``gr_version``, ``host_cpus``, ...) are
+informational.
+
+Experiments (stock C++ blocks only on the data path)
+----------------------------------------------------
+stream  P pipes of null_source -> head(N) -> S x copy -> null_sink (float),
+        GRCon'19 Fig. 1/3.  Counted blocks per pipe: head, S copies, sink.
+        ``--rt`` calls ``gr.enable_realtime_scheduling()`` first.
+chain   B branches (default 4) of the same shape, GRCon'19 Fig. 7/8.
+saxpy   null_source -> head(N) -> M x (multiply_const_ff(a) -> add_const_ff(b))
+        -> null_sink; the M saxpy stages are split into C contiguous groups,
+        group g pinned to CPU g (source/head on the first CPU, sink on the
+        last).  Only the M saxpy steps are counted.
+msg     P pipes of S ``pdu.pdu_filter`` forwarders -> ``blocks.message_debug``
+        (its "store" port counts the messages).  K preallocated 500-byte PDUs
+        and then a system "done" message are queued in each pipe's first
+        forwarder before ``tb.run()``; GRCon'19 Fig. 2.
+dsp     source -> head(N) -> kernel -> null_sink, one kernel per run.
+
+Exit status: 0 on success, 2 for invalid options (argparse), 1 when a run
+fails a check (lost messages, wrong sample count), 3 when the watchdog had to
+stop a hung flowgraph.
+
+GNU Radio 3.10 notes (verified against the installed 3.10.5.1)
+---------------------------------------------------------------
+* ``pdu_filter`` lives in ``gnuradio.pdu`` (``gnuradio.blocks.pdu_filter`` is
+  a deprecated alias); ports are "pdus" in and out.  It forwards a PDU when
+  ``(key present and value matches) != invert``.  With a key that never
+  occurs, ``invert=False`` DROPS every PDU, so the forwarder is built with
+  ``invert=True``.
+* Shutdown of a message-only flowgraph: posting ``("done" . 1)`` to a block's
+  "system" port sets ``finished``; its thread then ends and posts the same
+  message to every message subscriber (``notify_msg_neighbors``), so the done
+  walks down each pipe.  No message is lost because in 3.10 the per-block
+  queue map is ordered by ``msg_queue_comparator``, which puts "system" FIRST:
+  in the loop iteration that sees "done" the block still drains its whole
+  "pdus" queue afterwards, and upstream posted all its PDUs before its done.
+  The script checks the received count anyway and fails loudly if it differs.
+* ``analog.quadrature_demod_cf`` is measurably faster on all-zero input
+  (about 135 vs 113 Msample/s here), so the dsp experiment feeds a repeating
+  buffer of random samples (``blocks.vector_source_*``, repeat=True) by
+  default; ``--source null`` selects ``blocks.null_source`` instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import threading
+import time
+from typing import Callable, TextIO
+
+try:
+    import pmt
+    from gnuradio import analog, blocks, fft, filter as gr_filter, gr, pdu
+    from gnuradio.fft import window
+except ImportError as exc:  # pragma: no cover - environment problem
+    sys.stderr.write(
+        f"gr_bench: cannot import GNU Radio ({exc}); run this script with "
+        "/usr/bin/python3 (Debian's python3-gnuradio)\n")
+    sys.exit(2)
+
+RUNTIME = "gnuradio-3.10"
+SCHEDULER = "tpb"
+MSG_BYTES = 500
+WATCHDOG_GRACE_S = 20.0
+DSP_MAX_NOUTPUT_ITEMS = 65536
+DSP_POOL_SAMPLES = 8192
+DSP_KERNELS = ("fir-fff", "fir-ccf", "fir-ccc", "fft", "resamp-ccf",
+               "quad-demod", "rotator")
+DSP_DEFAULT_TAPS = {"fir-fff": 64, "fir-ccf": 64, "fir-ccc": 64, "fft": 1024,
+                    "resamp-ccf": 64}
+SAXPY_A = 0.5
+SAXPY_B = 1.0
+
+Emit = Callable[[dict], None]
+
+
+class BenchError(RuntimeError):
+    """A run finished but failed a correctness check."""
+
+
+class WatchdogFired(RuntimeError):
+    """The watchdog had to stop a flowgraph that did not finish in time."""
+
+
+def log(text: str) -> None:
+    """Human-readable line on stderr."""
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+# --------------------------------------------------------------------------
+# Running and timing
+# --------------------------------------------------------------------------
+
+class Watchdog:
+    """Stops ``tb`` if it is still running after ``timeout_s`` seconds.
+
+    If ``tb.stop()`` does not make ``tb.run()`` return within
+    ``WATCHDOG_GRACE_S`` more seconds the process exits with status 3.
+    """
+
+    def __init__(self, tb: gr.top_block, timeout_s: float, what: str):
+        self._tb = tb
+        self._timeout_s = timeout_s
+        self._what = what
+        self._finished = threading.Event()
+        self.fired = False
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def _watch(self) -> None:
+        if self._finished.wait(self._timeout_s):
+            return
+        self.fired = True
+        log(f"gr_bench: watchdog: {self._what} still running after "
+            f"{self._timeout_s:g} s; calling tb.stop()")
+        self._tb.stop()
+        if not self._finished.wait(WATCHDOG_GRACE_S):
+            log(f"gr_bench: watchdog: tb.stop() did not end {self._what} "
+                f"within {WATCHDOG_GRACE_S:g} s; exiting")
+            os._exit(3)
+
+    def __enter__(self) -> "Watchdog":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._finished.set()
+        self._thread.join()
+
+
+def timed_run(tb: gr.top_block, timeout_s: float, what: str,
+              max_noutput_items: int | None = None) -> float:
+    """Run ``tb`` to completion under a watchdog; return wall seconds."""
+    with Watchdog(tb, timeout_s, what) as dog:
+        start = time.perf_counter()
+        if max_noutput_items is None:
+            tb.run()
+        else:
+            tb.run(max_noutput_items)
+        seconds = time.perf_counter() - start
+    if dog.fired:
+        raise WatchdogFired(f"{what} did not finish within {timeout_s:g} s "
+                            "and was stopped by the watchdog")
+    return seconds
+
+
+def base_record(experiment: str, run: int, seconds: float) -> dict:
+    """Fields shared by every JSON record."""
+    return {
+        "experiment": experiment,
+        "runtime": RUNTIME,
+        "scheduler": SCHEDULER,
+        "run": run,
+        "seconds": seconds,
+        "gr_version": gr.version(),
+        "host_cpus": len(os.sched_getaffinity(0)),
+    }
+
+
+def check_sinks(sinks: list, expected: int, what: str) -> None:
+    """Every stream sink must have consumed exactly ``expected`` items."""
+    got = [int(s.nitems_read(0)) for s in sinks]
+    if any(g != expected for g in got):
+        raise BenchError(f"{what}: sinks consumed {got}, expected {expected} each")
+
+
+# --------------------------------------------------------------------------
+# stream / chain
+# --------------------------------------------------------------------------
+
+def build_copy_pipes(tb: gr.top_block, pipes: int, stages: int,
+                     items: int) -> list:
+    """P x (null_source -> head(N) -> S x copy -> null_sink); returns sinks."""
+    size = gr.sizeof_float
+    sinks = []
+    for _ in range(pipes):
+        chain = [blocks.null_source(size), blocks.head(size, items)]
+        chain += [blocks.copy(size) for _ in range(stages)]
+        sink = blocks.null_sink(size)
+        chain.append(sink)
+        tb.connect(*chain)
+        sinks.append(sink)
+    return sinks
+
+
+def copy_pipes_experiment(args: argparse.Namespace, emit: Emit,
+                          experiment: str, count_name: str, unit: str,
+                          count: int, extra: dict) -> None:
+    """Shared body of ``stream`` and ``chain`` (``unit``: "pipe"/"branch")."""
+    counted = args.stages + 2  # head + S copies + sink
+    for run in range(args.repeat):
+        tb = gr.top_block(f"{experiment}-{run}")
+        sinks = build_copy_pipes(tb, count, args.stages, args.items)
+        seconds = timed_run(tb, args.timeout, f"{experiment} run {run}")
+        check_sinks(sinks, args.items, f"{experiment} run {run}")
+        rec = base_record(experiment, run, seconds)
+        rec.update({
+            count_name: count,
+            "stages": args.stages,
+            "items": args.items,
+            "items_per_s": count * args.items / seconds,
+            "block_items_per_s": count * args.items * counted / seconds,
+            f"blocks_counted_per_{unit}": counted,
+        })
+        rec.update(extra)
+        emit(rec)
+        log(f"{experiment} run {run}: {count} x {args.stages} stages, "
+            f"{args.items} items: {seconds:.3f} s, "
+            f"{rec['items_per_s'] / 1e6:.1f} M items/s at the sinks, "
+            f"{rec['block_items_per_s'] / 1e6:.1f} M block-items/s")
+        del tb
+
+
+def run_stream(args: argparse.Namespace, emit: Emit) -> None:
+    """GRCon'19 Fig. 1/3: P pipes x S copy stages, optional RT priority."""
+    rt_ok = False
+    if args.rt:
+        status = gr.enable_realtime_scheduling()
+        rt_ok = status == gr.RT_OK
+        if not rt_ok:
+            log(f"stream: gr.enable_realtime_scheduling() returned {status}; "
+                "running with normal priority")
+    copy_pipes_experiment(args, emit, "stream", "pipes", "pipe", args.pipes,
+                          {"rt": rt_ok, "rt_requested": bool(args.rt)})
+
+
+def run_chain(args: argparse.Namespace, emit: Emit) -> None:
+    """GRCon'19 Fig. 7/8 (default configuration): B branches x S copies."""
+    copy_pipes_experiment(args, emit, "chain", "branches", "branch",
+                          args.branches, {})
+
+
+# --------------------------------------------------------------------------
+# saxpy
+# --------------------------------------------------------------------------
+
+def run_saxpy(args: argparse.Namespace, emit: Emit) -> None:
+    """source -> M x (a*x, +b) -> sink, stages in C contiguous core groups."""
+    cpus = sorted(os.sched_getaffinity(0))[:args.cores]
+    size = gr.sizeof_float
+    # stage i belongs to group floor(i * C / M): C contiguous, near-equal groups
+    groups = [i * args.cores // args.blocks for i in range(args.blocks)]
+    for run in range(args.repeat):
+        tb = gr.top_block(f"saxpy-{run}")
+        src = blocks.null_source(size)
+        head = blocks.head(size, args.items)
+        for blk in (src, head):
+            blk.set_processor_affinity([cpus[0]])
+        chain = [src, head]
+        for group in groups:
+            mul = blocks.multiply_const_ff(SAXPY_A)
+            add = blocks.add_const_ff(SAXPY_B)
+            for blk in (mul, add):
+                blk.set_processor_affinity([cpus[group]])
+            chain += [mul, add]
+        sink = blocks.null_sink(size)
+        sink.set_processor_affinity([cpus[-1]])
+        chain.append(sink)
+        tb.connect(*chain)
+        seconds = timed_run(tb, args.timeout, f"saxpy run {run}")
+        check_sinks([sink], args.items, f"saxpy run {run}")
+        rec = base_record("saxpy", run, seconds)
+        rec.update({
+            "blocks": args.blocks,
+            "cores": args.cores,
+            "items": args.items,
+            "items_per_s": args.items / seconds,
+            "block_items_per_s": args.items * args.blocks / seconds,
+            "blocks_counted": args.blocks,
+            "gr_blocks_per_saxpy": 2,
+            "a": SAXPY_A,
+            "b": SAXPY_B,
+            "cpu_ids": cpus,
+            "stage_groups": groups,
+        })
+        emit(rec)
+        log(f"saxpy run {run}: {args.blocks} stages on {args.cores} cores, "
+            f"{args.items} items: {seconds:.3f} s, "
+            f"{rec['items_per_s'] / 1e6:.1f} M items/s, "
+            f"{rec['block_items_per_s'] / 1e6:.1f} M saxpy-items/s")
+        del tb
+
+
+# --------------------------------------------------------------------------
+# msg
+# --------------------------------------------------------------------------
+
+def run_msg(args: argparse.Namespace, emit: Emit) -> None:
+    """GRCon'19 Fig. 2: P pipes x S message forwarders, burst of K PDUs."""
+    port = pmt.intern("pdus")
+    system = pmt.intern("system")
+    done = pmt.cons(pmt.intern("done"), pmt.from_long(1))
+    never = pmt.intern("gr_bench_never_present")
+    # one preallocated 500-byte PDU, shared by every post (the paper
+    # preallocates its messages; GNU Radio passes them by reference)
+    message = pmt.cons(pmt.make_dict(), pmt.init_u8vector(MSG_BYTES, [0] * MSG_BYTES))
+    expected = args.pipes * args.burst
+    hops = expected * (args.stages + 1)
+    for run in range(args.repeat):
+        tb = gr.top_block(f"msg-{run}")
+        firsts, sinks = [], []
+        for _ in range(args.pipes):
+            # invert=True: a key that is never present => always forwarded
+            fwd = [pdu.pdu_filter(never, pmt.PMT_T, True) for _ in range(args.stages)]
+            sink = blocks.message_debug()
+            for up, down in zip(fwd, fwd[1:]):
+                tb.msg_connect((up, "pdus"), (down, "pdus"))
+            tb.msg_connect((fwd[-1], "pdus"), (sink, "store"))
+            firsts.append(fwd[0])
+            sinks.append(sink)
+        for first in firsts:
+            # post through the basic_block handle: calling _post on the
+            # pdu_filter wrapper itself costs ~100-200 us per call in the 3.10
+            # Python bindings, via basic_block it is ~0.5 us
+            target = first.to_basic_block()
+            for _ in range(args.burst):
+                target._post(port, message)
+            target._post(system, done)
+        seconds = timed_run(tb, args.timeout, f"msg run {run}")
+        got = [int(s.num_messages()) for s in sinks]
+        if sum(got) != expected:
+            raise BenchError(f"msg run {run}: sinks received {sum(got)} messages "
+                             f"(per pipe {got}), expected {expected}: messages lost")
+        rec = base_record("msg", run, seconds)
+        rec.update({
+            "pipes": args.pipes,
+            "stages": args.stages,
+            "burst": args.burst,
+            "message_bytes": MSG_BYTES,
+            "messages_per_s": expected / seconds,
+            "hop_ns": seconds * 1e9 / hops,
+            "items_per_s": expected / seconds,
+            "block_items_per_s": hops / seconds,
+            "blocks_counted_per_pipe": args.stages + 1,
+        })
+        emit(rec)
+        log(f"msg run {run}: {args.pipes} x {args.stages} forwarders, burst "
+            f"{args.burst}: {seconds:.3f} s, {rec['messages_per_s'] / 1e3:.1f} k msg/s, "
+            f"{rec['hop_ns']:.0f} ns/hop")
+        del tb
+
+
+# --------------------------------------------------------------------------
+# dsp
+# --------------------------------------------------------------------------
+
+def lowpass_taps(ntaps: int) -> list[float]:
+    """Exactly ``ntaps`` real taps: Hamming-windowed sinc, cutoff 0.2 fs."""
+    cutoff = 0.2
+    mid = (ntaps - 1) / 2.0
+    taps = []
+    for n in range(ntaps):
+        x = n - mid
+        sinc = 2 * cutoff if x == 0 else math.sin(2 * math.pi * cutoff * x) / (math.pi * x)
+        ham = 0.54 - 0.46 * math.cos(2 * math.pi * n / (ntaps - 1)) if ntaps > 1 else 1.0
+        taps.append(sinc * ham)
+    return taps
+
+
+def complex_taps(ntaps: int) -> list[complex]:
+    """The low-pass taps shifted to +0.1 fs (a genuinely complex band-pass)."""
+    return [t * complex(math.cos(2 * math.pi * 0.1 * n), math.sin(2 * math.pi * 0.1 * n))
+            for n, t in enumerate(lowpass_taps(ntaps))]
+
+
+def dsp_kernel(name: str, taps: int | None):
+    """Returns (block, input is complex, output item size, vlen)."""
+    if name == "fir-fff":
+        return gr_filter.fir_filter_fff(1, lowpass_taps(taps)), False, gr.sizeof_float, 1
+    if name == "fir-ccf":
+        return gr_filter.fir_filter_ccf(1, lowpass_taps(taps)), True, gr.sizeof_gr_complex, 1
+    if name == "fir-ccc":
+        return gr_filter.fir_filter_ccc(1, complex_taps(taps)), True, gr.sizeof_gr_complex, 1
+    if name == "fft":
+        return (fft.fft_vcc(taps, True, window.blackmanharris(taps)), True,
+                gr.sizeof_gr_complex * taps, taps)
+    if name == "resamp-ccf":
+        return (gr_filter.rational_resampler_ccf(3, 2, lowpass_taps(taps)), True,
+                gr.sizeof_gr_complex, 1)
+    if name == "quad-demod":
+        return analog.quadrature_demod_cf(1.0), True, gr.sizeof_float, 1
+    if name == "rotator":
+        return blocks.rotator_cc(0.01), True, gr.sizeof_gr_complex, 1
+    raise ValueError(f"unknown kernel {name}")
+
+
+def dsp_source(kind: str, is_complex: bool, vlen: int, pool):
+    """null_source of the right item size, or a repeating random buffer."""
+    size = (gr.sizeof_gr_complex if is_complex else gr.sizeof_float) * vlen
+    if kind == "null":
+        return blocks.null_source(size)
+    if is_complex:
+        return blocks.vector_source_c(pool, True, vlen)
+    return blocks.vector_source_f([z.real for z in pool], True, vlen)
+
+
+def run_dsp(args: argparse.Namespace, emit: Emit) -> None:
+    """source -> head(N) -> kernel -> null_sink, timing only tb.run()."""
+    taps = args.taps if args.taps is not None else DSP_DEFAULT_TAPS.get(args.kernel)
+    rng = random.Random(12345)
+    vlen = taps if args.kernel == "fft" else 1
+    pool_len = vlen * max(1, math.ceil(DSP_POOL_SAMPLES / vlen))
+    pool = [complex(rng.gauss(0, 1), rng.gauss(0, 1)) for _ in range(pool_len)]
+    nvec = args.items // vlen  # head counts vectors for fft
+    processed = nvec * vlen
+    for run in range(args.repeat):
+        tb = gr.top_block(f"dsp-{run}")
+        kernel, is_complex, out_size, _ = dsp_kernel(args.kernel, taps)
+        src = dsp_source(args.source, is_complex, vlen, pool)
+        in_size = (gr.sizeof_gr_complex if is_complex else gr.sizeof_float) * vlen
+        head = blocks.head(in_size, nvec)
+        sink = blocks.null_sink(out_size)
+        tb.connect(src, head, kernel, sink)
+        seconds = timed_run(tb, args.timeout, f"dsp {args.kernel} run {run}",
+                            DSP_MAX_NOUTPUT_ITEMS)
+        if int(head.nitems_written(0)) != nvec:
+            raise BenchError(f"dsp run {run}: head produced {head.nitems_written(0)} "
+                             f"items, expected {nvec}")
+        rec = base_record("dsp", run, seconds)
+        rec.update({
+            "kernel": args.kernel,
+            "taps": taps,
+            "items": args.items,
+            "items_processed": processed,
+            "items_out": int(sink.nitems_read(0)) * vlen,
+            "items_per_s": processed / seconds,
+            "block_items_per_s": processed / seconds,
+            "source": args.source,
+            "max_noutput_items": DSP_MAX_NOUTPUT_ITEMS,
+        })
+        emit(rec)
+        log(f"dsp {args.kernel} run {run}: taps {taps}, {processed} items: "
+            f"{seconds:.3f} s, {rec['items_per_s'] / 1e6:.1f} M items/s")
+        del tb
+
+
+# --------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------
+
+def positive_int(text: str) -> int:
+    """argparse type: integer >= 1 (accepts 1e6 / 20_000_000 forms)."""
+    try:
+        value = int(text)
+    except ValueError:
+        try:
+            number = float(text)
+        except ValueError:
+            number = math.nan
+        if not number.is_integer():
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        value = int(number)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def nonneg_int(text: str) -> int:
+    """argparse type: integer >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """argparse type: float > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gr_bench.py",
+        description="GNU Radio 3.10 counterparts of the rfgraph benchmarks; "
+                    "one JSON object per run on stdout.")
+    sub = parser.add_subparsers(dest="experiment", required=True, metavar="EXPERIMENT")
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--repeat", type=positive_int, default=1,
+                       help="number of runs, each with a fresh top block (default 1)")
+        p.add_argument("--timeout", type=positive_float, default=300.0,
+                       help="watchdog: stop a run after this many seconds and "
+                            "exit with status 3 (default 300)")
+
+    p = sub.add_parser("stream", help="P pipes x S copy stages (GRCon'19 Fig. 1/3)")
+    p.add_argument("--pipes", type=positive_int, required=True, help="parallel pipes P")
+    p.add_argument("--stages", type=nonneg_int, required=True, help="copy blocks per pipe S")
+    p.add_argument("--items", type=positive_int, required=True, help="float items per pipe N")
+    p.add_argument("--rt", action="store_true",
+                   help="call gr.enable_realtime_scheduling() before running")
+    common(p)
+    p.set_defaults(func=run_stream)
+
+    p = sub.add_parser("msg", help="P pipes x S message forwarders (GRCon'19 Fig. 2)")
+    p.add_argument("--pipes", type=positive_int, required=True, help="parallel pipes P")
+    p.add_argument("--stages", type=positive_int, required=True,
+                   help="pdu_filter forwarders per pipe S (>= 1)")
+    p.add_argument("--burst", type=positive_int, required=True,
+                   help="500-byte PDUs queued per pipe before start K")
+    common(p)
+    p.set_defaults(func=run_msg)
+
+    p = sub.add_parser("chain", help="B branches x S copy stages (GRCon'19 Fig. 7/8)")
+    p.add_argument("--branches", type=positive_int, default=4,
+                   help="independent branches B (default 4)")
+    p.add_argument("--stages", type=nonneg_int, required=True, help="copy blocks per branch S")
+    p.add_argument("--items", type=positive_int, required=True, help="float items per branch N")
+    common(p)
+    p.set_defaults(func=run_chain)
+
+    p = sub.add_parser("saxpy", help="source -> M x (y = a*x + b) -> sink on C cores")
+    p.add_argument("--blocks", type=positive_int, required=True, help="saxpy stages M")
+    p.add_argument("--cores", type=positive_int, required=True,
+                   help="CPU groups C (stage groups pinned to the first C usable CPUs)")
+    p.add_argument("--items", type=positive_int, required=True, help="float items N")
+    common(p)
+    p.set_defaults(func=run_saxpy)
+
+    p = sub.add_parser("dsp", help="source -> head(N) -> one DSP kernel -> sink")
+    p.add_argument("--kernel", choices=DSP_KERNELS, required=True, help="kernel to time")
+    p.add_argument("--taps", type=positive_int, default=None,
+                   help="FIR/resampler taps (default 64) or FFT size for fft "
+                        "(default 1024); ignored by quad-demod and rotator")
+    p.add_argument("--items", type=positive_int, required=True,
+                   help="input samples N (fft: N // T vectors of T samples)")
+    p.add_argument("--source", choices=("random", "null"), default="random",
+                   help="random: repeating random buffer (default); null: zeros")
+    common(p)
+    p.set_defaults(func=run_dsp)
+    return parser
+
+
+def validate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Checks that need more than one option or the host."""
+    if args.experiment == "saxpy":
+        usable = len(os.sched_getaffinity(0))
+        if args.cores > usable:
+            parser.error(f"saxpy: --cores {args.cores} exceeds the {usable} usable CPUs")
+    if args.experiment == "dsp":
+        if args.kernel in ("quad-demod", "rotator"):
+            if args.taps is not None:
+                log(f"dsp: --taps is ignored by {args.kernel}")
+            args.taps = None
+        elif args.kernel == "fft" and args.items < (args.taps or DSP_DEFAULT_TAPS["fft"]):
+            parser.error("dsp fft: --items must be at least the FFT size --taps")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    validate(parser, args)
+
+    # Keep stdout for the JSON records only: the records go to a private
+    # duplicate of fd 1, and fd 1 itself now points at stderr.
+    sys.stdout.flush()
+    json_out: TextIO = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+
+    def emit(record: dict) -> None:
+        json_out.write(json.dumps(record) + "\n")
+        json_out.flush()
+
+    try:
+        args.func(args, emit)
+    except WatchdogFired as exc:
+        log(f"gr_bench: {exc}")
+        return 3
+    except BenchError as exc:
+        log(f"gr_bench: FAILED: {exc}")
+        return 1
+    finally:
+        json_out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
