@@ -76,7 +76,7 @@ fn unavailable_scheduler_is_refused_clearly() {
     assert!(!ok);
     assert!(lines.is_empty());
     assert!(
-        stderr.contains("unknown scheduler `bogus`; available: tpb, single, pool"),
+        stderr.contains("unknown scheduler `bogus`; available: tpb, single, pool, chain"),
         "{stderr}"
     );
 }

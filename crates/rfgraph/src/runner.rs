@@ -36,11 +36,15 @@ pub(crate) struct InputEdge {
     pub(crate) edge: Arc<dyn EdgeBuffer>,
     pub(crate) reader: usize,
     pub(crate) last: u64,
+    /// Index of the writing block.
+    pub(crate) writer: usize,
 }
 
 pub(crate) struct OutputEdge {
     pub(crate) edge: Arc<dyn EdgeBuffer>,
     pub(crate) last: u64,
+    /// Index of each reading block, in reader order.
+    pub(crate) readers: Vec<usize>,
 }
 
 /// A block ready to run, owned by whichever scheduler thread runs it.
@@ -137,6 +141,33 @@ impl BlockRunner {
     /// Stream outputs connected to something.
     pub fn output_count(&self) -> usize {
         self.outputs.len()
+    }
+
+    /// Indices of the blocks this block reads from, one per connected input.
+    pub fn upstream(&self) -> impl Iterator<Item = usize> + '_ {
+        self.inputs.iter().map(|i| i.writer)
+    }
+
+    /// Indices of the blocks reading this block's outputs.
+    pub fn downstream(&self) -> impl Iterator<Item = usize> + '_ {
+        self.outputs.iter().flat_map(|o| o.readers.iter().copied())
+    }
+
+    /// Declares which stream peers run on the same thread as this block
+    /// (`same_thread(peer)`): edges between such blocks then signal without
+    /// memory fences or wake-ups. Only for schedulers that poll those
+    /// blocks on one thread; call before running.
+    pub fn mark_same_thread_peers(&self, same_thread: impl Fn(usize) -> bool) {
+        for out in &self.outputs {
+            for (reader, &block) in out.readers.iter().enumerate() {
+                out.edge.set_same_thread(reader, same_thread(block));
+            }
+        }
+    }
+
+    /// Nanoseconds this block has spent in `work` so far.
+    pub fn work_ns(&self) -> u64 {
+        self.stats.snapshot().work_ns
     }
 
     /// Adds a thread's context switches to the block's statistics;

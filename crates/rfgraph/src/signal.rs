@@ -66,6 +66,13 @@ impl Signal {
         }
     }
 
+    /// Notification from code on the thread that also runs this block: a
+    /// plain flag store, no fence and no wake-up (the thread is awake).
+    #[inline]
+    pub fn notify_same_thread(&self) {
+        self.pending.store(true, Ordering::Relaxed);
+    }
+
     /// Called by the block's runner right before it inspects its edges.
     /// Any notification after this point will set the flag again.
     #[inline]

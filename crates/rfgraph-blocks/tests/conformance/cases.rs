@@ -1,7 +1,8 @@
 //! The conformance cases, each generic over the scheduler.
 
 use crate::support::{
-    ControlledGain, FailAfter, FailingHandler, SlowBlockingSource, TIMEOUT, run, wait_within,
+    AddU32, ControlledGain, FailAfter, FailingHandler, SlowBlockingSource, TIMEOUT, run,
+    wait_within,
 };
 use rfgraph::{
     BlockId, Flowgraph, GraphError, HandleError, Kernel, KernelBlock, Map, Pmt, RunError,
@@ -499,4 +500,34 @@ pub fn blocking_block_gets_its_own_thread(s: impl Scheduler) {
     assert_sequence(sink_items(&done, sink), 2_000);
     let source = done.block::<SlowBlockingSource>(src).unwrap();
     assert_eq!(source.thread_name.as_deref(), Some("slow-io"));
+}
+
+pub fn fan_out_and_fan_in_across_cores(s: impl Scheduler) {
+    // One component big enough that `chain` must cut it: source → copy →
+    // two branches of 12 random-chunk copies → add → sink. The cuts cross
+    // the fan-out and the fan-in.
+    let n = 100_000;
+    let mut fg = Flowgraph::new();
+    fg.set_buffer_bytes(4096);
+    let src = fg.add(VectorSource::new(sequence(n)));
+    let split = fg.add(Copy::<u32>::new());
+    fg.connect(src, "out", split, "in").unwrap();
+    let add = fg.add(AddU32::new());
+    for (branch, port) in ["a", "b"].into_iter().enumerate() {
+        let mut prev = split;
+        for stage in 0..12 {
+            let c = fg.add(CopyRand::<u32>::new(700, (branch * 100 + stage) as u64));
+            fg.connect(prev, "out", c, "in").unwrap();
+            prev = c;
+        }
+        fg.connect(prev, "out", add, port).unwrap();
+    }
+    let sink = fg.add(VectorSink::<u32>::new());
+    fg.connect(add, "out", sink, "in").unwrap();
+    let done = run(fg, s).unwrap();
+    let items = sink_items(&done, sink);
+    assert_eq!(items.len(), n as usize);
+    for (i, &x) in items.iter().enumerate() {
+        assert_eq!(x, 2 * i as u32, "item {i}");
+    }
 }

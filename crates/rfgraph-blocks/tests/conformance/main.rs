@@ -23,7 +23,7 @@ macro_rules! conformance {
                 stream_cycle_is_rejected, external_call_gets_a_reply,
                 message_only_graph_runs_until_stopped, statistics_count_items,
                 decimator_remainder_does_not_hang, throttle_limits_rate_without_hanging,
-                blocking_block_gets_its_own_thread
+                blocking_block_gets_its_own_thread, fan_out_and_fan_in_across_cores
             );
         }
     };
@@ -41,3 +41,6 @@ conformance!(tpb, Tpb::new());
 conformance!(single, Single::new());
 conformance!(pool, Pool::new());
 conformance!(pool_one_worker, Pool::new().workers(1));
+conformance!(chain, Chain::new());
+conformance!(chain_one_core, Chain::new().workers(1));
+conformance!(chain_small_buffers, Chain::new().buffer_bytes(4096));

@@ -194,3 +194,44 @@ impl Block for SlowBlockingSource {
         Ok(())
     }
 }
+
+/// Adds two `u32` streams item by item (a fan-in for tests).
+pub struct AddU32 {
+    a: StreamInput<u32>,
+    b: StreamInput<u32>,
+    output: StreamOutput<u32>,
+}
+
+impl AddU32 {
+    /// Inputs `a` and `b`, output `out`.
+    pub fn new() -> Self {
+        Self {
+            a: StreamInput::new("a"),
+            b: StreamInput::new("b"),
+            output: StreamOutput::new("out"),
+        }
+    }
+}
+
+impl Block for AddU32 {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new()
+            .input(&mut self.a)
+            .input(&mut self.b)
+            .output(&mut self.output)
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let a = self.a.slice();
+        let b = self.b.slice();
+        let o = self.output.slice();
+        let n = a.len().min(b.len()).min(o.len());
+        for i in 0..n {
+            o[i] = a[i] + b[i];
+        }
+        self.a.consume(n);
+        self.b.consume(n);
+        self.output.produce(n);
+        Ok(())
+    }
+}

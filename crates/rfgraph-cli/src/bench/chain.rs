@@ -32,9 +32,12 @@ pub struct ChainArgs {
     /// Runs to measure.
     #[arg(long, default_value_t = 1)]
     pub repeat: usize,
-    /// Minimum ring size per edge, bytes.
-    #[arg(long, default_value_t = rfgraph::flowgraph::DEFAULT_BUFFER_BYTES)]
-    pub buffer_bytes: usize,
+    /// Minimum ring size per edge, bytes (default: the scheduler's choice).
+    #[arg(long)]
+    pub buffer_bytes: Option<usize>,
+    /// Print how the `chain` scheduler partitions the graph (stderr).
+    #[arg(long)]
+    pub explain: bool,
     /// Also print one JSON object per block with its statistics.
     #[arg(long)]
     pub stats: bool,
@@ -81,6 +84,7 @@ pub fn run(args: &ChainArgs) -> anyhow::Result<()> {
                 repeat: 1,
                 buffer_bytes: args.buffer_bytes,
                 stats: args.stats,
+                explain: args.explain,
             };
             let (record, done) = measure_pipes("chain", &stream, run)?;
             (record, Some(done))

@@ -6,29 +6,9 @@
 
 use std::hint::black_box;
 
-/// Size of the L1 data cache of CPU 0, from sysfs (fallback 32 KiB).
-pub fn l1_data_bytes() -> usize {
-    for index in 0..4 {
-        let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{index}");
-        let level = std::fs::read_to_string(format!("{dir}/level")).unwrap_or_default();
-        let kind = std::fs::read_to_string(format!("{dir}/type")).unwrap_or_default();
-        if level.trim() == "1" && kind.trim() == "Data" {
-            let size = std::fs::read_to_string(format!("{dir}/size")).unwrap_or_default();
-            if let Some(kib) = size
-                .trim()
-                .strip_suffix('K')
-                .and_then(|k| k.parse::<usize>().ok())
-            {
-                return kib * 1024;
-            }
-        }
-    }
-    32 * 1024
-}
-
 /// Items per chunk so that two chunk buffers of `f32` fit in L1.
 pub fn l1_chunk_items() -> usize {
-    (l1_data_bytes() / 2 / std::mem::size_of::<f32>()).max(256)
+    (rfgraph::scheduler::cache::l1_data_bytes() / 2 / std::mem::size_of::<f32>()).max(256)
 }
 
 /// Pushes `items` items from `source` through `stages` copies between

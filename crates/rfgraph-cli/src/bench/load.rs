@@ -79,7 +79,7 @@ pub fn run(args: &LoadArgs) -> anyhow::Result<()> {
         let sink = fg.add(NullSink::<f32>::new());
         chain.push(sink);
         fg.chain(&chain)?;
-        let scheduler = setup::scheduler(&args.scheduler, None, &[])?;
+        let scheduler = setup::scheduler(&args.scheduler, None, &[], false)?;
         let running = fg.start(scheduler).context("load run failed to start")?;
         let start = Instant::now();
         std::thread::sleep(Duration::from_secs_f64(args.duration));

@@ -54,7 +54,7 @@ pub fn run(args: &MsgArgs) -> anyhow::Result<()> {
             fg.connect_message(prev, "out", sink, "in")?;
             sinks.push(sink);
         }
-        let scheduler = setup::scheduler(&args.scheduler, None, &[])?;
+        let scheduler = setup::scheduler(&args.scheduler, None, &[], false)?;
         let done = setup::run(fg, scheduler, &format!("msg run {run}"))?;
         let received: u64 = sinks
             .iter()

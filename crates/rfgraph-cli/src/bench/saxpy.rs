@@ -35,9 +35,12 @@ pub struct SaxpyArgs {
     /// Runs to measure.
     #[arg(long, default_value_t = 1)]
     pub repeat: usize,
-    /// Minimum ring size per edge, bytes.
-    #[arg(long, default_value_t = rfgraph::flowgraph::DEFAULT_BUFFER_BYTES)]
-    pub buffer_bytes: usize,
+    /// Minimum ring size per edge, bytes (default: the scheduler's choice).
+    #[arg(long)]
+    pub buffer_bytes: Option<usize>,
+    /// Print how the `chain` scheduler partitions the graph (stderr).
+    #[arg(long)]
+    pub explain: bool,
     /// Also print one JSON object per block with its statistics.
     #[arg(long)]
     pub stats: bool,
@@ -78,7 +81,9 @@ pub fn run(args: &SaxpyArgs) -> anyhow::Result<()> {
             (run_fused(args), None)
         } else {
             let mut fg = Flowgraph::new();
-            fg.set_buffer_bytes(args.buffer_bytes);
+            if let Some(bytes) = args.buffer_bytes {
+                fg.set_buffer_bytes(bytes);
+            }
             let src = fg.add(NullSource::<f32>::new());
             let head = fg.add(Head::<f32>::new(args.items));
             let steps: Vec<_> = (0..args.blocks)
@@ -92,7 +97,8 @@ pub fn run(args: &SaxpyArgs) -> anyhow::Result<()> {
             let mut groups = setup::split_groups(&steps, args.cores);
             groups[0].extend([src, head]);
             groups[args.cores - 1].push(sink);
-            let scheduler = setup::scheduler(&args.scheduler, Some(args.cores), &groups)?;
+            let scheduler =
+                setup::scheduler(&args.scheduler, Some(args.cores), &groups, args.explain)?;
             let done = setup::run(fg, scheduler, &format!("saxpy run {run}"))?;
             let received = setup::consumed_by(&done, "NullSink");
             if received != args.items {

@@ -2,21 +2,29 @@
 //! optional core budget), and running a flowgraph into a timed result.
 
 use anyhow::Context;
-use rfgraph::scheduler::{Scheduler, Single, Tpb, by_name};
+use rfgraph::scheduler::{Chain, Pool, Scheduler, Single, Tpb, by_name};
 use rfgraph::{BlockId, Finished, Flowgraph};
 
-/// Builds the scheduler `name`. `groups` lists blocks that should share a
-/// core when the run is limited to `cores` cores: `tpb` pins group `g` to
-/// core `g % cores`; `single` pins itself to core 0 when `cores` is 1.
+/// Builds the scheduler `name`. With a core budget, `groups` lists blocks
+/// that should share a core: `tpb` pins group `g` to core `g % cores`;
+/// `single` pins itself to core 0; `pool` and `chain` use `cores` pinned
+/// workers (`chain` partitions by itself). `explain` makes `chain` print
+/// its partition.
 pub fn scheduler(
     name: &str,
     cores: Option<usize>,
     groups: &[Vec<BlockId>],
+    explain: bool,
 ) -> anyhow::Result<Box<dyn Scheduler>> {
     let Some(cores) = cores.filter(|&c| c > 0) else {
-        return by_name(name).map_err(anyhow::Error::msg);
+        return Ok(match name {
+            "chain" => Box::new(Chain::new().explain(explain)),
+            other => by_name(other).map_err(anyhow::Error::msg)?,
+        });
     };
     match name {
+        "pool" => Ok(Box::new(Pool::new().workers(cores).pinned())),
+        "chain" => Ok(Box::new(Chain::new().workers(cores).explain(explain))),
         "tpb" => {
             let mut tpb = Tpb::new();
             for (g, blocks) in groups.iter().enumerate() {

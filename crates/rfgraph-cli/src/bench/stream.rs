@@ -30,9 +30,12 @@ pub struct StreamArgs {
     /// Runs to measure.
     #[arg(long, default_value_t = 1)]
     pub repeat: usize,
-    /// Minimum ring size per edge, bytes.
-    #[arg(long, default_value_t = rfgraph::flowgraph::DEFAULT_BUFFER_BYTES)]
-    pub buffer_bytes: usize,
+    /// Minimum ring size per edge, bytes (default: the scheduler's choice).
+    #[arg(long)]
+    pub buffer_bytes: Option<usize>,
+    /// Print how the `chain` scheduler partitions the graph (stderr).
+    #[arg(long)]
+    pub explain: bool,
     /// Also print one JSON object per block with its statistics.
     #[arg(long)]
     pub stats: bool,
@@ -44,10 +47,12 @@ pub fn build_pipes(
     pipes: usize,
     stages: usize,
     items: u64,
-    buffer_bytes: usize,
+    buffer_bytes: Option<usize>,
 ) -> anyhow::Result<(Flowgraph, Vec<Vec<BlockId>>)> {
     let mut fg = Flowgraph::new();
-    fg.set_buffer_bytes(buffer_bytes);
+    if let Some(bytes) = buffer_bytes {
+        fg.set_buffer_bytes(bytes);
+    }
     let mut all = Vec::new();
     for _ in 0..pipes {
         let mut chain = vec![
@@ -73,7 +78,7 @@ pub fn measure_pipes(
     if args.pipes == 0 || args.items == 0 {
         bail!("pipes/branches and --items must be positive");
     }
-    let scheduler = setup::scheduler(&args.scheduler, None, &[])?;
+    let scheduler = setup::scheduler(&args.scheduler, None, &[], args.explain)?;
     let (fg, _) = build_pipes(args.pipes, args.stages, args.items, args.buffer_bytes)?;
     let done = setup::run(fg, scheduler, &format!("{experiment} run {run}"))?;
     let seconds = done.run_time().as_secs_f64();
@@ -87,7 +92,11 @@ pub fn measure_pipes(
     let record = Record::new(experiment, &args.scheduler, run, seconds)
         .field("stages", args.stages)
         .field("items", args.items)
-        .field("buffer_bytes", args.buffer_bytes)
+        .field(
+            "buffer_bytes",
+            args.buffer_bytes
+                .map_or(serde_json::Value::Null, Into::into),
+        )
         .field("items_per_s", expected as f64 / seconds)
         .field(
             "block_items_per_s",

@@ -26,6 +26,8 @@ struct ReaderSlot {
     /// Published read position.
     read: AtomicU64,
     detached: AtomicBool,
+    /// Writer and this reader run on one thread (set before the run).
+    same_thread: AtomicBool,
 }
 
 /// The shared state of one host edge.
@@ -81,6 +83,7 @@ impl CircularBuffer {
             .map(|_| {
                 CachePadded::new(ReaderSlot {
                     read: AtomicU64::new(0),
+                    same_thread: AtomicBool::new(false),
                     detached: AtomicBool::new(false),
                 })
             })
@@ -163,8 +166,12 @@ impl EdgeBuffer for CircularBuffer {
         let staged = self.staged_write.load(Ordering::Relaxed);
         if self.write.load(Ordering::Relaxed) != staged {
             self.write.store(staged, Ordering::Release);
-            for s in self.reader_signals.iter() {
-                s.notify();
+            for (s, slot) in self.reader_signals.iter().zip(self.readers.iter()) {
+                if slot.same_thread.load(Ordering::Relaxed) {
+                    s.notify_same_thread();
+                } else {
+                    s.notify();
+                }
             }
         }
         staged
@@ -174,9 +181,18 @@ impl EdgeBuffer for CircularBuffer {
         let slot = &self.readers[reader];
         if slot.read.load(Ordering::Relaxed) != staged {
             slot.read.store(staged, Ordering::Release);
-            self.writer_signal.notify();
+            if slot.same_thread.load(Ordering::Relaxed) {
+                self.writer_signal.notify_same_thread();
+            } else {
+                self.writer_signal.notify();
+            }
         }
         staged
+    }
+    fn set_same_thread(&self, reader: usize, same: bool) {
+        self.readers[reader]
+            .same_thread
+            .store(same, Ordering::Relaxed);
     }
     fn add_tag(&self, tag: Tag) {
         // Published read positions trail tag propagation (see module doc),

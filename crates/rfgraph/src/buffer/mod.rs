@@ -76,6 +76,9 @@ pub trait EdgeBuffer: Any + Send + Sync {
     fn detach_reader(&self, reader: usize);
     /// Readers still attached.
     fn attached_readers(&self) -> usize;
+    /// Declares that the writer and reader `reader` run on the same thread,
+    /// so their notifications need no fence or wake-up.
+    fn set_same_thread(&self, reader: usize, same: bool);
     /// Adds a tag at an absolute index.
     fn add_tag(&self, tag: Tag);
     /// Reader `reader`'s consumption staged by its port but not yet published.

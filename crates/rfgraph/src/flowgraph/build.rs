@@ -100,6 +100,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
         outputs[src].push(OutputEdge {
             edge: edge.clone(),
             last: 0,
+            readers: edges.iter().map(|&i| fg.streams[i].dst).collect(),
         });
         for (reader, &i) in edges.iter().enumerate() {
             let (dst, dst_port) = (fg.streams[i].dst, fg.streams[i].dst_port);
@@ -118,6 +119,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
                     edge: edge.clone(),
                     reader,
                     last: 0,
+                    writer: src,
                 },
             ));
         }

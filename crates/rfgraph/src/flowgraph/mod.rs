@@ -72,6 +72,8 @@ pub struct Flowgraph {
     pub(crate) streams: Vec<StreamEdge>,
     pub(crate) messages: Vec<MessageEdge>,
     pub(crate) buffer_bytes: usize,
+    /// True once the user chose `buffer_bytes`; otherwise the scheduler may.
+    pub(crate) buffer_bytes_set: bool,
 }
 
 impl Default for Flowgraph {
@@ -105,12 +107,16 @@ impl Flowgraph {
             streams: Vec::new(),
             messages: Vec::new(),
             buffer_bytes: DEFAULT_BUFFER_BYTES,
+            buffer_bytes_set: false,
         }
     }
 
-    /// Sets the default minimum ring size for edges connected from now on.
+    /// Sets the minimum ring size of edges without their own size (see
+    /// [`connect_with_buffer`](Self::connect_with_buffer)). Without it, the
+    /// scheduler's preference applies, else [`DEFAULT_BUFFER_BYTES`].
     pub fn set_buffer_bytes(&mut self, bytes: usize) {
         self.buffer_bytes = bytes.max(1);
+        self.buffer_bytes_set = true;
     }
 
     /// Adds a block named after its type and position, e.g. `Copy<f32>#3`.
@@ -314,6 +320,11 @@ impl Flowgraph {
     /// background. Use the returned [`Running`] to post messages or wait.
     pub fn start(mut self, scheduler: impl Scheduler) -> Result<Running, RunError> {
         validate::validate(&mut self)?;
+        if !self.buffer_bytes_set
+            && let Some(bytes) = scheduler.default_buffer_bytes()
+        {
+            self.buffer_bytes = bytes.max(1);
+        }
         let parts = build::build(self)?;
         run::start(parts, Box::new(scheduler))
     }

@@ -6,12 +6,16 @@
 //! It returns when every runner reports done. Blocks never know which
 //! scheduler runs them, so one flowgraph runs unchanged on each.
 
+pub mod cache;
+pub mod chain;
+pub mod partition;
 pub mod pool;
 pub mod single;
 pub mod thread;
 pub mod tpb;
 
 use crate::runner::BlockRunner;
+pub use chain::Chain;
 pub use pool::Pool;
 pub use single::Single;
 pub use tpb::Tpb;
@@ -23,6 +27,12 @@ pub trait Scheduler: Send + 'static {
 
     /// Runs every runner until it is done, then hands them all back.
     fn execute(&self, runners: Vec<BlockRunner>) -> Vec<BlockRunner>;
+
+    /// The ring size this scheduler works best with, used for edges whose
+    /// size the user did not set (`None`: the flowgraph default).
+    fn default_buffer_bytes(&self) -> Option<usize> {
+        None
+    }
 }
 
 impl Scheduler for Box<dyn Scheduler> {
@@ -32,13 +42,16 @@ impl Scheduler for Box<dyn Scheduler> {
     fn execute(&self, runners: Vec<BlockRunner>) -> Vec<BlockRunner> {
         (**self).execute(runners)
     }
+    fn default_buffer_bytes(&self) -> Option<usize> {
+        (**self).default_buffer_bytes()
+    }
 }
 
 /// Scheduler names known to [`by_name`].
-pub const SCHEDULERS: &[&str] = &["tpb", "single", "pool"];
+pub const SCHEDULERS: &[&str] = &["tpb", "single", "pool", "chain"];
 
 /// Schedulers that are planned but not built yet.
-pub const PLANNED_SCHEDULERS: &[&str] = &["chain"];
+pub const PLANNED_SCHEDULERS: &[&str] = &[];
 
 /// The scheduler called `name`, with default settings.
 pub fn by_name(name: &str) -> Result<Box<dyn Scheduler>, String> {
@@ -46,6 +59,7 @@ pub fn by_name(name: &str) -> Result<Box<dyn Scheduler>, String> {
         "tpb" => Ok(Box::new(Tpb::new())),
         "single" => Ok(Box::new(Single::new())),
         "pool" => Ok(Box::new(Pool::new())),
+        "chain" => Ok(Box::new(Chain::new())),
         other if PLANNED_SCHEDULERS.contains(&other) => Err(format!(
             "scheduler `{other}` is not available yet; available: {}",
             SCHEDULERS.join(", ")

@@ -3,6 +3,7 @@
 //! debugging. Blocks marked blocking still get a thread each.
 
 use super::Scheduler;
+use super::partition::{group_by_component, nodes_of, partition};
 use super::thread::{ThreadSettings, ThreadWaker};
 use super::tpb::spawn_or_fail;
 use crate::runner::{BlockRunner, Step};
@@ -43,6 +44,138 @@ struct Slot {
     timer: Option<Instant>,
 }
 
+/// Rounds a group may run in a row while it progresses, before the next
+/// group gets the thread. Long enough to amortise refilling the cache with
+/// a group's buffers, short enough (well under a millisecond of copying)
+/// to keep latency low.
+const QUANTUM_ROUNDS: usize = 64;
+
+/// Runs `groups` of runners on the calling thread until all are done,
+/// parking when none can progress. A *round* runs every due block of a
+/// group once, in the given (topological) order, so consumers run right
+/// after their producers; a group keeps the thread for up to
+/// [`QUANTUM_ROUNDS`] rounds so its buffers stay in cache. Shared by
+/// `single` and each core of `chain`. Records the thread's context switches
+/// on every runner.
+pub(crate) fn poll_until_done(groups: Vec<Vec<BlockRunner>>) -> Vec<BlockRunner> {
+    let before = ThreadUsage::current();
+    let waker = Arc::new(ThreadWaker(std::thread::current()));
+    let mut groups: Vec<Vec<Slot>> = groups
+        .into_iter()
+        .map(|g| {
+            g.into_iter()
+                .map(|runner| {
+                    runner.signal().set_waker(waker.clone());
+                    Slot {
+                        runner,
+                        again: true,
+                        timer: None,
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let mut live: usize = groups.iter().map(Vec::len).sum();
+    while live > 0 {
+        let mut progressed = false;
+        let mut next_timer: Option<Instant> = None;
+        for group in &mut groups {
+            for _ in 0..QUANTUM_ROUNDS {
+                let (moved, finished, timer) = run_round(group);
+                live -= finished;
+                if let Some(t) = timer {
+                    next_timer = Some(next_timer.map_or(t, |n: Instant| n.min(t)));
+                }
+                if !moved {
+                    break;
+                }
+                progressed = true;
+            }
+        }
+        if !progressed && live > 0 {
+            let pending = groups
+                .iter()
+                .flatten()
+                .any(|s| !s.runner.is_done() && s.runner.signal().is_pending());
+            if !pending {
+                match next_timer {
+                    Some(t) => {
+                        let now = Instant::now();
+                        if t > now {
+                            std::thread::park_timeout(t - now);
+                        }
+                    }
+                    None => std::thread::park(),
+                }
+            }
+        }
+    }
+    let usage = ThreadUsage::current().since(before);
+    let slots: Vec<Slot> = groups.into_iter().flatten().collect();
+    let sharing = slots.len();
+    slots
+        .into_iter()
+        .map(|s| {
+            s.runner.record_thread_usage(usage, sharing);
+            s.runner
+        })
+        .collect()
+}
+
+/// Runs every due block of `group` once. Returns whether anything moved,
+/// how many blocks finished, and the earliest timer asked for.
+fn run_round(group: &mut [Slot]) -> (bool, usize, Option<Instant>) {
+    let now = Instant::now();
+    let (mut moved, mut finished, mut next_timer) = (false, 0, None::<Instant>);
+    for slot in group.iter_mut().filter(|s| !s.runner.is_done()) {
+        let due =
+            slot.again || slot.runner.signal().is_pending() || slot.timer.is_some_and(|t| t <= now);
+        if due {
+            match slot.runner.run_once() {
+                Step::Progress => {
+                    slot.again = true;
+                    moved = true;
+                }
+                Step::Idle { until } => {
+                    slot.again = false;
+                    slot.timer = until;
+                }
+                Step::Done => {
+                    finished += 1;
+                    moved = true;
+                    continue;
+                }
+            }
+        }
+        if let Some(t) = slot.timer {
+            next_timer = Some(next_timer.map_or(t, |n| n.min(t)));
+        }
+    }
+    (moved, finished, next_timer)
+}
+
+/// Orders `runners` topologically and groups them by connected component.
+pub(crate) fn component_groups(runners: Vec<BlockRunner>) -> Vec<Vec<BlockRunner>> {
+    let nodes = nodes_of(&runners, |_| 1.0);
+    let order = partition(&nodes, 1);
+    let groups = group_by_component(&nodes, &order.parts[0]);
+    let mut by_slot: Vec<Option<BlockRunner>> = runners.into_iter().map(Some).collect();
+    groups
+        .into_iter()
+        .map(|g| g.into_iter().filter_map(|s| by_slot[s].take()).collect())
+        .collect()
+}
+
+/// Joins threads that ran one block each.
+pub(crate) fn join_block_threads(
+    threads: Vec<std::thread::JoinHandle<BlockRunner>>,
+) -> impl Iterator<Item = BlockRunner> {
+    threads.into_iter().map(|t| {
+        t.join()
+            .expect("block threads catch panics; a join failure is an rfgraph bug")
+    })
+}
+
 impl Scheduler for Single {
     fn name(&self) -> &str {
         "single"
@@ -56,79 +189,8 @@ impl Scheduler for Single {
             .filter_map(|r| spawn_or_fail(r, ThreadSettings::default()))
             .collect();
         self.settings.apply();
-        let before = ThreadUsage::current();
-        let waker = Arc::new(ThreadWaker(std::thread::current()));
-        let mut slots: Vec<Slot> = local
-            .into_iter()
-            .map(|runner| {
-                runner.signal().set_waker(waker.clone());
-                Slot {
-                    runner,
-                    again: true,
-                    timer: None,
-                }
-            })
-            .collect();
-        let mut live = slots.len();
-        while live > 0 {
-            let mut progressed = false;
-            let mut next_timer: Option<Instant> = None;
-            let now = Instant::now();
-            for slot in slots.iter_mut().filter(|s| !s.runner.is_done()) {
-                let due = slot.again
-                    || slot.runner.signal().is_pending()
-                    || slot.timer.is_some_and(|t| t <= now);
-                if due {
-                    match slot.runner.run_once() {
-                        Step::Progress => {
-                            slot.again = true;
-                            progressed = true;
-                        }
-                        Step::Idle { until } => {
-                            slot.again = false;
-                            slot.timer = until;
-                        }
-                        Step::Done => {
-                            live -= 1;
-                            progressed = true;
-                            continue;
-                        }
-                    }
-                }
-                if let Some(t) = slot.timer {
-                    next_timer = Some(next_timer.map_or(t, |n: Instant| n.min(t)));
-                }
-            }
-            if !progressed && live > 0 {
-                let pending = slots
-                    .iter()
-                    .any(|s| !s.runner.is_done() && s.runner.signal().is_pending());
-                if !pending {
-                    match next_timer {
-                        Some(t) => {
-                            let now = Instant::now();
-                            if t > now {
-                                std::thread::park_timeout(t - now);
-                            }
-                        }
-                        None => std::thread::park(),
-                    }
-                }
-            }
-        }
-        let usage = ThreadUsage::current().since(before);
-        let sharing = slots.len();
-        let mut out: Vec<BlockRunner> = slots
-            .into_iter()
-            .map(|s| {
-                s.runner.record_thread_usage(usage, sharing);
-                s.runner
-            })
-            .collect();
-        out.extend(threads.into_iter().map(|t| {
-            t.join()
-                .expect("block threads catch panics; a join failure is an rfgraph bug")
-        }));
+        let mut out = poll_until_done(component_groups(local));
+        out.extend(join_block_threads(threads));
         out
     }
 }

@@ -1,0 +1,47 @@
+//! Cache sizes of this machine, from sysfs, with fallbacks. Used to size
+//! chunks so that a chain of blocks works on data that stays in cache.
+
+/// Size in bytes of the level-`level` data (or unified) cache of CPU 0.
+pub fn cache_bytes(level: u32) -> Option<usize> {
+    (0..8).find_map(|index| {
+        let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{index}");
+        let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).ok();
+        let lvl = read("level")?;
+        let kind = read("type")?;
+        if lvl.trim() != level.to_string() || kind.trim() == "Instruction" {
+            return None;
+        }
+        let size = read("size")?;
+        let size = size.trim();
+        let (digits, unit) = size.split_at(size.find(|c: char| !c.is_ascii_digit())?);
+        let n: usize = digits.parse().ok()?;
+        match unit {
+            "K" => Some(n * 1024),
+            "M" => Some(n * 1024 * 1024),
+            _ => None,
+        }
+    })
+}
+
+/// L1 data cache size (fallback 32 KiB).
+pub fn l1_data_bytes() -> usize {
+    cache_bytes(1).unwrap_or(32 * 1024)
+}
+
+/// L2 cache size (fallback 256 KiB).
+pub fn l2_bytes() -> usize {
+    cache_bytes(2).unwrap_or(256 * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_plausible() {
+        let l1 = l1_data_bytes();
+        let l2 = l2_bytes();
+        assert!((4 * 1024..=1024 * 1024).contains(&l1), "{l1}");
+        assert!(l2 >= l1, "{l2} < {l1}");
+    }
+}
