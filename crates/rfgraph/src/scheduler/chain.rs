@@ -23,6 +23,7 @@ pub struct Chain {
     costs: HashMap<usize, f64>,
     explain: bool,
     realtime_priority: Option<i32>,
+    unpinned: bool,
 }
 
 impl Chain {
@@ -53,6 +54,12 @@ impl Chain {
     /// of an earlier run's statistics). Blocks not listed cost the mean.
     pub fn costs(mut self, costs: impl IntoIterator<Item = (usize, f64)>) -> Self {
         self.costs = costs.into_iter().collect();
+        self
+    }
+
+    /// Leaves workers unpinned (the OS may move them); pinned by default.
+    pub fn unpinned(mut self) -> Self {
+        self.unpinned = true;
         self
     }
 
@@ -138,7 +145,11 @@ impl Scheduler for Chain {
                 .filter(|(_, (group, _))| !group.is_empty())
                 .map(|(p, (group, &core))| {
                     let settings = ThreadSettings {
-                        cpus: vec![core],
+                        cpus: if self.unpinned {
+                            Vec::new()
+                        } else {
+                            vec![core]
+                        },
                         realtime_priority: self.realtime_priority,
                     };
                     std::thread::Builder::new()

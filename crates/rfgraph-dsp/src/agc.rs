@@ -1,0 +1,97 @@
+//! Automatic gain control: `y = g·x`, then `g += rate · (reference − |y|)`,
+//! clamped to `[0, max_gain]`. Owns the gain state only.
+
+use crate::error::DspError;
+use crate::kernel::Kernel;
+use crate::sample::Sample;
+
+/// Feedback AGC driving the output magnitude towards `reference`.
+#[derive(Debug, Clone)]
+pub struct Agc<T: Sample> {
+    rate: f32,
+    reference: f32,
+    initial_gain: f32,
+    gain: f32,
+    max_gain: f32,
+    _sample: core::marker::PhantomData<T>,
+}
+
+impl<T: Sample> Agc<T> {
+    /// An AGC with adaptation `rate` (e.g. 1e-4), target output magnitude
+    /// `reference`, starting `gain` and ceiling `max_gain`.
+    ///
+    /// Errors: non-finite or negative values, `rate` not in `(0, 1]`,
+    /// `gain > max_gain`.
+    pub fn new(rate: f32, reference: f32, gain: f32, max_gain: f32) -> Result<Self, DspError> {
+        for (name, v) in [
+            ("rate", rate),
+            ("reference", reference),
+            ("max_gain", max_gain),
+        ] {
+            DspError::positive(name, v as f64)?;
+        }
+        DspError::finite("gain", gain as f64)?;
+        if rate > 1.0 {
+            return Err(DspError::OutOfRange {
+                name: "rate",
+                value: rate as f64,
+                expected: "must be in (0, 1]",
+            });
+        }
+        if !(0.0..=max_gain).contains(&gain) {
+            return Err(DspError::OutOfRange {
+                name: "gain",
+                value: gain as f64,
+                expected: "must be in [0, max_gain]",
+            });
+        }
+        Ok(Agc {
+            rate,
+            reference,
+            initial_gain: gain,
+            gain,
+            max_gain,
+            _sample: core::marker::PhantomData,
+        })
+    }
+
+    /// The current gain.
+    pub fn gain(&self) -> f32 {
+        self.gain
+    }
+
+    /// Scales `min(input.len(), output.len())` samples; returns `(n, n)`.
+    pub fn process(&mut self, input: &[T], output: &mut [T]) -> (usize, usize) {
+        let n = input.len().min(output.len());
+        let mut g = self.gain;
+        for (o, &x) in output[..n].iter_mut().zip(input) {
+            let y = x * g;
+            *o = y;
+            let next = g + self.rate * (self.reference - y.magnitude());
+            // A NaN/inf input must not poison the gain for the rest of the stream.
+            if next.is_finite() {
+                g = next.clamp(0.0, self.max_gain);
+            }
+        }
+        self.gain = g;
+        (n, n)
+    }
+
+    /// Restores the starting gain.
+    pub fn reset(&mut self) {
+        self.gain = self.initial_gain;
+    }
+}
+
+impl<T: Sample> Kernel for Agc<T> {
+    type Input = T;
+    type Output = T;
+
+    fn process(&mut self, input: &[T], output: &mut [T]) -> (usize, usize) {
+        Agc::process(self, input, output)
+    }
+
+    fn reset(&mut self) {
+        Agc::reset(self);
+    }
+}

@@ -1,0 +1,39 @@
+//! Filtering kernels: streaming FIR (plain, decimating, interpolating) for the
+//! `fff` / `ccf` / `ccc` type combinations, and IIR biquad cascades. Owns the
+//! streaming history handling and the tap layouts; filter *design* lives in
+//! [`crate::design`].
+
+mod decimating;
+mod fir;
+mod history;
+mod iir;
+mod interpolating;
+mod kind;
+
+pub use decimating::DecimatingFir;
+pub use fir::Fir;
+pub(crate) use history::{History, window as history_window};
+pub use iir::{Biquad, BiquadCascade};
+pub use interpolating::InterpolatingFir;
+pub(crate) use interpolating::polyphase_split;
+pub(crate) use kind::check_taps;
+pub use kind::{Ccc, Ccf, Fff, FirKind};
+
+/// Real FIR: `f32` input, `f32` taps.
+pub type FirFff = Fir<Fff>;
+/// Complex input, real taps.
+pub type FirCcf = Fir<Ccf>;
+/// Complex input, complex taps.
+pub type FirCcc = Fir<Ccc>;
+/// Decimating real FIR.
+pub type DecimatingFirFff = DecimatingFir<Fff>;
+/// Decimating FIR, complex input, real taps.
+pub type DecimatingFirCcf = DecimatingFir<Ccf>;
+/// Decimating FIR, complex input, complex taps.
+pub type DecimatingFirCcc = DecimatingFir<Ccc>;
+/// Interpolating real FIR.
+pub type InterpolatingFirFff = InterpolatingFir<Fff>;
+/// Interpolating FIR, complex input, real taps.
+pub type InterpolatingFirCcf = InterpolatingFir<Ccf>;
+/// Interpolating FIR, complex input, complex taps.
+pub type InterpolatingFirCcc = InterpolatingFir<Ccc>;

@@ -1,0 +1,177 @@
+//! Rational `L/M` polyphase resampler. Owns the (input index, filter phase)
+//! state of the next output: output `k` sits at position `k·M` of the
+//! `L`-times-upsampled stream, i.e. input index `⌊kM/L⌋` and phase `kM mod L`.
+
+use super::{DEFAULT_ATTENUATION_DB, DEFAULT_PASSBAND};
+use crate::design;
+use crate::error::DspError;
+use crate::filter::history_window as window;
+use crate::filter::polyphase_split;
+use crate::filter::{FirKind, History};
+use crate::isa::Isa;
+use crate::kernel::Kernel;
+use crate::simd::Simd;
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// Default anti-aliasing/anti-imaging taps for an `interp/decim` resampler
+/// (already reduced): Kaiser low-pass at the upsampled rate with its pass band
+/// up to 0.8 × and its stop band from 1.0 × the narrower Nyquist band,
+/// [`DEFAULT_ATTENUATION_DB`](super::DEFAULT_ATTENUATION_DB) of attenuation,
+/// and gain `interp` (unity overall). A 1:1 ratio gets the single tap `[1]`.
+///
+/// Errors: zero factors, or a filter that would need more than 2^24 taps.
+pub fn default_taps(interp: usize, decim: usize) -> Result<Vec<f32>, DspError> {
+    DspError::nonzero("interp", interp)?;
+    DspError::nonzero("decim", decim)?;
+    if interp == decim {
+        // 1:1 needs no filtering.
+        return Ok(vec![1.0]);
+    }
+    let r = interp.max(decim) as f64;
+    let stop = 0.5 / r;
+    let pass = DEFAULT_PASSBAND * stop;
+    let taps = design::kaiser_lowpass(
+        1.0,
+        (pass + stop) / 2.0,
+        stop - pass,
+        DEFAULT_ATTENUATION_DB,
+    )?;
+    Ok(taps.into_iter().map(|t| t * interp as f32).collect())
+}
+
+/// Resamples by `interp/decim` (reduced by their gcd) with a polyphase FIR.
+///
+/// Output `k` equals output `k·M` of "insert `L−1` zeros after each input sample,
+/// then filter with the taps".
+#[derive(Debug, Clone)]
+pub struct RationalResampler<K: FirKind> {
+    interp: usize,
+    decim: usize,
+    phases: Vec<K::Prepared>,
+    history: History<K::Input>,
+    /// Input index (relative to the next call's input) of the newest sample of
+    /// the next output's window.
+    next_index: usize,
+    /// Filter phase of the next output.
+    phase: usize,
+    simd: Simd,
+}
+
+impl<K: FirKind> RationalResampler<K>
+where
+    K::Tap: From<f32>,
+{
+    /// A resampler with designed taps (see [`default_taps`]).
+    ///
+    /// Errors: factors not in `1..=2^20`, or a design needing over 2^24 taps.
+    pub fn new(interp: usize, decim: usize) -> Result<Self, DspError> {
+        DspError::factor("interp", interp)?;
+        DspError::factor("decim", decim)?;
+        let g = gcd(interp, decim);
+        let taps: Vec<K::Tap> = default_taps(interp / g, decim / g)?
+            .into_iter()
+            .map(K::Tap::from)
+            .collect();
+        Self::with_taps(interp, decim, &taps, Isa::detect())
+    }
+}
+
+impl<K: FirKind> RationalResampler<K> {
+    /// A resampler with caller-supplied prototype `taps` designed at the
+    /// upsampled rate `interp/g · input rate` (g = gcd), forced onto `isa`.
+    ///
+    /// Errors: factors not in `1..=2^20`, empty or non-finite taps.
+    pub fn with_taps(
+        interp: usize,
+        decim: usize,
+        taps: &[K::Tap],
+        isa: Isa,
+    ) -> Result<Self, DspError> {
+        DspError::factor("interp", interp)?;
+        DspError::factor("decim", decim)?;
+        crate::filter::check_taps(taps)?;
+        let g = gcd(interp, decim);
+        let (interp, decim) = (interp / g, decim / g);
+        let phases: Vec<K::Prepared> = polyphase_split(taps, interp)
+            .iter()
+            .map(|p| K::prepare(p))
+            .collect();
+        let history = History::new(K::window_len(&phases[0]));
+        Ok(RationalResampler {
+            interp,
+            decim,
+            phases,
+            history,
+            next_index: 0,
+            phase: 0,
+            simd: Simd::new(isa),
+        })
+    }
+
+    /// Reduced interpolation factor `L`.
+    pub fn interpolation(&self) -> usize {
+        self.interp
+    }
+
+    /// Reduced decimation factor `M`.
+    pub fn decimation(&self) -> usize {
+        self.decim
+    }
+
+    /// The instruction set in use.
+    pub fn isa(&self) -> Isa {
+        self.simd.isa()
+    }
+
+    /// Resamples; returns `(consumed, produced)`. Produces until `output` is full
+    /// or the next output needs an input sample not yet given.
+    pub fn process(&mut self, input: &[K::Input], output: &mut [K::Output]) -> (usize, usize) {
+        let n_in = input.len();
+        let mut produced = 0;
+        if self.next_index < n_in && !output.is_empty() {
+            let h = self.history.len();
+            let staged = self.history.stage(input);
+            while produced < output.len() && self.next_index < n_in {
+                let w = window(staged, input, h, self.next_index);
+                K::filter(
+                    self.simd,
+                    &self.phases[self.phase],
+                    w,
+                    &mut output[produced..produced + 1],
+                    1,
+                );
+                produced += 1;
+                self.phase += self.decim;
+                self.next_index += self.phase / self.interp;
+                self.phase %= self.interp;
+            }
+        }
+        let consumed = self.next_index.min(n_in);
+        self.next_index -= consumed;
+        self.history.advance(&input[..consumed]);
+        (consumed, produced)
+    }
+
+    /// Clears history and output phase.
+    pub fn reset(&mut self) {
+        self.history.reset();
+        self.next_index = 0;
+        self.phase = 0;
+    }
+}
+
+impl<K: FirKind> Kernel for RationalResampler<K> {
+    type Input = K::Input;
+    type Output = K::Output;
+
+    fn process(&mut self, input: &[K::Input], output: &mut [K::Output]) -> (usize, usize) {
+        RationalResampler::process(self, input, output)
+    }
+
+    fn reset(&mut self) {
+        RationalResampler::reset(self);
+    }
+}

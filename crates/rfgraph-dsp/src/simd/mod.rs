@@ -1,0 +1,266 @@
+//! SIMD-accelerated inner loops with run-time dispatch. Owns every `unsafe` block
+//! of the crate (AVX2+FMA intrinsics) and the portable scalar twins that define
+//! the expected results. Kernels outside this module never touch intrinsics.
+//!
+//! Dispatch goes through [`Simd`], a token that can only say "AVX2" when the CPU
+//! was checked to support it, so every `unsafe` call below rests on that one
+//! check.
+//!
+//! Layout conventions shared by the loops:
+//! * complex data is passed as interleaved `f32` (`re, im, re, im, ...`);
+//! * tap vectors are reversed (so a dot product runs forward over the input) and,
+//!   for the dot-product ("horizontal") loops, zero-padded to a multiple of 8
+//!   `f32`, so those loops have no tail;
+//! * the streaming 1:1 FIR loops (`fir_*_stream`, "vertical": many consecutive
+//!   outputs per pass over the taps) take the unpadded taps and finish a run
+//!   with the same FMA chain in scalar form, so results never depend on where a
+//!   call boundary fell.
+
+pub(crate) mod aligned;
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+pub(crate) mod poly;
+mod scalar;
+
+use crate::isa::Isa;
+use num_complex::Complex32;
+
+/// A resolved instruction-set choice; `avx2` is true only if the CPU has AVX2
+/// and FMA.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Simd {
+    avx2: bool,
+}
+
+impl Simd {
+    /// Resolves `isa` against the running CPU.
+    pub(crate) fn new(isa: Isa) -> Simd {
+        Simd {
+            avx2: isa == Isa::Avx2Fma && isa.is_available(),
+        }
+    }
+
+    /// The ISA actually in use.
+    pub(crate) fn isa(self) -> Isa {
+        if self.avx2 { Isa::Avx2Fma } else { Isa::Scalar }
+    }
+}
+
+/// Interleaved view of complex samples.
+#[inline]
+pub(crate) fn as_f32(x: &[Complex32]) -> &[f32] {
+    bytemuck::cast_slice(x)
+}
+
+/// Mutable interleaved view of complex samples.
+#[inline]
+pub(crate) fn as_f32_mut(x: &mut [Complex32]) -> &mut [f32] {
+    bytemuck::cast_slice_mut(x)
+}
+
+/// `out[k] = Σ_j x[k*stride + j] * h[j]` for real data; `h.len()` is a multiple
+/// of 8 and `x` holds every window.
+pub(crate) fn fir_fff(simd: Simd, x: &[f32], h: &[f32], out: &mut [f32], stride: usize) {
+    debug_assert!(h.len().is_multiple_of(8));
+    if out.is_empty() {
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if simd.avx2 {
+        // SAFETY: `simd.avx2` is only true when the CPU supports AVX2 and FMA
+        // (checked in `Simd::new`).
+        unsafe { avx2::fir_fff(x, h, out, stride) };
+        return;
+    }
+    let _ = simd;
+    scalar::fir_fff(x, h, out, stride);
+}
+
+/// Complex input, real taps duplicated per lane (`h = [t0, t0, t1, t1, ..]`);
+/// `x` is interleaved complex and `stride` counts complex samples.
+pub(crate) fn fir_ccf(simd: Simd, x: &[f32], h: &[f32], out: &mut [Complex32], stride: usize) {
+    debug_assert!(h.len().is_multiple_of(8));
+    if out.is_empty() {
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if simd.avx2 {
+        // SAFETY: `simd.avx2` is only true when the CPU supports AVX2 and FMA.
+        unsafe { avx2::fir_ccf(x, h, out, stride) };
+        return;
+    }
+    let _ = simd;
+    scalar::fir_ccf(x, h, out, stride);
+}
+
+/// Complex input, complex taps given as duplicated real parts `hr` and
+/// duplicated imaginary parts `hi`.
+pub(crate) fn fir_ccc(
+    simd: Simd,
+    x: &[f32],
+    hr: &[f32],
+    hi: &[f32],
+    out: &mut [Complex32],
+    stride: usize,
+) {
+    debug_assert!(hr.len().is_multiple_of(8) && hr.len() == hi.len());
+    if out.is_empty() {
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if simd.avx2 {
+        // SAFETY: `simd.avx2` is only true when the CPU supports AVX2 and FMA.
+        unsafe { avx2::fir_ccc(x, hr, hi, out, stride) };
+        return;
+    }
+    let _ = simd;
+    scalar::fir_ccc(x, hr, hi, out, stride);
+}
+
+/// Streaming real FIR over consecutive outputs, `out[k] = Σ_j x[k + j] · h[j]`.
+///
+/// `h_padded` are the reversed taps after `lead` zeros (length a multiple of
+/// 8); `x` holds `out.len() + h_padded.len() − 1` samples. The AVX2 path skips
+/// the padding and runs one FMA chain per output (bit-identical whatever the
+/// split); the scalar path is the lane-wise dot product.
+pub(crate) fn fir_fff_stream(
+    simd: Simd,
+    x: &[f32],
+    h_padded: &[f32],
+    lead: usize,
+    out: &mut [f32],
+) {
+    if out.is_empty() {
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if simd.avx2 {
+        // SAFETY: `simd.avx2` is only true when the CPU supports AVX2 and FMA.
+        unsafe { avx2::fir_real_taps_stream::<1>(&x[lead..], &h_padded[lead..], out) };
+        return;
+    }
+    let _ = lead;
+    scalar::fir_fff(x, h_padded, out, 1);
+}
+
+/// Streaming complex-input, real-tap FIR over consecutive outputs (see
+/// [`fir_fff_stream`]); `h_dup` are the duplicated padded reversed taps (lead
+/// of `2·lead` zeros) and `h` the plain reversed taps.
+pub(crate) fn fir_ccf_stream(
+    simd: Simd,
+    x: &[f32],
+    h_dup: &[f32],
+    h: &[f32],
+    lead: usize,
+    out: &mut [Complex32],
+) {
+    if out.is_empty() {
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if simd.avx2 {
+        // SAFETY: `simd.avx2` is only true when the CPU supports AVX2 and FMA.
+        unsafe { avx2::fir_real_taps_stream::<2>(&x[2 * lead..], h, as_f32_mut(out)) };
+        return;
+    }
+    let _ = (h, lead);
+    scalar::fir_ccf(x, h_dup, out, 1);
+}
+
+/// Streaming complex FIR over consecutive outputs (see [`fir_fff_stream`]);
+/// `hr_dup`/`hi_dup` are the duplicated padded parts and `hr`/`hi` the plain
+/// reversed parts.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn fir_ccc_stream(
+    simd: Simd,
+    x: &[f32],
+    hr_dup: &[f32],
+    hi_dup: &[f32],
+    hr: &[f32],
+    hi: &[f32],
+    lead: usize,
+    out: &mut [Complex32],
+) {
+    if out.is_empty() {
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if simd.avx2 {
+        // SAFETY: `simd.avx2` is only true when the CPU supports AVX2 and FMA.
+        unsafe { avx2::fir_ccc_stream(&x[2 * lead..], hr, hi, out) };
+        return;
+    }
+    let _ = (hr, hi, lead);
+    scalar::fir_ccc(x, hr_dup, hi_dup, out, 1);
+}
+
+/// `out[n] = x[n] * e^{j 2π (phase + n*step) / 2^32}`; returns the phase after
+/// the last sample.
+pub(crate) fn rotate(
+    simd: Simd,
+    x: &[Complex32],
+    out: &mut [Complex32],
+    phase: u32,
+    step: u32,
+) -> u32 {
+    let n = x.len().min(out.len());
+    #[cfg(target_arch = "x86_64")]
+    if simd.avx2 {
+        // SAFETY: `simd.avx2` is only true when the CPU supports AVX2 and FMA.
+        return unsafe { avx2::rotate(as_f32(&x[..n]), as_f32_mut(&mut out[..n]), phase, step) };
+    }
+    let _ = simd;
+    scalar::rotate(&x[..n], &mut out[..n], phase, step)
+}
+
+/// `out[n] = e^{j 2π (phase + n*step) / 2^32}`; returns the phase after the last
+/// sample.
+pub(crate) fn nco(simd: Simd, out: &mut [Complex32], phase: u32, step: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if simd.avx2 {
+        // SAFETY: `simd.avx2` is only true when the CPU supports AVX2 and FMA.
+        return unsafe { avx2::nco(as_f32_mut(out), phase, step) };
+    }
+    let _ = simd;
+    scalar::nco(out, phase, step)
+}
+
+/// `out[n] = gain * arg(x[n] * conj(x[n-1]))` with `x[-1] = prev`, over
+/// `min(x.len(), out.len())` samples.
+pub(crate) fn quad_demod(simd: Simd, prev: Complex32, x: &[Complex32], out: &mut [f32], gain: f32) {
+    let n = x.len().min(out.len());
+    #[cfg(target_arch = "x86_64")]
+    if simd.avx2 {
+        // SAFETY: `simd.avx2` is only true when the CPU supports AVX2 and FMA.
+        unsafe { avx2::quad_demod(prev, &x[..n], &mut out[..n], gain) };
+        return;
+    }
+    let _ = simd;
+    scalar::quad_demod(prev, &x[..n], &mut out[..n], gain);
+}
+
+/// `out[n] = |x[n]|` over `min(x.len(), out.len())` samples.
+pub(crate) fn magnitude(simd: Simd, x: &[Complex32], out: &mut [f32]) {
+    let n = x.len().min(out.len());
+    #[cfg(target_arch = "x86_64")]
+    if simd.avx2 {
+        // SAFETY: `simd.avx2` is only true when the CPU supports AVX2 and FMA.
+        unsafe { avx2::magnitude::<true>(as_f32(&x[..n]), &mut out[..n]) };
+        return;
+    }
+    let _ = simd;
+    scalar::magnitude(&x[..n], &mut out[..n]);
+}
+
+/// `out[n] = |x[n]|²` over `min(x.len(), out.len())` samples.
+pub(crate) fn magnitude_squared(simd: Simd, x: &[Complex32], out: &mut [f32]) {
+    let n = x.len().min(out.len());
+    #[cfg(target_arch = "x86_64")]
+    if simd.avx2 {
+        // SAFETY: `simd.avx2` is only true when the CPU supports AVX2 and FMA.
+        unsafe { avx2::magnitude::<false>(as_f32(&x[..n]), &mut out[..n]) };
+        return;
+    }
+    let _ = simd;
+    scalar::magnitude_squared(&x[..n], &mut out[..n]);
+}

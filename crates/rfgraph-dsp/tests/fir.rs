@@ -1,0 +1,274 @@
+//! FIR kernels: impulse responses, agreement with a reference convolution,
+//! decimating = FIR then keep every M-th, interpolating = zero-stuff then FIR,
+//! argument validation.
+
+mod common;
+
+use common::*;
+use num_complex::Complex32;
+use rfgraph_dsp::filter::{DecimatingFirCcf, FirCcc, FirCcf, FirFff};
+use rfgraph_dsp::{Ccc, Ccf, DecimatingFir, DspError, Fff, Fir, InterpolatingFir, Isa, Kernel};
+
+const LENGTHS: [usize; 8] = [1, 2, 5, 8, 13, 31, 64, 67];
+
+fn isas() -> Vec<Isa> {
+    let mut v = vec![Isa::Scalar];
+    if Isa::Avx2Fma.is_available() {
+        v.push(Isa::Avx2Fma);
+    }
+    v
+}
+
+#[test]
+fn impulse_response_equals_taps_fff() {
+    let mut rng = Rng::new(1);
+    for isa in isas() {
+        for n in LENGTHS {
+            let taps = rng.vec_f32(n);
+            let mut fir = Fir::<Fff>::with_isa(&taps, isa).unwrap();
+            let mut impulse = vec![0.0f32; n + 10];
+            impulse[0] = 1.0;
+            let mut out = vec![0.0f32; n + 10];
+            assert_eq!(fir.process(&impulse, &mut out), (n + 10, n + 10));
+            assert_eq!(&out[..n], &taps[..], "isa {isa:?} n {n}");
+            assert!(out[n..].iter().all(|&v| v == 0.0));
+        }
+    }
+}
+
+#[test]
+fn impulse_response_equals_taps_ccf() {
+    let mut rng = Rng::new(2);
+    for isa in isas() {
+        for n in LENGTHS {
+            let taps = rng.vec_f32(n);
+            let mut fir = FirCcf::with_isa(&taps, isa).unwrap();
+            // A complex impulse (1 + 2j) must give (1 + 2j) · taps.
+            let mut impulse = vec![Complex32::new(0.0, 0.0); n + 5];
+            impulse[0] = Complex32::new(1.0, 2.0);
+            let mut out = vec![Complex32::new(0.0, 0.0); n + 5];
+            fir.process(&impulse, &mut out);
+            for k in 0..n {
+                assert!(
+                    (out[k] - Complex32::new(taps[k], 2.0 * taps[k])).norm() < 1e-6,
+                    "isa {isa:?} n {n} k {k}"
+                );
+            }
+            assert!(out[n..].iter().all(|v| v.norm() == 0.0));
+        }
+    }
+}
+
+#[test]
+fn impulse_response_equals_taps_ccc() {
+    let mut rng = Rng::new(3);
+    for isa in isas() {
+        for n in LENGTHS {
+            let taps = rng.vec_c32(n);
+            let mut fir = FirCcc::with_isa(&taps, isa).unwrap();
+            let mut impulse = vec![Complex32::new(0.0, 0.0); n + 5];
+            impulse[0] = Complex32::new(1.0, 0.0);
+            let mut out = vec![Complex32::new(0.0, 0.0); n + 5];
+            fir.process(&impulse, &mut out);
+            assert_eq!(&out[..n], &taps[..], "isa {isa:?} n {n}");
+            // And with a j impulse: j · taps.
+            fir.reset();
+            impulse[0] = Complex32::new(0.0, 1.0);
+            fir.process(&impulse, &mut out);
+            for k in 0..n {
+                assert!((out[k] - taps[k] * Complex32::new(0.0, 1.0)).norm() < 1e-6);
+            }
+        }
+    }
+}
+
+#[test]
+fn fir_matches_reference_convolution() {
+    let mut rng = Rng::new(4);
+    for isa in isas() {
+        for n in LENGTHS {
+            let x = rng.vec_c32(300);
+            let hr = rng.vec_f32(n);
+            let hc = rng.vec_c32(n);
+            let xr: Vec<f32> = x.iter().map(|v| v.re).collect();
+
+            let mut f = FirFff::with_isa(&hr, isa).unwrap();
+            let got = one_shot(&mut f, &xr, xr.len());
+            assert!(max_abs_diff_f(&got, &conv_f(&xr, &hr)) < 1e-5);
+
+            let mut f = FirCcf::with_isa(&hr, isa).unwrap();
+            let got = one_shot(&mut f, &x, x.len());
+            assert!(max_abs_diff_c(&got, &conv_c(&x, &to_c(&hr))) < 1e-5);
+
+            let mut f = FirCcc::with_isa(&hc, isa).unwrap();
+            let got = one_shot(&mut f, &x, x.len());
+            assert!(max_abs_diff_c(&got, &conv_c(&x, &hc)) < 2e-5);
+        }
+    }
+}
+
+#[test]
+fn decimating_equals_fir_then_keep_every_mth() {
+    let mut rng = Rng::new(5);
+    for isa in isas() {
+        for m in [1usize, 2, 3, 4, 7, 10] {
+            for n in [1usize, 9, 33, 64] {
+                let x = rng.vec_c32(257);
+                let taps = rng.vec_f32(n);
+                let full = one_shot(&mut FirCcf::with_isa(&taps, isa).unwrap(), &x, x.len());
+                let expect: Vec<Complex32> = full.iter().step_by(m).copied().collect();
+                let mut d = DecimatingFirCcf::with_isa(&taps, m, isa).unwrap();
+                let got = one_shot(&mut d, &x, x.len());
+                // The 1:1 FIR and the decimator may sum in different orders.
+                assert!(
+                    max_abs_diff_c(&got, &expect) < 1e-5,
+                    "isa {isa:?} m {m} n {n}"
+                );
+
+                let xr: Vec<f32> = x.iter().map(|v| v.im).collect();
+                let full = one_shot(
+                    &mut Fir::<Fff>::with_isa(&taps, isa).unwrap(),
+                    &xr,
+                    xr.len(),
+                );
+                let expect: Vec<f32> = full.iter().step_by(m).copied().collect();
+                let got = one_shot(
+                    &mut DecimatingFir::<Fff>::with_isa(&taps, m, isa).unwrap(),
+                    &xr,
+                    xr.len(),
+                );
+                assert!(max_abs_diff_f(&got, &expect) < 1e-5);
+
+                let tc = rng.vec_c32(n);
+                let full = one_shot(&mut Fir::<Ccc>::with_isa(&tc, isa).unwrap(), &x, x.len());
+                let expect: Vec<Complex32> = full.iter().step_by(m).copied().collect();
+                let got = one_shot(
+                    &mut DecimatingFir::<Ccc>::with_isa(&tc, m, isa).unwrap(),
+                    &x,
+                    x.len(),
+                );
+                assert!(max_abs_diff_c(&got, &expect) < 2e-5);
+            }
+        }
+    }
+}
+
+#[test]
+fn decimating_stops_before_next_output_when_output_full() {
+    let taps = [1.0f32, 1.0, 1.0];
+    let mut d = DecimatingFir::<Fff>::new(&taps, 4).unwrap();
+    let x: Vec<f32> = (1..=20).map(|v| v as f32).collect();
+    let mut out = [0.0f32; 2];
+    // Outputs at input indices 0 and 4; the next output needs index 8, so 8
+    // samples are consumed.
+    assert_eq!(d.plan(20, 2), (8, 2));
+    assert_eq!(d.process(&x, &mut out), (8, 2));
+    assert_eq!(out, [1.0, 5.0 + 4.0 + 3.0]);
+    assert_eq!(d.process(&x[8..], &mut out), (8, 2));
+    assert_eq!(out, [9.0 + 8.0 + 7.0, 13.0 + 12.0 + 11.0]);
+    // No output space: only the samples before the next output are consumed.
+    assert_eq!(d.process(&x[16..], &mut []), (0, 0));
+}
+
+#[test]
+fn interpolating_equals_zero_stuffing_then_fir() {
+    let mut rng = Rng::new(6);
+    for isa in isas() {
+        for l in [1usize, 2, 3, 5] {
+            for n in [1usize, 7, 24, 40] {
+                let x = rng.vec_c32(90);
+                let taps = rng.vec_f32(n);
+                let mut stuffed = vec![Complex32::new(0.0, 0.0); x.len() * l];
+                for (i, v) in x.iter().enumerate() {
+                    stuffed[i * l] = *v;
+                }
+                let expect = conv_c(&stuffed, &to_c(&taps));
+                let mut f = InterpolatingFir::<Ccf>::with_isa(&taps, l, isa).unwrap();
+                assert_eq!(f.interpolation(), l);
+                let got = one_shot(&mut f, &x, x.len() * l);
+                assert!(
+                    max_abs_diff_c(&got, &expect) < 1e-5,
+                    "isa {isa:?} l {l} n {n}"
+                );
+
+                let xr: Vec<f32> = x.iter().map(|v| v.re).collect();
+                let mut sr = vec![0.0f32; xr.len() * l];
+                for (i, v) in xr.iter().enumerate() {
+                    sr[i * l] = *v;
+                }
+                let got = one_shot(
+                    &mut InterpolatingFir::<Fff>::with_isa(&taps, l, isa).unwrap(),
+                    &xr,
+                    xr.len() * l,
+                );
+                assert!(max_abs_diff_f(&got, &conv_f(&sr, &taps)) < 1e-5);
+            }
+        }
+    }
+}
+
+#[test]
+fn interpolating_long_input_crosses_internal_chunks() {
+    let mut rng = Rng::new(7);
+    let x = rng.vec_c32(2500);
+    let taps = rng.vec_f32(29);
+    let l = 3;
+    let mut stuffed = vec![Complex32::new(0.0, 0.0); x.len() * l];
+    for (i, v) in x.iter().enumerate() {
+        stuffed[i * l] = *v;
+    }
+    let expect = conv_c(&stuffed, &to_c(&taps));
+    for isa in isas() {
+        let mut f = InterpolatingFir::<Ccf>::with_isa(&taps, l, isa).unwrap();
+        let got = one_shot(&mut f, &x, x.len() * l);
+        assert!(max_abs_diff_c(&got, &expect) < 1e-5, "isa {isa:?}");
+    }
+}
+
+#[test]
+fn interpolating_needs_room_for_whole_input_samples() {
+    let mut f = InterpolatingFir::<Fff>::new(&[1.0, 1.0, 1.0], 3).unwrap();
+    let mut out = [0.0f32; 5];
+    assert_eq!(f.process(&[1.0, 2.0], &mut out), (1, 3));
+    assert_eq!(&out[..3], &[1.0, 1.0, 1.0]);
+}
+
+#[test]
+fn empty_slices_are_fine() {
+    let mut f = FirFff::new(&[1.0, 2.0]).unwrap();
+    assert_eq!(f.process(&[], &mut []), (0, 0));
+    assert_eq!(f.process(&[1.0], &mut []), (0, 0));
+    let mut d = DecimatingFir::<Ccf>::new(&[1.0, 2.0], 3).unwrap();
+    assert_eq!(d.process(&[], &mut []), (0, 0));
+    let mut i = InterpolatingFir::<Ccc>::new(&[Complex32::new(1.0, 0.0)], 2).unwrap();
+    assert_eq!(
+        Kernel::process(&mut i, &[Complex32::new(1.0, 0.0)], &mut []),
+        (0, 0)
+    );
+}
+
+#[test]
+fn invalid_arguments_are_errors() {
+    assert_eq!(FirFff::new(&[]).unwrap_err(), DspError::EmptyTaps);
+    assert!(matches!(
+        FirFff::new(&[1.0, f32::NAN]),
+        Err(DspError::InvalidSpec(_))
+    ));
+    assert!(DecimatingFir::<Fff>::new(&[1.0], 0).is_err());
+    assert!(InterpolatingFir::<Fff>::new(&[1.0], 0).is_err());
+    // Absurd factors are rejected instead of allocating.
+    assert!(InterpolatingFir::<Fff>::new(&[1.0], 1 << 30).is_err());
+    assert!(FirCcc::new(&[Complex32::new(f32::INFINITY, 0.0)]).is_err());
+}
+
+#[test]
+fn accessors() {
+    let f = FirFff::with_isa(&[1.0, 2.0, 3.0], Isa::Scalar).unwrap();
+    assert_eq!(f.taps(), &[1.0, 2.0, 3.0]);
+    assert_eq!(f.num_taps(), 3);
+    assert_eq!(f.isa(), Isa::Scalar);
+    let d = DecimatingFir::<Fff>::new(&[1.0], 5).unwrap();
+    assert_eq!(d.decimation(), 5);
+    assert_eq!(d.taps(), &[1.0]);
+    assert_eq!(<Fff as rfgraph_dsp::FirKind>::NAME, "fff");
+}
