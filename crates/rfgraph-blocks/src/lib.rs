@@ -1,10 +1,12 @@
-//! The rfgraph block library: sources, sinks, stream utilities and message
-//! blocks built on the `rfgraph` runtime. One block per file.
+//! The rfgraph block library: sources, sinks, stream utilities, message
+//! blocks, and blocks around the `rfgraph-dsp` kernels, built on the
+//! `rfgraph` runtime. One block per file.
 
 #![warn(missing_docs)]
 
 mod copy;
 mod copy_rand;
+mod dsp;
 mod head;
 mod message_burst;
 mod message_forward;
@@ -16,6 +18,7 @@ mod vector_source;
 
 pub use copy::Copy;
 pub use copy_rand::CopyRand;
+pub use dsp::{DspBlock, NcoSource};
 pub use head::Head;
 pub use message_burst::MessageBurst;
 pub use message_forward::MessageForward;

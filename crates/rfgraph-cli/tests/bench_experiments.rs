@@ -181,3 +181,32 @@ fn plot_draws_a_png_with_error_bars_from_jsonl() {
     assert!(err.contains("no `msg` records"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn dsp_runs_every_kernel_with_exact_counts() {
+    for kernel in [
+        "fir-fff",
+        "fir-ccf",
+        "fir-ccc",
+        "fft",
+        "resamp-ccf",
+        "quad-demod",
+        "rotator",
+    ] {
+        let (ok, lines, err) = bench(&[
+            "dsp", "--kernel", kernel, "--items", "20001", "--taps", "16",
+        ]);
+        assert!(ok, "{kernel}: {err}");
+        let l = &lines[0];
+        assert_common(l, "dsp", "tpb");
+        assert_eq!(l["kernel"], kernel);
+        assert_eq!(l["items"], 20_001);
+        // The FFT only takes whole frames (16 here); everything else all items.
+        let expected = if kernel == "fft" { 20_000 } else { 20_001 };
+        assert_eq!(l["items_processed"], expected, "{l}");
+        positive(l, &["items_per_s"]);
+    }
+    let (ok, _, err) = bench(&["dsp", "--kernel", "fir-xyz", "--items", "10"]);
+    assert!(!ok);
+    assert!(err.contains("unknown kernel `fir-xyz`"), "{err}");
+}

@@ -2,6 +2,7 @@
 //! as one JSON object on stdout (DESIGN §6) with a human summary on stderr.
 
 mod chain;
+mod dsp;
 mod fused;
 mod load;
 mod msg;
@@ -28,6 +29,8 @@ pub enum Experiment {
     Chain(chain::ChainArgs),
     /// Source → M × (y = a·x + b) → sink on C cores, or fused (qsdr's benchmark).
     Saxpy(saxpy::SaxpyArgs),
+    /// One DSP block in source → head → block → sink (GNU Radio's dsp side by side).
+    Dsp(dsp::DspArgs),
     /// Throttled source → workload split inside one block or over T blocks (multicore paper).
     Load(load::LoadArgs),
     /// Draws a figure from JSONL results (95 % confidence error bars).
@@ -44,6 +47,7 @@ pub fn run(experiment: Experiment) -> anyhow::Result<()> {
         Experiment::Chain(args) => chain::run(&args),
         Experiment::Saxpy(args) => saxpy::run(&args),
         Experiment::Load(args) => load::run(&args),
+        Experiment::Dsp(args) => dsp::run(&args),
         Experiment::Plot(args) => plot::run(&args),
         Experiment::Suite(args) => suite::run(&args),
     }

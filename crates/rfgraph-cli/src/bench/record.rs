@@ -39,7 +39,7 @@ impl Record {
         let get = |k: &str| self.0.get(k).cloned().unwrap_or(Value::Null);
         let params: Vec<String> = [
             "pipes", "branches", "stages", "blocks", "cores", "items", "burst", "workload",
-            "amount", "threads", "mode",
+            "amount", "threads", "mode", "kernel", "taps",
         ]
         .iter()
         .filter_map(|k| self.0.get(*k).map(|v| format!("{k}={v}")))

@@ -91,6 +91,7 @@ struct Plan {
     saxpy_items: u64,
     load_amounts: Vec<u64>,
     load_duration: f64,
+    dsp_items: u64,
 }
 
 impl Plan {
@@ -108,6 +109,7 @@ impl Plan {
                 saxpy_items: 20_000_000,
                 load_amounts: vec![200_000, 600_000, 1_000_000],
                 load_duration: 0.5,
+                dsp_items: 4_000_000,
             }
         } else {
             Self {
@@ -122,6 +124,7 @@ impl Plan {
                 saxpy_items: 100_000_000,
                 load_amounts: vec![100_000, 300_000, 500_000, 700_000, 900_000, 1_100_000],
                 load_duration: 2.0,
+                dsp_items: 20_000_000,
             }
         }
     }
@@ -242,6 +245,15 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
             &plan.saxpy_items,
         ]);
         list.everywhere(&format!("saxpy {blocks}@{cores}"), "saxpy", &p, true, true);
+    }
+    for kernel in super::dsp::KERNELS {
+        let p = strings(&[&"--kernel", kernel, &"--items", &plan.dsp_items]);
+        let mut args = vec!["dsp".to_string(), "--scheduler".into(), "tpb".into()];
+        args.extend(p.iter().cloned());
+        list.rfgraph(format!("dsp {kernel}"), &args);
+        let mut args = vec!["dsp".to_string()];
+        args.extend(p);
+        list.gnuradio(format!("dsp {kernel}"), &args);
     }
     for &amount in &plan.load_amounts {
         for mode in ["intra", "inter"] {
