@@ -2,16 +2,26 @@
 
 use rfgraph::{Block, BoxError, Item, Ports, StreamInput, StreamOutput, WorkIo};
 
-/// Writes zeros for ever (pair it with `Head` to bound a run).
+/// Writes zeros, for ever (pair it with `Head`) or up to a limit.
 pub struct NullSource<T: Item> {
     output: StreamOutput<T>,
+    left: Option<u64>,
 }
 
 impl<T: Item> NullSource<T> {
-    /// A new source with output `out`.
+    /// An endless source with output `out`.
     pub fn new() -> Self {
         Self {
             output: StreamOutput::new("out"),
+            left: None,
+        }
+    }
+
+    /// A source that writes `items` zeros and finishes.
+    pub fn limited(items: u64) -> Self {
+        Self {
+            output: StreamOutput::new("out"),
+            left: Some(items),
         }
     }
 }
@@ -27,11 +37,19 @@ impl<T: Item> Block for NullSource<T> {
         Ports::new().output(&mut self.output)
     }
 
-    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
         let out = self.output.slice();
-        let n = out.len();
-        out.fill(T::zeroed());
+        let n = self
+            .left
+            .map_or(out.len(), |left| out.len().min(left as usize));
+        out[..n].fill(T::zeroed());
         self.output.produce(n);
+        if let Some(left) = &mut self.left {
+            *left -= n as u64;
+            if *left == 0 {
+                io.finish();
+            }
+        }
         Ok(())
     }
 }

@@ -40,6 +40,7 @@
 pub mod block;
 pub mod buffer;
 mod control;
+pub mod cycles;
 pub mod error;
 pub mod flowgraph;
 pub mod item;

@@ -9,6 +9,7 @@
 use crate::block::{Block, TagPolicy, WorkIo};
 use crate::buffer::EdgeBuffer;
 use crate::control::RunControl;
+use crate::cycles;
 use crate::error::RunError;
 use crate::message::{Inbox, Message, MessageGroup};
 use crate::signal::Signal;
@@ -236,9 +237,9 @@ impl BlockRunner {
             }
         }
         if !io.finished {
-            let start = Instant::now();
+            let start = cycles::now();
             let result = catch_unwind(AssertUnwindSafe(|| self.block.work(&mut io)));
-            let ns = start.elapsed().as_nanos() as u64;
+            let ticks = cycles::now().wrapping_sub(start);
             match result {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => {
@@ -256,7 +257,7 @@ impl BlockRunner {
                     });
                 }
             }
-            let moved = self.account(ns);
+            let moved = self.account(ticks);
             progress |= moved;
         }
         if self.should_finish(&io, progress, stuck_if_idle) {
@@ -275,7 +276,7 @@ impl BlockRunner {
     /// Handles `first` and every further queued message (until the block
     /// finishes), timing the batch once and settling the group count once.
     fn handle_messages(&mut self, first: Message, io: &mut WorkIo) -> Result<(), RunError> {
-        let start = Instant::now();
+        let start = cycles::now();
         let mut handled = 0;
         let mut next = Some(first);
         let mut result = Ok(());
@@ -288,7 +289,7 @@ impl BlockRunner {
             next = self.inbox.pop();
         }
         self.stats
-            .record_messages(handled as u64, start.elapsed().as_nanos() as u64);
+            .record_messages(handled as u64, cycles::now().wrapping_sub(start));
         if let Some(g) = self.inbox.group() {
             g.messages_done(handled);
         }
@@ -333,7 +334,7 @@ impl BlockRunner {
     /// staged positions (outputs first, so tags precede their items), and
     /// records statistics. True if items moved.
     #[inline]
-    fn account(&mut self, ns: u64) -> bool {
+    fn account(&mut self, ticks: u64) -> bool {
         let mut consumed = 0;
         for input in &mut self.inputs {
             let now = input.edge.staged_read(input.reader);
@@ -365,7 +366,7 @@ impl BlockRunner {
                 input.last = input.edge.publish_read(input.reader);
             }
         }
-        self.stats.record_work(consumed, produced, ns);
+        self.stats.record_work(consumed, produced, ticks);
         consumed + produced > 0
     }
 

@@ -88,7 +88,8 @@ pub(crate) struct StatsCell {
     consumed: AtomicU64,
     produced: AtomicU64,
     messages: AtomicU64,
-    work_ns: AtomicU64,
+    /// Time in `work` and handlers, in [`cycles`](crate::cycles) ticks.
+    work_ticks: AtomicU64,
     histogram: [AtomicU64; HISTOGRAM_BUCKETS],
     voluntary: AtomicU64,
     involuntary: AtomicU64,
@@ -109,7 +110,7 @@ impl StatsCell {
             consumed: AtomicU64::new(0),
             produced: AtomicU64::new(0),
             messages: AtomicU64::new(0),
-            work_ns: AtomicU64::new(0),
+            work_ticks: AtomicU64::new(0),
             histogram: std::array::from_fn(|_| AtomicU64::new(0)),
             voluntary: AtomicU64::new(0),
             involuntary: AtomicU64::new(0),
@@ -119,20 +120,20 @@ impl StatsCell {
 
     /// Records one `work` call. Only the running thread calls this.
     #[inline]
-    pub(crate) fn record_work(&self, consumed: u64, produced: u64, ns: u64) {
+    pub(crate) fn record_work(&self, consumed: u64, produced: u64, ticks: u64) {
         bump(&self.work_calls, 1);
         bump(&self.consumed, consumed);
         bump(&self.produced, produced);
-        bump(&self.work_ns, ns);
+        bump(&self.work_ticks, ticks);
         let n = if produced > 0 { produced } else { consumed };
         let bucket = (64 - n.leading_zeros()) as usize;
         bump(&self.histogram[bucket.min(HISTOGRAM_BUCKETS - 1)], 1);
     }
 
     #[inline]
-    pub(crate) fn record_messages(&self, count: u64, ns: u64) {
+    pub(crate) fn record_messages(&self, count: u64, ticks: u64) {
         bump(&self.messages, count);
-        bump(&self.work_ns, ns);
+        bump(&self.work_ticks, ticks);
     }
 
     pub(crate) fn record_thread(&self, usage: ThreadUsage, sharing: u64) {
@@ -149,7 +150,7 @@ impl StatsCell {
             items_consumed: self.consumed.load(Relaxed),
             items_produced: self.produced.load(Relaxed),
             messages_handled: self.messages.load(Relaxed),
-            work_ns: self.work_ns.load(Relaxed),
+            work_ns: crate::cycles::to_ns(self.work_ticks.load(Relaxed)),
             items_per_call_log2: self.histogram.iter().map(|h| h.load(Relaxed)).collect(),
             voluntary_context_switches: self.voluntary.load(Relaxed),
             involuntary_context_switches: self.involuntary.load(Relaxed),

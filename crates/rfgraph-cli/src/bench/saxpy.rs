@@ -1,12 +1,14 @@
 //! The `saxpy` experiment (qsdr's benchmark): source → M blocks computing
 //! `y = a·x + b` on `f32` → sink, on C cores; `--fused` runs the same
-//! arithmetic as plain loops over L1-sized chunks on C threads.
+//! arithmetic as plain loops over L1-sized chunks on C threads. The source
+//! writes exactly N items (no `Head`), so the flowgraph does the same work
+//! as the fused loop: fill, M saxpy passes.
 
 use super::{Record, fused, setup};
 use anyhow::bail;
 use clap::Args;
 use rfgraph::{Flowgraph, Map};
-use rfgraph_blocks::{Head, NullSink, NullSource};
+use rfgraph_blocks::{NullSink, NullSource};
 use std::time::Instant;
 
 /// The constants of every step.
@@ -84,18 +86,17 @@ pub fn run(args: &SaxpyArgs) -> anyhow::Result<()> {
             if let Some(bytes) = args.buffer_bytes {
                 fg.set_buffer_bytes(bytes);
             }
-            let src = fg.add(NullSource::<f32>::new());
-            let head = fg.add(Head::<f32>::new(args.items));
+            let src = fg.add(NullSource::<f32>::limited(args.items));
             let steps: Vec<_> = (0..args.blocks)
                 .map(|_| fg.add(Map::new(|x: f32| A * x + B)))
                 .collect();
             let sink = fg.add(NullSink::<f32>::new());
-            let mut chain = vec![src, head];
+            let mut chain = vec![src];
             chain.extend(&steps);
             chain.push(sink);
             fg.chain(&chain)?;
             let mut groups = setup::split_groups(&steps, args.cores);
-            groups[0].extend([src, head]);
+            groups[0].push(src);
             groups[args.cores - 1].push(sink);
             let scheduler =
                 setup::scheduler(&args.scheduler, Some(args.cores), &groups, args.explain)?;

@@ -63,10 +63,18 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
         }
     }
     for ((src, src_port), edges) in by_output {
+        // The user's size for this edge, else the scheduler's plan, else the
+        // flowgraph default; readers of one output share the largest.
         let min_bytes = edges
             .iter()
             .filter_map(|&i| fg.streams[i].min_bytes)
             .max()
+            .or_else(|| {
+                edges
+                    .iter()
+                    .filter_map(|&i| fg.streams[i].planned_bytes)
+                    .max()
+            })
             .unwrap_or(fg.buffer_bytes);
         let src_name = fg.blocks[src].name.clone();
         let edge: Arc<dyn EdgeBuffer> = {

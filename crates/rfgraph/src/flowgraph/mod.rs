@@ -36,6 +36,8 @@ pub(crate) struct StreamEdge {
     pub(crate) dst: usize,
     pub(crate) dst_port: usize,
     pub(crate) min_bytes: Option<usize>,
+    /// The scheduler's choice when the user made none.
+    pub(crate) planned_bytes: Option<usize>,
 }
 
 #[derive(Clone, Debug)]
@@ -273,6 +275,7 @@ impl Flowgraph {
             dst: dst.0,
             dst_port: di,
             min_bytes,
+            planned_bytes: None,
         });
         Ok(())
     }
@@ -320,10 +323,17 @@ impl Flowgraph {
     /// background. Use the returned [`Running`] to post messages or wait.
     pub fn start(mut self, scheduler: impl Scheduler) -> Result<Running, RunError> {
         validate::validate(&mut self)?;
-        if !self.buffer_bytes_set
-            && let Some(bytes) = scheduler.default_buffer_bytes()
-        {
-            self.buffer_bytes = bytes.max(1);
+        if !self.buffer_bytes_set {
+            if let Some(bytes) = scheduler.default_buffer_bytes() {
+                self.buffer_bytes = bytes.max(1);
+            }
+            let blocking: Vec<bool> = self.blocks.iter().map(|b| b.block.is_blocking()).collect();
+            let edges: Vec<(usize, usize)> = self.streams.iter().map(|e| (e.src, e.dst)).collect();
+            if let Some(plan) = scheduler.plan_buffer_bytes(&blocking, &edges) {
+                for (edge, bytes) in self.streams.iter_mut().zip(plan) {
+                    edge.planned_bytes = Some(bytes.max(1));
+                }
+            }
         }
         let parts = build::build(self)?;
         run::start(parts, Box::new(scheduler))

@@ -7,8 +7,8 @@
 //! default to a size that keeps a producer/consumer pair in L1.
 
 use super::Scheduler;
-use super::cache::l1_data_bytes;
-use super::partition::{group_by_component, nodes_of, partition};
+use super::cache::{l1_data_bytes, l2_bytes};
+use super::partition::{Node, group_by_component, nodes_of, partition};
 use super::single::{join_block_threads, poll_until_done};
 use super::thread::ThreadSettings;
 use super::tpb::spawn_or_fail;
@@ -90,7 +90,50 @@ impl Scheduler for Chain {
 
     fn default_buffer_bytes(&self) -> Option<usize> {
         // A chunk and its copy fit in L1 together.
-        Some(self.buffer_bytes.unwrap_or_else(|| l1_data_bytes() / 2))
+        Some(self.buffer_bytes.unwrap_or_else(|| l1_data_bytes() * 2))
+    }
+
+    /// Edges inside a core get L1-sized rings (depth-first chunks stay in
+    /// cache); edges that cross cores, or touch a blocking block, get half
+    /// an L2 so the two sides synchronise rarely.
+    fn plan_buffer_bytes(&self, blocking: &[bool], edges: &[(usize, usize)]) -> Option<Vec<usize>> {
+        let local = self.default_buffer_bytes()?;
+        let crossing = self
+            .buffer_bytes
+            .unwrap_or_else(|| (l2_bytes() / 2).max(local));
+        let slot: Vec<Option<usize>> = {
+            let mut next = 0;
+            blocking
+                .iter()
+                .map(|&b| {
+                    (!b).then(|| {
+                        next += 1;
+                        next - 1
+                    })
+                })
+                .collect()
+        };
+        let mut nodes: Vec<Node> = (0..slot.iter().flatten().count())
+            .map(|_| Node {
+                cost: 1.0,
+                ..Node::default()
+            })
+            .collect();
+        for &(a, b) in edges {
+            if let (Some(x), Some(y)) = (slot[a], slot[b]) {
+                nodes[x].downstream.push(y);
+            }
+        }
+        let part_of = partition(&nodes, self.core_list().len()).part_of(nodes.len());
+        Some(
+            edges
+                .iter()
+                .map(|&(a, b)| match (slot[a], slot[b]) {
+                    (Some(x), Some(y)) if part_of[x] == part_of[y] => local,
+                    _ => crossing,
+                })
+                .collect(),
+        )
     }
 
     fn execute(&self, runners: Vec<BlockRunner>) -> Vec<BlockRunner> {

@@ -33,6 +33,17 @@ pub trait Scheduler: Send + 'static {
     fn default_buffer_bytes(&self) -> Option<usize> {
         None
     }
+
+    /// Per-edge ring sizes for edges whose size the user did not set, given
+    /// the blocks (`true` = blocking) and the stream edges as (writer,
+    /// reader) block indices. `None` leaves every edge at the default.
+    fn plan_buffer_bytes(
+        &self,
+        _blocking: &[bool],
+        _edges: &[(usize, usize)],
+    ) -> Option<Vec<usize>> {
+        None
+    }
 }
 
 impl Scheduler for Box<dyn Scheduler> {
@@ -44,6 +55,9 @@ impl Scheduler for Box<dyn Scheduler> {
     }
     fn default_buffer_bytes(&self) -> Option<usize> {
         (**self).default_buffer_bytes()
+    }
+    fn plan_buffer_bytes(&self, blocking: &[bool], edges: &[(usize, usize)]) -> Option<Vec<usize>> {
+        (**self).plan_buffer_bytes(blocking, edges)
     }
 }
 
