@@ -37,6 +37,8 @@ pub enum Experiment {
     Plot(plot::PlotArgs),
     /// Runs the standard set (GNU Radio too when installed): JSONL, figures, table.
     Suite(suite::SuiteArgs),
+    /// Prints the suite's markdown table for JSONL results.
+    Table(suite::TableArgs),
 }
 
 /// Runs an experiment, printing its JSON lines.
@@ -50,5 +52,6 @@ pub fn run(experiment: Experiment) -> anyhow::Result<()> {
         Experiment::Dsp(args) => dsp::run(&args),
         Experiment::Plot(args) => plot::run(&args),
         Experiment::Suite(args) => suite::run(&args),
+        Experiment::Table(args) => suite::run_table(&args),
     }
 }

@@ -308,8 +308,8 @@ fn run_job(job: &Job) -> anyhow::Result<Vec<Value>> {
 /// Parameters that identify a table row.
 fn row_key(r: &Value) -> String {
     let keys = [
-        "pipes", "branches", "stages", "blocks", "cores", "items", "burst", "workload", "amount",
-        "mode",
+        "kernel", "taps", "pipes", "branches", "stages", "blocks", "cores", "items", "burst",
+        "workload", "amount", "mode",
     ];
     keys.iter()
         .filter_map(|k| {
@@ -370,6 +370,21 @@ pub fn table(records: &[Value]) -> String {
         }
     }
     md
+}
+
+/// Options of `rfgraph bench table`.
+#[derive(Args, Debug, Clone)]
+pub struct TableArgs {
+    /// JSONL result files.
+    #[arg(required = true)]
+    pub results: Vec<PathBuf>,
+}
+
+/// Runs `rfgraph bench table`: the suite's markdown table from any results.
+pub fn run_table(args: &TableArgs) -> anyhow::Result<()> {
+    let records = super::plot::read_records(&args.results)?;
+    print!("{}", table(&records));
+    Ok(())
 }
 
 /// Runs `rfgraph bench suite`.
