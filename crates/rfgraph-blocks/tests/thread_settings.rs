@@ -2,7 +2,7 @@
 //! make a run fail; when the OS refuses, the run goes on with a warning.
 
 use rfgraph::Flowgraph;
-use rfgraph::scheduler::{Single, Tpb};
+use rfgraph::scheduler::{Chain, Pool, RealtimePriority, RtPolicy, Single, Tpb};
 use rfgraph_blocks::{Copy, Head, NullSource, VectorSink};
 
 fn graph() -> (Flowgraph, rfgraph::BlockId, rfgraph::BlockId) {
@@ -44,6 +44,30 @@ fn single_with_settings_completes() {
     let (fg, _, sink) = graph();
     let done = fg
         .run(Single::new().pin(&[0]).realtime_priority(5))
+        .unwrap();
+    assert_eq!(
+        done.block::<VectorSink<u16>>(sink).unwrap().items().len(),
+        10_000
+    );
+}
+
+#[test]
+fn pool_and_chain_take_cpu_sets_and_round_robin_priority() {
+    let rr = RealtimePriority {
+        policy: RtPolicy::RoundRobin,
+        priority: 3,
+    };
+    let (fg, _, sink) = graph();
+    let done = fg
+        .run(Pool::new().workers(2).pinned().realtime_priority(rr))
+        .unwrap();
+    assert_eq!(
+        done.block::<VectorSink<u16>>(sink).unwrap().items().len(),
+        10_000
+    );
+    let (fg, _, sink) = graph();
+    let done = fg
+        .run(Chain::new().on_cores(&[1, 0]).realtime_priority(rr))
         .unwrap();
     assert_eq!(
         done.block::<VectorSink<u16>>(sink).unwrap().items().len(),

@@ -10,7 +10,7 @@ use super::Scheduler;
 use super::cache::{l1_data_bytes, l2_bytes};
 use super::partition::{Node, group_by_component, nodes_of, partition};
 use super::single::{join_block_threads, poll_until_done};
-use super::thread::ThreadSettings;
+use super::thread::{RealtimePriority, ThreadSettings};
 use super::tpb::spawn_or_fail;
 use crate::runner::BlockRunner;
 use std::collections::HashMap;
@@ -22,7 +22,7 @@ pub struct Chain {
     buffer_bytes: Option<usize>,
     costs: HashMap<usize, f64>,
     explain: bool,
-    realtime_priority: Option<i32>,
+    realtime_priority: Option<RealtimePriority>,
     unpinned: bool,
 }
 
@@ -69,9 +69,9 @@ impl Chain {
         self
     }
 
-    /// Runs workers with SCHED_FIFO `priority` (warns and goes on if refused).
-    pub fn realtime_priority(mut self, priority: i32) -> Self {
-        self.realtime_priority = Some(priority);
+    /// Runs workers with a real-time `priority` (an `i32` means SCHED_FIFO) (warns and goes on if refused).
+    pub fn realtime_priority(mut self, priority: impl Into<RealtimePriority>) -> Self {
+        self.realtime_priority = Some(priority.into());
         self
     }
 

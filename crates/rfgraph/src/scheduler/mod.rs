@@ -18,6 +18,7 @@ use crate::runner::BlockRunner;
 pub use chain::Chain;
 pub use pool::Pool;
 pub use single::Single;
+pub use thread::{RealtimePriority, RtPolicy};
 pub use tpb::Tpb;
 
 /// A way of running blocks.

@@ -6,7 +6,7 @@
 //! the data is still in cache.
 
 use super::Scheduler;
-use super::thread::ThreadSettings;
+use super::thread::{RealtimePriority, ThreadSettings};
 use crate::runner::{BlockRunner, Step};
 use crate::signal::Wake;
 use crate::stats::ThreadUsage;
@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 pub struct Pool {
     workers: Option<usize>,
     pin: bool,
-    realtime_priority: Option<i32>,
+    realtime_priority: Option<RealtimePriority>,
 }
 
 impl Pool {
@@ -45,9 +45,9 @@ impl Pool {
         self
     }
 
-    /// Runs workers with SCHED_FIFO `priority` (warns and goes on if refused).
-    pub fn realtime_priority(mut self, priority: i32) -> Self {
-        self.realtime_priority = Some(priority);
+    /// Runs workers with a real-time `priority` (an `i32` means SCHED_FIFO) (warns and goes on if refused).
+    pub fn realtime_priority(mut self, priority: impl Into<RealtimePriority>) -> Self {
+        self.realtime_priority = Some(priority.into());
         self
     }
 }

@@ -4,7 +4,7 @@
 
 use super::Scheduler;
 use super::partition::{group_by_component, nodes_of, partition};
-use super::thread::{ThreadSettings, ThreadWaker};
+use super::thread::{RealtimePriority, ThreadSettings, ThreadWaker};
 use super::tpb::spawn_or_fail;
 use crate::runner::{BlockRunner, Step};
 use crate::stats::ThreadUsage;
@@ -29,10 +29,10 @@ impl Single {
         self
     }
 
-    /// Runs the scheduler thread with SCHED_FIFO `priority` (warns and goes
+    /// Runs the scheduler thread with a real-time `priority` (an `i32` means SCHED_FIFO) (warns and goes
     /// on if the OS refuses).
-    pub fn realtime_priority(mut self, priority: i32) -> Self {
-        self.settings.realtime_priority = Some(priority);
+    pub fn realtime_priority(mut self, priority: impl Into<RealtimePriority>) -> Self {
+        self.settings.realtime_priority = Some(priority.into());
         self
     }
 }

@@ -24,13 +24,40 @@ impl Wake for ThreadWaker {
     }
 }
 
+/// A real-time scheduling policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RtPolicy {
+    /// `SCHED_FIFO`: runs until it blocks or yields.
+    Fifo,
+    /// `SCHED_RR`: like FIFO, with time slices among equal priorities.
+    RoundRobin,
+}
+
+/// A real-time policy and priority (1..=99). `From<i32>` gives FIFO.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RealtimePriority {
+    /// The policy.
+    pub policy: RtPolicy,
+    /// The priority, 1 (lowest) to 99.
+    pub priority: i32,
+}
+
+impl From<i32> for RealtimePriority {
+    fn from(priority: i32) -> Self {
+        Self {
+            policy: RtPolicy::Fifo,
+            priority,
+        }
+    }
+}
+
 /// Settings for a thread that runs blocks.
 #[derive(Clone, Debug, Default)]
 pub struct ThreadSettings {
     /// CPUs the thread may run on (empty: any).
     pub cpus: Vec<usize>,
-    /// SCHED_FIFO priority (1..=99), if wanted.
-    pub realtime_priority: Option<i32>,
+    /// Real-time policy and priority, if wanted.
+    pub realtime_priority: Option<RealtimePriority>,
 }
 
 static PRIORITY_WARNED: AtomicBool = AtomicBool::new(false);
@@ -56,14 +83,15 @@ impl ThreadSettings {
                 ),
             );
         }
-        if let Some(priority) = self.realtime_priority
-            && let Err(e) = set_realtime_priority(priority)
+        if let Some(rt) = self.realtime_priority
+            && let Err(e) = set_realtime_priority(rt)
         {
             warn_once(
                 &PRIORITY_WARNED,
                 format!(
-                    "the OS refused real-time priority {priority} ({e}); running with normal priority \
-                     (grant CAP_SYS_NICE or raise RLIMIT_RTPRIO to allow it)"
+                    "the OS refused real-time priority {} ({:?}) ({e}); running with normal priority \
+                     (grant CAP_SYS_NICE or raise RLIMIT_RTPRIO to allow it)",
+                    rt.priority, rt.policy
                 ),
             );
         }
@@ -93,13 +121,17 @@ pub fn set_affinity(cpus: &[usize]) -> std::io::Result<()> {
     }
 }
 
-/// Gives the calling thread SCHED_FIFO priority `priority`.
-pub fn set_realtime_priority(priority: i32) -> std::io::Result<()> {
+/// Gives the calling thread a real-time policy and priority.
+pub fn set_realtime_priority(rt: RealtimePriority) -> std::io::Result<()> {
     let param = libc::sched_param {
-        sched_priority: priority,
+        sched_priority: rt.priority,
+    };
+    let policy = match rt.policy {
+        RtPolicy::Fifo => libc::SCHED_FIFO,
+        RtPolicy::RoundRobin => libc::SCHED_RR,
     };
     // SAFETY: pthread_self is always valid; param is a valid sched_param.
-    let rc = unsafe { libc::pthread_setschedparam(libc::pthread_self(), libc::SCHED_FIFO, &param) };
+    let rc = unsafe { libc::pthread_setschedparam(libc::pthread_self(), policy, &param) };
     if rc == 0 {
         Ok(())
     } else {

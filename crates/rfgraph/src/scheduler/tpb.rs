@@ -2,7 +2,7 @@
 //! GNU Radio 3.x's model, the baseline, and the home of blocks that block.
 
 use super::Scheduler;
-use super::thread::{ThreadSettings, spawn_block_thread};
+use super::thread::{RealtimePriority, ThreadSettings, spawn_block_thread};
 use crate::flowgraph::BlockId;
 use crate::runner::BlockRunner;
 use std::collections::HashMap;
@@ -12,7 +12,7 @@ use std::collections::HashMap;
 #[derive(Clone, Debug, Default)]
 pub struct Tpb {
     cpus: HashMap<usize, Vec<usize>>,
-    realtime_priority: Option<i32>,
+    realtime_priority: Option<RealtimePriority>,
 }
 
 impl Tpb {
@@ -27,10 +27,10 @@ impl Tpb {
         self
     }
 
-    /// Runs block threads with SCHED_FIFO `priority`. If the OS refuses,
+    /// Runs block threads with a real-time `priority` (an `i32` means SCHED_FIFO). If the OS refuses,
     /// one warning is printed and the threads run with normal priority.
-    pub fn realtime_priority(mut self, priority: i32) -> Self {
-        self.realtime_priority = Some(priority);
+    pub fn realtime_priority(mut self, priority: impl Into<RealtimePriority>) -> Self {
+        self.realtime_priority = Some(priority.into());
         self
     }
 }
