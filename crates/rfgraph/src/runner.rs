@@ -158,12 +158,18 @@ impl BlockRunner {
     /// (`same_thread(peer)`): edges between such blocks then signal without
     /// memory fences or wake-ups. Only for schedulers that poll those
     /// blocks on one thread; call before running.
-    pub fn mark_same_thread_peers(&self, same_thread: impl Fn(usize) -> bool) {
+    ///
+    /// Returns true when *every* stream peer is on the same thread.
+    pub fn mark_same_thread_peers(&self, same_thread: impl Fn(usize) -> bool) -> bool {
+        let mut all = true;
         for out in &self.outputs {
             for (reader, &block) in out.readers.iter().enumerate() {
-                out.edge.set_same_thread(reader, same_thread(block));
+                let same = same_thread(block);
+                out.edge.set_same_thread(reader, same);
+                all &= same;
             }
         }
+        all && self.inputs.iter().all(|i| same_thread(i.writer))
     }
 
     /// Nanoseconds this block has spent in `work` so far.

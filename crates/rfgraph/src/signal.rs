@@ -21,6 +21,10 @@ pub trait Wake: Send + Sync {
 #[derive(Default)]
 pub struct Signal {
     pending: AtomicBool,
+    /// Set by schedulers that poll this block on the thread of all its
+    /// stream peers and re-check it at least every few milliseconds (see
+    /// [`set_polled_locally`](Self::set_polled_locally)).
+    polled_locally: AtomicBool,
     waker: OnceLock<Arc<dyn Wake>>,
 }
 
@@ -73,12 +77,25 @@ impl Signal {
         self.pending.store(true, Ordering::Relaxed);
     }
 
+    /// Declares that every stream peer of this block runs on the thread
+    /// that polls it, and that this thread never sleeps longer than a few
+    /// milliseconds. [`begin_look`](Self::begin_look) then skips its fence:
+    /// after a block moved a chunk, that fence waits for the whole chunk's
+    /// stores to drain, a large share of a small chunk's cost. Peers'
+    /// notifications stay exact (program order on one thread); a message or
+    /// stop from another thread is seen at the next poll at the latest.
+    pub fn set_polled_locally(&self, on: bool) {
+        self.polled_locally.store(on, Ordering::Relaxed);
+    }
+
     /// Called by the block's runner right before it inspects its edges.
     /// Any notification after this point will set the flag again.
     #[inline]
     pub fn begin_look(&self) {
         self.pending.store(false, Ordering::Relaxed);
-        fence(Ordering::SeqCst);
+        if !self.polled_locally.load(Ordering::Relaxed) {
+            fence(Ordering::SeqCst);
+        }
     }
 
     /// True when a notification arrived since the last [`begin_look`](Self::begin_look).
@@ -98,6 +115,19 @@ mod tests {
         fn wake(&self) {
             self.0.fetch_add(1, Ordering::SeqCst);
         }
+    }
+
+    #[test]
+    fn locally_polled_signal_still_records_notifications() {
+        let s = Signal::new();
+        s.set_polled_locally(true);
+        s.begin_look();
+        assert!(!s.is_pending());
+        s.notify_same_thread();
+        assert!(s.is_pending());
+        s.begin_look();
+        s.notify();
+        assert!(s.is_pending());
     }
 
     #[test]

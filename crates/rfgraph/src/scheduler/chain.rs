@@ -15,6 +15,10 @@ use super::tpb::spawn_or_fail;
 use crate::runner::BlockRunner;
 use std::collections::HashMap;
 
+/// Longest sleep of a chain worker: bounds how late a message or stop from
+/// another thread is seen by a block that skips its fence.
+const POLL_INTERVAL: std::time::Duration = std::time::Duration::from_millis(2);
+
 /// The cache-aware partitioned scheduler.
 #[derive(Clone, Debug, Default)]
 pub struct Chain {
@@ -163,9 +167,12 @@ impl Scheduler for Chain {
         let part_of = plan.part_of(nodes.len());
         for r in &local {
             let mine = part_of[slot_of[&r.index()]];
-            r.mark_same_thread_peers(|peer| {
+            let all_local = r.mark_same_thread_peers(|peer| {
                 slot_of.get(&peer).is_some_and(|&s| part_of[s] == mine)
             });
+            // Workers re-poll at least every POLL_INTERVAL, so blocks whose
+            // peers are all local may skip the fence (see Signal).
+            r.signal().set_polled_locally(all_local);
         }
         let mut by_slot: Vec<Option<BlockRunner>> = local.into_iter().map(Some).collect();
         // Per core, its blocks grouped by connected component (a branch, or
@@ -199,7 +206,7 @@ impl Scheduler for Chain {
                         .name(format!("rfgraph-chain-{p}"))
                         .spawn_scoped(scope, move || {
                             settings.apply();
-                            poll_until_done(group)
+                            poll_until_done(group, Some(POLL_INTERVAL))
                         })
                         .expect("cannot spawn a chain worker")
                 })

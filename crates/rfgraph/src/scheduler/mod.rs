@@ -75,7 +75,6 @@ pub fn by_name(name: &str) -> Result<Box<dyn Scheduler>, String> {
         "single" => Ok(Box::new(Single::new())),
         "pool" => Ok(Box::new(Pool::new())),
         "chain" => Ok(Box::new(Chain::new())),
-        "chain-unpinned" => Ok(Box::new(Chain::new().unpinned())),
         other if PLANNED_SCHEDULERS.contains(&other) => Err(format!(
             "scheduler `{other}` is not available yet; available: {}",
             SCHEDULERS.join(", ")

@@ -57,7 +57,12 @@ const QUANTUM_ROUNDS: usize = 64;
 /// [`QUANTUM_ROUNDS`] rounds so its buffers stay in cache. Shared by
 /// `single` and each core of `chain`. Records the thread's context switches
 /// on every runner.
-pub(crate) fn poll_until_done(groups: Vec<Vec<BlockRunner>>) -> Vec<BlockRunner> {
+///
+/// `max_sleep` caps every park (schedulers whose blocks skip fences need it).
+pub(crate) fn poll_until_done(
+    groups: Vec<Vec<BlockRunner>>,
+    max_sleep: Option<std::time::Duration>,
+) -> Vec<BlockRunner> {
     let before = ThreadUsage::current();
     let waker = Arc::new(ThreadWaker(std::thread::current()));
     let mut groups: Vec<Vec<Slot>> = groups
@@ -98,14 +103,11 @@ pub(crate) fn poll_until_done(groups: Vec<Vec<BlockRunner>>) -> Vec<BlockRunner>
                 .flatten()
                 .any(|s| !s.runner.is_done() && s.runner.signal().is_pending());
             if !pending {
-                match next_timer {
-                    Some(t) => {
-                        let now = Instant::now();
-                        if t > now {
-                            std::thread::park_timeout(t - now);
-                        }
-                    }
-                    None => std::thread::park(),
+                let until_timer = next_timer.map(|t| t.saturating_duration_since(Instant::now()));
+                match (until_timer, max_sleep) {
+                    (Some(a), Some(b)) => std::thread::park_timeout(a.min(b)),
+                    (Some(d), None) | (None, Some(d)) => std::thread::park_timeout(d),
+                    (None, None) => std::thread::park(),
                 }
             }
         }
@@ -189,7 +191,7 @@ impl Scheduler for Single {
             .filter_map(|r| spawn_or_fail(r, ThreadSettings::default()))
             .collect();
         self.settings.apply();
-        let mut out = poll_until_done(component_groups(local));
+        let mut out = poll_until_done(component_groups(local), None);
         out.extend(join_block_threads(threads));
         out
     }
