@@ -2,6 +2,7 @@
 //! copies, N items each, on a scheduler, or `--fused` with no runtime: one
 //! thread per branch pushing L1-sized chunks through S real buffers.
 
+use super::setup::GraphOpts;
 use super::stream::{StreamArgs, measure_pipes};
 use super::{Record, fused, setup};
 use anyhow::bail;
@@ -20,27 +21,15 @@ pub struct ChainArgs {
     /// Items per branch.
     #[arg(long, default_value_t = 10_000_000)]
     pub items: u64,
-    /// Scheduler (tpb, single; pool and chain are planned).
-    #[arg(long, default_value = "tpb", conflicts_with = "fused")]
-    pub scheduler: String,
     /// Run the no-runtime roofline instead of a flowgraph.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "scheduler")]
     pub fused: bool,
     /// Chunk size of the fused roofline, items (default: half the L1 cache).
     #[arg(long)]
     pub chunk: Option<usize>,
-    /// Runs to measure.
-    #[arg(long, default_value_t = 1)]
-    pub repeat: usize,
-    /// Minimum ring size per edge, bytes (default: the scheduler's choice).
-    #[arg(long)]
-    pub buffer_bytes: Option<usize>,
-    /// Print how the `chain` scheduler partitions the graph (stderr).
-    #[arg(long)]
-    pub explain: bool,
-    /// Also print one JSON object per block with its statistics.
-    #[arg(long)]
-    pub stats: bool,
+    /// Scheduler, repeats, buffers, statistics.
+    #[command(flatten)]
+    pub run: GraphOpts,
 }
 
 fn run_fused(args: &ChainArgs, run: usize) -> Record {
@@ -72,7 +61,7 @@ pub fn run(args: &ChainArgs) -> anyhow::Result<()> {
     }
     let total = args.items as f64 * args.branches as f64;
     let counted = args.stages + 2;
-    for run in 0..args.repeat {
+    for run in 0..args.run.repeat {
         let (record, done) = if args.fused {
             (run_fused(args, run), None)
         } else {
@@ -80,11 +69,10 @@ pub fn run(args: &ChainArgs) -> anyhow::Result<()> {
                 pipes: args.branches,
                 stages: args.stages,
                 items: args.items,
-                scheduler: args.scheduler.clone(),
-                repeat: 1,
-                buffer_bytes: args.buffer_bytes,
-                stats: args.stats,
-                explain: args.explain,
+                run: GraphOpts {
+                    repeat: 1,
+                    ..args.run.clone()
+                },
             };
             let (record, done) = measure_pipes("chain", &stream, run)?;
             (record, Some(done))
@@ -99,8 +87,8 @@ pub fn run(args: &ChainArgs) -> anyhow::Result<()> {
             .field("block_items_per_s", total * counted as f64 / seconds);
         record.print();
         record.summary();
-        if let (true, Some(done)) = (args.stats, done) {
-            setup::print_block_stats(&done, "chain", &args.scheduler, run);
+        if let (true, Some(done)) = (args.run.stats, done) {
+            setup::print_block_stats(&done, "chain", &args.run.scheduler, run);
         }
     }
     Ok(())

@@ -42,7 +42,7 @@ pub struct LoadArgs {
     /// Wall time of one run, seconds.
     #[arg(long, default_value_t = 2.0)]
     pub duration: f64,
-    /// Scheduler (tpb, single; pool and chain are planned).
+    /// Scheduler: tpb, single, pool or chain.
     #[arg(long, default_value = "tpb")]
     pub scheduler: String,
     /// Runs to measure.

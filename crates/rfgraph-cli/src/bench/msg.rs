@@ -20,7 +20,7 @@ pub struct MsgArgs {
     /// Messages per pipe.
     #[arg(long, default_value_t = 20_000)]
     pub burst: usize,
-    /// Scheduler (tpb, single; pool and chain are planned).
+    /// Scheduler: tpb, single, pool or chain.
     #[arg(long, default_value = "tpb")]
     pub scheduler: String,
     /// Runs to measure.

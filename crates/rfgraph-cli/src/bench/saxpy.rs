@@ -4,6 +4,7 @@
 //! writes exactly N items (no `Head`), so the flowgraph does the same work
 //! as the fused loop: fill, M saxpy passes.
 
+use super::setup::GraphOpts;
 use super::{Record, fused, setup};
 use anyhow::bail;
 use clap::Args;
@@ -28,24 +29,12 @@ pub struct SaxpyArgs {
     /// Items through the chain.
     #[arg(long, default_value_t = 100_000_000)]
     pub items: u64,
-    /// Scheduler (tpb, single; pool and chain are planned).
-    #[arg(long, default_value = "tpb", conflicts_with = "fused")]
-    pub scheduler: String,
     /// Run the no-runtime roofline instead of a flowgraph.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "scheduler")]
     pub fused: bool,
-    /// Runs to measure.
-    #[arg(long, default_value_t = 1)]
-    pub repeat: usize,
-    /// Minimum ring size per edge, bytes (default: the scheduler's choice).
-    #[arg(long)]
-    pub buffer_bytes: Option<usize>,
-    /// Print how the `chain` scheduler partitions the graph (stderr).
-    #[arg(long)]
-    pub explain: bool,
-    /// Also print one JSON object per block with its statistics.
-    #[arg(long)]
-    pub stats: bool,
+    /// Scheduler, repeats, buffers, statistics.
+    #[command(flatten)]
+    pub run: GraphOpts,
 }
 
 fn run_fused(args: &SaxpyArgs) -> f64 {
@@ -77,13 +66,17 @@ pub fn run(args: &SaxpyArgs) -> anyhow::Result<()> {
     if args.blocks == 0 || args.items == 0 || args.cores == 0 {
         bail!("--blocks, --cores and --items must be positive");
     }
-    let scheduler_name = if args.fused { "fused" } else { &args.scheduler };
-    for run in 0..args.repeat {
+    let scheduler_name = if args.fused {
+        "fused"
+    } else {
+        &args.run.scheduler
+    };
+    for run in 0..args.run.repeat {
         let (seconds, done) = if args.fused {
             (run_fused(args), None)
         } else {
             let mut fg = Flowgraph::new();
-            if let Some(bytes) = args.buffer_bytes {
+            if let Some(bytes) = args.run.buffer_bytes {
                 fg.set_buffer_bytes(bytes);
             }
             let src = fg.add(NullSource::<f32>::limited(args.items));
@@ -98,8 +91,12 @@ pub fn run(args: &SaxpyArgs) -> anyhow::Result<()> {
             let mut groups = setup::split_groups(&steps, args.cores);
             groups[0].push(src);
             groups[args.cores - 1].push(sink);
-            let scheduler =
-                setup::scheduler(&args.scheduler, Some(args.cores), &groups, args.explain)?;
+            let scheduler = setup::scheduler(
+                &args.run.scheduler,
+                Some(args.cores),
+                &groups,
+                args.run.explain,
+            )?;
             let done = setup::run(fg, scheduler, &format!("saxpy run {run}"))?;
             let received = setup::consumed_by(&done, "NullSink");
             if received != args.items {
@@ -117,7 +114,7 @@ pub fn run(args: &SaxpyArgs) -> anyhow::Result<()> {
             .field("block_items_per_s", items * args.blocks as f64 / seconds);
         record.print();
         record.summary();
-        if let (true, Some(done)) = (args.stats, done) {
+        if let (true, Some(done)) = (args.run.stats, done) {
             setup::print_block_stats(&done, "saxpy", scheduler_name, run);
         }
     }

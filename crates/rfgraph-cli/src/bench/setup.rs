@@ -2,8 +2,29 @@
 //! optional core budget), and running a flowgraph into a timed result.
 
 use anyhow::Context;
+use clap::Args;
 use rfgraph::scheduler::{Chain, Pool, Scheduler, Single, Tpb, by_name};
 use rfgraph::{BlockId, Finished, Flowgraph};
+
+/// Options every flowgraph experiment shares.
+#[derive(Args, Debug, Clone)]
+pub struct GraphOpts {
+    /// Scheduler: tpb, single, pool or chain.
+    #[arg(long, default_value = "tpb")]
+    pub scheduler: String,
+    /// Runs to measure.
+    #[arg(long, default_value_t = 1)]
+    pub repeat: usize,
+    /// Minimum ring size per edge, bytes (default: the scheduler's choice).
+    #[arg(long)]
+    pub buffer_bytes: Option<usize>,
+    /// Print how the `chain` scheduler partitions the graph (stderr).
+    #[arg(long)]
+    pub explain: bool,
+    /// Also print one JSON object per block with its statistics.
+    #[arg(long)]
+    pub stats: bool,
+}
 
 /// Builds the scheduler `name`. With a core budget, `groups` lists blocks
 /// that should share a core: `tpb` pins group `g` to core `g % cores`;

@@ -3,6 +3,7 @@
 //! The `chain` experiment is the same topology with the paper's naming
 //! (branches) plus a fused roofline, so both share [`build_pipes`].
 
+use super::setup::GraphOpts;
 use super::{Record, setup};
 use anyhow::bail;
 use clap::Args;
@@ -24,21 +25,9 @@ pub struct StreamArgs {
     /// Items per pipe (the head's N).
     #[arg(long, default_value_t = 10_000_000)]
     pub items: u64,
-    /// Scheduler: tpb or single (pool and chain are planned).
-    #[arg(long, default_value = "tpb")]
-    pub scheduler: String,
-    /// Runs to measure.
-    #[arg(long, default_value_t = 1)]
-    pub repeat: usize,
-    /// Minimum ring size per edge, bytes (default: the scheduler's choice).
-    #[arg(long)]
-    pub buffer_bytes: Option<usize>,
-    /// Print how the `chain` scheduler partitions the graph (stderr).
-    #[arg(long)]
-    pub explain: bool,
-    /// Also print one JSON object per block with its statistics.
-    #[arg(long)]
-    pub stats: bool,
+    /// Scheduler, repeats, buffers, statistics.
+    #[command(flatten)]
+    pub run: GraphOpts,
 }
 
 /// Builds `pipes` pipes of source → head(items) → `stages` copies → sink.
@@ -78,8 +67,8 @@ pub fn measure_pipes(
     if args.pipes == 0 || args.items == 0 {
         bail!("pipes/branches and --items must be positive");
     }
-    let scheduler = setup::scheduler(&args.scheduler, None, &[], args.explain)?;
-    let (fg, _) = build_pipes(args.pipes, args.stages, args.items, args.buffer_bytes)?;
+    let scheduler = setup::scheduler(&args.run.scheduler, None, &[], args.run.explain)?;
+    let (fg, _) = build_pipes(args.pipes, args.stages, args.items, args.run.buffer_bytes)?;
     let done = setup::run(fg, scheduler, &format!("{experiment} run {run}"))?;
     let seconds = done.run_time().as_secs_f64();
     let expected = args.items * args.pipes as u64;
@@ -89,12 +78,13 @@ pub fn measure_pipes(
     }
     // Blocks that process samples: head, the copies and the sink.
     let counted = args.stages + 2;
-    let record = Record::new(experiment, &args.scheduler, run, seconds)
+    let record = Record::new(experiment, &args.run.scheduler, run, seconds)
         .field("stages", args.stages)
         .field("items", args.items)
         .field(
             "buffer_bytes",
-            args.buffer_bytes
+            args.run
+                .buffer_bytes
                 .map_or(serde_json::Value::Null, Into::into),
         )
         .field("items_per_s", expected as f64 / seconds)
@@ -105,17 +95,17 @@ pub fn measure_pipes(
     Ok((record, done))
 }
 
-/// Runs the experiment `args.repeat` times, printing one record per run.
+/// Runs the experiment `args.run.repeat` times, printing one record per run.
 pub fn run(args: &StreamArgs) -> anyhow::Result<()> {
-    for run in 0..args.repeat {
+    for run in 0..args.run.repeat {
         let (record, done) = measure_pipes("stream", args, run)?;
         let record = record
             .field("pipes", args.pipes)
             .field("blocks_counted_per_pipe", args.stages + 2);
         record.print();
         record.summary();
-        if args.stats {
-            setup::print_block_stats(&done, "stream", &args.scheduler, run);
+        if args.run.stats {
+            setup::print_block_stats(&done, "stream", &args.run.scheduler, run);
         }
     }
     Ok(())
