@@ -3,6 +3,7 @@
 //! demodulators, ...) between one input and one output; [`NcoSource`]
 //! turns the NCO into a finite or endless complex source.
 
+use crate::limit::Limit;
 use num_complex::Complex32;
 use rfgraph::{Block, BoxError, Item, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo};
 use rfgraph_dsp::{Kernel, Nco};
@@ -82,7 +83,7 @@ where
 pub struct NcoSource {
     output: StreamOutput<Complex32>,
     nco: Nco,
-    left: Option<u64>,
+    limit: Limit,
 }
 
 impl NcoSource {
@@ -91,13 +92,13 @@ impl NcoSource {
         Ok(Self {
             output: StreamOutput::new("out"),
             nco: Nco::new(frequency, 0.0)?,
-            left: None,
+            limit: Limit::unlimited(),
         })
     }
 
     /// Stops after `items` samples.
     pub fn limit(mut self, items: u64) -> Self {
-        self.left = Some(items);
+        self.limit = Limit::of(items);
         self
     }
 }
@@ -109,17 +110,10 @@ impl Block for NcoSource {
 
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
         let out = self.output.slice();
-        let n = self
-            .left
-            .map_or(out.len(), |left| out.len().min(left as usize));
+        let n = self.limit.allow(out.len());
         self.nco.generate(&mut out[..n]);
         self.output.produce(n);
-        if let Some(left) = &mut self.left {
-            *left -= n as u64;
-            if *left == 0 {
-                io.finish();
-            }
-        }
+        self.limit.spend(n, io);
         Ok(())
     }
 }

@@ -1,12 +1,13 @@
 //! `Head`: passes the first N items, then finishes (detaching upstream).
 
+use crate::limit::Limit;
 use rfgraph::{Block, BoxError, Item, Ports, StreamInput, StreamOutput, WorkIo};
 
 /// Copies the first `n` items and finishes.
 pub struct Head<T: Item> {
     input: StreamInput<T>,
     output: StreamOutput<T>,
-    left: u64,
+    limit: Limit,
 }
 
 impl<T: Item> Head<T> {
@@ -15,7 +16,7 @@ impl<T: Item> Head<T> {
         Self {
             input: StreamInput::new("in"),
             output: StreamOutput::new("out"),
-            left: n,
+            limit: Limit::of(n),
         }
     }
 }
@@ -28,14 +29,11 @@ impl<T: Item> Block for Head<T> {
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
         let i = self.input.slice();
         let o = self.output.slice();
-        let n = (i.len().min(o.len()) as u64).min(self.left) as usize;
+        let n = self.limit.allow(i.len().min(o.len()));
         o[..n].copy_from_slice(&i[..n]);
         self.input.consume(n);
         self.output.produce(n);
-        self.left -= n as u64;
-        if self.left == 0 {
-            io.finish();
-        }
+        self.limit.spend(n, io);
         Ok(())
     }
 }

@@ -8,6 +8,7 @@ mod copy;
 mod copy_rand;
 mod dsp;
 mod head;
+mod limit;
 mod message_burst;
 mod message_forward;
 mod message_sink;

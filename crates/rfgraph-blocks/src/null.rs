@@ -1,11 +1,12 @@
 //! `NullSource` (endless zeros) and `NullSink` (discards everything).
 
+use crate::limit::Limit;
 use rfgraph::{Block, BoxError, Item, Ports, StreamInput, StreamOutput, WorkIo};
 
 /// Writes zeros, for ever (pair it with `Head`) or up to a limit.
 pub struct NullSource<T: Item> {
     output: StreamOutput<T>,
-    left: Option<u64>,
+    limit: Limit,
 }
 
 impl<T: Item> NullSource<T> {
@@ -13,7 +14,7 @@ impl<T: Item> NullSource<T> {
     pub fn new() -> Self {
         Self {
             output: StreamOutput::new("out"),
-            left: None,
+            limit: Limit::unlimited(),
         }
     }
 
@@ -21,7 +22,7 @@ impl<T: Item> NullSource<T> {
     pub fn limited(items: u64) -> Self {
         Self {
             output: StreamOutput::new("out"),
-            left: Some(items),
+            limit: Limit::of(items),
         }
     }
 }
@@ -39,17 +40,10 @@ impl<T: Item> Block for NullSource<T> {
 
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
         let out = self.output.slice();
-        let n = self
-            .left
-            .map_or(out.len(), |left| out.len().min(left as usize));
+        let n = self.limit.allow(out.len());
         out[..n].fill(T::zeroed());
         self.output.produce(n);
-        if let Some(left) = &mut self.left {
-            *left -= n as u64;
-            if *left == 0 {
-                io.finish();
-            }
-        }
+        self.limit.spend(n, io);
         Ok(())
     }
 }

@@ -9,9 +9,8 @@
 use super::Scheduler;
 use super::cache::{l1_data_bytes, l2_bytes};
 use super::partition::{Node, group_by_component, nodes_of, partition};
-use super::single::{join_block_threads, poll_until_done};
-use super::thread::{RealtimePriority, ThreadSettings};
-use super::tpb::spawn_or_fail;
+use super::single::poll_until_done;
+use super::thread::{RealtimePriority, ThreadSettings, start_blocking};
 use crate::runner::BlockRunner;
 use std::collections::HashMap;
 
@@ -141,12 +140,7 @@ impl Scheduler for Chain {
     }
 
     fn execute(&self, runners: Vec<BlockRunner>) -> Vec<BlockRunner> {
-        let (blocking, local): (Vec<_>, Vec<_>) =
-            runners.into_iter().partition(|r| r.is_blocking());
-        let threads: Vec<_> = blocking
-            .into_iter()
-            .filter_map(|r| spawn_or_fail(r, ThreadSettings::default()))
-            .collect();
+        let (local, own_threads) = start_blocking(runners);
         let cores = self.core_list();
         // Dense numbering of the non-blocking blocks for the partitioner.
         let slot_of: HashMap<usize, usize> = local
@@ -216,7 +210,7 @@ impl Scheduler for Chain {
                 .flat_map(|h| h.join().expect("chain workers catch block panics"))
                 .collect()
         });
-        out.extend(join_block_threads(threads));
+        out.extend(own_threads.join());
         out
     }
 }

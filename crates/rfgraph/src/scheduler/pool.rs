@@ -6,7 +6,7 @@
 //! the data is still in cache.
 
 use super::Scheduler;
-use super::thread::{RealtimePriority, ThreadSettings};
+use super::thread::{RealtimePriority, ThreadSettings, start_blocking};
 use crate::runner::{BlockRunner, Step};
 use crate::signal::Wake;
 use crate::stats::ThreadUsage;
@@ -284,12 +284,7 @@ impl Scheduler for Pool {
     }
 
     fn execute(&self, runners: Vec<BlockRunner>) -> Vec<BlockRunner> {
-        let (blocking, pooled): (Vec<_>, Vec<_>) =
-            runners.into_iter().partition(|r| r.is_blocking());
-        let own_threads: Vec<_> = blocking
-            .into_iter()
-            .filter_map(|r| super::tpb::spawn_or_fail(r, ThreadSettings::default()))
-            .collect();
+        let (pooled, own_threads) = start_blocking(runners);
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let n_workers = self.workers.unwrap_or(cores).max(1);
         let deques: Vec<Worker<usize>> = (0..n_workers).map(|_| Worker::new_lifo()).collect();
@@ -367,10 +362,7 @@ impl Scheduler for Pool {
         for r in &out {
             r.record_thread_usage(total, sharing);
         }
-        out.extend(own_threads.into_iter().map(|t| {
-            t.join()
-                .expect("block threads catch panics; a join failure is an rfgraph bug")
-        }));
+        out.extend(own_threads.join());
         out
     }
 }

@@ -4,8 +4,7 @@
 
 use super::Scheduler;
 use super::partition::{group_by_component, nodes_of, partition};
-use super::thread::{RealtimePriority, ThreadSettings, ThreadWaker};
-use super::tpb::spawn_or_fail;
+use super::thread::{RealtimePriority, ThreadSettings, ThreadWaker, start_blocking};
 use crate::runner::{BlockRunner, Step};
 use crate::stats::ThreadUsage;
 use std::sync::Arc;
@@ -168,31 +167,16 @@ pub(crate) fn component_groups(runners: Vec<BlockRunner>) -> Vec<Vec<BlockRunner
         .collect()
 }
 
-/// Joins threads that ran one block each.
-pub(crate) fn join_block_threads(
-    threads: Vec<std::thread::JoinHandle<BlockRunner>>,
-) -> impl Iterator<Item = BlockRunner> {
-    threads.into_iter().map(|t| {
-        t.join()
-            .expect("block threads catch panics; a join failure is an rfgraph bug")
-    })
-}
-
 impl Scheduler for Single {
     fn name(&self) -> &str {
         "single"
     }
 
     fn execute(&self, runners: Vec<BlockRunner>) -> Vec<BlockRunner> {
-        let (blocking, local): (Vec<_>, Vec<_>) =
-            runners.into_iter().partition(|r| r.is_blocking());
-        let threads: Vec<_> = blocking
-            .into_iter()
-            .filter_map(|r| spawn_or_fail(r, ThreadSettings::default()))
-            .collect();
+        let (local, own_threads) = start_blocking(runners);
         self.settings.apply();
         let mut out = poll_until_done(component_groups(local), None);
-        out.extend(join_block_threads(threads));
+        out.extend(own_threads.join());
         out
     }
 }

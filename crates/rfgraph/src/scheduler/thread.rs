@@ -185,3 +185,54 @@ pub fn spawn_block_thread(
             runner
         })
 }
+
+/// Spawns a block thread. If the OS refuses a thread the run is failed
+/// (every other block then stops) instead of hanging; the refused block is
+/// lost, which is fine because a failed run returns no blocks.
+pub(crate) fn spawn_or_fail(
+    runner: BlockRunner,
+    settings: ThreadSettings,
+) -> Option<std::thread::JoinHandle<BlockRunner>> {
+    let name = runner.name().to_string();
+    let control = runner.control.clone();
+    match spawn_block_thread(runner, settings) {
+        Ok(handle) => Some(handle),
+        Err(e) => {
+            control.fail(crate::error::RunError::Scheduler(format!(
+                "cannot start a thread for block `{name}`: {e}"
+            )));
+            None
+        }
+    }
+}
+
+/// Joins threads that ran one block each.
+pub(crate) fn join_all(
+    threads: impl IntoIterator<Item = JoinHandle<BlockRunner>>,
+) -> impl Iterator<Item = BlockRunner> {
+    threads.into_iter().map(|t| {
+        t.join()
+            .expect("block threads catch panics; a join failure is an rfgraph bug")
+    })
+}
+
+/// Blocks marked blocking, each running on a thread of its own.
+pub(crate) struct OwnThreads(Vec<JoinHandle<BlockRunner>>);
+
+impl OwnThreads {
+    /// Waits for them and hands the runners back.
+    pub(crate) fn join(self) -> impl Iterator<Item = BlockRunner> {
+        join_all(self.0)
+    }
+}
+
+/// Starts every blocking runner on its own thread (the rule for all
+/// schedulers) and returns the others for the scheduler to run.
+pub(crate) fn start_blocking(runners: Vec<BlockRunner>) -> (Vec<BlockRunner>, OwnThreads) {
+    let (blocking, rest): (Vec<_>, Vec<_>) = runners.into_iter().partition(|r| r.is_blocking());
+    let threads = blocking
+        .into_iter()
+        .filter_map(|r| spawn_or_fail(r, ThreadSettings::default()))
+        .collect();
+    (rest, OwnThreads(threads))
+}

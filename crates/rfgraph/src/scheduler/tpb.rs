@@ -2,7 +2,7 @@
 //! GNU Radio 3.x's model, the baseline, and the home of blocks that block.
 
 use super::Scheduler;
-use super::thread::{RealtimePriority, ThreadSettings, spawn_block_thread};
+use super::thread::{RealtimePriority, ThreadSettings, join_all, spawn_or_fail};
 use crate::flowgraph::BlockId;
 use crate::runner::BlockRunner;
 use std::collections::HashMap;
@@ -49,33 +49,6 @@ impl Scheduler for Tpb {
             };
             threads.push(spawn_or_fail(runner, settings));
         }
-        threads
-            .into_iter()
-            .flatten()
-            .map(|t| {
-                t.join()
-                    .expect("block threads catch panics; a join failure is an rfgraph bug")
-            })
-            .collect()
-    }
-}
-
-/// Spawns a block thread. If the OS refuses a thread the run is failed
-/// (every other block then stops) instead of hanging; the refused block is
-/// lost, which is fine because a failed run returns no blocks.
-pub(crate) fn spawn_or_fail(
-    runner: BlockRunner,
-    settings: ThreadSettings,
-) -> Option<std::thread::JoinHandle<BlockRunner>> {
-    let name = runner.name().to_string();
-    let control = runner.control.clone();
-    match spawn_block_thread(runner, settings) {
-        Ok(handle) => Some(handle),
-        Err(e) => {
-            control.fail(crate::error::RunError::Scheduler(format!(
-                "cannot start a thread for block `{name}`: {e}"
-            )));
-            None
-        }
+        join_all(threads.into_iter().flatten()).collect()
     }
 }
