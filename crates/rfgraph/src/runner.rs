@@ -139,11 +139,6 @@ impl BlockRunner {
         self.done
     }
 
-    /// Stream outputs connected to something.
-    pub fn output_count(&self) -> usize {
-        self.outputs.len()
-    }
-
     /// Indices of the blocks this block reads from, one per connected input.
     pub fn upstream(&self) -> impl Iterator<Item = usize> + '_ {
         self.inputs.iter().map(|i| i.writer)
@@ -170,11 +165,6 @@ impl BlockRunner {
             }
         }
         all && self.inputs.iter().all(|i| same_thread(i.writer))
-    }
-
-    /// Nanoseconds this block has spent in `work` so far.
-    pub fn work_ns(&self) -> u64 {
-        self.stats.snapshot().work_ns
     }
 
     /// Adds a thread's context switches to the block's statistics;
@@ -242,10 +232,11 @@ impl BlockRunner {
                 return self.fail(e);
             }
         }
+        let mut work_ticks = None;
         if !io.finished {
             let start = cycles::now();
             let result = catch_unwind(AssertUnwindSafe(|| self.block.work(&mut io)));
-            let ticks = cycles::now().wrapping_sub(start);
+            work_ticks = Some(cycles::now().wrapping_sub(start));
             match result {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => {
@@ -263,9 +254,13 @@ impl BlockRunner {
                     });
                 }
             }
-            let moved = self.account(ticks);
-            progress |= moved;
         }
+        // Also after handlers alone: they may have produced stream items.
+        let (consumed, produced) = self.publish();
+        if let Some(ticks) = work_ticks {
+            self.stats.record_work(consumed, produced, ticks);
+        }
+        progress |= consumed + produced > 0;
         if self.should_finish(&io, progress, stuck_if_idle) {
             self.finish();
             return Step::Done;
@@ -336,11 +331,11 @@ impl BlockRunner {
         }
     }
 
-    /// After `work`: propagates tags of consumed items, then publishes the
-    /// staged positions (outputs first, so tags precede their items), and
-    /// records statistics. True if items moved.
+    /// After `work` and handlers: propagates tags of consumed items, then
+    /// publishes the staged positions (outputs first, so tags precede their
+    /// items). Returns the items consumed and produced.
     #[inline]
-    fn account(&mut self, ticks: u64) -> bool {
+    fn publish(&mut self) -> (u64, u64) {
         let mut consumed = 0;
         for input in &mut self.inputs {
             let now = input.edge.staged_read(input.reader);
@@ -372,8 +367,7 @@ impl BlockRunner {
                 input.last = input.edge.publish_read(input.reader);
             }
         }
-        self.stats.record_work(consumed, produced, ticks);
-        consumed + produced > 0
+        (consumed, produced)
     }
 
     fn should_finish(&self, io: &WorkIo, progress: bool, stuck_if_idle: bool) -> bool {

@@ -1,8 +1,8 @@
 //! The conformance cases, each generic over the scheduler.
 
 use crate::support::{
-    AddU32, ControlledGain, FailAfter, FailingHandler, SlowBlockingSource, TIMEOUT, run,
-    wait_within,
+    AddU32, ControlledGain, CountOnMessage, FailAfter, FailingHandler, SlowBlockingSource, TIMEOUT,
+    run, wait_within,
 };
 use rfgraph::{
     BlockId, Flowgraph, GraphError, HandleError, Kernel, KernelBlock, Map, Pmt, RunError,
@@ -530,4 +530,15 @@ pub fn fan_out_and_fan_in_across_cores(s: impl Scheduler) {
     for (i, &x) in items.iter().enumerate() {
         assert_eq!(x, 2 * i as u32, "item {i}");
     }
+}
+
+pub fn items_produced_by_a_finishing_handler_arrive(s: impl Scheduler) {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(MessageBurst::new(Pmt::U64(500), 1));
+    let counter = fg.add(CountOnMessage::new());
+    let sink = fg.add(VectorSink::<u32>::new());
+    fg.connect_message(src, "out", counter, "in").unwrap();
+    fg.connect(counter, "out", sink, "in").unwrap();
+    let done = run(fg, s).unwrap();
+    assert_sequence(sink_items(&done, sink), 500);
 }

@@ -23,7 +23,8 @@ macro_rules! conformance {
                 stream_cycle_is_rejected, external_call_gets_a_reply,
                 message_only_graph_runs_until_stopped, statistics_count_items,
                 decimator_remainder_does_not_hang, throttle_limits_rate_without_hanging,
-                blocking_block_gets_its_own_thread, fan_out_and_fan_in_across_cores
+                blocking_block_gets_its_own_thread, fan_out_and_fan_in_across_cores,
+                items_produced_by_a_finishing_handler_arrive
             );
         }
     };

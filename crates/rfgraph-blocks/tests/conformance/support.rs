@@ -235,3 +235,36 @@ impl Block for AddU32 {
         Ok(())
     }
 }
+
+/// A message-driven block with a stream output: a `U64(k)` message makes
+/// it write `0..k` and finish (items produced by a handler must not be lost).
+pub struct CountOnMessage {
+    output: StreamOutput<u32>,
+}
+
+impl CountOnMessage {
+    /// Output `out`, message input `in`.
+    pub fn new() -> Self {
+        Self {
+            output: StreamOutput::new("out"),
+        }
+    }
+}
+
+impl Block for CountOnMessage {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().output(&mut self.output).message_input("in")
+    }
+
+    fn handle_message(&mut self, _port: &str, msg: Pmt, io: &mut WorkIo) -> Result<Pmt, BoxError> {
+        let k = msg.as_u64().ok_or("expected a count")? as usize;
+        let out = self.output.slice();
+        let n = k.min(out.len());
+        for (i, x) in out[..n].iter_mut().enumerate() {
+            *x = i as u32;
+        }
+        self.output.produce(n);
+        io.finish();
+        Ok(Pmt::Null)
+    }
+}
