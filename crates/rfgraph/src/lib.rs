@@ -54,7 +54,7 @@ pub mod stats;
 pub mod tag;
 
 pub use block::kernel::{Kernel, KernelBlock, Map};
-pub use block::{Block, TagPolicy, WorkIo};
+pub use block::{Block, TagPolicy, Waker, WorkIo};
 pub use buffer::MemoryDomain;
 pub use error::{BoxError, GraphError, HandleError, RunError};
 pub use flowgraph::{BlockId, Finished, Flowgraph, FlowgraphHandle, Running};

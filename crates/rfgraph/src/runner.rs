@@ -388,7 +388,7 @@ impl BlockRunner {
         // empty before the call, no timer was asked for, and the block still
         // made no progress: it never will (e.g. a remainder shorter than a
         // decimation group).
-        if stuck_if_idle && !progress && io.call_again_at.is_none() {
+        if stuck_if_idle && !progress && io.call_again_at.is_none() && !io.in_flight {
             return true;
         }
         if let Some(g) = &self.group {

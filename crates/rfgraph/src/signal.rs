@@ -105,6 +105,25 @@ impl Signal {
     }
 }
 
+/// A cloneable handle that makes one block runnable from any thread (see
+/// [`Block::attach_waker`](crate::Block::attach_waker)).
+#[derive(Clone, Debug)]
+pub struct Waker(Arc<Signal>);
+
+impl Waker {
+    /// A waker for the block that owns `signal`.
+    pub fn new(signal: Arc<Signal>) -> Self {
+        Self(signal)
+    }
+
+    /// Makes the block run again soon. Never blocks; cheap when the block
+    /// is already due to run. The caller must have made visible whatever
+    /// the block should observe (a completed device command) before.
+    pub fn wake(&self) {
+        self.0.notify();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -38,6 +38,9 @@ pub struct BlockStats {
     pub involuntary_context_switches: u64,
     /// Blocks sharing those threads (1 under `tpb`; all blocks under `single`).
     pub blocks_sharing_thread: u64,
+    /// True for a block the runtime inserted to move items between memory
+    /// domains (host and a device); its items are the items transferred.
+    pub transfer: bool,
 }
 
 impl BlockStats {
@@ -84,6 +87,7 @@ impl ThreadUsage {
 pub(crate) struct StatsCell {
     pub(crate) block: String,
     pub(crate) type_name: String,
+    pub(crate) transfer: bool,
     work_calls: AtomicU64,
     consumed: AtomicU64,
     produced: AtomicU64,
@@ -102,10 +106,11 @@ fn bump(a: &AtomicU64, by: u64) {
 }
 
 impl StatsCell {
-    pub(crate) fn new(block: String, type_name: String) -> Self {
+    pub(crate) fn new(block: String, type_name: String, transfer: bool) -> Self {
         Self {
             block,
             type_name,
+            transfer,
             work_calls: AtomicU64::new(0),
             consumed: AtomicU64::new(0),
             produced: AtomicU64::new(0),
@@ -155,6 +160,7 @@ impl StatsCell {
             voluntary_context_switches: self.voluntary.load(Relaxed),
             involuntary_context_switches: self.involuntary.load(Relaxed),
             blocks_sharing_thread: self.sharing.load(Relaxed),
+            transfer: self.transfer,
         }
     }
 }
@@ -165,7 +171,7 @@ mod tests {
 
     #[test]
     fn histogram_buckets_are_log2() {
-        let s = StatsCell::new("b".into(), "T".into());
+        let s = StatsCell::new("b".into(), "T".into(), false);
         s.record_work(0, 0, 1);
         s.record_work(1, 1, 1);
         s.record_work(1000, 1024, 1);

@@ -1,6 +1,7 @@
 //! `rfgraph bench`: the papers' experiments as flowgraphs, each run printed
 //! as one JSON object on stdout (DESIGN §6) with a human summary on stderr.
 
+mod accel;
 mod chain;
 mod dsp;
 mod fused;
@@ -33,6 +34,8 @@ pub enum Experiment {
     Dsp(dsp::DspArgs),
     /// Throttled source → workload split inside one block or over T blocks (multicore paper).
     Load(load::LoadArgs),
+    /// Generator → 5 OpenCL gain blocks → sink, host copies between blocks or not (SCA/OpenCL Table 1).
+    Accel(accel::AccelArgs),
     /// Draws a figure from JSONL results (95 % confidence error bars).
     Plot(plot::PlotArgs),
     /// Runs the standard set (GNU Radio too when installed): JSONL, figures, table.
@@ -50,6 +53,7 @@ pub fn run(experiment: Experiment) -> anyhow::Result<()> {
         Experiment::Saxpy(args) => saxpy::run(&args),
         Experiment::Load(args) => load::run(&args),
         Experiment::Dsp(args) => dsp::run(&args),
+        Experiment::Accel(args) => accel::run(&args),
         Experiment::Plot(args) => plot::run(&args),
         Experiment::Suite(args) => suite::run(&args),
         Experiment::Table(args) => suite::run_table(&args),

@@ -92,6 +92,8 @@ struct Plan {
     load_amounts: Vec<u64>,
     load_duration: f64,
     dsp_items: u64,
+    accel_sizes: &'static str,
+    accel_buffers: u64,
 }
 
 impl Plan {
@@ -110,6 +112,8 @@ impl Plan {
                 load_amounts: vec![200_000, 600_000, 1_000_000],
                 load_duration: 0.5,
                 dsp_items: 4_000_000,
+                accel_sizes: "4,64,1024",
+                accel_buffers: 200,
             }
         } else {
             Self {
@@ -125,6 +129,8 @@ impl Plan {
                 load_amounts: vec![100_000, 300_000, 500_000, 700_000, 900_000, 1_100_000],
                 load_duration: 2.0,
                 dsp_items: 20_000_000,
+                accel_sizes: "2,4,32,64,256,1024,4096",
+                accel_buffers: 1000,
             }
         }
     }
@@ -255,6 +261,20 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
         args.extend(p);
         list.gnuradio(format!("dsp {kernel}"), &args);
     }
+    if rfgraph_opencl::devices().is_ok_and(|d| !d.is_empty()) {
+        let args = strings(&[
+            &"accel",
+            &"--sizes",
+            &plan.accel_sizes,
+            &"--buffers",
+            &plan.accel_buffers,
+            &"--mode",
+            &"both",
+        ]);
+        list.rfgraph("accel".to_string(), &args);
+    } else {
+        eprintln!("no OpenCL device: the accel experiment is skipped");
+    }
     for &amount in &plan.load_amounts {
         for mode in ["intra", "inter"] {
             let p = strings(&[
@@ -309,7 +329,7 @@ fn run_job(job: &Job) -> anyhow::Result<Vec<Value>> {
 fn row_key(r: &Value) -> String {
     let keys = [
         "kernel", "taps", "pipes", "branches", "stages", "blocks", "cores", "items", "burst",
-        "workload", "amount", "mode",
+        "workload", "amount", "mode", "size_kb",
     ];
     keys.iter()
         .filter_map(|k| {
@@ -324,6 +344,7 @@ fn rate_field(experiment: &str) -> &'static str {
     match experiment {
         "msg" => "messages_per_s",
         "load" => "quality",
+        "accel" => "buffers_per_s",
         _ => "block_items_per_s",
     }
 }
@@ -424,7 +445,14 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<()> {
         draw(&records, experiment, x, y, split, &path)?;
         eprintln!("wrote {}", path.display());
     }
-    let md = table(&records);
+    let mut md = table(&records);
+    if records.iter().any(|r| r["experiment"] == "accel") {
+        let _ = write!(
+            md,
+            "\nOpenCL device-resident chain (SCA/OpenCL paper Table 1), mean µs per buffer:\n\n{}",
+            super::accel::ratio_table(&records)
+        );
+    }
     let summary = format!(
         "# rfgraph bench suite{}\n\nMachine: {} cores. GNU Radio: {}.\n\n{md}",
         if args.quick { " --quick" } else { "" },

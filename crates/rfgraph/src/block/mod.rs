@@ -9,6 +9,7 @@ pub mod kernel;
 use crate::error::BoxError;
 use crate::pmt::Pmt;
 use crate::port::Ports;
+pub use crate::signal::Waker;
 use std::any::Any;
 use std::time::Instant;
 
@@ -17,6 +18,7 @@ use std::time::Instant;
 pub struct WorkIo {
     pub(crate) finished: bool,
     pub(crate) call_again_at: Option<Instant>,
+    pub(crate) in_flight: bool,
 }
 
 impl WorkIo {
@@ -30,6 +32,14 @@ impl WorkIo {
     /// rate limiting). The earliest request of a call wins.
     pub fn call_again_at(&mut self, at: Instant) {
         self.call_again_at = Some(self.call_again_at.map_or(at, |t| t.min(at)));
+    }
+
+    /// The block has work in flight outside the flowgraph (device commands,
+    /// I/O) whose completion will wake it through its [`Waker`]. Until a
+    /// call returns without this, the runtime never concludes that the block
+    /// is stuck and finishes it for want of input.
+    pub fn in_flight(&mut self) {
+        self.in_flight = true;
     }
 
     /// True once [`finish`](Self::finish) was called.
@@ -91,6 +101,11 @@ impl TagPolicy {
 pub trait Block: Any + Send {
     /// Declares the block's ports, in a fixed order.
     fn ports(&mut self) -> Ports<'_>;
+
+    /// Called once, before [`init`](Self::init), with a handle that makes
+    /// this block runnable from any thread: device completion callbacks,
+    /// I/O threads. Blocks that only react to their ports ignore it.
+    fn attach_waker(&mut self, _waker: Waker) {}
 
     /// Called once on every block before any block runs.
     fn init(&mut self) -> Result<(), BoxError> {

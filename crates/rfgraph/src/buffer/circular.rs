@@ -1,52 +1,26 @@
 //! The host buffer kind: a lock-free single-writer, multi-reader ring on
 //! double-mapped memory.
 //!
-//! Owns the shared positions (each on its own cache line), the typed writer
-//! and reader views handed to ports, and the wake-up of the peer.
-//!
-//! Positions move in two steps, like GNU Radio's buffer update after
-//! `work`: `produce`/`consume` only *stage* the new position (a relaxed store
-//! to a line no other thread reads); the runtime *publishes* it once per
-//! `work` call, after it propagated tags, with one release store and one
-//! wake-up of the peer. Tags therefore always arrive no later than their
-//! items. Hot path: `slice` reads the remote position once; no locks,
-//! allocation or system calls unless a tag is involved or a peer is parked.
+//! Owns the ring memory and the typed writer and reader views handed to
+//! ports; positions, flags, wake-ups and tags are the shared
+//! [`EdgePositions`] protocol. Hot path: `slice` reads the remote position
+//! once; no locks, allocation or system calls unless a tag is involved or
+//! a peer is parked.
 
 use super::mirror::{MirroredMemory, page_size};
+use super::positions::{EdgePositions, PositionedBuffer, ReadCursor, WriteCursor};
 use super::{EdgeBuffer, EdgeSpec};
 use crate::item::Item;
-use crate::signal::Signal;
-use crate::tag::{Tag, TagStore};
-use crossbeam_utils::CachePadded;
+use crate::tag::Tag;
 use std::marker::PhantomData;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-
-struct ReaderSlot {
-    /// Published read position.
-    read: AtomicU64,
-    detached: AtomicBool,
-    /// Writer and this reader run on one thread (set before the run).
-    same_thread: AtomicBool,
-}
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The shared state of one host edge.
 pub struct CircularBuffer {
     mem: MirroredMemory,
     item_size: usize,
-    capacity: usize,
-    /// Published write position.
-    write: CachePadded<AtomicU64>,
-    /// Staged write position (touched by the writer's thread only).
-    staged_write: CachePadded<AtomicU64>,
-    readers: Box<[CachePadded<ReaderSlot>]>,
-    /// Staged read positions (each touched by its reader's thread only).
-    staged_reads: Box<[CachePadded<AtomicU64>]>,
-    writer_done: AtomicBool,
-    attached: AtomicUsize,
-    writer_signal: Arc<Signal>,
-    reader_signals: Box<[Arc<Signal>]>,
-    tags: TagStore,
+    positions: EdgePositions,
     /// Item offset of absolute position 0 inside the ring.
     skew: usize,
 }
@@ -79,138 +53,34 @@ impl CircularBuffer {
         let unit = page / gcd(page, item) * item; // lcm(page, item)
         let bytes = spec.min_bytes.max(1).div_ceil(unit) * unit;
         let mem = MirroredMemory::new(bytes)?;
-        let readers = (0..spec.reader_signals.len())
-            .map(|_| {
-                CachePadded::new(ReaderSlot {
-                    read: AtomicU64::new(0),
-                    same_thread: AtomicBool::new(false),
-                    detached: AtomicBool::new(false),
-                })
-            })
-            .collect();
+        let capacity = bytes / item;
         Ok(Arc::new(Self {
             mem,
             item_size: item,
-            capacity: bytes / item,
-            write: CachePadded::new(AtomicU64::new(0)),
-            staged_write: CachePadded::new(AtomicU64::new(0)),
-            staged_reads: (0..spec.reader_signals.len())
-                .map(|_| CachePadded::new(AtomicU64::new(0)))
-                .collect(),
-            readers,
-            writer_done: AtomicBool::new(false),
-            attached: AtomicUsize::new(spec.reader_signals.len()),
-            writer_signal: spec.writer_signal,
-            reader_signals: spec.reader_signals.into_boxed_slice(),
-            tags: TagStore::default(),
-            skew: next_skew_bytes() / item % (bytes / item),
+            positions: EdgePositions::new(&spec, capacity),
+            skew: next_skew_bytes() / item % capacity,
         }))
-    }
-
-    /// The lowest read position over attached readers, or `write` if none.
-    #[inline]
-    fn min_read(&self, write: u64) -> u64 {
-        let mut min = write;
-        for slot in self.readers.iter() {
-            if !slot.detached.load(Ordering::Acquire) {
-                min = min.min(slot.read.load(Ordering::Acquire));
-            }
-        }
-        min
     }
 
     #[inline]
     fn ptr_at(&self, pos: u64) -> *mut u8 {
-        let offset = ((pos + self.skew as u64) % self.capacity as u64) as usize * self.item_size;
+        let capacity = self.positions.capacity() as u64;
+        let offset = ((pos + self.skew as u64) % capacity) as usize * self.item_size;
         // SAFETY: offset < len, and the mapping is 2 * len long.
         unsafe { self.mem.as_ptr().add(offset) }
     }
 }
 
-impl EdgeBuffer for CircularBuffer {
-    fn written(&self) -> u64 {
-        self.write.load(Ordering::Acquire)
-    }
-    fn read_by(&self, reader: usize) -> u64 {
-        self.readers[reader].read.load(Ordering::Acquire)
-    }
-    fn unread(&self) -> u64 {
-        let w = self.written();
-        w - self.min_read(w)
-    }
-    fn capacity(&self) -> usize {
-        self.capacity
-    }
-    fn finish_writer(&self) {
-        self.writer_done.store(true, Ordering::Release);
-        for s in self.reader_signals.iter() {
-            s.notify();
-        }
-    }
-    fn writer_finished(&self) -> bool {
-        self.writer_done.load(Ordering::Acquire)
-    }
-    fn detach_reader(&self, reader: usize) {
-        if !self.readers[reader].detached.swap(true, Ordering::AcqRel) {
-            self.attached.fetch_sub(1, Ordering::AcqRel);
-            self.writer_signal.notify();
-        }
-    }
-    fn attached_readers(&self) -> usize {
-        self.attached.load(Ordering::Acquire)
-    }
-    fn staged_read(&self, reader: usize) -> u64 {
-        self.staged_reads[reader].load(Ordering::Relaxed)
-    }
-    fn publish_write(&self) -> u64 {
-        let staged = self.staged_write.load(Ordering::Relaxed);
-        if self.write.load(Ordering::Relaxed) != staged {
-            self.write.store(staged, Ordering::Release);
-            for (s, slot) in self.reader_signals.iter().zip(self.readers.iter()) {
-                if slot.same_thread.load(Ordering::Relaxed) {
-                    s.notify_same_thread();
-                } else {
-                    s.notify();
-                }
-            }
-        }
-        staged
-    }
-    fn publish_read(&self, reader: usize) -> u64 {
-        let staged = self.staged_reads[reader].load(Ordering::Relaxed);
-        let slot = &self.readers[reader];
-        if slot.read.load(Ordering::Relaxed) != staged {
-            slot.read.store(staged, Ordering::Release);
-            if slot.same_thread.load(Ordering::Relaxed) {
-                self.writer_signal.notify_same_thread();
-            } else {
-                self.writer_signal.notify();
-            }
-        }
-        staged
-    }
-    fn set_same_thread(&self, reader: usize, same: bool) {
-        self.readers[reader]
-            .same_thread
-            .store(same, Ordering::Relaxed);
-    }
-    fn add_tag(&self, tag: Tag) {
-        // Published read positions trail tag propagation (see module doc),
-        // so tags below every reader's published position are done with.
-        let w = self.written();
-        self.tags.add(tag, self.min_read(w));
-    }
-    fn for_each_tag(&self, range: std::ops::Range<u64>, f: &mut dyn FnMut(&Tag)) {
-        self.tags.for_each_in(range, f);
+impl PositionedBuffer for CircularBuffer {
+    fn positions(&self) -> &EdgePositions {
+        &self.positions
     }
 }
 
 /// The writer's typed view of a [`CircularBuffer`].
 pub struct CircularWriter<T> {
     buf: Arc<CircularBuffer>,
-    pos: u64,
-    /// Free items as of the last `slice`; `produce` never reads remote state.
-    free: usize,
+    cursor: WriteCursor,
     _item: PhantomData<T>,
 }
 
@@ -218,11 +88,10 @@ impl<T: Item> CircularWriter<T> {
     /// The writer of `buf`. The item size must match `T`.
     pub fn new(buf: Arc<CircularBuffer>) -> Self {
         assert_eq!(buf.item_size, std::mem::size_of::<T>().max(1));
-        let pos = buf.written();
+        let cursor = WriteCursor::new(&buf.positions);
         Self {
             buf,
-            pos,
-            free: 0,
+            cursor,
             _item: PhantomData,
         }
     }
@@ -230,14 +99,14 @@ impl<T: Item> CircularWriter<T> {
     /// All free space, contiguous. Refreshes the readers' positions.
     #[inline]
     pub fn slice(&mut self) -> &mut [T] {
-        let min = self.buf.min_read(self.pos);
-        self.free = self.buf.capacity - (self.pos - min) as usize;
+        let free = self.cursor.refresh(&self.buf.positions);
+        let ptr = self.buf.ptr_at(self.cursor.position());
         // SAFETY: [pos, pos + free) is not readable by any attached reader
         // (they read below `pos`), so only this writer touches it; the double
         // mapping makes it contiguous; the memory holds zeros or earlier `T`
         // values, both valid for a `Pod` type; alignment: base is page-aligned
         // and offsets are multiples of size_of::<T>().
-        unsafe { std::slice::from_raw_parts_mut(self.buf.ptr_at(self.pos).cast::<T>(), self.free) }
+        unsafe { std::slice::from_raw_parts_mut(ptr.cast::<T>(), free) }
     }
 
     /// Stages `n` items written into the front of the last `slice`; they
@@ -247,17 +116,7 @@ impl<T: Item> CircularWriter<T> {
     /// If `n` exceeds the free space seen by the last `slice`.
     #[inline]
     pub fn produce(&mut self, n: usize) {
-        assert!(
-            n <= self.free,
-            "produce({n}) exceeds the {} free items of the output",
-            self.free
-        );
-        if n == 0 {
-            return;
-        }
-        self.free -= n;
-        self.pos += n as u64;
-        self.buf.staged_write.store(self.pos, Ordering::Relaxed);
+        self.cursor.produce(&self.buf.positions, n);
     }
 
     /// Publishes staged items to the readers now. The runtime does this
@@ -268,13 +127,13 @@ impl<T: Item> CircularWriter<T> {
 
     /// Absolute index of the next item to be written.
     pub fn position(&self) -> u64 {
-        self.pos
+        self.cursor.position()
     }
 
     /// Attaches a tag to the item `offset` items after [`position`](Self::position).
     pub fn add_tag(&self, offset: usize, key: &str, value: crate::Pmt) {
         self.buf
-            .add_tag(Tag::new(self.pos + offset as u64, key, value));
+            .add_tag(Tag::new(self.position() + offset as u64, key, value));
     }
 
     /// Readers still attached.
@@ -286,10 +145,7 @@ impl<T: Item> CircularWriter<T> {
 /// One reader's typed view of a [`CircularBuffer`].
 pub struct CircularReader<T> {
     buf: Arc<CircularBuffer>,
-    id: usize,
-    pos: u64,
-    /// Writer position as of the last `slice`.
-    seen: u64,
+    cursor: ReadCursor,
     _item: PhantomData<T>,
 }
 
@@ -297,12 +153,10 @@ impl<T: Item> CircularReader<T> {
     /// Reader number `id` of `buf`. The item size must match `T`.
     pub fn new(buf: Arc<CircularBuffer>, id: usize) -> Self {
         assert_eq!(buf.item_size, std::mem::size_of::<T>().max(1));
-        let pos = buf.read_by(id);
+        let cursor = ReadCursor::new(&buf.positions, id);
         Self {
             buf,
-            id,
-            pos,
-            seen: pos,
+            cursor,
             _item: PhantomData,
         }
     }
@@ -310,12 +164,12 @@ impl<T: Item> CircularReader<T> {
     /// Everything readable, contiguous. Refreshes the writer's position.
     #[inline]
     pub fn slice(&mut self) -> &[T] {
-        self.seen = self.buf.write.load(Ordering::Acquire);
-        let n = (self.seen - self.pos) as usize;
-        // SAFETY: [pos, seen) was published by the writer with a Release
+        let n = self.cursor.refresh(&self.buf.positions);
+        let ptr = self.buf.ptr_at(self.cursor.position());
+        // SAFETY: [pos, pos + n) was published by the writer with a Release
         // store we acquired; the writer does not touch it until we advance
         // `read` past it; the double mapping makes it contiguous.
-        unsafe { std::slice::from_raw_parts(self.buf.ptr_at(self.pos).cast::<T>(), n) }
+        unsafe { std::slice::from_raw_parts(ptr.cast::<T>(), n) }
     }
 
     /// Stages the first `n` items of the last `slice` as consumed.
@@ -324,46 +178,35 @@ impl<T: Item> CircularReader<T> {
     /// If `n` exceeds what the last `slice` showed.
     #[inline]
     pub fn consume(&mut self, n: usize) {
-        assert!(
-            n as u64 <= self.seen - self.pos,
-            "consume({n}) exceeds the {} readable items of the input",
-            self.seen - self.pos
-        );
-        if n == 0 {
-            return;
-        }
-        self.pos += n as u64;
-        self.buf.staged_reads[self.id].store(self.pos, Ordering::Relaxed);
+        self.cursor.consume(&self.buf.positions, n);
     }
 
     /// Publishes staged consumption to the writer now (see
     /// [`CircularWriter::publish`]).
     pub fn publish(&self) {
-        self.buf.publish_read(self.id);
+        self.buf.publish_read(self.cursor.id());
     }
 
     /// Absolute index of the next item to be read.
     pub fn position(&self) -> u64 {
-        self.pos
+        self.cursor.position()
     }
 
     /// Tags on the items of the last `slice`, with absolute indices.
     pub fn tags(&self) -> Vec<Tag> {
-        let mut out = Vec::new();
-        self.buf
-            .for_each_tag(self.pos..self.seen, &mut |t| out.push(t.clone()));
-        out
+        self.cursor.tags(&*self.buf)
     }
 
     /// True when the writer finished and every item it wrote was consumed.
     pub fn is_finished(&self) -> bool {
-        self.buf.writer_finished() && self.buf.written() == self.pos
+        self.cursor.is_finished(&*self.buf)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::signal::Signal;
 
     fn ring(min_bytes: usize, readers: usize) -> Arc<CircularBuffer> {
         CircularBuffer::new(EdgeSpec {

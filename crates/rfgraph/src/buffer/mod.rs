@@ -11,6 +11,7 @@
 
 pub mod circular;
 pub mod mirror;
+pub mod positions;
 
 use crate::signal::Signal;
 use crate::tag::Tag;

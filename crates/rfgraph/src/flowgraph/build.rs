@@ -9,7 +9,7 @@ use crate::error::GraphError;
 use crate::message::{Inbox, MessageGroup};
 use crate::port::message::MessageTarget;
 use crate::runner::{BlockRunner, InputEdge, OutputEdge};
-use crate::signal::Signal;
+use crate::signal::{Signal, Waker};
 use crate::stats::StatsCell;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -208,8 +208,13 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
     let control = RunControl::new(signals.clone(), feeders, rootless);
     let mut runners = Vec::with_capacity(n);
     let mut entries = Vec::with_capacity(n);
-    for (b, entry) in fg.blocks.into_iter().enumerate() {
-        let stats = Arc::new(StatsCell::new(entry.name.clone(), entry.type_name.clone()));
+    for (b, mut entry) in fg.blocks.into_iter().enumerate() {
+        entry.block.attach_waker(Waker::new(signals[b].clone()));
+        let stats = Arc::new(StatsCell::new(
+            entry.name.clone(),
+            entry.type_name.clone(),
+            entry.transfer,
+        ));
         let mut ins = std::mem::take(&mut inputs[b]);
         ins.sort_by_key(|(port, _)| *port);
         let mut runner = BlockRunner::new(

@@ -8,6 +8,7 @@
 
 pub mod build;
 pub mod run;
+pub(crate) mod transfers;
 pub mod validate;
 
 use crate::block::Block;
@@ -27,6 +28,8 @@ pub(crate) struct BlockEntry {
     pub(crate) name: String,
     pub(crate) type_name: String,
     pub(crate) block: Box<dyn Block>,
+    /// Inserted by the runtime to move items between memory domains.
+    pub(crate) transfer: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -135,6 +138,7 @@ impl Flowgraph {
             name: name.into(),
             type_name: std::any::type_name::<B>().to_string(),
             block: Box::new(block),
+            transfer: false,
         });
         BlockId(self.blocks.len() - 1)
     }
@@ -182,8 +186,11 @@ impl Flowgraph {
     }
 
     /// Connects stream output `src_port` of `src` to input `dst_port` of
-    /// `dst`. Item types and memory domains must match; an input takes one
-    /// writer, an output any number of readers.
+    /// `dst`. Item types must match; an input takes one writer, an output
+    /// any number of readers. Ports in different memory domains (host and a
+    /// device, or two devices) may be connected: at start the flowgraph
+    /// inserts the transfer that edge needs, and only there (see
+    /// `StreamPort::transfer`).
     pub fn connect(
         &mut self,
         src: BlockId,
@@ -223,7 +230,7 @@ impl Flowgraph {
             src_port,
             Direction::StreamOutput,
         )?;
-        let (src_type, src_domain) = (ports.outputs[si].item_type(), ports.outputs[si].domain());
+        let src_type = ports.outputs[si].item_type();
         drop(ports);
         let dst_entry = self.entry(dst)?;
         let dst_name = dst_entry.name.clone();
@@ -234,7 +241,7 @@ impl Flowgraph {
             dst_port,
             Direction::StreamInput,
         )?;
-        let (dst_type, dst_domain) = (ports.inputs[di].item_type(), ports.inputs[di].domain());
+        let dst_type = ports.inputs[di].item_type();
         drop(ports);
         let mismatch = |src: String, dst: String| {
             Box::new(Mismatch {
@@ -250,12 +257,6 @@ impl Flowgraph {
             return Err(GraphError::TypeMismatch(mismatch(
                 src_type.name().to_string(),
                 dst_type.name().to_string(),
-            )));
-        }
-        if src_domain != dst_domain {
-            return Err(GraphError::DomainMismatch(mismatch(
-                src_domain.to_string(),
-                dst_domain.to_string(),
             )));
         }
         if let Some(existing) = self
@@ -322,6 +323,7 @@ impl Flowgraph {
     /// Validates, initialises every block and starts running in the
     /// background. Use the returned [`Running`] to post messages or wait.
     pub fn start(mut self, scheduler: impl Scheduler) -> Result<Running, RunError> {
+        transfers::insert(&mut self)?;
         validate::validate(&mut self)?;
         if !self.buffer_bytes_set {
             if let Some(bytes) = scheduler.default_buffer_bytes() {

@@ -28,6 +28,32 @@ pub trait StreamPort {
     fn is_optional(&self) -> bool {
         false
     }
+    /// For a port outside host memory: a new block that moves this port's
+    /// items across the host boundary, which the flowgraph inserts where
+    /// the port meets another domain. For an input, it reads host memory on
+    /// `in` and writes this port's domain on `out`; for an output, it reads
+    /// this port's domain on `in` and writes host memory on `out`. Host
+    /// ports return `None`.
+    fn transfer(&self) -> Option<Transfer> {
+        None
+    }
+}
+
+/// A block that moves items across the host boundary (see
+/// [`StreamPort::transfer`]), with its type name for statistics.
+pub struct Transfer {
+    pub(crate) block: Box<dyn crate::Block>,
+    pub(crate) type_name: &'static str,
+}
+
+impl Transfer {
+    /// Wraps `block`.
+    pub fn new<B: crate::Block>(block: B) -> Self {
+        Self {
+            block: Box::new(block),
+            type_name: std::any::type_name::<B>(),
+        }
+    }
 }
 
 /// A stream input, as the flowgraph sees it.

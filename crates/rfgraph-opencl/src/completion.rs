@@ -1,0 +1,103 @@
+//! Commands in flight: OpenCL events kept in order, each of which wakes
+//! its block when it completes (`clSetEventCallback`), so a transfer block
+//! never waits in `clFinish` and never polls.
+
+use crate::error::OclError;
+use opencl3::event::{CL_COMPLETE, Event};
+use opencl3::types::{cl_event, cl_int};
+use rfgraph::Waker;
+use std::collections::VecDeque;
+use std::ffi::c_void;
+
+extern "C" fn wake_block(_event: cl_event, _status: cl_int, user_data: *mut c_void) {
+    // SAFETY: `user_data` is the `Box<Waker>` leaked in `watch`; OpenCL
+    // calls this callback exactly once per registration, so the box is
+    // reclaimed exactly once.
+    let waker = unsafe { Box::from_raw(user_data.cast::<Waker>()) };
+    waker.wake();
+}
+
+/// Registers `waker` to run when `event` completes (or fails).
+fn watch(event: &Event, waker: &Waker) -> Result<(), OclError> {
+    let user_data = Box::into_raw(Box::new(waker.clone()));
+    if let Err(e) = event.set_callback(CL_COMPLETE, wake_block, user_data.cast()) {
+        // SAFETY: registration failed, so OpenCL will never call
+        // `wake_block` with this pointer; we still own the box.
+        drop(unsafe { Box::from_raw(user_data) });
+        return Err(OclError::api("clSetEventCallback")(e));
+    }
+    Ok(())
+}
+
+/// Commands in flight, oldest first, each with the items it moves.
+#[derive(Default)]
+pub struct InFlight {
+    commands: VecDeque<(Event, usize)>,
+    /// Items of all commands in flight.
+    items: usize,
+}
+
+impl InFlight {
+    /// Tracks `event`, which moves `items`, and wakes `waker` when it completes.
+    pub fn push(
+        &mut self,
+        event: Event,
+        items: usize,
+        waker: Option<&Waker>,
+    ) -> Result<(), OclError> {
+        if let Some(w) = waker {
+            watch(&event, w)?;
+        }
+        self.commands.push_back((event, items));
+        self.items += items;
+        Ok(())
+    }
+
+    /// Removes the completed commands at the front; returns their items.
+    /// A failed command is an error.
+    pub fn retire(&mut self) -> Result<usize, OclError> {
+        let mut done = 0;
+        while let Some((event, items)) = self.commands.front() {
+            let status = event
+                .command_execution_status()
+                .map_err(OclError::api("clGetEventInfo"))?
+                .0;
+            if status < 0 {
+                return Err(OclError::Api {
+                    call: "a transfer command",
+                    code: format!("{}", opencl3::error_codes::ClError(status)),
+                });
+            }
+            if status != CL_COMPLETE {
+                break;
+            }
+            done += items;
+            self.items -= items;
+            self.commands.pop_front();
+        }
+        Ok(done)
+    }
+
+    /// Blocks until every command completed (shutdown only).
+    pub fn wait_all(&mut self) {
+        for (event, _) in self.commands.drain(..) {
+            let _ = event.wait();
+        }
+        self.items = 0;
+    }
+
+    /// Commands in flight.
+    pub fn len(&self) -> usize {
+        self.commands.len()
+    }
+
+    /// True when nothing is in flight.
+    pub fn is_empty(&self) -> bool {
+        self.commands.is_empty()
+    }
+
+    /// Items of all commands in flight.
+    pub fn items(&self) -> usize {
+        self.items
+    }
+}

@@ -1,0 +1,164 @@
+//! The host↔device transfer blocks the flowgraph inserts at domain
+//! boundaries ([`ToDevice`], [`ToHost`]); usable by hand too.
+//!
+//! Each keeps up to the context's `in_flight` non-blocking copies queued.
+//! The host side of a copy is held (not consumed, not produced) until its
+//! event completes, because the driver reads or writes that host memory
+//! until then; the device side moves at enqueue, since the in-order queue
+//! orders every later command after the copy. Completion wakes the block
+//! through its [`Waker`]; nothing waits in `clFinish`.
+
+use crate::completion::InFlight;
+use crate::context::OclContext;
+use crate::error::OclError;
+use crate::item::DeviceItem;
+use crate::port::{DeviceInput, DeviceOutput};
+use crate::ring::{enqueue_read, enqueue_write};
+use rfgraph::{Block, BoxError, Ports, StreamInput, StreamOutput, Waker, WorkIo};
+
+/// Copies host items to device memory: host input `in`, device output `out`.
+pub struct ToDevice<T: DeviceItem> {
+    input: StreamInput<T>,
+    output: DeviceOutput<T>,
+    in_flight: InFlight,
+    limit: usize,
+    waker: Option<Waker>,
+}
+
+impl<T: DeviceItem> ToDevice<T> {
+    /// A transfer into `context`, with the context's in-flight limit.
+    pub fn new(context: &OclContext) -> Self {
+        Self {
+            input: StreamInput::new("in"),
+            output: DeviceOutput::new("out", context),
+            in_flight: InFlight::default(),
+            limit: context.in_flight(),
+            waker: None,
+        }
+    }
+}
+
+impl<T: DeviceItem> Block for ToDevice<T> {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().input(&mut self.input).output(&mut self.output)
+    }
+
+    fn attach_waker(&mut self, waker: Waker) {
+        self.waker = Some(waker);
+    }
+
+    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
+        let host = self.input.slice();
+        let (host_ptr, host_len) = (host.as_ptr(), host.len());
+        let done = self.in_flight.retire()?;
+        self.input.consume(done);
+        self.output.refresh();
+        let context = self.output.context().clone();
+        let mut enqueued = false;
+        while self.in_flight.len() < self.limit {
+            let skip = self.in_flight.items();
+            let span = self.output.span(0);
+            let n = (host_len - done - skip).min(span.len);
+            if n == 0 {
+                break;
+            }
+            // SAFETY: items [done + skip, done + skip + n) of the host slice
+            // stay readable and unchanged until this copy's event completes:
+            // they are consumed only then (`retire`), so the host writer
+            // cannot reuse them. The device range is free space of our ring,
+            // at most `span.len` items from `span.offset`.
+            let event = unsafe {
+                let src = std::slice::from_raw_parts(host_ptr.add(done + skip), n);
+                enqueue_write(self.output.writer().ring(), span.offset, src)
+            }?;
+            self.in_flight.push(event, n, self.waker.as_ref())?;
+            self.output.produce(n);
+            enqueued = true;
+        }
+        if enqueued {
+            context.queue().flush().map_err(OclError::api("clFlush"))?;
+        }
+        if !self.in_flight.is_empty() {
+            io.in_flight();
+        }
+        Ok(())
+    }
+
+    fn deinit(&mut self) -> Result<(), BoxError> {
+        self.in_flight.wait_all();
+        Ok(())
+    }
+}
+
+/// Copies device items to host memory: device input `in`, host output `out`.
+pub struct ToHost<T: DeviceItem> {
+    input: DeviceInput<T>,
+    output: StreamOutput<T>,
+    in_flight: InFlight,
+    limit: usize,
+    waker: Option<Waker>,
+}
+
+impl<T: DeviceItem> ToHost<T> {
+    /// A transfer out of `context`, with the context's in-flight limit.
+    pub fn new(context: &OclContext) -> Self {
+        Self {
+            input: DeviceInput::new("in", context),
+            output: StreamOutput::new("out"),
+            in_flight: InFlight::default(),
+            limit: context.in_flight(),
+            waker: None,
+        }
+    }
+}
+
+impl<T: DeviceItem> Block for ToHost<T> {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().input(&mut self.input).output(&mut self.output)
+    }
+
+    fn attach_waker(&mut self, waker: Waker) {
+        self.waker = Some(waker);
+    }
+
+    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
+        let host = self.output.slice();
+        let (host_ptr, host_len) = (host.as_mut_ptr(), host.len());
+        let done = self.in_flight.retire()?;
+        self.output.produce(done);
+        self.input.refresh();
+        self.input.consume(done);
+        let context = self.input.context().clone();
+        let mut enqueued = false;
+        while self.in_flight.len() < self.limit {
+            let skip = self.in_flight.items();
+            let span = self.input.span(skip);
+            let n = (host_len - done - skip).min(span.len);
+            if n == 0 {
+                break;
+            }
+            // SAFETY: host items [done + skip, done + skip + n) are free
+            // space of our output that only this block writes, and they are
+            // produced (made visible) only after this copy's event completed.
+            // The device range holds `n` readable items from `span.offset`.
+            let event = unsafe {
+                let dst = std::slice::from_raw_parts_mut(host_ptr.add(done + skip), n);
+                enqueue_read(self.input.reader().ring(), span.offset, dst)
+            }?;
+            self.in_flight.push(event, n, self.waker.as_ref())?;
+            enqueued = true;
+        }
+        if enqueued {
+            context.queue().flush().map_err(OclError::api("clFlush"))?;
+        }
+        if !self.in_flight.is_empty() {
+            io.in_flight();
+        }
+        Ok(())
+    }
+
+    fn deinit(&mut self) -> Result<(), BoxError> {
+        self.in_flight.wait_all();
+        Ok(())
+    }
+}

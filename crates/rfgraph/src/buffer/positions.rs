@@ -1,0 +1,329 @@
+//! The control words every buffer kind shares: published and staged
+//! positions, reader slots, finish/detach flags, peer signals and tags.
+//!
+//! A buffer kind owns its *memory* (a double-mapped host ring, a device
+//! allocation) and embeds one [`EdgePositions`]; implementing
+//! [`PositionedBuffer`] then gives it the whole [`EdgeBuffer`] contract.
+//! [`WriteCursor`] and [`ReadCursor`] are the per-port halves of the
+//! protocol (where the port is, how much it may touch, staging), so typed
+//! views over any memory share one implementation of the rules.
+//!
+//! Positions move in two steps, like GNU Radio's buffer update after
+//! `work`: `produce`/`consume` only *stage* the new position (a relaxed
+//! store to a line no other thread reads); the runtime *publishes* it once
+//! per `work` call, after it propagated tags, with one release store and
+//! one wake-up of the peer. Tags therefore always arrive no later than
+//! their items. No locks, allocation or system calls here unless a tag is
+//! involved or a peer is parked.
+
+use super::{EdgeBuffer, EdgeSpec};
+use crate::signal::Signal;
+use crate::tag::{Tag, TagStore};
+use crossbeam_utils::CachePadded;
+use std::any::Any;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+
+struct ReaderSlot {
+    /// Published read position.
+    read: AtomicU64,
+    detached: AtomicBool,
+    /// Writer and this reader run on one thread (set before the run).
+    same_thread: AtomicBool,
+}
+
+/// Positions, flags, signals and tags of one edge of `capacity` items.
+pub struct EdgePositions {
+    capacity: usize,
+    /// Published write position.
+    write: CachePadded<AtomicU64>,
+    /// Staged write position (touched by the writer's thread only).
+    staged_write: CachePadded<AtomicU64>,
+    readers: Box<[CachePadded<ReaderSlot>]>,
+    /// Staged read positions (each touched by its reader's thread only).
+    staged_reads: Box<[CachePadded<AtomicU64>]>,
+    writer_done: AtomicBool,
+    attached: AtomicUsize,
+    writer_signal: Arc<Signal>,
+    reader_signals: Box<[Arc<Signal>]>,
+    tags: TagStore,
+}
+
+impl EdgePositions {
+    /// Control words for an edge of `capacity` items with the signals of
+    /// `spec`.
+    pub fn new(spec: &EdgeSpec, capacity: usize) -> Self {
+        let readers = spec.reader_signals.len();
+        Self {
+            capacity,
+            write: CachePadded::new(AtomicU64::new(0)),
+            staged_write: CachePadded::new(AtomicU64::new(0)),
+            readers: (0..readers)
+                .map(|_| {
+                    CachePadded::new(ReaderSlot {
+                        read: AtomicU64::new(0),
+                        detached: AtomicBool::new(false),
+                        same_thread: AtomicBool::new(false),
+                    })
+                })
+                .collect(),
+            staged_reads: (0..readers)
+                .map(|_| CachePadded::new(AtomicU64::new(0)))
+                .collect(),
+            writer_done: AtomicBool::new(false),
+            attached: AtomicUsize::new(readers),
+            writer_signal: spec.writer_signal.clone(),
+            reader_signals: spec.reader_signals.clone().into_boxed_slice(),
+            tags: TagStore::default(),
+        }
+    }
+
+    /// Capacity in items.
+    #[inline]
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// The published write position (acquire).
+    #[inline]
+    pub fn published_write(&self) -> u64 {
+        self.write.load(Ordering::Acquire)
+    }
+
+    /// The lowest published read position over attached readers, or
+    /// `write` if none is attached.
+    #[inline]
+    pub fn min_read(&self, write: u64) -> u64 {
+        let mut min = write;
+        for slot in self.readers.iter() {
+            if !slot.detached.load(Ordering::Acquire) {
+                min = min.min(slot.read.load(Ordering::Acquire));
+            }
+        }
+        min
+    }
+}
+
+/// A buffer kind whose edge state is an [`EdgePositions`]; it gets
+/// [`EdgeBuffer`] for free.
+pub trait PositionedBuffer: Any + Send + Sync {
+    /// The edge's control words.
+    fn positions(&self) -> &EdgePositions;
+}
+
+impl<B: PositionedBuffer> EdgeBuffer for B {
+    fn written(&self) -> u64 {
+        self.positions().published_write()
+    }
+    fn read_by(&self, reader: usize) -> u64 {
+        self.positions().readers[reader]
+            .read
+            .load(Ordering::Acquire)
+    }
+    fn unread(&self) -> u64 {
+        let p = self.positions();
+        let w = p.published_write();
+        w - p.min_read(w)
+    }
+    fn capacity(&self) -> usize {
+        self.positions().capacity
+    }
+    fn finish_writer(&self) {
+        let p = self.positions();
+        p.writer_done.store(true, Ordering::Release);
+        for s in p.reader_signals.iter() {
+            s.notify();
+        }
+    }
+    fn writer_finished(&self) -> bool {
+        self.positions().writer_done.load(Ordering::Acquire)
+    }
+    fn detach_reader(&self, reader: usize) {
+        let p = self.positions();
+        if !p.readers[reader].detached.swap(true, Ordering::AcqRel) {
+            p.attached.fetch_sub(1, Ordering::AcqRel);
+            p.writer_signal.notify();
+        }
+    }
+    fn attached_readers(&self) -> usize {
+        self.positions().attached.load(Ordering::Acquire)
+    }
+    fn staged_read(&self, reader: usize) -> u64 {
+        self.positions().staged_reads[reader].load(Ordering::Relaxed)
+    }
+    fn publish_write(&self) -> u64 {
+        let p = self.positions();
+        let staged = p.staged_write.load(Ordering::Relaxed);
+        if p.write.load(Ordering::Relaxed) != staged {
+            p.write.store(staged, Ordering::Release);
+            for (s, slot) in p.reader_signals.iter().zip(p.readers.iter()) {
+                if slot.same_thread.load(Ordering::Relaxed) {
+                    s.notify_same_thread();
+                } else {
+                    s.notify();
+                }
+            }
+        }
+        staged
+    }
+    fn publish_read(&self, reader: usize) -> u64 {
+        let p = self.positions();
+        let staged = p.staged_reads[reader].load(Ordering::Relaxed);
+        let slot = &p.readers[reader];
+        if slot.read.load(Ordering::Relaxed) != staged {
+            slot.read.store(staged, Ordering::Release);
+            if slot.same_thread.load(Ordering::Relaxed) {
+                p.writer_signal.notify_same_thread();
+            } else {
+                p.writer_signal.notify();
+            }
+        }
+        staged
+    }
+    fn set_same_thread(&self, reader: usize, same: bool) {
+        self.positions().readers[reader]
+            .same_thread
+            .store(same, Ordering::Relaxed);
+    }
+    fn add_tag(&self, tag: Tag) {
+        // Published read positions trail tag propagation (see module doc),
+        // so tags below every reader's published position are done with.
+        let p = self.positions();
+        let w = p.published_write();
+        p.tags.add(tag, p.min_read(w));
+    }
+    fn for_each_tag(&self, range: std::ops::Range<u64>, f: &mut dyn FnMut(&Tag)) {
+        self.positions().tags.for_each_in(range, f);
+    }
+}
+
+/// The writer's side of the protocol: its position and the free space it
+/// saw last. A typed view adds the memory.
+#[derive(Debug)]
+pub struct WriteCursor {
+    pos: u64,
+    /// Free items as of the last `refresh`; `produce` never reads remote state.
+    free: usize,
+}
+
+impl WriteCursor {
+    /// A cursor at the edge's current write position.
+    pub fn new(edge: &EdgePositions) -> Self {
+        Self {
+            pos: edge.published_write(),
+            free: 0,
+        }
+    }
+
+    /// Re-reads the readers' positions; returns the free items from `position`.
+    #[inline]
+    pub fn refresh(&mut self, edge: &EdgePositions) -> usize {
+        let min = edge.min_read(self.pos);
+        self.free = edge.capacity - (self.pos - min) as usize;
+        self.free
+    }
+
+    /// Stages `n` items written at `position`.
+    ///
+    /// # Panics
+    /// If `n` exceeds the free space seen by the last `refresh`.
+    #[inline]
+    pub fn produce(&mut self, edge: &EdgePositions, n: usize) {
+        assert!(
+            n <= self.free,
+            "produce({n}) exceeds the {} free items of the output",
+            self.free
+        );
+        if n == 0 {
+            return;
+        }
+        self.free -= n;
+        self.pos += n as u64;
+        edge.staged_write.store(self.pos, Ordering::Relaxed);
+    }
+
+    /// Absolute index of the next item to be written.
+    #[inline]
+    pub fn position(&self) -> u64 {
+        self.pos
+    }
+
+    /// Free items as of the last refresh, less what was produced since.
+    #[inline]
+    pub fn free(&self) -> usize {
+        self.free
+    }
+}
+
+/// One reader's side of the protocol: its position and the writer position
+/// it saw last.
+#[derive(Debug)]
+pub struct ReadCursor {
+    id: usize,
+    pos: u64,
+    /// Writer position as of the last `refresh`.
+    seen: u64,
+}
+
+impl ReadCursor {
+    /// Reader number `id` of `edge`, at its current read position.
+    pub fn new(edge: &EdgePositions, id: usize) -> Self {
+        let pos = edge.readers[id].read.load(Ordering::Acquire);
+        Self { id, pos, seen: pos }
+    }
+
+    /// Re-reads the writer's position; returns the readable items.
+    #[inline]
+    pub fn refresh(&mut self, edge: &EdgePositions) -> usize {
+        self.seen = edge.published_write();
+        (self.seen - self.pos) as usize
+    }
+
+    /// Stages `n` items as consumed.
+    ///
+    /// # Panics
+    /// If `n` exceeds what the last `refresh` showed.
+    #[inline]
+    pub fn consume(&mut self, edge: &EdgePositions, n: usize) {
+        assert!(
+            n as u64 <= self.seen - self.pos,
+            "consume({n}) exceeds the {} readable items of the input",
+            self.seen - self.pos
+        );
+        if n == 0 {
+            return;
+        }
+        self.pos += n as u64;
+        edge.staged_reads[self.id].store(self.pos, Ordering::Relaxed);
+    }
+
+    /// Reader number.
+    #[inline]
+    pub fn id(&self) -> usize {
+        self.id
+    }
+
+    /// Absolute index of the next item to be read.
+    #[inline]
+    pub fn position(&self) -> u64 {
+        self.pos
+    }
+
+    /// Readable items as of the last refresh, less what was consumed since.
+    #[inline]
+    pub fn available(&self) -> usize {
+        (self.seen - self.pos) as usize
+    }
+
+    /// Tags on `[position, seen)`, with absolute indices.
+    pub fn tags(&self, edge: &dyn EdgeBuffer) -> Vec<Tag> {
+        let mut out = Vec::new();
+        edge.for_each_tag(self.pos..self.seen, &mut |t| out.push(t.clone()));
+        out
+    }
+
+    /// True when the writer finished and every item it wrote was consumed.
+    pub fn is_finished(&self, edge: &dyn EdgeBuffer) -> bool {
+        edge.writer_finished() && edge.written() == self.pos
+    }
+}
