@@ -2,10 +2,11 @@
 //! its block when it completes (`clSetEventCallback`), so a transfer block
 //! never waits in `clFinish` and never polls.
 
+use crate::context::OclContext;
 use crate::error::OclError;
 use opencl3::event::{CL_COMPLETE, Event};
 use opencl3::types::{cl_event, cl_int};
-use rfgraph::Waker;
+use rfgraph::{Waker, WorkIo};
 use std::collections::VecDeque;
 use std::ffi::c_void;
 
@@ -29,23 +30,57 @@ fn watch(event: &Event, waker: &Waker) -> Result<(), OclError> {
     Ok(())
 }
 
-/// Commands in flight, oldest first, each with the items it moves.
-#[derive(Default)]
+/// Commands in flight, oldest first, each with the items it moves, at most
+/// `limit` of them; each wakes the owning block when it completes.
 pub struct InFlight {
     commands: VecDeque<(Event, usize)>,
     /// Items of all commands in flight.
     items: usize,
+    limit: usize,
+    waker: Option<Waker>,
 }
 
 impl InFlight {
-    /// Tracks `event`, which moves `items`, and wakes `waker` when it completes.
-    pub fn push(
-        &mut self,
-        event: Event,
-        items: usize,
-        waker: Option<&Waker>,
+    /// No commands yet; at most `limit` (at least 1) at a time.
+    pub fn new(limit: usize) -> Self {
+        Self {
+            commands: VecDeque::new(),
+            items: 0,
+            limit: limit.max(1),
+            waker: None,
+        }
+    }
+
+    /// The block to wake on completions (from `Block::attach_waker`).
+    pub fn set_waker(&mut self, waker: Waker) {
+        self.waker = Some(waker);
+    }
+
+    /// True while another command may be queued.
+    pub fn has_room(&self) -> bool {
+        self.commands.len() < self.limit
+    }
+
+    /// Ends a `work` call: submits what was queued, and tells the runtime
+    /// the block still waits for the device while anything is in flight.
+    pub fn end_call(
+        &self,
+        context: &OclContext,
+        queued: bool,
+        io: &mut WorkIo,
     ) -> Result<(), OclError> {
-        if let Some(w) = waker {
+        if queued {
+            context.queue().flush().map_err(OclError::api("clFlush"))?;
+        }
+        if !self.commands.is_empty() {
+            io.in_flight();
+        }
+        Ok(())
+    }
+
+    /// Tracks `event`, which moves `items`, and wakes the block when it completes.
+    pub fn push(&mut self, event: Event, items: usize) -> Result<(), OclError> {
+        if let Some(w) = &self.waker {
             watch(&event, w)?;
         }
         self.commands.push_back((event, items));
@@ -84,16 +119,6 @@ impl InFlight {
             let _ = event.wait();
         }
         self.items = 0;
-    }
-
-    /// Commands in flight.
-    pub fn len(&self) -> usize {
-        self.commands.len()
-    }
-
-    /// True when nothing is in flight.
-    pub fn is_empty(&self) -> bool {
-        self.commands.is_empty()
     }
 
     /// Items of all commands in flight.

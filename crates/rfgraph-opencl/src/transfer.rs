@@ -10,7 +10,6 @@
 
 use crate::completion::InFlight;
 use crate::context::OclContext;
-use crate::error::OclError;
 use crate::item::DeviceItem;
 use crate::port::{DeviceInput, DeviceOutput};
 use crate::ring::{enqueue_read, enqueue_write};
@@ -21,8 +20,6 @@ pub struct ToDevice<T: DeviceItem> {
     input: StreamInput<T>,
     output: DeviceOutput<T>,
     in_flight: InFlight,
-    limit: usize,
-    waker: Option<Waker>,
 }
 
 impl<T: DeviceItem> ToDevice<T> {
@@ -31,9 +28,7 @@ impl<T: DeviceItem> ToDevice<T> {
         Self {
             input: StreamInput::new("in"),
             output: DeviceOutput::new("out", context),
-            in_flight: InFlight::default(),
-            limit: context.in_flight(),
-            waker: None,
+            in_flight: InFlight::new(context.in_flight()),
         }
     }
 }
@@ -44,7 +39,7 @@ impl<T: DeviceItem> Block for ToDevice<T> {
     }
 
     fn attach_waker(&mut self, waker: Waker) {
-        self.waker = Some(waker);
+        self.in_flight.set_waker(waker);
     }
 
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
@@ -55,7 +50,7 @@ impl<T: DeviceItem> Block for ToDevice<T> {
         self.output.refresh();
         let context = self.output.context().clone();
         let mut enqueued = false;
-        while self.in_flight.len() < self.limit {
+        while self.in_flight.has_room() {
             let skip = self.in_flight.items();
             let span = self.output.span(0);
             let n = (host_len - done - skip).min(span.len);
@@ -71,17 +66,11 @@ impl<T: DeviceItem> Block for ToDevice<T> {
                 let src = std::slice::from_raw_parts(host_ptr.add(done + skip), n);
                 enqueue_write(self.output.writer().ring(), span.offset, src)
             }?;
-            self.in_flight.push(event, n, self.waker.as_ref())?;
+            self.in_flight.push(event, n)?;
             self.output.produce(n);
             enqueued = true;
         }
-        if enqueued {
-            context.queue().flush().map_err(OclError::api("clFlush"))?;
-        }
-        if !self.in_flight.is_empty() {
-            io.in_flight();
-        }
-        Ok(())
+        Ok(self.in_flight.end_call(&context, enqueued, io)?)
     }
 
     fn deinit(&mut self) -> Result<(), BoxError> {
@@ -95,8 +84,6 @@ pub struct ToHost<T: DeviceItem> {
     input: DeviceInput<T>,
     output: StreamOutput<T>,
     in_flight: InFlight,
-    limit: usize,
-    waker: Option<Waker>,
 }
 
 impl<T: DeviceItem> ToHost<T> {
@@ -105,9 +92,7 @@ impl<T: DeviceItem> ToHost<T> {
         Self {
             input: DeviceInput::new("in", context),
             output: StreamOutput::new("out"),
-            in_flight: InFlight::default(),
-            limit: context.in_flight(),
-            waker: None,
+            in_flight: InFlight::new(context.in_flight()),
         }
     }
 }
@@ -118,7 +103,7 @@ impl<T: DeviceItem> Block for ToHost<T> {
     }
 
     fn attach_waker(&mut self, waker: Waker) {
-        self.waker = Some(waker);
+        self.in_flight.set_waker(waker);
     }
 
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
@@ -130,7 +115,7 @@ impl<T: DeviceItem> Block for ToHost<T> {
         self.input.consume(done);
         let context = self.input.context().clone();
         let mut enqueued = false;
-        while self.in_flight.len() < self.limit {
+        while self.in_flight.has_room() {
             let skip = self.in_flight.items();
             let span = self.input.span(skip);
             let n = (host_len - done - skip).min(span.len);
@@ -145,16 +130,10 @@ impl<T: DeviceItem> Block for ToHost<T> {
                 let dst = std::slice::from_raw_parts_mut(host_ptr.add(done + skip), n);
                 enqueue_read(self.input.reader().ring(), span.offset, dst)
             }?;
-            self.in_flight.push(event, n, self.waker.as_ref())?;
+            self.in_flight.push(event, n)?;
             enqueued = true;
         }
-        if enqueued {
-            context.queue().flush().map_err(OclError::api("clFlush"))?;
-        }
-        if !self.in_flight.is_empty() {
-            io.in_flight();
-        }
-        Ok(())
+        Ok(self.in_flight.end_call(&context, enqueued, io)?)
     }
 
     fn deinit(&mut self) -> Result<(), BoxError> {
