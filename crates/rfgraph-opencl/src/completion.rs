@@ -38,16 +38,20 @@ pub struct InFlight {
     items: usize,
     limit: usize,
     waker: Option<Waker>,
+    /// Whose queue the commands are on.
+    context: OclContext,
 }
 
 impl InFlight {
-    /// No commands yet; at most `limit` (at least 1) at a time.
-    pub fn new(limit: usize) -> Self {
+    /// No commands yet on `context`'s queue; at most the context's
+    /// `in_flight` at a time.
+    pub fn new(context: &OclContext) -> Self {
         Self {
             commands: VecDeque::new(),
             items: 0,
-            limit: limit.max(1),
+            limit: context.in_flight().max(1),
             waker: None,
+            context: context.clone(),
         }
     }
 
@@ -63,14 +67,12 @@ impl InFlight {
 
     /// Ends a `work` call: submits what was queued, and tells the runtime
     /// the block still waits for the device while anything is in flight.
-    pub fn end_call(
-        &self,
-        context: &OclContext,
-        queued: bool,
-        io: &mut WorkIo,
-    ) -> Result<(), OclError> {
+    pub fn end_call(&self, queued: bool, io: &mut WorkIo) -> Result<(), OclError> {
         if queued {
-            context.queue().flush().map_err(OclError::api("clFlush"))?;
+            self.context
+                .queue()
+                .flush()
+                .map_err(OclError::api("clFlush"))?;
         }
         if !self.commands.is_empty() {
             io.in_flight();

@@ -28,7 +28,7 @@ impl<T: DeviceItem> ToDevice<T> {
         Self {
             input: StreamInput::new("in"),
             output: DeviceOutput::new("out", context),
-            in_flight: InFlight::new(context.in_flight()),
+            in_flight: InFlight::new(context),
         }
     }
 }
@@ -48,7 +48,6 @@ impl<T: DeviceItem> Block for ToDevice<T> {
         let done = self.in_flight.retire()?;
         self.input.consume(done);
         self.output.refresh();
-        let context = self.output.context().clone();
         let mut enqueued = false;
         while self.in_flight.has_room() {
             let skip = self.in_flight.items();
@@ -70,7 +69,7 @@ impl<T: DeviceItem> Block for ToDevice<T> {
             self.output.produce(n);
             enqueued = true;
         }
-        Ok(self.in_flight.end_call(&context, enqueued, io)?)
+        Ok(self.in_flight.end_call(enqueued, io)?)
     }
 
     fn deinit(&mut self) -> Result<(), BoxError> {
@@ -92,7 +91,7 @@ impl<T: DeviceItem> ToHost<T> {
         Self {
             input: DeviceInput::new("in", context),
             output: StreamOutput::new("out"),
-            in_flight: InFlight::new(context.in_flight()),
+            in_flight: InFlight::new(context),
         }
     }
 }
@@ -113,7 +112,6 @@ impl<T: DeviceItem> Block for ToHost<T> {
         self.output.produce(done);
         self.input.refresh();
         self.input.consume(done);
-        let context = self.input.context().clone();
         let mut enqueued = false;
         while self.in_flight.has_room() {
             let skip = self.in_flight.items();
@@ -133,7 +131,7 @@ impl<T: DeviceItem> Block for ToHost<T> {
             self.in_flight.push(event, n)?;
             enqueued = true;
         }
-        Ok(self.in_flight.end_call(&context, enqueued, io)?)
+        Ok(self.in_flight.end_call(enqueued, io)?)
     }
 
     fn deinit(&mut self) -> Result<(), BoxError> {
