@@ -30,11 +30,12 @@ where
     K::Input: Item,
     K::Output: Item,
 {
-    /// A 1:1 block around `kernel`.
+    /// A 1:1 block around `kernel`; its rings hold at least the kernel's
+    /// minimum chunks (a whole FFT frame, say).
     pub fn new(kernel: K) -> Self {
         Self {
-            input: StreamInput::new("in"),
-            output: StreamOutput::new("out"),
+            input: StreamInput::new("in").with_min_items(kernel.min_input()),
+            output: StreamOutput::new("out").with_min_items(kernel.min_output()),
             kernel,
             rate: (1, 1),
         }

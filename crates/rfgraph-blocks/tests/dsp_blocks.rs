@@ -98,3 +98,48 @@ fn complex_fir_block_types_check() {
         "complex → f32 must be rejected"
     );
 }
+
+/// An FFT frame (4096 complex items, 32 KiB) larger than the rings the
+/// cache-aware schedulers and a small user size pick: the frame minimum the
+/// block declares must still size its rings, or the graph would stall.
+#[test]
+fn frames_larger_than_the_default_ring_still_flow() {
+    let size = 4096;
+    let frames = 5;
+    let x: Vec<Complex32> = (0..size * frames)
+        .map(|i| Complex32::new((i % 17) as f32, -((i % 5) as f32)))
+        .collect();
+    let mut reference = vec![Complex32::default(); x.len()];
+    let mut fft = rfgraph_dsp::Fft::new(size, rfgraph_dsp::FftDirection::Forward).unwrap();
+    assert_eq!(fft.process(&x, &mut reference), (x.len(), x.len()));
+    for user_bytes in [None, Some(4096)] {
+        let schedulers: Vec<Box<dyn Scheduler>> = vec![
+            Box::new(Tpb::new()),
+            Box::new(Single::new()),
+            Box::new(Pool::new()),
+            Box::new(Chain::new()),
+        ];
+        for s in schedulers {
+            let name = s.name().to_string();
+            let mut fg = Flowgraph::new();
+            if let Some(b) = user_bytes {
+                fg.set_buffer_bytes(b);
+            }
+            let src = fg.add(VectorSource::new(x.clone()));
+            let block = fg.add(DspBlock::new(
+                rfgraph_dsp::Fft::new(size, rfgraph_dsp::FftDirection::Forward).unwrap(),
+            ));
+            let sink = fg.add(VectorSink::<Complex32>::new());
+            fg.chain(&[src, block, sink]).unwrap();
+            let done = fg.run(s).unwrap();
+            let got = done.block::<VectorSink<Complex32>>(sink).unwrap().items();
+            assert_eq!(got.len(), x.len(), "{name} {user_bytes:?}");
+            assert!(
+                got.iter()
+                    .zip(&reference)
+                    .all(|(a, b)| (a - b).norm() < 1e-3),
+                "{name} {user_bytes:?}: output differs from the kernel alone"
+            );
+        }
+    }
+}

@@ -176,6 +176,14 @@ impl Kernel for Fft {
         Fft::process(self, input, output)
     }
 
+    fn min_input(&self) -> usize {
+        self.size
+    }
+
+    fn min_output(&self) -> usize {
+        self.size
+    }
+
     /// An FFT has no state between frames.
     fn reset(&mut self) {}
 }

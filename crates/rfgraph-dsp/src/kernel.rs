@@ -24,6 +24,18 @@ pub trait Kernel {
     /// `(consumed, produced)`.
     fn process(&mut self, input: &[Self::Input], output: &mut [Self::Output]) -> (usize, usize);
 
+    /// The fewest input items with which `process` is sure to make
+    /// progress (given [`min_output`](Self::min_output) free items): a
+    /// whole frame for block transforms, a decimation group for decimators.
+    fn min_input(&self) -> usize {
+        1
+    }
+
+    /// The fewest output items `process` needs room for to make progress.
+    fn min_output(&self) -> usize {
+        1
+    }
+
     /// Clears all history and state.
     fn reset(&mut self);
 }

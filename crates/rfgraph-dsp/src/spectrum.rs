@@ -122,6 +122,14 @@ impl Kernel for Spectrum {
         Spectrum::process(self, input, output)
     }
 
+    fn min_input(&self) -> usize {
+        self.size()
+    }
+
+    fn min_output(&self) -> usize {
+        self.size()
+    }
+
     /// A spectrum has no state between frames.
     fn reset(&mut self) {}
 }

@@ -13,7 +13,7 @@ use crate::cycles;
 use crate::error::RunError;
 use crate::message::{Inbox, Message, MessageGroup};
 use crate::signal::Signal;
-use crate::stats::{StatsCell, ThreadUsage};
+use crate::stats::{StatsCell, ThreadUsage, TimingSampler};
 use crate::tag::Tag;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -39,6 +39,8 @@ pub(crate) struct InputEdge {
     pub(crate) last: u64,
     /// Index of the writing block.
     pub(crate) writer: usize,
+    /// The writer had finished when the current step began.
+    pub(crate) finished_before: bool,
 }
 
 pub(crate) struct OutputEdge {
@@ -66,7 +68,9 @@ pub struct BlockRunner {
     pub(crate) tag_policy: TagPolicy,
     pub(crate) blocking: bool,
     pub(crate) done: bool,
-    finished_before: Vec<bool>,
+    timing: TimingSampler,
+    /// Stream peers marked as running on this block's thread.
+    local_peers: Vec<usize>,
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
@@ -94,7 +98,6 @@ impl BlockRunner {
     ) -> Self {
         let tag_policy = block.tag_policy();
         let blocking = block.is_blocking();
-        let n_in = inputs.len();
         Self {
             index,
             block,
@@ -110,7 +113,8 @@ impl BlockRunner {
             tag_policy,
             blocking,
             done: false,
-            finished_before: vec![false; n_in],
+            timing: TimingSampler::new(index),
+            local_peers: Vec::new(),
         }
     }
 
@@ -150,12 +154,14 @@ impl BlockRunner {
     }
 
     /// Declares which stream peers run on the same thread as this block
-    /// (`same_thread(peer)`): edges between such blocks then signal without
-    /// memory fences or wake-ups. Only for schedulers that poll those
-    /// blocks on one thread; call before running.
+    /// (`same_thread(peer)`): edges between such blocks then send no
+    /// signal at all, so the scheduler takes over: after this block makes
+    /// progress (or finishes) it must run those peers again. Only for
+    /// schedulers that poll blocks on one thread; call before running, on
+    /// both ends of each edge.
     ///
     /// Returns true when *every* stream peer is on the same thread.
-    pub fn mark_same_thread_peers(&self, same_thread: impl Fn(usize) -> bool) -> bool {
+    pub fn mark_same_thread_peers(&mut self, same_thread: impl Fn(usize) -> bool) -> bool {
         let mut all = true;
         for out in &self.outputs {
             for (reader, &block) in out.readers.iter().enumerate() {
@@ -164,7 +170,18 @@ impl BlockRunner {
                 all &= same;
             }
         }
+        self.local_peers = self
+            .downstream()
+            .chain(self.upstream())
+            .filter(|&b| same_thread(b))
+            .collect();
         all && self.inputs.iter().all(|i| same_thread(i.writer))
+    }
+
+    /// True when stream peer `block` was declared to run on this block's
+    /// thread (see [`mark_same_thread_peers`](Self::mark_same_thread_peers)).
+    pub fn runs_with(&self, block: usize) -> bool {
+        self.local_peers.contains(&block)
     }
 
     /// Adds a thread's context switches to the block's statistics;
@@ -216,9 +233,9 @@ impl BlockRunner {
         }
         self.signal.begin_look();
         let mut all_finished = !self.inputs.is_empty();
-        for (flag, input) in self.finished_before.iter_mut().zip(&self.inputs) {
-            *flag = input.edge.writer_finished();
-            all_finished &= *flag;
+        for input in &mut self.inputs {
+            input.finished_before = input.edge.writer_finished();
+            all_finished &= input.finished_before;
         }
         // Output space only grows while the block is idle, so "all outputs
         // drained" must be observed *before* `work` to prove the block was
@@ -226,17 +243,28 @@ impl BlockRunner {
         let stuck_if_idle = all_finished && self.outputs.iter().all(|o| o.edge.unread() == 0);
         let mut io = WorkIo::default();
         let mut progress = false;
-        if let Some(first) = self.inbox.pop() {
+        // Messages only ever arrive on message inputs.
+        let first = if self.message_inputs.is_empty() {
+            None
+        } else {
+            self.inbox.pop()
+        };
+        if let Some(first) = first {
             progress = true;
             if let Err(e) = self.handle_messages(first, &mut io) {
                 return self.fail(e);
             }
         }
+        let mut called = false;
         let mut work_ticks = None;
         if !io.finished {
-            let start = cycles::now();
+            called = true;
+            let timed = self.timing.time_next();
+            let start = if timed { cycles::now() } else { 0 };
             let result = catch_unwind(AssertUnwindSafe(|| self.block.work(&mut io)));
-            work_ticks = Some(cycles::now().wrapping_sub(start));
+            if timed {
+                work_ticks = Some(cycles::now().wrapping_sub(start));
+            }
             match result {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => {
@@ -257,8 +285,8 @@ impl BlockRunner {
         }
         // Also after handlers alone: they may have produced stream items.
         let (consumed, produced) = self.publish();
-        if let Some(ticks) = work_ticks {
-            self.stats.record_work(consumed, produced, ticks);
+        if called {
+            self.stats.record_work(consumed, produced, work_ticks);
         }
         progress |= consumed + produced > 0;
         if self.should_finish(&io, progress, stuck_if_idle) {
@@ -378,7 +406,8 @@ impl BlockRunner {
         if !self.outputs.is_empty() && self.outputs.iter().all(|o| o.edge.attached_readers() == 0) {
             return true;
         }
-        for (input, &finished) in self.inputs.iter().zip(&self.finished_before) {
+        for input in &self.inputs {
+            let finished = input.finished_before;
             // Writer done and every item it wrote consumed.
             if finished && input.edge.written() == input.last {
                 return true;

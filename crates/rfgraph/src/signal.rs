@@ -70,13 +70,6 @@ impl Signal {
         }
     }
 
-    /// Notification from code on the thread that also runs this block: a
-    /// plain flag store, no fence and no wake-up (the thread is awake).
-    #[inline]
-    pub fn notify_same_thread(&self) {
-        self.pending.store(true, Ordering::Relaxed);
-    }
-
     /// Declares that every stream peer of this block runs on the thread
     /// that polls it, and that this thread never sleeps longer than a few
     /// milliseconds. [`begin_look`](Self::begin_look) then skips its fence:
@@ -86,6 +79,11 @@ impl Signal {
     /// stop from another thread is seen at the next poll at the latest.
     pub fn set_polled_locally(&self, on: bool) {
         self.polled_locally.store(on, Ordering::Relaxed);
+    }
+
+    /// True when [`set_polled_locally`](Self::set_polled_locally) is on.
+    pub fn is_polled_locally(&self) -> bool {
+        self.polled_locally.load(Ordering::Relaxed)
     }
 
     /// Called by the block's runner right before it inspects its edges.
@@ -142,9 +140,6 @@ mod tests {
         s.set_polled_locally(true);
         s.begin_look();
         assert!(!s.is_pending());
-        s.notify_same_thread();
-        assert!(s.is_pending());
-        s.begin_look();
         s.notify();
         assert!(s.is_pending());
     }

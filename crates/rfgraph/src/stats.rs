@@ -28,7 +28,11 @@ pub struct BlockStats {
     pub items_produced: u64,
     /// Messages handled.
     pub messages_handled: u64,
-    /// Nanoseconds spent inside `work` and message handlers.
+    /// Nanoseconds spent inside `work` and message handlers. Handlers are
+    /// timed always; `work` calls are timed on a random sample (every call
+    /// for the first [`ALWAYS_TIMED_CALLS`], then one in
+    /// [`TIMING_PERIOD`] on average) and the total is scaled from it: reading
+    /// the clock twice per call costs more than a small chunk's copy in a VM.
     pub work_ns: u64,
     /// Log2 histogram of items per call (produced, or consumed for sinks).
     pub items_per_call_log2: Vec<u64>,
@@ -83,18 +87,72 @@ impl ThreadUsage {
     }
 }
 
-/// The live counters of one block.
+/// `work` calls timed before sampling starts.
+pub const ALWAYS_TIMED_CALLS: u64 = 64;
+/// Mean distance between timed `work` calls after the first
+/// [`ALWAYS_TIMED_CALLS`].
+pub const TIMING_PERIOD: u32 = 16;
+
+/// Decides which `work` calls of one block get timed: all of the first
+/// [`ALWAYS_TIMED_CALLS`], then one at random every 1 to
+/// 2 × [`TIMING_PERIOD`] - 1 calls, so periodic patterns in call lengths
+/// cannot bias the estimate. Owned by the thread running the block.
+#[derive(Debug)]
+pub(crate) struct TimingSampler {
+    calls: u64,
+    countdown: u32,
+    state: u32,
+}
+
+impl TimingSampler {
+    pub(crate) fn new(seed: usize) -> Self {
+        Self {
+            calls: 0,
+            countdown: 0,
+            state: (seed as u32).wrapping_mul(0x9E37_79B9) | 1,
+        }
+    }
+
+    /// True when the next `work` call should be timed.
+    #[inline]
+    pub(crate) fn time_next(&mut self) -> bool {
+        self.calls += 1;
+        if self.calls <= ALWAYS_TIMED_CALLS {
+            return true;
+        }
+        if self.countdown > 1 {
+            self.countdown -= 1;
+            return false;
+        }
+        // xorshift32: cheap, and good enough to scatter sample points.
+        let mut x = self.state;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        self.state = x;
+        self.countdown = 1 + x % (2 * TIMING_PERIOD - 1);
+        true
+    }
+}
+
+/// The live counters of one block; the counters `work` bumps come first,
+/// on one cache line.
+#[repr(C)]
 pub(crate) struct StatsCell {
-    pub(crate) block: String,
-    pub(crate) type_name: String,
-    pub(crate) transfer: bool,
     work_calls: AtomicU64,
     consumed: AtomicU64,
     produced: AtomicU64,
+    /// Calls whose time is in `timed_ticks`.
+    timed_calls: AtomicU64,
+    /// Time in the timed `work` calls, in [`cycles`](crate::cycles) ticks.
+    timed_ticks: AtomicU64,
     messages: AtomicU64,
-    /// Time in `work` and handlers, in [`cycles`](crate::cycles) ticks.
-    work_ticks: AtomicU64,
+    /// Time in message handlers, in ticks.
+    message_ticks: AtomicU64,
     histogram: [AtomicU64; HISTOGRAM_BUCKETS],
+    pub(crate) block: String,
+    pub(crate) type_name: String,
+    pub(crate) transfer: bool,
     voluntary: AtomicU64,
     involuntary: AtomicU64,
     sharing: AtomicU64,
@@ -114,8 +172,10 @@ impl StatsCell {
             work_calls: AtomicU64::new(0),
             consumed: AtomicU64::new(0),
             produced: AtomicU64::new(0),
+            timed_calls: AtomicU64::new(0),
+            timed_ticks: AtomicU64::new(0),
             messages: AtomicU64::new(0),
-            work_ticks: AtomicU64::new(0),
+            message_ticks: AtomicU64::new(0),
             histogram: std::array::from_fn(|_| AtomicU64::new(0)),
             voluntary: AtomicU64::new(0),
             involuntary: AtomicU64::new(0),
@@ -123,13 +183,17 @@ impl StatsCell {
         }
     }
 
-    /// Records one `work` call. Only the running thread calls this.
+    /// Records one `work` call and its duration if it was timed. Only the
+    /// running thread calls this.
     #[inline]
-    pub(crate) fn record_work(&self, consumed: u64, produced: u64, ticks: u64) {
+    pub(crate) fn record_work(&self, consumed: u64, produced: u64, ticks: Option<u64>) {
         bump(&self.work_calls, 1);
         bump(&self.consumed, consumed);
         bump(&self.produced, produced);
-        bump(&self.work_ticks, ticks);
+        if let Some(t) = ticks {
+            bump(&self.timed_calls, 1);
+            bump(&self.timed_ticks, t);
+        }
         let n = if produced > 0 { produced } else { consumed };
         let bucket = (64 - n.leading_zeros()) as usize;
         bump(&self.histogram[bucket.min(HISTOGRAM_BUCKETS - 1)], 1);
@@ -138,13 +202,23 @@ impl StatsCell {
     #[inline]
     pub(crate) fn record_messages(&self, count: u64, ticks: u64) {
         bump(&self.messages, count);
-        bump(&self.work_ticks, ticks);
+        bump(&self.message_ticks, ticks);
     }
 
     pub(crate) fn record_thread(&self, usage: ThreadUsage, sharing: u64) {
         bump(&self.voluntary, usage.voluntary);
         bump(&self.involuntary, usage.involuntary);
         self.sharing.store(sharing.max(1), Relaxed);
+    }
+
+    /// Estimated ticks in all `work` calls, scaled up from the timed ones.
+    fn work_ticks(&self) -> u64 {
+        let timed = self.timed_calls.load(Relaxed);
+        if timed == 0 {
+            return 0;
+        }
+        let ticks = self.timed_ticks.load(Relaxed) as u128;
+        (ticks * self.work_calls.load(Relaxed) as u128 / timed as u128) as u64
     }
 
     pub(crate) fn snapshot(&self) -> BlockStats {
@@ -155,7 +229,7 @@ impl StatsCell {
             items_consumed: self.consumed.load(Relaxed),
             items_produced: self.produced.load(Relaxed),
             messages_handled: self.messages.load(Relaxed),
-            work_ns: crate::cycles::to_ns(self.work_ticks.load(Relaxed)),
+            work_ns: crate::cycles::to_ns(self.work_ticks() + self.message_ticks.load(Relaxed)),
             items_per_call_log2: self.histogram.iter().map(|h| h.load(Relaxed)).collect(),
             voluntary_context_switches: self.voluntary.load(Relaxed),
             involuntary_context_switches: self.involuntary.load(Relaxed),
@@ -172,10 +246,10 @@ mod tests {
     #[test]
     fn histogram_buckets_are_log2() {
         let s = StatsCell::new("b".into(), "T".into(), false);
-        s.record_work(0, 0, 1);
-        s.record_work(1, 1, 1);
-        s.record_work(1000, 1024, 1);
-        s.record_work(7, 0, 1);
+        s.record_work(0, 0, Some(1));
+        s.record_work(1, 1, Some(1));
+        s.record_work(1000, 1024, Some(1));
+        s.record_work(7, 0, Some(1));
         let snap = s.snapshot();
         assert_eq!(snap.work_calls, 4);
         assert_eq!(snap.items_per_call_log2[0], 1);
@@ -184,6 +258,45 @@ mod tests {
         assert_eq!(snap.items_per_call_log2[3], 1); // 7 consumed by a sink
         assert_eq!(snap.items_consumed, 1008);
         assert!(snap.to_json()["work_calls"].as_u64() == Some(4));
+    }
+
+    #[test]
+    fn sampled_work_time_is_scaled_to_every_call() {
+        let s = StatsCell::new("b".into(), "T".into(), false);
+        // 10 timed calls of 1000 ticks and 30 untimed ones of the same length.
+        for i in 0..40 {
+            s.record_work(1, 1, (i % 4 == 0).then_some(1000));
+        }
+        assert_eq!(s.work_ticks(), 40_000);
+        let none = StatsCell::new("b".into(), "T".into(), false);
+        none.record_work(1, 1, None);
+        assert_eq!(none.work_ticks(), 0);
+    }
+
+    #[test]
+    fn sampler_times_every_early_call_then_about_one_in_period() {
+        let mut sampler = TimingSampler::new(7);
+        let early = (0..ALWAYS_TIMED_CALLS)
+            .filter(|_| sampler.time_next())
+            .count();
+        assert_eq!(early as u64, ALWAYS_TIMED_CALLS);
+        let later = 160_000;
+        let timed = (0..later).filter(|_| sampler.time_next()).count();
+        let expected = later / TIMING_PERIOD as usize;
+        assert!(
+            timed > expected * 8 / 10 && timed < expected * 12 / 10,
+            "{timed} timed, expected about {expected}"
+        );
+        // Never two untimed stretches longer than the sampler allows.
+        let mut gap = 0;
+        for _ in 0..10_000 {
+            if sampler.time_next() {
+                gap = 0;
+            } else {
+                gap += 1;
+                assert!(gap < 2 * TIMING_PERIOD as usize);
+            }
+        }
     }
 
     #[test]

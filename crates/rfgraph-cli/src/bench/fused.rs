@@ -58,9 +58,12 @@ pub fn saxpy_chain(
         let n = ((items - done) as usize).min(chunk);
         source(done, &mut buf[..n]);
         for _ in 0..blocks {
-            for x in &mut buf[..n] {
-                *x = a * *x + b;
-            }
+            // The same code generation as a `Map` block's loop.
+            rfgraph::block::vectorize::vectorized(|| {
+                for x in &mut buf[..n] {
+                    *x = a * *x + b;
+                }
+            });
             black_box(&mut buf);
         }
         sink(&buf[..n]);

@@ -117,6 +117,10 @@ impl<K: FirKind> Kernel for DecimatingFir<K> {
         DecimatingFir::process(self, input, output)
     }
 
+    fn min_input(&self) -> usize {
+        self.decimation
+    }
+
     fn reset(&mut self) {
         DecimatingFir::reset(self);
     }

@@ -119,6 +119,10 @@ impl<K: FirKind> Kernel for InterpolatingFir<K> {
         InterpolatingFir::process(self, input, output)
     }
 
+    fn min_output(&self) -> usize {
+        self.phases.len()
+    }
+
     fn reset(&mut self) {
         InterpolatingFir::reset(self);
     }

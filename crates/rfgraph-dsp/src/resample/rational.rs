@@ -171,6 +171,10 @@ impl<K: FirKind> Kernel for RationalResampler<K> {
         RationalResampler::process(self, input, output)
     }
 
+    fn min_input(&self) -> usize {
+        self.decim.div_ceil(self.interp)
+    }
+
     fn reset(&mut self) {
         RationalResampler::reset(self);
     }

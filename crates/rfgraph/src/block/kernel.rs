@@ -104,8 +104,11 @@ impl<I: Item, O: Item, F: FnMut(I) -> O + Send + 'static> Kernel for Map<I, O, F
     type Out = O;
     #[inline]
     fn process(&mut self, input: &[I], output: &mut [O]) {
-        for (o, &i) in output.iter_mut().zip(input) {
-            *o = (self.f)(i);
-        }
+        let f = &mut self.f;
+        super::vectorize::vectorized(|| {
+            for (o, &i) in output.iter_mut().zip(input) {
+                *o = f(i);
+            }
+        });
     }
 }

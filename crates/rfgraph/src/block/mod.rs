@@ -5,6 +5,7 @@
 //! for 1:1, decimating and interpolating blocks live in [`kernel`].
 
 pub mod kernel;
+pub mod vectorize;
 
 use crate::error::BoxError;
 use crate::pmt::Pmt;

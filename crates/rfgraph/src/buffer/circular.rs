@@ -65,7 +65,14 @@ impl CircularBuffer {
     #[inline]
     fn ptr_at(&self, pos: u64) -> *mut u8 {
         let capacity = self.positions.capacity() as u64;
-        let offset = ((pos + self.skew as u64) % capacity) as usize * self.item_size;
+        let pos = pos + self.skew as u64;
+        // Rings are usually a power of two items long: spare the division.
+        let index = if capacity.is_power_of_two() {
+            pos & (capacity - 1)
+        } else {
+            pos % capacity
+        };
+        let offset = index as usize * self.item_size;
         // SAFETY: offset < len, and the mapping is 2 * len long.
         unsafe { self.mem.as_ptr().add(offset) }
     }

@@ -78,7 +78,8 @@ pub trait EdgeBuffer: Any + Send + Sync {
     /// Readers still attached.
     fn attached_readers(&self) -> usize;
     /// Declares that the writer and reader `reader` run on the same thread,
-    /// so their notifications need no fence or wake-up.
+    /// whose scheduler runs each after the other moves: publishing then
+    /// sends neither of them a signal.
     fn set_same_thread(&self, reader: usize, same: bool);
     /// Adds a tag at an absolute index.
     fn add_tag(&self, tag: Tag);

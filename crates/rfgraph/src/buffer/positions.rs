@@ -24,26 +24,43 @@ use std::any::Any;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
+/// One reader's control words, on a line of their own: its published
+/// position (read by the writer), its staged position and its flags.
 struct ReaderSlot {
     /// Published read position.
     read: AtomicU64,
+    /// Staged read position (touched by the reader's thread only).
+    staged: AtomicU64,
     detached: AtomicBool,
     /// Writer and this reader run on one thread (set before the run).
     same_thread: AtomicBool,
 }
 
-/// Positions, flags, signals and tags of one edge of `capacity` items.
-pub struct EdgePositions {
-    capacity: usize,
+/// The writer's control words, on one line: what every `work` call of the
+/// writer touches, and what readers poll.
+struct WriterWords {
     /// Published write position.
-    write: CachePadded<AtomicU64>,
+    write: AtomicU64,
     /// Staged write position (touched by the writer's thread only).
-    staged_write: CachePadded<AtomicU64>,
-    readers: Box<[CachePadded<ReaderSlot>]>,
-    /// Staged read positions (each touched by its reader's thread only).
-    staged_reads: Box<[CachePadded<AtomicU64>]>,
-    writer_done: AtomicBool,
+    staged: AtomicU64,
+    done: AtomicBool,
+    /// Bit `r` set: reader `r` runs on the writer's thread (readers past
+    /// 63 always get full notifications, which is merely slower).
+    local_readers: AtomicU64,
+    /// Readers not detached (written only when one detaches).
     attached: AtomicUsize,
+}
+
+/// Positions, flags, signals and tags of one edge of `capacity` items.
+///
+/// Hot words are packed by owner, one cache line each: the writer's
+/// (positions, finish flag, which readers are local) and one per reader.
+/// A `work` call of a 1-in/1-out block thus touches two lines per edge, which
+/// matters when a core cycles through dozens of blocks per chunk.
+pub struct EdgePositions {
+    writer: CachePadded<WriterWords>,
+    readers: Box<[CachePadded<ReaderSlot>]>,
+    capacity: usize,
     writer_signal: Arc<Signal>,
     reader_signals: Box<[Arc<Signal>]>,
     tags: TagStore,
@@ -55,23 +72,24 @@ impl EdgePositions {
     pub fn new(spec: &EdgeSpec, capacity: usize) -> Self {
         let readers = spec.reader_signals.len();
         Self {
-            capacity,
-            write: CachePadded::new(AtomicU64::new(0)),
-            staged_write: CachePadded::new(AtomicU64::new(0)),
+            writer: CachePadded::new(WriterWords {
+                write: AtomicU64::new(0),
+                staged: AtomicU64::new(0),
+                done: AtomicBool::new(false),
+                local_readers: AtomicU64::new(0),
+                attached: AtomicUsize::new(readers),
+            }),
             readers: (0..readers)
                 .map(|_| {
                     CachePadded::new(ReaderSlot {
                         read: AtomicU64::new(0),
+                        staged: AtomicU64::new(0),
                         detached: AtomicBool::new(false),
                         same_thread: AtomicBool::new(false),
                     })
                 })
                 .collect(),
-            staged_reads: (0..readers)
-                .map(|_| CachePadded::new(AtomicU64::new(0)))
-                .collect(),
-            writer_done: AtomicBool::new(false),
-            attached: AtomicUsize::new(readers),
+            capacity,
             writer_signal: spec.writer_signal.clone(),
             reader_signals: spec.reader_signals.clone().into_boxed_slice(),
             tags: TagStore::default(),
@@ -87,7 +105,7 @@ impl EdgePositions {
     /// The published write position (acquire).
     #[inline]
     pub fn published_write(&self) -> u64 {
-        self.write.load(Ordering::Acquire)
+        self.writer.write.load(Ordering::Acquire)
     }
 
     /// The lowest published read position over attached readers, or
@@ -130,36 +148,40 @@ impl<B: PositionedBuffer> EdgeBuffer for B {
     }
     fn finish_writer(&self) {
         let p = self.positions();
-        p.writer_done.store(true, Ordering::Release);
+        p.writer.done.store(true, Ordering::Release);
         for s in p.reader_signals.iter() {
             s.notify();
         }
     }
     fn writer_finished(&self) -> bool {
-        self.positions().writer_done.load(Ordering::Acquire)
+        self.positions().writer.done.load(Ordering::Acquire)
     }
     fn detach_reader(&self, reader: usize) {
         let p = self.positions();
         if !p.readers[reader].detached.swap(true, Ordering::AcqRel) {
-            p.attached.fetch_sub(1, Ordering::AcqRel);
+            p.writer.attached.fetch_sub(1, Ordering::AcqRel);
             p.writer_signal.notify();
         }
     }
     fn attached_readers(&self) -> usize {
-        self.positions().attached.load(Ordering::Acquire)
+        self.positions().writer.attached.load(Ordering::Acquire)
     }
     fn staged_read(&self, reader: usize) -> u64 {
-        self.positions().staged_reads[reader].load(Ordering::Relaxed)
+        self.positions().readers[reader]
+            .staged
+            .load(Ordering::Relaxed)
     }
     fn publish_write(&self) -> u64 {
         let p = self.positions();
-        let staged = p.staged_write.load(Ordering::Relaxed);
-        if p.write.load(Ordering::Relaxed) != staged {
-            p.write.store(staged, Ordering::Release);
-            for (s, slot) in p.reader_signals.iter().zip(p.readers.iter()) {
-                if slot.same_thread.load(Ordering::Relaxed) {
-                    s.notify_same_thread();
-                } else {
+        let w = &p.writer;
+        let staged = w.staged.load(Ordering::Relaxed);
+        if w.write.load(Ordering::Relaxed) != staged {
+            w.write.store(staged, Ordering::Release);
+            // Readers on this thread are run by the scheduler without a
+            // signal (see `set_same_thread`).
+            let local = w.local_readers.load(Ordering::Relaxed);
+            for (r, s) in p.reader_signals.iter().enumerate() {
+                if r >= 64 || local & (1 << r) == 0 {
                     s.notify();
                 }
             }
@@ -168,22 +190,27 @@ impl<B: PositionedBuffer> EdgeBuffer for B {
     }
     fn publish_read(&self, reader: usize) -> u64 {
         let p = self.positions();
-        let staged = p.staged_reads[reader].load(Ordering::Relaxed);
         let slot = &p.readers[reader];
+        let staged = slot.staged.load(Ordering::Relaxed);
         if slot.read.load(Ordering::Relaxed) != staged {
             slot.read.store(staged, Ordering::Release);
-            if slot.same_thread.load(Ordering::Relaxed) {
-                p.writer_signal.notify_same_thread();
-            } else {
+            if !slot.same_thread.load(Ordering::Relaxed) {
                 p.writer_signal.notify();
             }
         }
         staged
     }
     fn set_same_thread(&self, reader: usize, same: bool) {
-        self.positions().readers[reader]
-            .same_thread
-            .store(same, Ordering::Relaxed);
+        let p = self.positions();
+        p.readers[reader].same_thread.store(same, Ordering::Relaxed);
+        if reader < 64 {
+            let bit = 1 << reader;
+            if same {
+                p.writer.local_readers.fetch_or(bit, Ordering::Relaxed);
+            } else {
+                p.writer.local_readers.fetch_and(!bit, Ordering::Relaxed);
+            }
+        }
     }
     fn add_tag(&self, tag: Tag) {
         // Published read positions trail tag propagation (see module doc),
@@ -239,7 +266,7 @@ impl WriteCursor {
         }
         self.free -= n;
         self.pos += n as u64;
-        edge.staged_write.store(self.pos, Ordering::Relaxed);
+        edge.writer.staged.store(self.pos, Ordering::Relaxed);
     }
 
     /// Absolute index of the next item to be written.
@@ -294,7 +321,9 @@ impl ReadCursor {
             return;
         }
         self.pos += n as u64;
-        edge.staged_reads[self.id].store(self.pos, Ordering::Relaxed);
+        edge.readers[self.id]
+            .staged
+            .store(self.pos, Ordering::Relaxed);
     }
 
     /// Reader number.

@@ -43,6 +43,27 @@ fn find(parent: &mut [usize], x: usize) -> usize {
     root
 }
 
+/// The smallest ring that lets the writer of output `src_port` of `src`
+/// and each reader on `edges` reach their minimum chunks at the same time:
+/// a writer waiting for `w` free items and a reader waiting for `r` items
+/// can both stall only while `capacity < w + r - 1`.
+fn edge_floor_bytes(fg: &mut Flowgraph, src: usize, src_port: usize, edges: &[usize]) -> usize {
+    let (writer_min, item_size) = {
+        let ports = fg.blocks[src].block.ports();
+        let port = &ports.outputs[src_port];
+        (port.min_items(), port.item_type().size())
+    };
+    let reader_min = edges
+        .iter()
+        .map(|&i| {
+            let (dst, dst_port) = (fg.streams[i].dst, fg.streams[i].dst_port);
+            fg.blocks[dst].block.ports().inputs[dst_port].min_items()
+        })
+        .max()
+        .unwrap_or(1);
+    (writer_min + reader_min) * item_size
+}
+
 /// Builds the runnable parts. The flowgraph must be valid.
 pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
     let n = fg.blocks.len();
@@ -75,7 +96,8 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
                     .filter_map(|&i| fg.streams[i].planned_bytes)
                     .max()
             })
-            .unwrap_or(fg.buffer_bytes);
+            .unwrap_or(fg.buffer_bytes)
+            .max(edge_floor_bytes(&mut fg, src, src_port, &edges));
         let src_name = fg.blocks[src].name.clone();
         let edge: Arc<dyn EdgeBuffer> = {
             let mut ports = fg.blocks[src].block.ports();
@@ -128,6 +150,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
                     reader,
                     last: 0,
                     writer: src,
+                    finished_before: false,
                 },
             ));
         }

@@ -28,6 +28,13 @@ pub trait StreamPort {
     fn is_optional(&self) -> bool {
         false
     }
+    /// The fewest items the block needs at once on this port to make
+    /// progress (a whole FFT frame, say). Rings are sized so that a writer
+    /// and every reader can always reach their minimums together, however
+    /// small the scheduler's cache-sized default is.
+    fn min_items(&self) -> usize {
+        1
+    }
     /// For a port outside host memory: a new block that moves this port's
     /// items across the host boundary, which the flowgraph inserts where
     /// the port meets another domain. For an input, it reads host memory on

@@ -17,6 +17,7 @@ use std::sync::Arc;
 pub struct StreamInput<T: Item> {
     name: &'static str,
     optional: bool,
+    min_items: usize,
     reader: Option<CircularReader<T>>,
 }
 
@@ -26,6 +27,7 @@ impl<T: Item> StreamInput<T> {
         Self {
             name,
             optional: false,
+            min_items: 1,
             reader: None,
         }
     }
@@ -36,6 +38,14 @@ impl<T: Item> StreamInput<T> {
             optional: true,
             ..Self::new(name)
         }
+    }
+
+    /// Declares that `work` needs at least `n` readable items at once to
+    /// make progress; the ring is sized to allow it (see
+    /// [`StreamPort::min_items`](super::StreamPort::min_items)).
+    pub fn with_min_items(mut self, n: usize) -> Self {
+        self.min_items = n.max(1);
+        self
     }
 
     /// Everything readable now, contiguous.
@@ -83,6 +93,9 @@ impl<T: Item> StreamPort for StreamInput<T> {
     fn is_optional(&self) -> bool {
         self.optional
     }
+    fn min_items(&self) -> usize {
+        self.min_items
+    }
 }
 
 impl<T: Item> InputPort for StreamInput<T> {
@@ -98,6 +111,7 @@ impl<T: Item> InputPort for StreamInput<T> {
 pub struct StreamOutput<T: Item> {
     name: &'static str,
     optional: bool,
+    min_items: usize,
     writer: Option<CircularWriter<T>>,
 }
 
@@ -107,6 +121,7 @@ impl<T: Item> StreamOutput<T> {
         Self {
             name,
             optional: false,
+            min_items: 1,
             writer: None,
         }
     }
@@ -117,6 +132,14 @@ impl<T: Item> StreamOutput<T> {
             optional: true,
             ..Self::new(name)
         }
+    }
+
+    /// Declares that `work` needs at least `n` free items at once to make
+    /// progress; the ring is sized to allow it (see
+    /// [`StreamPort::min_items`](super::StreamPort::min_items)).
+    pub fn with_min_items(mut self, n: usize) -> Self {
+        self.min_items = n.max(1);
+        self
     }
 
     /// All free space now, contiguous.
@@ -160,6 +183,9 @@ impl<T: Item> StreamPort for StreamOutput<T> {
     }
     fn is_optional(&self) -> bool {
         self.optional
+    }
+    fn min_items(&self) -> usize {
+        self.min_items
     }
 }
 

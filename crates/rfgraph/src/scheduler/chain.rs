@@ -7,16 +7,12 @@
 //! default to a size that keeps a producer/consumer pair in L1.
 
 use super::Scheduler;
-use super::cache::{l1_data_bytes, l2_bytes};
+use super::cache::{l2_bytes, local_ring_bytes};
 use super::partition::{Node, group_by_component, nodes_of, partition};
-use super::single::poll_until_done;
+use super::single::{LOCAL_POLL_INTERVAL, poll_until_done};
 use super::thread::{RealtimePriority, ThreadSettings, start_blocking};
 use crate::runner::BlockRunner;
 use std::collections::HashMap;
-
-/// Longest sleep of a chain worker: bounds how late a message or stop from
-/// another thread is seen by a block that skips its fence.
-const POLL_INTERVAL: std::time::Duration = std::time::Duration::from_millis(2);
 
 /// The cache-aware partitioned scheduler.
 #[derive(Clone, Debug, Default)]
@@ -92,8 +88,7 @@ impl Scheduler for Chain {
     }
 
     fn default_buffer_bytes(&self) -> Option<usize> {
-        // A chunk and its copy fit in L1 together.
-        Some(self.buffer_bytes.unwrap_or_else(|| l1_data_bytes() * 2))
+        Some(self.buffer_bytes.unwrap_or_else(local_ring_bytes))
     }
 
     /// Edges inside a core get L1-sized rings (depth-first chunks stay in
@@ -140,7 +135,7 @@ impl Scheduler for Chain {
     }
 
     fn execute(&self, runners: Vec<BlockRunner>) -> Vec<BlockRunner> {
-        let (local, own_threads) = start_blocking(runners);
+        let (mut local, own_threads) = start_blocking(runners);
         let cores = self.core_list();
         // Dense numbering of the non-blocking blocks for the partitioner.
         let slot_of: HashMap<usize, usize> = local
@@ -159,12 +154,12 @@ impl Scheduler for Chain {
             eprint!("{}", plan.explain(&nodes, &cores));
         }
         let part_of = plan.part_of(nodes.len());
-        for r in &local {
+        for r in &mut local {
             let mine = part_of[slot_of[&r.index()]];
             let all_local = r.mark_same_thread_peers(|peer| {
                 slot_of.get(&peer).is_some_and(|&s| part_of[s] == mine)
             });
-            // Workers re-poll at least every POLL_INTERVAL, so blocks whose
+            // Workers re-poll at least every LOCAL_POLL_INTERVAL, so blocks whose
             // peers are all local may skip the fence (see Signal).
             r.signal().set_polled_locally(all_local);
         }
@@ -200,7 +195,7 @@ impl Scheduler for Chain {
                         .name(format!("rfgraph-chain-{p}"))
                         .spawn_scoped(scope, move || {
                             settings.apply();
-                            poll_until_done(group, Some(POLL_INTERVAL))
+                            poll_until_done(group, Some(LOCAL_POLL_INTERVAL))
                         })
                         .expect("cannot spawn a chain worker")
                 })

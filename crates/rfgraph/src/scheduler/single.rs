@@ -38,10 +38,22 @@ impl Single {
 
 struct Slot {
     runner: BlockRunner,
-    /// Made progress last time: run again without waiting for a signal.
+    /// Made progress last time, or a stream peer on this thread did: run
+    /// again without waiting for a signal.
     again: bool,
     timer: Option<Instant>,
+    /// Positions in the group of the stream peers this thread runs. Edges
+    /// to them send no signals (see `mark_same_thread_peers`): when this
+    /// block moves, they are due.
+    peers: Vec<usize>,
 }
+
+/// Longest sleep of a thread polling blocks whose stream peers all run on
+/// it: such blocks skip their fence (see [`Signal::set_polled_locally`]),
+/// so a message or stop from another thread may be seen this late.
+///
+/// [`Signal::set_polled_locally`]: crate::signal::Signal::set_polled_locally
+pub(crate) const LOCAL_POLL_INTERVAL: std::time::Duration = std::time::Duration::from_millis(2);
 
 /// Rounds a group may run in a row while it progresses, before the next
 /// group gets the thread. Long enough to amortise refilling the cache with
@@ -74,12 +86,26 @@ pub(crate) fn poll_until_done(
                         runner,
                         again: true,
                         timer: None,
+                        peers: Vec::new(),
                     }
                 })
                 .collect()
         })
         .collect();
+    for group in &mut groups {
+        link_local_peers(group);
+    }
     let mut live: usize = groups.iter().map(Vec::len).sum();
+    // Peers on other threads usually answer within microseconds; only then
+    // is spinning before a park worth it.
+    let remote_peers = groups
+        .iter()
+        .flatten()
+        .any(|s| !s.runner.signal().is_polled_locally());
+    // Spin before the next park? Only while peers answer about as fast as
+    // a spin lasts; a graph waiting on a timer or a slow source stops
+    // spinning after one long park.
+    let mut spin = remote_peers;
     while live > 0 {
         let mut progressed = false;
         let mut next_timer: Option<Instant> = None;
@@ -97,17 +123,22 @@ pub(crate) fn poll_until_done(
             }
         }
         if !progressed && live > 0 {
-            let pending = groups
-                .iter()
-                .flatten()
-                .any(|s| !s.runner.is_done() && s.runner.signal().is_pending());
-            if !pending {
-                let until_timer = next_timer.map(|t| t.saturating_duration_since(Instant::now()));
+            let pending = || {
+                groups
+                    .iter()
+                    .flatten()
+                    .any(|s| !s.runner.is_done() && s.runner.signal().is_pending())
+            };
+            let woken = pending() || (spin && spin_until(SPIN_BEFORE_PARK, pending));
+            if !woken {
+                let parked_at = Instant::now();
+                let until_timer = next_timer.map(|t| t.saturating_duration_since(parked_at));
                 match (until_timer, max_sleep) {
                     (Some(a), Some(b)) => std::thread::park_timeout(a.min(b)),
                     (Some(d), None) | (None, Some(d)) => std::thread::park_timeout(d),
                     (None, None) => std::thread::park(),
                 }
+                spin = remote_peers && parked_at.elapsed() < 2 * SPIN_BEFORE_PARK;
             }
         }
     }
@@ -123,19 +154,73 @@ pub(crate) fn poll_until_done(
         .collect()
 }
 
+/// How long an idle thread with peers on other threads spins before it
+/// parks. A futex wake-up costs both sides tens of microseconds here, more
+/// than a peer on another core takes to move a cache-sized chunk; a bounded
+/// spin keeps cross-core edges streaming, and an idle graph still parks.
+const SPIN_BEFORE_PARK: std::time::Duration = std::time::Duration::from_micros(30);
+
+/// Polls `ready` with spin-loop hints until it holds (true) or `limit`
+/// passes (false).
+fn spin_until(limit: std::time::Duration, ready: impl Fn() -> bool) -> bool {
+    let start = Instant::now();
+    loop {
+        for _ in 0..64 {
+            if ready() {
+                return true;
+            }
+            std::hint::spin_loop();
+        }
+        if start.elapsed() >= limit {
+            return false;
+        }
+    }
+}
+
+/// Fills every slot's `peers` with the stream peers that were marked as
+/// running on this thread (they all sit in the same group: a stream edge
+/// joins one connected component).
+fn link_local_peers(group: &mut [Slot]) {
+    let position: std::collections::HashMap<usize, usize> = group
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.runner.index(), i))
+        .collect();
+    for slot in group.iter_mut() {
+        let r = &slot.runner;
+        slot.peers = r
+            .upstream()
+            .chain(r.downstream())
+            .filter(|b| r.runs_with(*b))
+            .filter_map(|b| position.get(&b).copied())
+            .collect();
+        slot.peers.sort_unstable();
+        slot.peers.dedup();
+    }
+}
+
 /// Runs every due block of `group` once. Returns whether anything moved,
 /// how many blocks finished, and the earliest timer asked for.
 fn run_round(group: &mut [Slot]) -> (bool, usize, Option<Instant>) {
-    let now = Instant::now();
+    // Read the clock only if some block waits on a timer.
+    let mut now = None;
     let (mut moved, mut finished, mut next_timer) = (false, 0, None::<Instant>);
-    for slot in group.iter_mut().filter(|s| !s.runner.is_done()) {
-        let due =
-            slot.again || slot.runner.signal().is_pending() || slot.timer.is_some_and(|t| t <= now);
+    for i in 0..group.len() {
+        let slot = &mut group[i];
+        if slot.runner.is_done() {
+            continue;
+        }
+        let due = slot.again
+            || slot.runner.signal().is_pending()
+            || slot
+                .timer
+                .is_some_and(|t| t <= *now.get_or_insert_with(Instant::now));
         if due {
             match slot.runner.run_once() {
                 Step::Progress => {
                     slot.again = true;
                     moved = true;
+                    wake_peers(group, i);
                 }
                 Step::Idle { until } => {
                     slot.again = false;
@@ -144,15 +229,26 @@ fn run_round(group: &mut [Slot]) -> (bool, usize, Option<Instant>) {
                 Step::Done => {
                     finished += 1;
                     moved = true;
+                    wake_peers(group, i);
                     continue;
                 }
             }
         }
+        let slot = &group[i];
         if let Some(t) = slot.timer {
             next_timer = Some(next_timer.map_or(t, |n| n.min(t)));
         }
     }
     (moved, finished, next_timer)
+}
+
+/// Makes the local stream peers of `group[i]` due.
+#[inline]
+fn wake_peers(group: &mut [Slot], i: usize) {
+    for k in 0..group[i].peers.len() {
+        let p = group[i].peers[k];
+        group[p].again = true;
+    }
 }
 
 /// Orders `runners` topologically and groups them by connected component.
@@ -172,10 +268,19 @@ impl Scheduler for Single {
         "single"
     }
 
+    fn default_buffer_bytes(&self) -> Option<usize> {
+        Some(super::cache::local_ring_bytes())
+    }
+
     fn execute(&self, runners: Vec<BlockRunner>) -> Vec<BlockRunner> {
-        let (local, own_threads) = start_blocking(runners);
+        let (mut local, own_threads) = start_blocking(runners);
         self.settings.apply();
-        let mut out = poll_until_done(component_groups(local), None);
+        let here: std::collections::HashSet<usize> = local.iter().map(|r| r.index()).collect();
+        for r in &mut local {
+            let all_local = r.mark_same_thread_peers(|peer| here.contains(&peer));
+            r.signal().set_polled_locally(all_local);
+        }
+        let mut out = poll_until_done(component_groups(local), Some(LOCAL_POLL_INTERVAL));
         out.extend(own_threads.join());
         out
     }
