@@ -41,6 +41,9 @@ pub(crate) struct InputEdge {
     pub(crate) writer: usize,
     /// The writer had finished when the current step began.
     pub(crate) finished_before: bool,
+    /// When the edge reuses memory in place: the block that writes that
+    /// memory first, whose space this reader frees.
+    pub(crate) frees_space_of: Option<usize>,
 }
 
 pub(crate) struct OutputEdge {
@@ -170,18 +173,30 @@ impl BlockRunner {
                 all &= same;
             }
         }
+        for input in &self.inputs {
+            if let Some(root) = input.frees_space_of {
+                input
+                    .edge
+                    .set_root_writer_same_thread(input.reader, same_thread(root));
+            }
+        }
+        let roots = self.inputs.iter().filter_map(|i| i.frees_space_of);
         self.local_peers = self
             .downstream()
             .chain(self.upstream())
+            .chain(roots)
             .filter(|&b| same_thread(b))
             .collect();
+        self.local_peers.sort_unstable();
+        self.local_peers.dedup();
         all && self.inputs.iter().all(|i| same_thread(i.writer))
     }
 
-    /// True when stream peer `block` was declared to run on this block's
-    /// thread (see [`mark_same_thread_peers`](Self::mark_same_thread_peers)).
-    pub fn runs_with(&self, block: usize) -> bool {
-        self.local_peers.contains(&block)
+    /// The blocks declared to run on this block's thread that must run
+    /// after it moves: stream peers, and the first writer of memory it
+    /// reads in place (see [`mark_same_thread_peers`](Self::mark_same_thread_peers)).
+    pub fn local_peers(&self) -> &[usize] {
+        &self.local_peers
     }
 
     /// Adds a thread's context switches to the block's statistics;

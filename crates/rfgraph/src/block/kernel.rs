@@ -10,6 +10,7 @@ use crate::error::BoxError;
 use crate::item::Item;
 use crate::port::Ports;
 use crate::port::stream::{StreamInput, StreamOutput};
+use std::any::TypeId;
 
 /// Fixed-rate processing of one input stream into one output stream.
 pub trait Kernel: Send + 'static {
@@ -28,6 +29,20 @@ pub trait Kernel: Send + 'static {
     /// Processes `input.len() / decimation` groups into `output`, whose
     /// length is exactly `groups * interpolation`.
     fn process(&mut self, input: &[Self::In], output: &mut [Self::Out]);
+
+    /// True when [`process_in_place`](Self::process_in_place) works: a 1:1
+    /// kernel whose output type is its input type. The runtime then lets
+    /// the block overwrite its input items with the results when nothing
+    /// else reads them, sparing a ring and a pass over memory.
+    fn supports_in_place(&self) -> bool {
+        false
+    }
+
+    /// Replaces every item of `data` with its result. Called only when
+    /// [`supports_in_place`](Self::supports_in_place) is true.
+    fn process_in_place(&mut self, _data: &mut [Self::In]) {
+        unreachable!("process_in_place on a kernel that does not support it")
+    }
 }
 
 /// A block running a [`Kernel`] between input `in` and output `out`.
@@ -38,12 +53,19 @@ pub struct KernelBlock<K: Kernel> {
 }
 
 impl<K: Kernel> KernelBlock<K> {
-    /// Wraps `kernel`.
+    /// Wraps `kernel`. A kernel that supports in-place processing lets
+    /// its output reuse the input's ring when the flowgraph allows it.
     pub fn new(kernel: K) -> Self {
         assert!(kernel.interpolation() > 0 && kernel.decimation() > 0);
+        let one_to_one = kernel.interpolation() == 1 && kernel.decimation() == 1;
+        let output = StreamOutput::new("out");
         Self {
             input: StreamInput::new("in"),
-            output: StreamOutput::new("out"),
+            output: if one_to_one && kernel.supports_in_place() {
+                output.in_place_of(0)
+            } else {
+                output
+            },
             kernel,
         }
     }
@@ -61,6 +83,15 @@ impl<K: Kernel> Block for KernelBlock<K> {
 
     #[inline]
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        if let Some(data) = self.input.slice_in_place() {
+            let n = data.len();
+            if n > 0 {
+                self.kernel.process_in_place(data);
+                self.input.consume(n);
+                self.output.produce_in_place(n);
+            }
+            return Ok(());
+        }
         let (interp, decim) = (self.kernel.interpolation(), self.kernel.decimation());
         let i = self.input.slice();
         let o = self.output.slice();
@@ -108,6 +139,24 @@ impl<I: Item, O: Item, F: FnMut(I) -> O + Send + 'static> Kernel for Map<I, O, F
         super::vectorize::vectorized(|| {
             for (o, &i) in output.iter_mut().zip(input) {
                 *o = f(i);
+            }
+        });
+    }
+
+    fn supports_in_place(&self) -> bool {
+        TypeId::of::<I>() == TypeId::of::<O>()
+    }
+
+    #[inline]
+    fn process_in_place(&mut self, data: &mut [I]) {
+        assert!(self.supports_in_place(), "in place needs equal item types");
+        let f = &mut self.f;
+        super::vectorize::vectorized(|| {
+            for x in data.iter_mut() {
+                let y = f(*x);
+                // SAFETY: `I` and `O` are the same type (equal `TypeId`s,
+                // asserted above), so this copies an `I` into an `I`.
+                *x = unsafe { std::mem::transmute_copy::<O, I>(&y) };
             }
         });
     }

@@ -18,7 +18,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The shared state of one host edge.
 pub struct CircularBuffer {
-    mem: MirroredMemory,
+    /// Shared with edges that reuse this memory in place.
+    mem: Arc<MirroredMemory>,
     item_size: usize,
     positions: EdgePositions,
     /// Item offset of absolute position 0 inside the ring.
@@ -55,11 +56,28 @@ impl CircularBuffer {
         let mem = MirroredMemory::new(bytes)?;
         let capacity = bytes / item;
         Ok(Arc::new(Self {
-            mem,
+            mem: Arc::new(mem),
             item_size: item,
             positions: EdgePositions::new(&spec, capacity),
             skew: next_skew_bytes() / item % capacity,
         }))
+    }
+
+    /// An edge over the memory of `base`, written in place by `base`'s
+    /// reader `reader` (a 1:1 block that transforms the items where they
+    /// lie): item `i` of the new edge is item `i` of `base`. `base`'s
+    /// writer reuses a slot only once the new edge's readers consumed it.
+    /// The caller guarantees that `reader` is `base`'s only reader.
+    pub fn in_place_of(base: &Arc<CircularBuffer>, reader: usize, spec: EdgeSpec) -> Arc<Self> {
+        assert_eq!(base.item_size, spec.item_size.max(1), "in-place item size");
+        let edge = Arc::new(Self {
+            mem: base.mem.clone(),
+            item_size: base.item_size,
+            positions: EdgePositions::in_place_of(&spec, &base.positions),
+            skew: base.skew,
+        });
+        base.positions.pass_to(reader, edge.clone());
+        edge
     }
 
     #[inline]
@@ -114,6 +132,13 @@ impl<T: Item> CircularWriter<T> {
         // values, both valid for a `Pod` type; alignment: base is page-aligned
         // and offsets are multiples of size_of::<T>().
         unsafe { std::slice::from_raw_parts_mut(ptr.cast::<T>(), free) }
+    }
+
+    /// Stages `n` items that were written in place through the reader of
+    /// the edge this one reuses (see [`CircularBuffer::in_place_of`]).
+    #[inline]
+    pub fn produce_in_place(&mut self, n: usize) {
+        self.cursor.produce_in_place(&self.buf.positions, n);
     }
 
     /// Stages `n` items written into the front of the last `slice`; they
@@ -179,6 +204,24 @@ impl<T: Item> CircularReader<T> {
         unsafe { std::slice::from_raw_parts(ptr.cast::<T>(), n) }
     }
 
+    /// Everything readable, contiguous and writable: for a reader that
+    /// transforms items in place.
+    ///
+    /// # Safety
+    /// This reader must be the edge's only reader, and the items must be
+    /// passed on only through an edge made by
+    /// [`CircularBuffer::in_place_of`] for it: then nobody else reads
+    /// `[position, written)` (the writer writes above it, the next edge's
+    /// readers read below it) until this reader consumes it.
+    #[inline]
+    pub unsafe fn slice_mut(&mut self) -> &mut [T] {
+        let n = self.cursor.refresh(&self.buf.positions);
+        let ptr = self.buf.ptr_at(self.cursor.position());
+        // SAFETY: as for `slice`, plus the caller's guarantee that no one
+        // else reads or writes these items while this slice lives.
+        unsafe { std::slice::from_raw_parts_mut(ptr.cast::<T>(), n) }
+    }
+
     /// Stages the first `n` items of the last `slice` as consumed.
     ///
     /// # Panics
@@ -223,6 +266,77 @@ mod tests {
             reader_signals: (0..readers).map(|_| Signal::new()).collect(),
         })
         .unwrap()
+    }
+
+    /// Writer → in-place reader (doubles items) → reader of the view: the
+    /// view shows the transformed items at the same positions, and the
+    /// writer gets space back only when the view's reader consumed it, at
+    /// which point the writer's signal fires.
+    #[test]
+    fn in_place_view_holds_space_until_its_reader_is_done() {
+        let root_signal = Signal::new();
+        let base = CircularBuffer::new(EdgeSpec {
+            item_size: 4,
+            min_bytes: 4096,
+            writer_signal: root_signal.clone(),
+            reader_signals: vec![Signal::new()],
+        })
+        .unwrap();
+        let cap = base.capacity();
+        let view = CircularBuffer::in_place_of(
+            &base,
+            0,
+            EdgeSpec {
+                item_size: 4,
+                min_bytes: 1,
+                writer_signal: Signal::new(),
+                reader_signals: vec![Signal::new()],
+            },
+        );
+        assert_eq!(view.capacity(), cap);
+        let mut w = CircularWriter::<u32>::new(base.clone());
+        let mut mid_in = CircularReader::<u32>::new(base.clone(), 0);
+        let mut mid_out = CircularWriter::<u32>::new(view.clone());
+        let mut last = CircularReader::<u32>::new(view.clone(), 0);
+        let mut next = 0u32;
+        let mut expect = 0u32;
+        for round in 0..40 {
+            let s = w.slice();
+            let n = s.len().min(cap / 2 + round);
+            for x in &mut s[..n] {
+                *x = next;
+                next += 1;
+            }
+            w.produce(n);
+            w.publish();
+            // SAFETY: `mid_in` is the base's only reader and its output is
+            // `view`, made by `in_place_of` for it.
+            let data = unsafe { mid_in.slice_mut() };
+            let m = data.len();
+            data.iter_mut().for_each(|x| *x *= 2);
+            mid_in.consume(m);
+            mid_out.produce_in_place(m);
+            mid_in.publish();
+            mid_out.publish();
+            // Consumed by the middle reader but not by the last one: the
+            // writer still has no room for those items.
+            assert!(w.slice().len() <= cap - m, "space came back too early");
+            let r = last.slice();
+            for &x in r {
+                assert_eq!(x, expect * 2);
+                expect += 1;
+            }
+            let k = r.len();
+            root_signal.begin_look();
+            last.consume(k);
+            last.publish();
+            if k > 0 {
+                assert!(root_signal.is_pending(), "first writer not woken");
+            }
+            assert_eq!(w.slice().len(), cap, "all space back after the last read");
+        }
+        assert_eq!(expect, next);
+        assert!(next as usize > 10 * cap);
     }
 
     #[test]

@@ -81,6 +81,14 @@ pub trait EdgeBuffer: Any + Send + Sync {
     /// whose scheduler runs each after the other moves: publishing then
     /// sends neither of them a signal.
     fn set_same_thread(&self, reader: usize, same: bool);
+    /// For an edge reusing another edge's memory in place: declares that
+    /// reader `reader` and that memory's first writer run on one thread,
+    /// whose scheduler runs the writer after the reader moves.
+    fn set_root_writer_same_thread(&self, _reader: usize, _same: bool) {}
+    /// Caps the items a port sees per slice at `items` (at least 1), so a
+    /// ring sized for slack still moves cache-sized chunks. Defaults to the
+    /// capacity.
+    fn limit_chunk(&self, _items: usize) {}
     /// Adds a tag at an absolute index.
     fn add_tag(&self, tag: Tag);
     /// Reader `reader`'s consumption staged by its port but not yet published.

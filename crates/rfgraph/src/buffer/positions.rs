@@ -21,8 +21,8 @@ use crate::signal::Signal;
 use crate::tag::{Tag, TagStore};
 use crossbeam_utils::CachePadded;
 use std::any::Any;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// One reader's control words, on a line of their own: its published
 /// position (read by the writer), its staged position and its flags.
@@ -34,6 +34,12 @@ struct ReaderSlot {
     detached: AtomicBool,
     /// Writer and this reader run on one thread (set before the run).
     same_thread: AtomicBool,
+    /// The first writer of this memory (see `root_writer`) and this reader
+    /// run on one thread (set before the run).
+    root_same_thread: AtomicBool,
+    /// Set when this reader works in place and its output edge reuses this
+    /// edge's memory: items stay live until that edge's readers are done.
+    passes_to: OnceLock<Arc<dyn PositionedBuffer>>,
 }
 
 /// The writer's control words, on one line: what every `work` call of the
@@ -49,6 +55,9 @@ struct WriterWords {
     local_readers: AtomicU64,
     /// Readers not detached (written only when one detaches).
     attached: AtomicUsize,
+    /// Most items a port sees at once (its slice), so that schedulers can
+    /// keep chunks cache-sized on rings made larger for slack.
+    chunk: AtomicUsize,
 }
 
 /// Positions, flags, signals and tags of one edge of `capacity` items.
@@ -63,6 +72,10 @@ pub struct EdgePositions {
     capacity: usize,
     writer_signal: Arc<Signal>,
     reader_signals: Box<[Arc<Signal>]>,
+    /// For an edge that reuses another edge's memory (in place): the
+    /// signal of the block that writes that memory's free space, woken
+    /// when readers here free some.
+    root_writer: Option<Arc<Signal>>,
     tags: TagStore,
 }
 
@@ -78,6 +91,7 @@ impl EdgePositions {
                 done: AtomicBool::new(false),
                 local_readers: AtomicU64::new(0),
                 attached: AtomicUsize::new(readers),
+                chunk: AtomicUsize::new(capacity),
             }),
             readers: (0..readers)
                 .map(|_| {
@@ -86,14 +100,39 @@ impl EdgePositions {
                         staged: AtomicU64::new(0),
                         detached: AtomicBool::new(false),
                         same_thread: AtomicBool::new(false),
+                        root_same_thread: AtomicBool::new(false),
+                        passes_to: OnceLock::new(),
                     })
                 })
                 .collect(),
             capacity,
             writer_signal: spec.writer_signal.clone(),
             reader_signals: spec.reader_signals.clone().into_boxed_slice(),
+            root_writer: None,
             tags: TagStore::default(),
         }
+    }
+
+    /// Control words for an edge that reuses the memory of `base` in
+    /// place: its writer is `base`'s reader `reader`, which transforms the
+    /// items it reads where they lie. `base`'s writer then reuses space
+    /// only after this edge's readers are done with it (see
+    /// [`min_read`](Self::min_read)), and is woken when they free some.
+    pub fn in_place_of(spec: &EdgeSpec, base: &EdgePositions) -> Self {
+        Self {
+            root_writer: Some(
+                base.root_writer
+                    .clone()
+                    .unwrap_or_else(|| base.writer_signal.clone()),
+            ),
+            ..Self::new(spec, base.capacity)
+        }
+    }
+
+    /// Links reader `reader` to `next`, the edge that reuses this memory
+    /// after it (see [`in_place_of`](Self::in_place_of)). Once only.
+    pub fn pass_to(&self, reader: usize, next: Arc<dyn PositionedBuffer>) {
+        let _ = self.readers[reader].passes_to.set(next);
     }
 
     /// Capacity in items.
@@ -114,7 +153,13 @@ impl EdgePositions {
     pub fn min_read(&self, write: u64) -> u64 {
         let mut min = write;
         for slot in self.readers.iter() {
-            if !slot.detached.load(Ordering::Acquire) {
+            if let Some(next) = slot.passes_to.get() {
+                // Items this reader passed on in place are live until the
+                // next edge's readers consumed them; those lie below its
+                // published write, which never passes this reader.
+                let next = next.positions();
+                min = min.min(next.min_read(next.published_write()));
+            } else if !slot.detached.load(Ordering::Acquire) {
                 min = min.min(slot.read.load(Ordering::Acquire));
             }
         }
@@ -197,6 +242,14 @@ impl<B: PositionedBuffer> EdgeBuffer for B {
             if !slot.same_thread.load(Ordering::Relaxed) {
                 p.writer_signal.notify();
             }
+            // A last reader of memory reused in place frees space of the
+            // memory's first writer.
+            if let Some(root) = &p.root_writer
+                && slot.passes_to.get().is_none()
+                && !slot.root_same_thread.load(Ordering::Relaxed)
+            {
+                root.notify();
+            }
         }
         staged
     }
@@ -211,6 +264,17 @@ impl<B: PositionedBuffer> EdgeBuffer for B {
                 p.writer.local_readers.fetch_and(!bit, Ordering::Relaxed);
             }
         }
+    }
+    fn set_root_writer_same_thread(&self, reader: usize, same: bool) {
+        self.positions().readers[reader]
+            .root_same_thread
+            .store(same, Ordering::Relaxed);
+    }
+    fn limit_chunk(&self, items: usize) {
+        let p = self.positions();
+        p.writer
+            .chunk
+            .store(items.clamp(1, p.capacity), Ordering::Relaxed);
     }
     fn add_tag(&self, tag: Tag) {
         // Published read positions trail tag propagation (see module doc),
@@ -242,12 +306,29 @@ impl WriteCursor {
         }
     }
 
-    /// Re-reads the readers' positions; returns the free items from `position`.
+    /// Re-reads the readers' positions; returns the free items from
+    /// `position`, at most the edge's chunk limit.
     #[inline]
     pub fn refresh(&mut self, edge: &EdgePositions) -> usize {
         let min = edge.min_read(self.pos);
-        self.free = edge.capacity - (self.pos - min) as usize;
+        let free = edge.capacity - (self.pos - min) as usize;
+        self.free = free.min(edge.writer.chunk.load(Ordering::Relaxed));
         self.free
+    }
+
+    /// Stages `n` items that a reader of the edge this one reuses (see
+    /// [`EdgePositions::in_place_of`]) just consumed and transformed in
+    /// place. They fit by construction: they lie below the first writer's
+    /// position, and this edge's readers are behind them. Skips the free
+    /// space check, which would walk every later edge of the chain.
+    #[inline]
+    pub fn produce_in_place(&mut self, edge: &EdgePositions, n: usize) {
+        if n == 0 {
+            return;
+        }
+        self.free = self.free.saturating_sub(n);
+        self.pos += n as u64;
+        edge.writer.staged.store(self.pos, Ordering::Relaxed);
     }
 
     /// Stages `n` items written at `position`.
@@ -299,11 +380,12 @@ impl ReadCursor {
         Self { id, pos, seen: pos }
     }
 
-    /// Re-reads the writer's position; returns the readable items.
+    /// Re-reads the writer's position; returns the readable items, at most
+    /// the edge's chunk limit.
     #[inline]
     pub fn refresh(&mut self, edge: &EdgePositions) -> usize {
         self.seen = edge.published_write();
-        (self.seen - self.pos) as usize
+        ((self.seen - self.pos) as usize).min(edge.writer.chunk.load(Ordering::Relaxed))
     }
 
     /// Stages `n` items as consumed.

@@ -3,7 +3,9 @@
 //! cells and one [`BlockRunner`] per block. Runs once, before `init`.
 
 use super::Flowgraph;
-use crate::buffer::{EdgeBuffer, EdgeSpec};
+use super::in_place;
+use crate::buffer::circular::CircularBuffer;
+use crate::buffer::{EdgeBuffer, EdgeSpec, downcast_edge};
 use crate::control::RunControl;
 use crate::error::GraphError;
 use crate::message::{Inbox, MessageGroup};
@@ -83,22 +85,45 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
             None => by_output.push(((e.src, e.src_port), vec![i])),
         }
     }
-    for ((src, src_port), edges) in by_output {
-        // The user's size for this edge, else the scheduler's plan, else the
-        // flowgraph default; readers of one output share the largest.
-        let min_bytes = edges
-            .iter()
-            .filter_map(|&i| fg.streams[i].min_bytes)
-            .max()
-            .or_else(|| {
-                edges
-                    .iter()
-                    .filter_map(|&i| fg.streams[i].planned_bytes)
-                    .max()
-            })
-            .unwrap_or(fg.buffer_bytes)
-            .max(edge_floor_bytes(&mut fg, src, src_port, &edges));
+    // The user's size for each edge, else the scheduler's plan, else the
+    // flowgraph default; readers of one output share the largest. A ring
+    // reused in place serves its whole chain, so it takes the chain's
+    // largest size.
+    let reuses = in_place::plan(&mut fg, &by_output);
+    let mut sizes: Vec<usize> = by_output
+        .iter()
+        .map(|((src, src_port), edges)| {
+            edges
+                .iter()
+                .filter_map(|&i| fg.streams[i].min_bytes)
+                .max()
+                .or_else(|| {
+                    edges
+                        .iter()
+                        .filter_map(|&i| fg.streams[i].planned_bytes)
+                        .max()
+                })
+                .unwrap_or(fg.buffer_bytes)
+                .max(edge_floor_bytes(&mut fg, *src, *src_port, edges))
+        })
+        .collect();
+    for g in 0..by_output.len() {
+        let root = in_place::owner(&reuses, g);
+        sizes[root] = sizes[root].max(sizes[g]);
+    }
+    let depths = in_place::depths(&reuses);
+    let mut order: Vec<usize> = (0..by_output.len()).collect();
+    order.sort_by_key(|&g| depths[g]);
+    let mut built: Vec<Option<Arc<dyn EdgeBuffer>>> = vec![None; by_output.len()];
+    for g in order {
+        let ((src, src_port), edges) = &by_output[g];
+        let (src, src_port, edges) = (*src, *src_port, edges.clone());
+        let min_bytes = sizes[g];
         let src_name = fg.blocks[src].name.clone();
+        // The ring this output reuses in place, when it is host memory.
+        let base = reuses[g]
+            .and_then(|h| built[h].clone())
+            .and_then(downcast_edge::<CircularBuffer>);
         let edge: Arc<dyn EdgeBuffer> = {
             let mut ports = fg.blocks[src].block.ports();
             let port = &mut ports.outputs[src_port];
@@ -111,22 +136,46 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
                     .map(|&i| signals[fg.streams[i].dst].clone())
                     .collect(),
             };
-            let edge = port.create_edge(spec).map_err(|e| match e {
-                GraphError::Buffer { port, cause, .. } => GraphError::Buffer {
-                    block: src_name.clone(),
-                    port,
-                    cause,
-                },
-                other => other,
-            })?;
+            let edge: Arc<dyn EdgeBuffer> = match &base {
+                // Reader 0: the plan only reuses edges with one reader.
+                Some(base) => CircularBuffer::in_place_of(base, 0, spec),
+                None => port.create_edge(spec).map_err(|e| match e {
+                    GraphError::Buffer { port, cause, .. } => GraphError::Buffer {
+                        block: src_name.clone(),
+                        port,
+                        cause,
+                    },
+                    other => other,
+                })?,
+            };
             port.attach(edge.clone())
                 .map_err(|cause| GraphError::Buffer {
                     block: src_name.clone(),
                     port: port.name().to_string(),
                     cause,
                 })?;
+            if base.is_some() {
+                port.grant_in_place();
+            }
             edge
         };
+        if base.is_some() {
+            let input = fg.blocks[src].block.ports().outputs[src_port].in_place_of();
+            if let Some(input) = input {
+                fg.blocks[src].block.ports().inputs[input].grant_in_place();
+            }
+        }
+        built[g] = Some(edge.clone());
+        // Host rings only: device kinds choose their own transfer sizes.
+        let host = downcast_edge::<CircularBuffer>(edge.clone()).is_some();
+        if let (Some(bytes), true) = (fg.chunk_bytes, host) {
+            let floor = edge_floor_bytes(&mut fg, src, src_port, &edges);
+            let item_size = fg.blocks[src].block.ports().outputs[src_port]
+                .item_type()
+                .size();
+            edge.limit_chunk(bytes.max(floor) / item_size.max(1));
+        }
+        let frees_space_of = reuses[g].map(|_| by_output[in_place::owner(&reuses, g)].0.0);
         outputs[src].push(OutputEdge {
             edge: edge.clone(),
             last: 0,
@@ -151,6 +200,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
                     last: 0,
                     writer: src,
                     finished_before: false,
+                    frees_space_of,
                 },
             ));
         }

@@ -7,6 +7,7 @@
 //! states in [`run`].
 
 pub mod build;
+pub(crate) mod in_place;
 pub mod run;
 pub(crate) mod transfers;
 pub mod validate;
@@ -79,6 +80,8 @@ pub struct Flowgraph {
     pub(crate) buffer_bytes: usize,
     /// True once the user chose `buffer_bytes`; otherwise the scheduler may.
     pub(crate) buffer_bytes_set: bool,
+    /// The scheduler's chunk size: no port sees more bytes at once.
+    pub(crate) chunk_bytes: Option<usize>,
 }
 
 impl Default for Flowgraph {
@@ -113,6 +116,7 @@ impl Flowgraph {
             messages: Vec::new(),
             buffer_bytes: DEFAULT_BUFFER_BYTES,
             buffer_bytes_set: false,
+            chunk_bytes: None,
         }
     }
 
@@ -328,6 +332,9 @@ impl Flowgraph {
         if !self.buffer_bytes_set {
             if let Some(bytes) = scheduler.default_buffer_bytes() {
                 self.buffer_bytes = bytes.max(1);
+                // Rings larger than this (slack across cores, memory
+                // reused in place) still move chunks of this size.
+                self.chunk_bytes = Some(bytes.max(1));
             }
             let blocking: Vec<bool> = self.blocks.iter().map(|b| b.block.is_blocking()).collect();
             let edges: Vec<(usize, usize)> = self.streams.iter().map(|e| (e.src, e.dst)).collect();

@@ -67,6 +67,16 @@ impl Transfer {
 pub trait InputPort: StreamPort {
     /// Connects the port as reader number `reader` of `edge`.
     fn attach(&mut self, edge: Arc<dyn EdgeBuffer>, reader: usize) -> Result<(), String>;
+    /// True for ports that can hand their block the readable items as a
+    /// writable slice (see [`grant_in_place`](Self::grant_in_place)).
+    fn supports_in_place(&self) -> bool {
+        false
+    }
+    /// Called by the flowgraph once this port is the only reader of its
+    /// edge and the block's output that asked for it
+    /// ([`OutputPort::in_place_of`]) reuses this edge's memory: from now on
+    /// the block transforms items where they lie.
+    fn grant_in_place(&mut self) {}
 }
 
 /// A stream output, as the flowgraph sees it. The output creates its edge,
@@ -76,6 +86,16 @@ pub trait OutputPort: StreamPort {
     fn create_edge(&self, spec: EdgeSpec) -> Result<Arc<dyn EdgeBuffer>, GraphError>;
     /// Connects the port as the writer of `edge`.
     fn attach(&mut self, edge: Arc<dyn EdgeBuffer>) -> Result<(), String>;
+    /// The block's input (by index) whose memory this output may reuse:
+    /// the block then writes its results over its input items, in place,
+    /// and the flowgraph makes this output's edge a view of the input's
+    /// ring when that is safe (host memory, a sole reader). `None`: never.
+    fn in_place_of(&self) -> Option<usize> {
+        None
+    }
+    /// Called by the flowgraph when it made this output's edge reuse the
+    /// input's memory (see [`in_place_of`](Self::in_place_of)).
+    fn grant_in_place(&mut self) {}
 }
 
 /// The ports of one block, in declaration order.

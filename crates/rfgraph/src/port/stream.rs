@@ -18,6 +18,8 @@ pub struct StreamInput<T: Item> {
     name: &'static str,
     optional: bool,
     min_items: usize,
+    /// Granted by the flowgraph: see [`slice_in_place`](Self::slice_in_place).
+    in_place: bool,
     reader: Option<CircularReader<T>>,
 }
 
@@ -28,6 +30,7 @@ impl<T: Item> StreamInput<T> {
             name,
             optional: false,
             min_items: 1,
+            in_place: false,
             reader: None,
         }
     }
@@ -55,6 +58,25 @@ impl<T: Item> StreamInput<T> {
             Some(r) => r.slice(),
             None => &[],
         }
+    }
+
+    /// Everything readable now, writable, when the flowgraph let this
+    /// block work in place (an output declared
+    /// [`in_place_of`](StreamOutput::in_place_of) this input, and this is
+    /// the edge's only reader); `None` otherwise. The block overwrites
+    /// items with its results, then calls [`consume`](Self::consume) and
+    /// the output's [`produce_in_place`](StreamOutput::produce_in_place)
+    /// with the same count.
+    #[inline]
+    pub fn slice_in_place(&mut self) -> Option<&mut [T]> {
+        if !self.in_place {
+            return None;
+        }
+        let reader = self.reader.as_mut()?;
+        // SAFETY: `in_place` is set only by the flowgraph (`grant_in_place`)
+        // after it checked that this is the edge's only reader and made the
+        // paired output's edge with `CircularBuffer::in_place_of` for it.
+        Some(unsafe { reader.slice_mut() })
     }
 
     /// Marks the first `n` items of the last [`slice`](Self::slice) consumed.
@@ -105,6 +127,12 @@ impl<T: Item> InputPort for StreamInput<T> {
         self.reader = Some(CircularReader::new(buf, reader));
         Ok(())
     }
+    fn supports_in_place(&self) -> bool {
+        true
+    }
+    fn grant_in_place(&mut self) {
+        self.in_place = true;
+    }
 }
 
 /// A typed stream output on host memory.
@@ -112,6 +140,11 @@ pub struct StreamOutput<T: Item> {
     name: &'static str,
     optional: bool,
     min_items: usize,
+    /// The input whose memory this output may reuse.
+    in_place_of: Option<usize>,
+    /// Granted by the flowgraph: this output's edge is a view of that
+    /// input's ring.
+    in_place: bool,
     writer: Option<CircularWriter<T>>,
 }
 
@@ -122,6 +155,8 @@ impl<T: Item> StreamOutput<T> {
             name,
             optional: false,
             min_items: 1,
+            in_place_of: None,
+            in_place: false,
             writer: None,
         }
     }
@@ -142,12 +177,32 @@ impl<T: Item> StreamOutput<T> {
         self
     }
 
-    /// All free space now, contiguous.
+    /// Lets this output reuse the memory of the block's input number
+    /// `input` when the flowgraph finds that safe; the block must then
+    /// work through [`StreamInput::slice_in_place`] whenever that returns
+    /// `Some` (this output's [`slice`](Self::slice) is empty then).
+    pub fn in_place_of(mut self, input: usize) -> Self {
+        self.in_place_of = Some(input);
+        self
+    }
+
+    /// All free space now, contiguous. Empty while the output works in
+    /// place: its free space is the input's unread items.
     #[inline]
     pub fn slice(&mut self) -> &mut [T] {
         match &mut self.writer {
-            Some(w) => w.slice(),
-            None => &mut [],
+            Some(w) if !self.in_place => w.slice(),
+            _ => &mut [],
+        }
+    }
+
+    /// Publishes `n` items that the block transformed in place through
+    /// [`StreamInput::slice_in_place`] (and consumed there).
+    #[inline]
+    pub fn produce_in_place(&mut self, n: usize) {
+        match &mut self.writer {
+            Some(w) if self.in_place => w.produce_in_place(n),
+            _ => assert_eq!(n, 0, "produce_in_place on an output not working in place"),
         }
     }
 
@@ -204,5 +259,11 @@ impl<T: Item> OutputPort for StreamOutput<T> {
             .ok_or_else(|| format!("output `{}` writes host memory only", self.name))?;
         self.writer = Some(CircularWriter::new(buf));
         Ok(())
+    }
+    fn in_place_of(&self) -> Option<usize> {
+        self.in_place_of
+    }
+    fn grant_in_place(&mut self) {
+        self.in_place = true;
     }
 }

@@ -189,13 +189,10 @@ fn link_local_peers(group: &mut [Slot]) {
     for slot in group.iter_mut() {
         let r = &slot.runner;
         slot.peers = r
-            .upstream()
-            .chain(r.downstream())
-            .filter(|b| r.runs_with(*b))
-            .filter_map(|b| position.get(&b).copied())
+            .local_peers()
+            .iter()
+            .filter_map(|b| position.get(b).copied())
             .collect();
-        slot.peers.sort_unstable();
-        slot.peers.dedup();
     }
 }
 

@@ -1,0 +1,103 @@
+//! The in-place pass: decides which outputs become views of their block's
+//! input ring, so that 1:1 blocks transform items where they lie instead
+//! of copying them into a ring of their own.
+//!
+//! An output qualifies when its port asks for it
+//! ([`OutputPort::in_place_of`](crate::port::OutputPort::in_place_of)),
+//! the named input is connected, can hand out writable items, has the same
+//! item type, and is the *only* reader of its edge (another reader would
+//! see items change under it). Chains of such blocks all reuse the first
+//! ring, which is therefore made as large as the largest edge of the chain.
+//! Whether the ring really is host memory is checked when it is built.
+
+use super::Flowgraph;
+
+/// One connected output and the stream edges (indices) that read it.
+pub(crate) type OutputGroup = ((usize, usize), Vec<usize>);
+
+/// For each output group, the group whose ring it reuses, if any.
+pub(crate) fn plan(fg: &mut Flowgraph, groups: &[OutputGroup]) -> Vec<Option<usize>> {
+    groups
+        .iter()
+        .map(|&((block, port), _)| reused_group(fg, groups, block, port))
+        .collect()
+}
+
+fn reused_group(
+    fg: &mut Flowgraph,
+    groups: &[OutputGroup],
+    block: usize,
+    port: usize,
+) -> Option<usize> {
+    let (input, item) = {
+        let ports = fg.blocks[block].block.ports();
+        let out = &ports.outputs[port];
+        (out.in_place_of()?, out.item_type())
+    };
+    {
+        let ports = fg.blocks[block].block.ports();
+        let inp = ports.inputs.get(input)?;
+        if !inp.supports_in_place() || inp.item_type() != item {
+            return None;
+        }
+    }
+    let feeding = fg
+        .streams
+        .iter()
+        .position(|e| e.dst == block && e.dst_port == input)?;
+    let e = &fg.streams[feeding];
+    groups
+        .iter()
+        .position(|(key, edges)| *key == (e.src, e.src_port) && edges.len() == 1)
+}
+
+/// How many reuse steps separate each group from the group that owns its
+/// memory (0 for owners). Building in this order creates every ring before
+/// the views of it.
+pub(crate) fn depths(reuses: &[Option<usize>]) -> Vec<usize> {
+    let mut depth = vec![usize::MAX; reuses.len()];
+    for g in 0..reuses.len() {
+        let mut chain = vec![g];
+        while let Some(&last) = chain.last() {
+            match reuses[last] {
+                Some(prev) if depth[prev] == usize::MAX && chain.len() <= reuses.len() => {
+                    chain.push(prev)
+                }
+                _ => break,
+            }
+        }
+        for &c in chain.iter().rev() {
+            depth[c] = reuses[c].map_or(0, |prev| depth[prev].saturating_add(1));
+        }
+    }
+    depth
+}
+
+/// The group that owns the memory group `g` reuses (itself if none).
+pub(crate) fn owner(reuses: &[Option<usize>], mut g: usize) -> usize {
+    let mut steps = 0;
+    while let Some(prev) = reuses[g] {
+        g = prev;
+        steps += 1;
+        assert!(steps <= reuses.len(), "in-place chains are acyclic");
+    }
+    g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depths_and_owners_follow_chains() {
+        // 0 owns; 1 reuses 0; 2 reuses 1; 3 stands alone; 4 reuses 3.
+        let reuses = vec![None, Some(0), Some(1), None, Some(3)];
+        assert_eq!(depths(&reuses), vec![0, 1, 2, 0, 1]);
+        assert_eq!(owner(&reuses, 2), 0);
+        assert_eq!(owner(&reuses, 4), 3);
+        assert_eq!(owner(&reuses, 3), 3);
+        // Listed out of order: still resolved.
+        let reuses = vec![Some(1), Some(2), None];
+        assert_eq!(depths(&reuses), vec![2, 1, 0]);
+    }
+}
