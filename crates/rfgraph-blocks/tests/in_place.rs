@@ -8,13 +8,21 @@ use rfgraph::scheduler::{Chain, Pool, Single, Tpb};
 use rfgraph::{Flowgraph, Map, Pmt, Scheduler, Tag};
 use rfgraph_blocks::{CopyRand, Head, VectorSink, VectorSource};
 
-fn schedulers() -> Vec<Box<dyn Scheduler>> {
-    vec![
+/// Runs `case` once per scheduler with a fresh flowgraph of small rings
+/// (so chunks wrap often); `case` names the scheduler in its assertions.
+fn on_every_scheduler(mut case: impl FnMut(&str, Flowgraph, Box<dyn Scheduler>)) {
+    let schedulers: Vec<Box<dyn Scheduler>> = vec![
         Box::new(Tpb::new()),
         Box::new(Single::new()),
         Box::new(Pool::new()),
         Box::new(Chain::new()),
-    ]
+    ];
+    for s in schedulers {
+        let name = s.name().to_string();
+        let mut fg = Flowgraph::new();
+        fg.set_buffer_bytes(4096);
+        case(&name, fg, s);
+    }
 }
 
 fn ramp(n: usize) -> Vec<f32> {
@@ -25,10 +33,7 @@ fn ramp(n: usize) -> Vec<f32> {
 fn chains_of_maps_equal_the_arithmetic() {
     let x = ramp(200_000);
     let expected: Vec<f32> = x.iter().map(|&v| ((v * 2.0) + 1.0) * 3.0 - 5.0).collect();
-    for s in schedulers() {
-        let name = s.name().to_string();
-        let mut fg = Flowgraph::new();
-        fg.set_buffer_bytes(4096);
+    on_every_scheduler(|name, mut fg, s| {
         let src = fg.add(VectorSource::new(x.clone()));
         let a = fg.add(Map::new(|v: f32| v * 2.0));
         let b = fg.add(Map::new(|v: f32| v + 1.0));
@@ -41,7 +46,7 @@ fn chains_of_maps_equal_the_arithmetic() {
         let done = fg.run(s).unwrap();
         let got = done.block::<VectorSink<f32>>(sink).unwrap().items();
         assert_eq!(got, &expected[..], "{name}");
-    }
+    });
 }
 
 /// The source's ring has two readers, so the map may not overwrite it:
@@ -49,10 +54,7 @@ fn chains_of_maps_equal_the_arithmetic() {
 #[test]
 fn a_shared_input_is_never_overwritten() {
     let x = ramp(100_000);
-    for s in schedulers() {
-        let name = s.name().to_string();
-        let mut fg = Flowgraph::new();
-        fg.set_buffer_bytes(4096);
+    on_every_scheduler(|name, mut fg, s| {
         let src = fg.add(VectorSource::new(x.clone()));
         let map = fg.add(Map::new(|v: f32| -v));
         let mapped = fg.add(VectorSink::<f32>::new());
@@ -71,7 +73,7 @@ fn a_shared_input_is_never_overwritten() {
             &neg[..],
             "{name}"
         );
-    }
+    });
 }
 
 /// A map working in place whose output fans out: both readers see every
@@ -79,10 +81,7 @@ fn a_shared_input_is_never_overwritten() {
 #[test]
 fn fan_out_after_an_in_place_map_delivers_to_all() {
     let x = ramp(100_000);
-    for s in schedulers() {
-        let name = s.name().to_string();
-        let mut fg = Flowgraph::new();
-        fg.set_buffer_bytes(4096);
+    on_every_scheduler(|name, mut fg, s| {
         let src = fg.add(VectorSource::new(x.clone()));
         let double = fg.add(Map::new(|v: f32| v * 2.0));
         let plus = fg.add(Map::new(|v: f32| v + 0.5));
@@ -103,7 +102,7 @@ fn fan_out_after_an_in_place_map_delivers_to_all() {
             &b[..],
             "{name}"
         );
-    }
+    });
 }
 
 /// Tags ride through maps working in place, and a `Head` after them
@@ -111,10 +110,7 @@ fn fan_out_after_an_in_place_map_delivers_to_all() {
 #[test]
 fn tags_and_early_detach_through_in_place_maps() {
     let x = ramp(300_000);
-    for s in schedulers() {
-        let name = s.name().to_string();
-        let mut fg = Flowgraph::new();
-        fg.set_buffer_bytes(4096);
+    on_every_scheduler(|name, mut fg, s| {
         let tags = vec![
             Tag::new(10, "k", Pmt::U64(1)),
             Tag::new(50_000, "k", Pmt::U64(2)),
@@ -131,5 +127,5 @@ fn tags_and_early_detach_through_in_place_maps() {
         assert_eq!(sink.items(), &want[..], "{name}");
         let indices: Vec<u64> = sink.tags().iter().map(|t| t.index).collect();
         assert_eq!(indices, vec![10, 50_000], "{name}");
-    }
+    });
 }

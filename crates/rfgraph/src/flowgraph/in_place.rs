@@ -55,33 +55,23 @@ fn reused_group(
 /// memory (0 for owners). Building in this order creates every ring before
 /// the views of it.
 pub(crate) fn depths(reuses: &[Option<usize>]) -> Vec<usize> {
-    let mut depth = vec![usize::MAX; reuses.len()];
-    for g in 0..reuses.len() {
-        let mut chain = vec![g];
-        while let Some(&last) = chain.last() {
-            match reuses[last] {
-                Some(prev) if depth[prev] == usize::MAX && chain.len() <= reuses.len() => {
-                    chain.push(prev)
-                }
-                _ => break,
-            }
-        }
-        for &c in chain.iter().rev() {
-            depth[c] = reuses[c].map_or(0, |prev| depth[prev].saturating_add(1));
-        }
-    }
-    depth
+    (0..reuses.len()).map(|g| walk(reuses, g).1).collect()
 }
 
 /// The group that owns the memory group `g` reuses (itself if none).
-pub(crate) fn owner(reuses: &[Option<usize>], mut g: usize) -> usize {
+pub(crate) fn owner(reuses: &[Option<usize>], g: usize) -> usize {
+    walk(reuses, g).0
+}
+
+/// Follows `g`'s reuse chain: its owner and the number of steps to it.
+fn walk(reuses: &[Option<usize>], mut g: usize) -> (usize, usize) {
     let mut steps = 0;
     while let Some(prev) = reuses[g] {
         g = prev;
         steps += 1;
         assert!(steps <= reuses.len(), "in-place chains are acyclic");
     }
-    g
+    (g, steps)
 }
 
 #[cfg(test)]
