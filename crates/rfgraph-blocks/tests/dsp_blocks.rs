@@ -1,8 +1,11 @@
 //! DSP kernels inside flowgraphs: results equal the kernel run on its own,
 //! whatever the scheduler splits, and tags scale through rate changes.
 
+mod common;
+
+use common::every_scheduler;
 use num_complex::Complex32;
-use rfgraph::scheduler::{Chain, Pool, Single, Tpb};
+use rfgraph::scheduler::Pool;
 use rfgraph::{Flowgraph, Pmt, Scheduler, Tag};
 use rfgraph_blocks::{CopyRand, DspBlock, Head, NcoSource, VectorSink, VectorSource};
 use rfgraph_dsp::{DecimatingFir, Fff, Fir, QuadratureDemod};
@@ -46,13 +49,7 @@ fn decimating_fir_in_a_graph_equals_the_kernel_alone() {
         .unwrap()
         .process(&input(50_000), &mut reference);
     reference.truncate(produced);
-    let schedulers: Vec<Box<dyn Scheduler>> = vec![
-        Box::new(Tpb::new()),
-        Box::new(Single::new()),
-        Box::new(Pool::new()),
-        Box::new(Chain::new()),
-    ];
-    for s in schedulers {
+    for s in every_scheduler() {
         let name = s.name().to_string();
         let (items, tags) = through_graph(s, decim);
         assert_eq!(items.len(), reference.len(), "{name}");
@@ -113,13 +110,7 @@ fn frames_larger_than_the_default_ring_still_flow() {
     let mut fft = rfgraph_dsp::Fft::new(size, rfgraph_dsp::FftDirection::Forward).unwrap();
     assert_eq!(fft.process(&x, &mut reference), (x.len(), x.len()));
     for user_bytes in [None, Some(4096)] {
-        let schedulers: Vec<Box<dyn Scheduler>> = vec![
-            Box::new(Tpb::new()),
-            Box::new(Single::new()),
-            Box::new(Pool::new()),
-            Box::new(Chain::new()),
-        ];
-        for s in schedulers {
+        for s in every_scheduler() {
             let name = s.name().to_string();
             let mut fg = Flowgraph::new();
             if let Some(b) = user_bytes {

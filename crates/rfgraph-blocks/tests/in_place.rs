@@ -4,20 +4,16 @@
 //! transformed items, and tags and early detaching must work through the
 //! reused memory.
 
-use rfgraph::scheduler::{Chain, Pool, Single, Tpb};
+mod common;
+
+use common::every_scheduler;
 use rfgraph::{Flowgraph, Map, Pmt, Scheduler, Tag};
 use rfgraph_blocks::{CopyRand, Head, VectorSink, VectorSource};
 
 /// Runs `case` once per scheduler with a fresh flowgraph of small rings
 /// (so chunks wrap often); `case` names the scheduler in its assertions.
 fn on_every_scheduler(mut case: impl FnMut(&str, Flowgraph, Box<dyn Scheduler>)) {
-    let schedulers: Vec<Box<dyn Scheduler>> = vec![
-        Box::new(Tpb::new()),
-        Box::new(Single::new()),
-        Box::new(Pool::new()),
-        Box::new(Chain::new()),
-    ];
-    for s in schedulers {
+    for s in every_scheduler() {
         let name = s.name().to_string();
         let mut fg = Flowgraph::new();
         fg.set_buffer_bytes(4096);

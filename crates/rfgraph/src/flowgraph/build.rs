@@ -45,15 +45,21 @@ fn find(parent: &mut [usize], x: usize) -> usize {
     root
 }
 
-/// The smallest ring that lets the writer of output `src_port` of `src`
-/// and each reader on `edges` reach their minimum chunks at the same time:
-/// a writer waiting for `w` free items and a reader waiting for `r` items
-/// can both stall only while `capacity < w + r - 1`.
-fn edge_floor_bytes(fg: &mut Flowgraph, src: usize, src_port: usize, edges: &[usize]) -> usize {
+/// The item size of output `src_port` of `src`, and the fewest items its
+/// ring may hold so that the writer and each reader on `edges` reach their
+/// minimum chunks at the same time: a writer waiting for `w` free items
+/// and a reader waiting for `r` items can both stall only while
+/// `capacity < w + r - 1`.
+fn item_size_and_floor(
+    fg: &mut Flowgraph,
+    src: usize,
+    src_port: usize,
+    edges: &[usize],
+) -> (usize, usize) {
     let (writer_min, item_size) = {
         let ports = fg.blocks[src].block.ports();
         let port = &ports.outputs[src_port];
-        (port.min_items(), port.item_type().size())
+        (port.min_items(), port.item_type().size().max(1))
     };
     let reader_min = edges
         .iter()
@@ -63,7 +69,7 @@ fn edge_floor_bytes(fg: &mut Flowgraph, src: usize, src_port: usize, edges: &[us
         })
         .max()
         .unwrap_or(1);
-    (writer_min + reader_min) * item_size
+    (item_size, writer_min + reader_min)
 }
 
 /// Builds the runnable parts. The flowgraph must be valid.
@@ -90,9 +96,14 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
     // reused in place serves its whole chain, so it takes the chain's
     // largest size.
     let reuses = in_place::plan(&mut fg, &by_output);
+    let items: Vec<(usize, usize)> = by_output
+        .iter()
+        .map(|((src, src_port), edges)| item_size_and_floor(&mut fg, *src, *src_port, edges))
+        .collect();
     let mut sizes: Vec<usize> = by_output
         .iter()
-        .map(|((src, src_port), edges)| {
+        .zip(&items)
+        .map(|((_, edges), &(item_size, floor))| {
             edges
                 .iter()
                 .filter_map(|&i| fg.streams[i].min_bytes)
@@ -104,7 +115,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
                         .max()
                 })
                 .unwrap_or(fg.buffer_bytes)
-                .max(edge_floor_bytes(&mut fg, *src, *src_port, edges))
+                .max(floor * item_size)
         })
         .collect();
     for g in 0..by_output.len() {
@@ -169,11 +180,8 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
         // Host rings only: device kinds choose their own transfer sizes.
         let host = downcast_edge::<CircularBuffer>(edge.clone()).is_some();
         if let (Some(bytes), true) = (fg.chunk_bytes, host) {
-            let floor = edge_floor_bytes(&mut fg, src, src_port, &edges);
-            let item_size = fg.blocks[src].block.ports().outputs[src_port]
-                .item_type()
-                .size();
-            edge.limit_chunk(bytes.max(floor) / item_size.max(1));
+            let (item_size, floor) = items[g];
+            edge.limit_chunk((bytes / item_size).max(floor));
         }
         let frees_space_of = reuses[g].map(|_| by_output[in_place::owner(&reuses, g)].0.0);
         outputs[src].push(OutputEdge {
