@@ -34,7 +34,7 @@ impl<T: Item> Block for Copy<T> {
         let i = self.input.slice();
         let o = self.output.slice();
         let n = i.len().min(o.len());
-        o[..n].copy_from_slice(&i[..n]);
+        rfgraph::copy_items(o, &i[..n]);
         self.input.consume(n);
         self.output.produce(n);
         Ok(())

@@ -43,7 +43,7 @@ impl<T: Item> Block for CopyRand<T> {
         let i = self.input.slice();
         let o = self.output.slice();
         let n = i.len().min(o.len()).min(want);
-        o[..n].copy_from_slice(&i[..n]);
+        rfgraph::copy_items(o, &i[..n]);
         self.input.consume(n);
         self.output.produce(n);
         Ok(())

@@ -30,7 +30,7 @@ impl<T: Item> Block for Head<T> {
         let i = self.input.slice();
         let o = self.output.slice();
         let n = self.limit.allow(i.len().min(o.len()));
-        o[..n].copy_from_slice(&i[..n]);
+        rfgraph::copy_items(o, &i[..n]);
         self.input.consume(n);
         self.output.produce(n);
         self.limit.spend(n, io);

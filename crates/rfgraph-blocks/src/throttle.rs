@@ -40,7 +40,7 @@ impl<T: Item> Block for Throttle<T> {
         let o = self.output.slice();
         let available = i.len();
         let n = available.min(o.len()).min(budget);
-        o[..n].copy_from_slice(&i[..n]);
+        rfgraph::copy_items(o, &i[..n]);
         self.input.consume(n);
         self.output.produce(n);
         self.passed += n as u64;

@@ -54,7 +54,7 @@ impl<T: Item> Block for VectorSource<T> {
             }
             let offset = (self.written % len) as usize;
             let n = out.len().min(self.items.len() - offset);
-            out[..n].copy_from_slice(&self.items[offset..offset + n]);
+            rfgraph::copy_items(out, &self.items[offset..offset + n]);
             let first = self.tags.partition_point(|t| (t.index as usize) < offset);
             for t in self.tags[first..]
                 .iter()

@@ -53,6 +53,7 @@ pub mod signal;
 pub mod stats;
 pub mod tag;
 
+pub use block::copy_items::copy_items;
 pub use block::kernel::{Kernel, KernelBlock, Map};
 pub use block::{Block, TagPolicy, Waker, WorkIo};
 pub use buffer::MemoryDomain;

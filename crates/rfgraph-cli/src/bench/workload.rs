@@ -175,7 +175,7 @@ impl Block for Processor {
         if n > 0 {
             let i = self.input.slice();
             let o = self.output.slice();
-            o[..n].copy_from_slice(&i[..n]);
+            rfgraph::copy_items(o, &i[..n]);
             self.input.consume(n);
             self.output.produce(n);
         }

@@ -4,6 +4,7 @@
 //! the runtime it finished or wants a timer, and the [`TagPolicy`]. Helpers
 //! for 1:1, decimating and interpolating blocks live in [`kernel`].
 
+pub mod copy_items;
 pub mod kernel;
 pub mod vectorize;
 
