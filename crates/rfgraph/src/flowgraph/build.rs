@@ -118,7 +118,13 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
                 .max(floor * item_size)
         })
         .collect();
+    // Blocks on an in-place chain touch one buffer per call, not two, so
+    // they move larger chunks; the chain's ring must hold one.
+    let chunk_bytes = in_place::chunk_bytes(&reuses, fg.chunk_bytes);
     for g in 0..by_output.len() {
+        if let (Some(bytes), Some(_)) = (chunk_bytes[g], reuses[g]) {
+            sizes[g] = sizes[g].max(bytes);
+        }
         let root = in_place::owner(&reuses, g);
         sizes[root] = sizes[root].max(sizes[g]);
     }
@@ -179,7 +185,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
         built[g] = Some(edge.clone());
         // Host rings only: device kinds choose their own transfer sizes.
         let host = downcast_edge::<CircularBuffer>(edge.clone()).is_some();
-        if let (Some(bytes), true) = (fg.chunk_bytes, host) {
+        if let (Some(bytes), true) = (chunk_bytes[g], host) {
             let (item_size, floor) = items[g];
             edge.limit_chunk((bytes / item_size).max(floor));
         }
