@@ -2,6 +2,7 @@
 //! GNU Radio 3.x's model, the baseline, and the home of blocks that block.
 
 use super::Scheduler;
+use super::cache::handover_ring_bytes;
 use super::thread::{RealtimePriority, ThreadSettings, join_all, spawn_or_fail};
 use crate::flowgraph::BlockId;
 use crate::runner::BlockRunner;
@@ -38,6 +39,11 @@ impl Tpb {
 impl Scheduler for Tpb {
     fn name(&self) -> &str {
         "tpb"
+    }
+
+    /// Larger rings than the default: see [`handover_ring_bytes`].
+    fn default_buffer_bytes(&self) -> Option<usize> {
+        Some(handover_ring_bytes())
     }
 
     fn execute(&self, runners: Vec<BlockRunner>) -> Vec<BlockRunner> {
