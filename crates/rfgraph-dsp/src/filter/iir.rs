@@ -25,6 +25,15 @@ pub struct Biquad {
     pub a2: f32,
 }
 
+/// The RBJ cookbook's shared terms for a second-order section: `cos(w0)`
+/// and `alpha = sin(w0) / 2q`, after checking the cutoff and `q`.
+fn rbj_terms(sample_rate: f64, cutoff: f64, q: f64) -> Result<(f64, f64), DspError> {
+    check_cutoff(sample_rate, cutoff)?;
+    DspError::positive("q", q)?;
+    let (s, c) = (2.0 * PI * cutoff / sample_rate).sin_cos();
+    Ok((c, s / (2.0 * q)))
+}
+
 fn check_cutoff(sample_rate: f64, cutoff: f64) -> Result<(), DspError> {
     DspError::positive("sample_rate", sample_rate)?;
     DspError::positive("cutoff", cutoff)?;
@@ -64,11 +73,7 @@ impl Biquad {
     ///
     /// Errors: non-positive rates, `cutoff >= sample_rate / 2`, `q <= 0`.
     pub fn lowpass(sample_rate: f64, cutoff: f64, q: f64) -> Result<Self, DspError> {
-        check_cutoff(sample_rate, cutoff)?;
-        DspError::positive("q", q)?;
-        let w0 = 2.0 * PI * cutoff / sample_rate;
-        let (s, c) = w0.sin_cos();
-        let alpha = s / (2.0 * q);
+        let (c, alpha) = rbj_terms(sample_rate, cutoff, q)?;
         Ok(Self::from_f64(
             [(1.0 - c) / 2.0, 1.0 - c, (1.0 - c) / 2.0],
             [1.0 + alpha, -2.0 * c, 1.0 - alpha],
@@ -79,11 +84,7 @@ impl Biquad {
     ///
     /// Errors: as [`Biquad::lowpass`].
     pub fn highpass(sample_rate: f64, cutoff: f64, q: f64) -> Result<Self, DspError> {
-        check_cutoff(sample_rate, cutoff)?;
-        DspError::positive("q", q)?;
-        let w0 = 2.0 * PI * cutoff / sample_rate;
-        let (s, c) = w0.sin_cos();
-        let alpha = s / (2.0 * q);
+        let (c, alpha) = rbj_terms(sample_rate, cutoff, q)?;
         Ok(Self::from_f64(
             [(1.0 + c) / 2.0, -(1.0 + c), (1.0 + c) / 2.0],
             [1.0 + alpha, -2.0 * c, 1.0 - alpha],
