@@ -7,13 +7,13 @@
 //! runs; they never look inside blocks.
 
 use crate::block::{Block, TagPolicy, WorkIo};
-use crate::buffer::EdgeBuffer;
+use crate::buffer::EdgeHandle;
 use crate::control::RunControl;
 use crate::cycles;
 use crate::error::RunError;
 use crate::message::{Inbox, Message, MessageGroup};
 use crate::signal::Signal;
-use crate::stats::{StatsCell, ThreadUsage, TimingSampler};
+use crate::stats::{StatsCell, ThreadUsage, TimingSampler, WorkTally};
 use crate::tag::Tag;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -34,7 +34,7 @@ pub enum Step {
 }
 
 pub(crate) struct InputEdge {
-    pub(crate) edge: Arc<dyn EdgeBuffer>,
+    pub(crate) edge: EdgeHandle,
     pub(crate) reader: usize,
     pub(crate) last: u64,
     /// Index of the writing block.
@@ -47,7 +47,7 @@ pub(crate) struct InputEdge {
 }
 
 pub(crate) struct OutputEdge {
-    pub(crate) edge: Arc<dyn EdgeBuffer>,
+    pub(crate) edge: EdgeHandle,
     pub(crate) last: u64,
     /// Index of each reading block, in reader order.
     pub(crate) readers: Vec<usize>,
@@ -72,6 +72,8 @@ pub struct BlockRunner {
     pub(crate) blocking: bool,
     pub(crate) done: bool,
     timing: TimingSampler,
+    /// `work` counters not yet added to `stats`.
+    tally: WorkTally,
     /// Stream peers marked as running on this block's thread.
     local_peers: Vec<usize>,
 }
@@ -117,6 +119,7 @@ impl BlockRunner {
             blocking,
             done: false,
             timing: TimingSampler::new(index),
+            tally: WorkTally::default(),
             local_peers: Vec::new(),
         }
     }
@@ -169,7 +172,7 @@ impl BlockRunner {
         for out in &self.outputs {
             for (reader, &block) in out.readers.iter().enumerate() {
                 let same = same_thread(block);
-                out.edge.set_same_thread(reader, same);
+                out.edge.words().set_same_thread(reader, same);
                 all &= same;
             }
         }
@@ -177,6 +180,7 @@ impl BlockRunner {
             if let Some(root) = input.frees_space_of {
                 input
                     .edge
+                    .words()
                     .set_root_writer_same_thread(input.reader, same_thread(root));
             }
         }
@@ -249,13 +253,14 @@ impl BlockRunner {
         self.signal.begin_look();
         let mut all_finished = !self.inputs.is_empty();
         for input in &mut self.inputs {
-            input.finished_before = input.edge.writer_finished();
+            input.finished_before = input.edge.words().writer_finished();
             all_finished &= input.finished_before;
         }
         // Output space only grows while the block is idle, so "all outputs
         // drained" must be observed *before* `work` to prove the block was
         // given every chance (see `should_finish`).
-        let stuck_if_idle = all_finished && self.outputs.iter().all(|o| o.edge.unread() == 0);
+        let stuck_if_idle =
+            all_finished && self.outputs.iter().all(|o| o.edge.words().unread() == 0);
         let mut io = WorkIo::default();
         let mut progress = false;
         // Messages only ever arrive on message inputs.
@@ -282,26 +287,15 @@ impl BlockRunner {
             }
             match result {
                 Ok(Ok(())) => {}
-                Ok(Err(e)) => {
-                    let block = self.name().to_string();
-                    return self.fail(RunError::BlockFailed {
-                        block,
-                        cause: e.to_string(),
-                    });
-                }
-                Err(p) => {
-                    let block = self.name().to_string();
-                    return self.fail(RunError::BlockPanicked {
-                        block,
-                        message: panic_message(&*p),
-                    });
-                }
+                Ok(Err(e)) => return self.work_failed(e.to_string()),
+                Err(p) => return self.work_panicked(&*p),
             }
         }
         // Also after handlers alone: they may have produced stream items.
         let (consumed, produced) = self.publish();
         if called {
-            self.stats.record_work(consumed, produced, work_ticks);
+            self.tally
+                .record(&self.stats, consumed, produced, work_ticks);
         }
         progress |= consumed + produced > 0;
         if self.should_finish(&io, progress, stuck_if_idle) {
@@ -311,6 +305,8 @@ impl BlockRunner {
         if progress {
             Step::Progress
         } else {
+            // Statistics of an idle block are exact (see `WorkTally`).
+            self.stats.add_tally(&mut self.tally);
             Step::Idle {
                 until: io.call_again_at,
             }
@@ -319,6 +315,7 @@ impl BlockRunner {
 
     /// Handles `first` and every further queued message (until the block
     /// finishes), timing the batch once and settling the group count once.
+    #[inline(never)]
     fn handle_messages(&mut self, first: Message, io: &mut WorkIo) -> Result<(), RunError> {
         let start = cycles::now();
         let mut handled = 0;
@@ -381,7 +378,7 @@ impl BlockRunner {
     fn publish(&mut self) -> (u64, u64) {
         let mut consumed = 0;
         for input in &mut self.inputs {
-            let now = input.edge.staged_read(input.reader);
+            let now = input.edge.words().staged_read(input.reader);
             if now != input.last {
                 consumed += now - input.last;
                 if let TagPolicy::Propagate {
@@ -390,24 +387,27 @@ impl BlockRunner {
                 } = self.tag_policy
                 {
                     let outputs = &self.outputs;
-                    input.edge.for_each_tag(input.last..now, &mut |t: &Tag| {
-                        let index = t.index * interpolation / decimation;
-                        for out in outputs {
-                            out.edge.add_tag(Tag { index, ..t.clone() });
-                        }
-                    });
+                    input
+                        .edge
+                        .words()
+                        .for_each_tag(input.last..now, &mut |t: &Tag| {
+                            let index = t.index * interpolation / decimation;
+                            for out in outputs {
+                                out.edge.words().add_tag(Tag { index, ..t.clone() });
+                            }
+                        });
                 }
             }
         }
         let mut produced = 0;
         for output in &mut self.outputs {
-            let now = output.edge.publish_write();
+            let now = output.edge.words().publish_write();
             produced += now - output.last;
             output.last = now;
         }
         if consumed > 0 {
             for input in &mut self.inputs {
-                input.last = input.edge.publish_read(input.reader);
+                input.last = input.edge.words().publish_read(input.reader);
             }
         }
         (consumed, produced)
@@ -418,13 +418,18 @@ impl BlockRunner {
             return true;
         }
         // The writer stops when all its readers are gone.
-        if !self.outputs.is_empty() && self.outputs.iter().all(|o| o.edge.attached_readers() == 0) {
+        if !self.outputs.is_empty()
+            && self
+                .outputs
+                .iter()
+                .all(|o| o.edge.words().attached_readers() == 0)
+        {
             return true;
         }
         for input in &self.inputs {
             let finished = input.finished_before;
             // Writer done and every item it wrote consumed.
-            if finished && input.edge.written() == input.last {
+            if finished && input.edge.words().written() == input.last {
                 return true;
             }
         }
@@ -441,6 +446,22 @@ impl BlockRunner {
         false
     }
 
+    #[cold]
+    #[inline(never)]
+    fn work_failed(&mut self, cause: String) -> Step {
+        let block = self.name().to_string();
+        self.fail(RunError::BlockFailed { block, cause })
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn work_panicked(&mut self, payload: &(dyn std::any::Any + Send)) -> Step {
+        let block = self.name().to_string();
+        let message = panic_message(payload);
+        self.fail(RunError::BlockPanicked { block, message })
+    }
+
+    #[cold]
     fn fail(&mut self, error: RunError) -> Step {
         self.control.fail(error);
         self.finish();
@@ -448,16 +469,18 @@ impl BlockRunner {
     }
 
     /// Finishes the block: outputs end, inputs detach, inbox closes.
+    #[inline(never)]
     pub(crate) fn finish(&mut self) {
         if self.done {
             return;
         }
         self.done = true;
+        self.stats.add_tally(&mut self.tally);
         for o in &self.outputs {
-            o.edge.finish_writer();
+            o.edge.words().finish_writer();
         }
         for i in &self.inputs {
-            i.edge.detach_reader(i.reader);
+            i.edge.words().detach_reader(i.reader);
         }
         self.inbox.close();
         for g in &self.feeds {

@@ -70,10 +70,17 @@ impl TagStore {
     }
 
     /// Calls `f` for each tag with index in `range`, in index order.
-    pub(crate) fn for_each_in(&self, range: std::ops::Range<u64>, mut f: impl FnMut(&Tag)) {
+    /// Cheap (one load, inlined) when no tag lies at or after `range.start`.
+    #[inline]
+    pub(crate) fn for_each_in(&self, range: std::ops::Range<u64>, f: impl FnMut(&Tag)) {
         if range.is_empty() || !self.may_have_from(range.start) {
             return;
         }
+        self.for_each_locked(range, f);
+    }
+
+    #[cold]
+    fn for_each_locked(&self, range: std::ops::Range<u64>, mut f: impl FnMut(&Tag)) {
         let tags = self.tags.lock().unwrap_or_else(|e| e.into_inner());
         let first = tags.partition_point(|t| t.index < range.start);
         for t in tags[first..].iter().take_while(|t| t.index < range.end) {

@@ -80,19 +80,59 @@ impl CircularBuffer {
         edge
     }
 
+    /// Where the ring's memory is and how positions map onto it.
+    fn geometry(&self) -> RingGeometry {
+        let capacity = self.positions.capacity() as u64;
+        RingGeometry {
+            base: self.mem.as_ptr(),
+            capacity,
+            mask: if capacity.is_power_of_two() {
+                capacity - 1
+            } else {
+                0
+            },
+            skew: self.skew as u64,
+            item_size: self.item_size,
+        }
+    }
+}
+
+/// A copy of a ring's layout kept inside each typed view, so that finding
+/// an item touches no shared line (the views sit in their block's state,
+/// which `work` touches anyway).
+#[derive(Clone, Copy)]
+struct RingGeometry {
+    /// Start of the first mapping; valid for `2 * capacity * item_size`
+    /// bytes while the ring's `MirroredMemory` lives.
+    base: *mut u8,
+    capacity: u64,
+    /// `capacity - 1` when the capacity is a power of two, else 0.
+    mask: u64,
+    skew: u64,
+    item_size: usize,
+}
+
+// SAFETY: `RingGeometry` is plain address arithmetic; it is only
+// dereferenced by the view that holds it, which also holds the
+// `Arc<CircularBuffer>` owning the memory, and the protocol in
+// `positions` decides which thread may touch which items.
+unsafe impl Send for RingGeometry {}
+// SAFETY: see the `Send` impl above.
+unsafe impl Sync for RingGeometry {}
+
+impl RingGeometry {
     #[inline]
     fn ptr_at(&self, pos: u64) -> *mut u8 {
-        let capacity = self.positions.capacity() as u64;
-        let pos = pos + self.skew as u64;
+        let pos = pos + self.skew;
         // Rings are usually a power of two items long: spare the division.
-        let index = if capacity.is_power_of_two() {
-            pos & (capacity - 1)
+        let index = if self.mask != 0 {
+            pos & self.mask
         } else {
-            pos % capacity
+            pos % self.capacity
         };
         let offset = index as usize * self.item_size;
         // SAFETY: offset < len, and the mapping is 2 * len long.
-        unsafe { self.mem.as_ptr().add(offset) }
+        unsafe { self.base.add(offset) }
     }
 }
 
@@ -105,6 +145,7 @@ impl PositionedBuffer for CircularBuffer {
 /// The writer's typed view of a [`CircularBuffer`].
 pub struct CircularWriter<T> {
     buf: Arc<CircularBuffer>,
+    ring: RingGeometry,
     cursor: WriteCursor,
     _item: PhantomData<T>,
 }
@@ -115,6 +156,7 @@ impl<T: Item> CircularWriter<T> {
         assert_eq!(buf.item_size, std::mem::size_of::<T>().max(1));
         let cursor = WriteCursor::new(&buf.positions);
         Self {
+            ring: buf.geometry(),
             buf,
             cursor,
             _item: PhantomData,
@@ -125,7 +167,7 @@ impl<T: Item> CircularWriter<T> {
     #[inline]
     pub fn slice(&mut self) -> &mut [T] {
         let free = self.cursor.refresh(&self.buf.positions);
-        let ptr = self.buf.ptr_at(self.cursor.position());
+        let ptr = self.ring.ptr_at(self.cursor.position());
         // SAFETY: [pos, pos + free) is not readable by any attached reader
         // (they read below `pos`), so only this writer touches it; the double
         // mapping makes it contiguous; the memory holds zeros or earlier `T`
@@ -177,6 +219,7 @@ impl<T: Item> CircularWriter<T> {
 /// One reader's typed view of a [`CircularBuffer`].
 pub struct CircularReader<T> {
     buf: Arc<CircularBuffer>,
+    ring: RingGeometry,
     cursor: ReadCursor,
     _item: PhantomData<T>,
 }
@@ -187,6 +230,7 @@ impl<T: Item> CircularReader<T> {
         assert_eq!(buf.item_size, std::mem::size_of::<T>().max(1));
         let cursor = ReadCursor::new(&buf.positions, id);
         Self {
+            ring: buf.geometry(),
             buf,
             cursor,
             _item: PhantomData,
@@ -197,7 +241,7 @@ impl<T: Item> CircularReader<T> {
     #[inline]
     pub fn slice(&mut self) -> &[T] {
         let n = self.cursor.refresh(&self.buf.positions);
-        let ptr = self.buf.ptr_at(self.cursor.position());
+        let ptr = self.ring.ptr_at(self.cursor.position());
         // SAFETY: [pos, pos + n) was published by the writer with a Release
         // store we acquired; the writer does not touch it until we advance
         // `read` past it; the double mapping makes it contiguous.
@@ -216,7 +260,7 @@ impl<T: Item> CircularReader<T> {
     #[inline]
     pub unsafe fn slice_mut(&mut self) -> &mut [T] {
         let n = self.cursor.refresh(&self.buf.positions);
-        let ptr = self.buf.ptr_at(self.cursor.position());
+        let ptr = self.ring.ptr_at(self.cursor.position());
         // SAFETY: as for `slice`, plus the caller's guarantee that no one
         // else reads or writes these items while this slice lives.
         unsafe { std::slice::from_raw_parts_mut(ptr.cast::<T>(), n) }

@@ -10,8 +10,11 @@
 //! ring. Buffers never allocate, lock or make system calls on the hot path.
 
 pub mod circular;
+mod handle;
 pub mod mirror;
 pub mod positions;
+
+pub(crate) use handle::EdgeHandle;
 
 use crate::signal::Signal;
 use crate::tag::Tag;
@@ -60,6 +63,10 @@ pub struct EdgeSpec {
 /// changes during `work`; the runtime publishes them afterwards, once tags
 /// have been propagated.
 pub trait EdgeBuffer: Any + Send + Sync {
+    /// The edge's control words, for the runtime's per-call bookkeeping
+    /// (static calls instead of one dynamic call per method). Every buffer
+    /// kind gets this trait through [`positions::PositionedBuffer`].
+    fn control_words(&self) -> &positions::EdgePositions;
     /// Items written so far.
     fn written(&self) -> u64;
     /// Items consumed so far by reader `reader`.

@@ -16,7 +16,7 @@
 //! their items. No locks, allocation or system calls here unless a tag is
 //! involved or a peer is parked.
 
-use super::{EdgeBuffer, EdgeSpec};
+use super::{EdgeBuffer, EdgeHandle, EdgeSpec};
 use crate::signal::Signal;
 use crate::tag::{Tag, TagStore};
 use crossbeam_utils::CachePadded;
@@ -39,7 +39,7 @@ struct ReaderSlot {
     root_same_thread: AtomicBool,
     /// Set when this reader works in place and its output edge reuses this
     /// edge's memory: items stay live until that edge's readers are done.
-    passes_to: OnceLock<Arc<dyn PositionedBuffer>>,
+    passes_to: OnceLock<EdgeHandle>,
 }
 
 /// The writer's control words, on one line: what every `work` call of the
@@ -131,8 +131,8 @@ impl EdgePositions {
 
     /// Links reader `reader` to `next`, the edge that reuses this memory
     /// after it (see [`in_place_of`](Self::in_place_of)). Once only.
-    pub fn pass_to(&self, reader: usize, next: Arc<dyn PositionedBuffer>) {
-        let _ = self.readers[reader].passes_to.set(next);
+    pub fn pass_to(&self, reader: usize, next: Arc<dyn EdgeBuffer>) {
+        let _ = self.readers[reader].passes_to.set(EdgeHandle::new(next));
     }
 
     /// Capacity in items.
@@ -157,7 +157,7 @@ impl EdgePositions {
                 // Items this reader passed on in place are live until the
                 // next edge's readers consumed them; those lie below its
                 // published write, which never passes this reader.
-                let next = next.positions();
+                let next = next.words();
                 min = min.min(next.min_read(next.published_write()));
             } else if !slot.detached.load(Ordering::Acquire) {
                 min = min.min(slot.read.load(Ordering::Acquire));
@@ -174,58 +174,71 @@ pub trait PositionedBuffer: Any + Send + Sync {
     fn positions(&self) -> &EdgePositions;
 }
 
-impl<B: PositionedBuffer> EdgeBuffer for B {
-    fn written(&self) -> u64 {
-        self.positions().published_write()
+impl EdgePositions {
+    /// See [`EdgeBuffer::written`].
+    #[inline]
+    pub fn written(&self) -> u64 {
+        self.published_write()
     }
-    fn read_by(&self, reader: usize) -> u64 {
-        self.positions().readers[reader]
-            .read
-            .load(Ordering::Acquire)
+
+    /// See [`EdgeBuffer::read_by`].
+    #[inline]
+    pub fn read_by(&self, reader: usize) -> u64 {
+        self.readers[reader].read.load(Ordering::Acquire)
     }
-    fn unread(&self) -> u64 {
-        let p = self.positions();
-        let w = p.published_write();
-        w - p.min_read(w)
+
+    /// See [`EdgeBuffer::unread`].
+    #[inline]
+    pub fn unread(&self) -> u64 {
+        let w = self.published_write();
+        w - self.min_read(w)
     }
-    fn capacity(&self) -> usize {
-        self.positions().capacity
-    }
-    fn finish_writer(&self) {
-        let p = self.positions();
-        p.writer.done.store(true, Ordering::Release);
-        for s in p.reader_signals.iter() {
+
+    /// See [`EdgeBuffer::finish_writer`].
+    pub fn finish_writer(&self) {
+        self.writer.done.store(true, Ordering::Release);
+        for s in self.reader_signals.iter() {
             s.notify();
         }
     }
-    fn writer_finished(&self) -> bool {
-        self.positions().writer.done.load(Ordering::Acquire)
+
+    /// See [`EdgeBuffer::writer_finished`].
+    #[inline]
+    pub fn writer_finished(&self) -> bool {
+        self.writer.done.load(Ordering::Acquire)
     }
-    fn detach_reader(&self, reader: usize) {
-        let p = self.positions();
-        if !p.readers[reader].detached.swap(true, Ordering::AcqRel) {
-            p.writer.attached.fetch_sub(1, Ordering::AcqRel);
-            p.writer_signal.notify();
+
+    /// See [`EdgeBuffer::detach_reader`].
+    pub fn detach_reader(&self, reader: usize) {
+        if !self.readers[reader].detached.swap(true, Ordering::AcqRel) {
+            self.writer.attached.fetch_sub(1, Ordering::AcqRel);
+            self.writer_signal.notify();
         }
     }
-    fn attached_readers(&self) -> usize {
-        self.positions().writer.attached.load(Ordering::Acquire)
+
+    /// See [`EdgeBuffer::attached_readers`].
+    #[inline]
+    pub fn attached_readers(&self) -> usize {
+        self.writer.attached.load(Ordering::Acquire)
     }
-    fn staged_read(&self, reader: usize) -> u64 {
-        self.positions().readers[reader]
-            .staged
-            .load(Ordering::Relaxed)
+
+    /// See [`EdgeBuffer::staged_read`].
+    #[inline]
+    pub fn staged_read(&self, reader: usize) -> u64 {
+        self.readers[reader].staged.load(Ordering::Relaxed)
     }
-    fn publish_write(&self) -> u64 {
-        let p = self.positions();
-        let w = &p.writer;
+
+    /// See [`EdgeBuffer::publish_write`].
+    #[inline]
+    pub fn publish_write(&self) -> u64 {
+        let w = &self.writer;
         let staged = w.staged.load(Ordering::Relaxed);
         if w.write.load(Ordering::Relaxed) != staged {
             w.write.store(staged, Ordering::Release);
             // Readers on this thread are run by the scheduler without a
             // signal (see `set_same_thread`).
             let local = w.local_readers.load(Ordering::Relaxed);
-            for (r, s) in p.reader_signals.iter().enumerate() {
+            for (r, s) in self.reader_signals.iter().enumerate() {
                 if r >= 64 || local & (1 << r) == 0 {
                     s.notify();
                 }
@@ -233,18 +246,20 @@ impl<B: PositionedBuffer> EdgeBuffer for B {
         }
         staged
     }
-    fn publish_read(&self, reader: usize) -> u64 {
-        let p = self.positions();
-        let slot = &p.readers[reader];
+
+    /// See [`EdgeBuffer::publish_read`].
+    #[inline]
+    pub fn publish_read(&self, reader: usize) -> u64 {
+        let slot = &self.readers[reader];
         let staged = slot.staged.load(Ordering::Relaxed);
         if slot.read.load(Ordering::Relaxed) != staged {
             slot.read.store(staged, Ordering::Release);
             if !slot.same_thread.load(Ordering::Relaxed) {
-                p.writer_signal.notify();
+                self.writer_signal.notify();
             }
             // A last reader of memory reused in place frees space of the
             // memory's first writer.
-            if let Some(root) = &p.root_writer
+            if let Some(root) = &self.root_writer
                 && slot.passes_to.get().is_none()
                 && !slot.root_same_thread.load(Ordering::Relaxed)
             {
@@ -253,38 +268,102 @@ impl<B: PositionedBuffer> EdgeBuffer for B {
         }
         staged
     }
-    fn set_same_thread(&self, reader: usize, same: bool) {
-        let p = self.positions();
-        p.readers[reader].same_thread.store(same, Ordering::Relaxed);
+
+    /// See [`EdgeBuffer::set_same_thread`].
+    pub fn set_same_thread(&self, reader: usize, same: bool) {
+        self.readers[reader]
+            .same_thread
+            .store(same, Ordering::Relaxed);
         if reader < 64 {
             let bit = 1 << reader;
             if same {
-                p.writer.local_readers.fetch_or(bit, Ordering::Relaxed);
+                self.writer.local_readers.fetch_or(bit, Ordering::Relaxed);
             } else {
-                p.writer.local_readers.fetch_and(!bit, Ordering::Relaxed);
+                self.writer.local_readers.fetch_and(!bit, Ordering::Relaxed);
             }
         }
     }
-    fn set_root_writer_same_thread(&self, reader: usize, same: bool) {
-        self.positions().readers[reader]
+
+    /// See [`EdgeBuffer::set_root_writer_same_thread`].
+    pub fn set_root_writer_same_thread(&self, reader: usize, same: bool) {
+        self.readers[reader]
             .root_same_thread
             .store(same, Ordering::Relaxed);
     }
-    fn limit_chunk(&self, items: usize) {
-        let p = self.positions();
-        p.writer
+
+    /// See [`EdgeBuffer::limit_chunk`].
+    pub fn limit_chunk(&self, items: usize) {
+        self.writer
             .chunk
-            .store(items.clamp(1, p.capacity), Ordering::Relaxed);
+            .store(items.clamp(1, self.capacity), Ordering::Relaxed);
     }
-    fn add_tag(&self, tag: Tag) {
+
+    /// See [`EdgeBuffer::add_tag`].
+    pub fn add_tag(&self, tag: Tag) {
         // Published read positions trail tag propagation (see module doc),
         // so tags below every reader's published position are done with.
-        let p = self.positions();
-        let w = p.published_write();
-        p.tags.add(tag, p.min_read(w));
+        let w = self.published_write();
+        self.tags.add(tag, self.min_read(w));
+    }
+
+    /// See [`EdgeBuffer::for_each_tag`].
+    #[inline]
+    pub fn for_each_tag(&self, range: std::ops::Range<u64>, f: &mut dyn FnMut(&Tag)) {
+        self.tags.for_each_in(range, f);
+    }
+}
+
+impl<B: PositionedBuffer> EdgeBuffer for B {
+    fn control_words(&self) -> &EdgePositions {
+        self.positions()
+    }
+    fn written(&self) -> u64 {
+        self.positions().written()
+    }
+    fn read_by(&self, reader: usize) -> u64 {
+        self.positions().read_by(reader)
+    }
+    fn unread(&self) -> u64 {
+        self.positions().unread()
+    }
+    fn capacity(&self) -> usize {
+        self.positions().capacity
+    }
+    fn finish_writer(&self) {
+        self.positions().finish_writer();
+    }
+    fn writer_finished(&self) -> bool {
+        self.positions().writer_finished()
+    }
+    fn detach_reader(&self, reader: usize) {
+        self.positions().detach_reader(reader);
+    }
+    fn attached_readers(&self) -> usize {
+        self.positions().attached_readers()
+    }
+    fn staged_read(&self, reader: usize) -> u64 {
+        self.positions().staged_read(reader)
+    }
+    fn publish_write(&self) -> u64 {
+        self.positions().publish_write()
+    }
+    fn publish_read(&self, reader: usize) -> u64 {
+        self.positions().publish_read(reader)
+    }
+    fn set_same_thread(&self, reader: usize, same: bool) {
+        self.positions().set_same_thread(reader, same);
+    }
+    fn set_root_writer_same_thread(&self, reader: usize, same: bool) {
+        self.positions().set_root_writer_same_thread(reader, same);
+    }
+    fn limit_chunk(&self, items: usize) {
+        self.positions().limit_chunk(items);
+    }
+    fn add_tag(&self, tag: Tag) {
+        self.positions().add_tag(tag);
     }
     fn for_each_tag(&self, range: std::ops::Range<u64>, f: &mut dyn FnMut(&Tag)) {
-        self.positions().tags.for_each_in(range, f);
+        self.positions().for_each_tag(range, f);
     }
 }
 

@@ -5,7 +5,7 @@
 use super::Flowgraph;
 use super::in_place;
 use crate::buffer::circular::CircularBuffer;
-use crate::buffer::{EdgeBuffer, EdgeSpec, downcast_edge};
+use crate::buffer::{EdgeBuffer, EdgeHandle, EdgeSpec, downcast_edge};
 use crate::control::RunControl;
 use crate::error::GraphError;
 use crate::message::{Inbox, MessageGroup};
@@ -191,7 +191,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
         }
         let frees_space_of = reuses[g].map(|_| by_output[in_place::owner(&reuses, g)].0.0);
         outputs[src].push(OutputEdge {
-            edge: edge.clone(),
+            edge: EdgeHandle::new(edge.clone()),
             last: 0,
             readers: edges.iter().map(|&i| fg.streams[i].dst).collect(),
         });
@@ -209,7 +209,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
             inputs[dst].push((
                 dst_port,
                 InputEdge {
-                    edge: edge.clone(),
+                    edge: EdgeHandle::new(edge.clone()),
                     reader,
                     last: 0,
                     writer: src,

@@ -1,0 +1,80 @@
+//! [`EdgeHandle`]: how a block's runner holds one of its edges.
+//!
+//! The runner touches every edge of a block several times per `work` call
+//! (finish flag, staged positions, publishing, attached readers). Through
+//! `Arc<dyn EdgeBuffer>` each is a dynamic call that cannot be inlined; the
+//! handle resolves the edge's [`EdgePositions`] once, so those become
+//! static, inlined loads and stores on the edge's control words.
+
+use super::EdgeBuffer;
+use super::positions::EdgePositions;
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+/// A shared edge plus a direct reference to its control words.
+pub(crate) struct EdgeHandle {
+    /// Keeps the allocation `words` points into alive; never read.
+    _owner: Arc<dyn EdgeBuffer>,
+    /// Points into `edge`'s allocation (see [`EdgeHandle::new`]).
+    words: NonNull<EdgePositions>,
+}
+
+// SAFETY: an `EdgeHandle` is an `Arc<dyn EdgeBuffer>` (Send + Sync) plus
+// what amounts to a `&EdgePositions` borrowed from it; `EdgePositions` is
+// Sync (atomics, `Arc`s and a locked tag store), so sending or sharing
+// that reference across threads is sound.
+unsafe impl Send for EdgeHandle {}
+// SAFETY: see the `Send` impl above.
+unsafe impl Sync for EdgeHandle {}
+
+impl EdgeHandle {
+    /// Holds `edge` and resolves its control words.
+    pub(crate) fn new(edge: Arc<dyn EdgeBuffer>) -> Self {
+        let words = NonNull::from(edge.control_words());
+        Self {
+            _owner: edge,
+            words,
+        }
+    }
+
+    /// The edge's control words.
+    #[inline]
+    pub(crate) fn words(&self) -> &EdgePositions {
+        // SAFETY: `words` came from `edge.control_words()`, a reference into
+        // the `Arc`'s allocation, which `_owner` keeps alive and which
+        // never moves; the returned borrow cannot outlive `self`.
+        unsafe { self.words.as_ref() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::buffer::EdgeSpec;
+    use crate::buffer::circular::CircularBuffer;
+    use crate::signal::Signal;
+
+    #[test]
+    fn words_are_the_edges_own_control_words() {
+        let spec = EdgeSpec {
+            item_size: 4,
+            min_bytes: 4096,
+            writer_signal: Signal::new(),
+            reader_signals: vec![Signal::new()],
+        };
+        let ring = CircularBuffer::new(spec).unwrap();
+        let capacity = ring.capacity();
+        let handle = EdgeHandle::new(ring.clone());
+        assert!(std::ptr::eq(handle.words(), ring.control_words()));
+        // The handle alone keeps the words valid, on any thread.
+        drop(ring);
+        let handle = std::thread::spawn(move || {
+            handle.words().detach_reader(0);
+            handle
+        })
+        .join()
+        .unwrap();
+        assert_eq!(handle.words().attached_readers(), 0);
+        assert_eq!(handle.words().capacity(), capacity);
+    }
+}
