@@ -13,7 +13,7 @@ use crate::cycles;
 use crate::error::RunError;
 use crate::message::{Inbox, Message, MessageGroup};
 use crate::signal::Signal;
-use crate::stats::{StatsCell, ThreadUsage, TimingSampler, WorkTally};
+use crate::stats::{Sample, StatsCell, ThreadUsage, TimingSampler, WorkTally};
 use crate::tag::Tag;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -209,6 +209,12 @@ impl BlockRunner {
         self.stats.record_thread(usage, sharing as u64);
     }
 
+    /// Adds the `work` counters not yet added to the block's statistics
+    /// (see [`WorkTally`]); for schedulers that read them mid-run.
+    pub(crate) fn flush_stats(&mut self) {
+        self.stats.add_tally(&mut self.tally);
+    }
+
     /// Runs the block's `init`.
     pub(crate) fn init(&mut self) -> Result<(), RunError> {
         let name = self.name().to_string();
@@ -276,14 +282,15 @@ impl BlockRunner {
             }
         }
         let mut called = false;
-        let mut work_ticks = None;
+        let mut sample = Sample::Skip;
+        let mut work_ticks = 0;
         if !io.finished {
             called = true;
-            let timed = self.timing.time_next();
-            let start = if timed { cycles::now() } else { 0 };
+            sample = self.timing.time_next();
+            let start = if sample.timed() { cycles::now() } else { 0 };
             let result = catch_unwind(AssertUnwindSafe(|| self.block.work(&mut io)));
-            if timed {
-                work_ticks = Some(cycles::now().wrapping_sub(start));
+            if sample.timed() {
+                work_ticks = cycles::now().wrapping_sub(start);
             }
             match result {
                 Ok(Ok(())) => {}
@@ -295,7 +302,7 @@ impl BlockRunner {
         let (consumed, produced) = self.publish();
         if called {
             self.tally
-                .record(&self.stats, consumed, produced, work_ticks);
+                .record(&self.stats, consumed, produced, sample, work_ticks);
         }
         progress |= consumed + produced > 0;
         if self.should_finish(&io, progress, stuck_if_idle) {

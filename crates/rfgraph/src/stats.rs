@@ -116,16 +116,16 @@ impl TimingSampler {
         }
     }
 
-    /// True when the next `work` call should be timed.
+    /// Whether (and why) the next `work` call should be timed.
     #[inline]
-    pub(crate) fn time_next(&mut self) -> bool {
+    pub(crate) fn time_next(&mut self) -> Sample {
         self.calls += 1;
         if self.calls <= ALWAYS_TIMED_CALLS {
-            return true;
+            return Sample::Early;
         }
         if self.countdown > 1 {
             self.countdown -= 1;
-            return false;
+            return Sample::Skip;
         }
         // xorshift32: cheap, and good enough to scatter sample points.
         let mut x = self.state;
@@ -134,7 +134,29 @@ impl TimingSampler {
         x ^= x << 5;
         self.state = x;
         self.countdown = 1 + x % (2 * TIMING_PERIOD - 1);
-        true
+        Sample::Random
+    }
+}
+
+/// How a `work` call is timed (see [`TimingSampler`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sample {
+    /// Not timed.
+    Skip,
+    /// One of the first [`ALWAYS_TIMED_CALLS`]: these stand for themselves
+    /// only. They often differ from the rest (ring pages faulted in, cold
+    /// caches); scaling them up with the random samples would inflate the
+    /// estimate.
+    Early,
+    /// A random sample standing for every later call.
+    Random,
+}
+
+impl Sample {
+    /// True unless [`Sample::Skip`].
+    #[inline]
+    pub(crate) fn timed(self) -> bool {
+        self != Sample::Skip
     }
 }
 
@@ -142,10 +164,15 @@ impl TimingSampler {
 /// block's [`StatsCell`].
 pub const TALLY_CALLS: u64 = 64;
 
+/// A timed call at least this long (in [`cycles`](crate::cycles) ticks,
+/// about 100 µs at common TSC rates) flushes its [`WorkTally`] at once.
+const LONG_CALL_TICKS: u64 = 1 << 18;
+
 /// The `work` counters of one block, kept by the thread running it in the
 /// runner's own memory and added to the shared [`StatsCell`] in batches:
-/// every [`TALLY_CALLS`] calls, before a call lands in a different
-/// histogram bucket, and whenever the block idles or finishes. A call then
+/// every [`TALLY_CALLS`] calls, after a long timed call, before a call
+/// lands in a different histogram bucket, and whenever the block idles or
+/// finishes. A call then
 /// touches no line of the shared cell; in a chain of blocks sharing one
 /// core, that is two lines per call fewer pushed out by each data chunk.
 /// Live snapshots of a busy block lag by less than [`TALLY_CALLS`] calls;
@@ -155,23 +182,26 @@ pub(crate) struct WorkTally {
     calls: u64,
     consumed: u64,
     produced: u64,
-    timed_calls: u64,
-    timed_ticks: u64,
+    early_calls: u64,
+    early_ticks: u64,
+    sampled_calls: u64,
+    sampled_ticks: u64,
     /// The histogram bucket of every call in the tally.
     bucket: usize,
 }
 
 impl WorkTally {
     /// Counts one `work` call that consumed and produced these items
-    /// (`ticks`: its time, when it was timed), flushing into `cell` as
-    /// described on the type.
+    /// (`ticks`: its time, unless `sample` is [`Sample::Skip`]), flushing
+    /// into `cell` as described on the type.
     #[inline(always)]
     pub(crate) fn record(
         &mut self,
         cell: &StatsCell,
         consumed: u64,
         produced: u64,
-        ticks: Option<u64>,
+        sample: Sample,
+        ticks: u64,
     ) {
         let n = if produced > 0 { produced } else { consumed };
         let bucket = ((64 - n.leading_zeros()) as usize).min(HISTOGRAM_BUCKETS - 1);
@@ -182,11 +212,21 @@ impl WorkTally {
         self.calls += 1;
         self.consumed += consumed;
         self.produced += produced;
-        if let Some(t) = ticks {
-            self.timed_calls += 1;
-            self.timed_ticks += t;
+        match sample {
+            Sample::Skip => {}
+            Sample::Early => {
+                self.early_calls += 1;
+                self.early_ticks += ticks;
+            }
+            Sample::Random => {
+                self.sampled_calls += 1;
+                self.sampled_ticks += ticks;
+            }
         }
-        if self.calls >= TALLY_CALLS {
+        // Long calls flush at once: their flush is cheap next to them, and
+        // live readers (the `chain` scheduler's calibration) see slow
+        // blocks without waiting for 64 of their calls.
+        if self.calls >= TALLY_CALLS || (sample.timed() && ticks >= LONG_CALL_TICKS) {
             cell.add_tally(self);
         }
     }
@@ -199,10 +239,13 @@ pub(crate) struct StatsCell {
     work_calls: AtomicU64,
     consumed: AtomicU64,
     produced: AtomicU64,
-    /// Calls whose time is in `timed_ticks`.
-    timed_calls: AtomicU64,
-    /// Time in the timed `work` calls, in [`cycles`](crate::cycles) ticks.
-    timed_ticks: AtomicU64,
+    /// The first calls, every one timed: their count and total time.
+    early_calls: AtomicU64,
+    early_ticks: AtomicU64,
+    /// Calls timed at random after those, and their total time. Times
+    /// are in [`cycles`](crate::cycles) ticks.
+    sampled_calls: AtomicU64,
+    sampled_ticks: AtomicU64,
     messages: AtomicU64,
     /// Time in message handlers, in ticks.
     message_ticks: AtomicU64,
@@ -229,8 +272,10 @@ impl StatsCell {
             work_calls: AtomicU64::new(0),
             consumed: AtomicU64::new(0),
             produced: AtomicU64::new(0),
-            timed_calls: AtomicU64::new(0),
-            timed_ticks: AtomicU64::new(0),
+            early_calls: AtomicU64::new(0),
+            early_ticks: AtomicU64::new(0),
+            sampled_calls: AtomicU64::new(0),
+            sampled_ticks: AtomicU64::new(0),
             messages: AtomicU64::new(0),
             message_ticks: AtomicU64::new(0),
             histogram: std::array::from_fn(|_| AtomicU64::new(0)),
@@ -249,8 +294,10 @@ impl StatsCell {
         bump(&self.work_calls, tally.calls);
         bump(&self.consumed, tally.consumed);
         bump(&self.produced, tally.produced);
-        bump(&self.timed_calls, tally.timed_calls);
-        bump(&self.timed_ticks, tally.timed_ticks);
+        bump(&self.early_calls, tally.early_calls);
+        bump(&self.early_ticks, tally.early_ticks);
+        bump(&self.sampled_calls, tally.sampled_calls);
+        bump(&self.sampled_ticks, tally.sampled_ticks);
         bump(&self.histogram[tally.bucket], tally.calls);
         *tally = WorkTally::default();
     }
@@ -267,14 +314,22 @@ impl StatsCell {
         self.sharing.store(sharing.max(1), Relaxed);
     }
 
-    /// Estimated ticks in all `work` calls, scaled up from the timed ones.
+    /// Estimated ticks in all `work` calls: the early calls as measured,
+    /// plus the random samples scaled up to every later call.
     fn work_ticks(&self) -> u64 {
-        let timed = self.timed_calls.load(Relaxed);
-        if timed == 0 {
-            return 0;
-        }
-        let ticks = self.timed_ticks.load(Relaxed) as u128;
-        (ticks * self.work_calls.load(Relaxed) as u128 / timed as u128) as u64
+        let calls = self.work_calls.load(Relaxed) as u128;
+        let early_calls = self.early_calls.load(Relaxed) as u128;
+        let early = self.early_ticks.load(Relaxed) as u128;
+        let sampled_calls = self.sampled_calls.load(Relaxed) as u128;
+        let sampled = self.sampled_ticks.load(Relaxed) as u128;
+        let later = calls.saturating_sub(early_calls);
+        // With no sample yet, the early calls are all there is to go on.
+        let ticks = (sampled * later)
+            .checked_div(sampled_calls)
+            .map(|rest| early + rest)
+            .or_else(|| (early * calls).checked_div(early_calls))
+            .unwrap_or(0);
+        ticks as u64
     }
 
     pub(crate) fn snapshot(&self) -> BlockStats {
@@ -303,10 +358,10 @@ mod tests {
     fn histogram_buckets_are_log2() {
         let s = StatsCell::new("b".into(), "T".into(), false);
         let mut tally = WorkTally::default();
-        tally.record(&s, 0, 0, Some(1));
-        tally.record(&s, 1, 1, Some(1));
-        tally.record(&s, 1000, 1024, Some(1));
-        tally.record(&s, 7, 0, Some(1));
+        tally.record(&s, 0, 0, Sample::Early, 1);
+        tally.record(&s, 1, 1, Sample::Early, 1);
+        tally.record(&s, 1000, 1024, Sample::Early, 1);
+        tally.record(&s, 7, 0, Sample::Early, 1);
         s.add_tally(&mut tally);
         let snap = s.snapshot();
         assert_eq!(snap.work_calls, 4);
@@ -322,14 +377,30 @@ mod tests {
     fn sampled_work_time_is_scaled_to_every_call() {
         let s = StatsCell::new("b".into(), "T".into(), false);
         let mut tally = WorkTally::default();
-        // 10 timed calls of 1000 ticks and 30 untimed ones of the same length.
+        // 4 early calls of 5000 ticks, then 10 sampled calls of 1000 ticks
+        // and 30 untimed ones of the same length: the slow early calls
+        // stand for themselves only.
+        for _ in 0..4 {
+            tally.record(&s, 1, 1, Sample::Early, 5000);
+        }
         for i in 0..40 {
-            tally.record(&s, 1, 1, (i % 4 == 0).then_some(1000));
+            let sample = if i % 4 == 0 {
+                Sample::Random
+            } else {
+                Sample::Skip
+            };
+            tally.record(&s, 1, 1, sample, 1000);
         }
         s.add_tally(&mut tally);
-        assert_eq!(s.work_ticks(), 40_000);
+        assert_eq!(s.work_ticks(), 4 * 5000 + 40_000);
+        // Before the first sample, the early calls are scaled.
+        let early = StatsCell::new("b".into(), "T".into(), false);
+        tally.record(&early, 1, 1, Sample::Early, 700);
+        tally.record(&early, 1, 1, Sample::Skip, 0);
+        early.add_tally(&mut tally);
+        assert_eq!(early.work_ticks(), 1400);
         let none = StatsCell::new("b".into(), "T".into(), false);
-        tally.record(&none, 1, 1, None);
+        tally.record(&none, 1, 1, Sample::Skip, 0);
         none.add_tally(&mut tally);
         assert_eq!(none.work_ticks(), 0);
     }
@@ -339,18 +410,18 @@ mod tests {
         let s = StatsCell::new("b".into(), "T".into(), false);
         let mut tally = WorkTally::default();
         for _ in 0..TALLY_CALLS - 1 {
-            tally.record(&s, 100, 100, None);
+            tally.record(&s, 100, 100, Sample::Skip, 0);
         }
         assert_eq!(
             s.snapshot().work_calls,
             0,
             "flushed before the batch was full"
         );
-        tally.record(&s, 100, 100, None);
+        tally.record(&s, 100, 100, Sample::Skip, 0);
         assert_eq!(s.snapshot().work_calls, TALLY_CALLS);
         // A call in another bucket flushes the calls before it first.
-        tally.record(&s, 1, 1, None);
-        tally.record(&s, 3000, 3000, Some(5));
+        tally.record(&s, 1, 1, Sample::Skip, 0);
+        tally.record(&s, 3000, 3000, Sample::Random, 5);
         let snap = s.snapshot();
         assert_eq!(snap.work_calls, TALLY_CALLS + 1);
         assert_eq!(snap.items_per_call_log2[7], TALLY_CALLS); // 100 < 2^7
@@ -367,11 +438,13 @@ mod tests {
     fn sampler_times_every_early_call_then_about_one_in_period() {
         let mut sampler = TimingSampler::new(7);
         let early = (0..ALWAYS_TIMED_CALLS)
-            .filter(|_| sampler.time_next())
+            .filter(|_| sampler.time_next() == Sample::Early)
             .count();
         assert_eq!(early as u64, ALWAYS_TIMED_CALLS);
         let later = 160_000;
-        let timed = (0..later).filter(|_| sampler.time_next()).count();
+        let timed = (0..later)
+            .filter(|_| sampler.time_next() == Sample::Random)
+            .count();
         let expected = later / TIMING_PERIOD as usize;
         assert!(
             timed > expected * 8 / 10 && timed < expected * 12 / 10,
@@ -380,7 +453,7 @@ mod tests {
         // Never two untimed stretches longer than the sampler allows.
         let mut gap = 0;
         for _ in 0..10_000 {
-            if sampler.time_next() {
+            if sampler.time_next().timed() {
                 gap = 0;
             } else {
                 gap += 1;

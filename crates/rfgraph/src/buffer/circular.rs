@@ -312,6 +312,32 @@ mod tests {
         .unwrap()
     }
 
+    /// Publishing wakes exactly the readers on other threads, also past
+    /// the 64 that the writer's bit mask covers.
+    #[test]
+    fn publishing_signals_remote_readers_only() {
+        let signals: Vec<_> = (0..70).map(|_| Signal::new()).collect();
+        let edge = CircularBuffer::new(EdgeSpec {
+            item_size: 4,
+            min_bytes: 4096,
+            writer_signal: Signal::new(),
+            reader_signals: signals.clone(),
+        })
+        .unwrap();
+        for r in (0..70).filter(|r| r % 3 == 0) {
+            edge.set_same_thread(r, true);
+        }
+        edge.set_same_thread(3, false);
+        let mut w = CircularWriter::<u32>::new(edge.clone());
+        w.slice()[0] = 1;
+        w.produce(1);
+        w.publish();
+        for (r, s) in signals.iter().enumerate() {
+            let local = r % 3 == 0 && r != 3 && r < 64;
+            assert_eq!(s.is_pending(), !local, "reader {r}");
+        }
+    }
+
     /// Writer → in-place reader (doubles items) → reader of the view: the
     /// view shows the transformed items at the same positions, and the
     /// writer gets space back only when the view's reader consumed it, at

@@ -34,9 +34,12 @@ struct ReaderSlot {
     detached: AtomicBool,
     /// Writer and this reader run on one thread (set before the run).
     same_thread: AtomicBool,
-    /// The first writer of this memory (see `root_writer`) and this reader
-    /// run on one thread (set before the run).
-    root_same_thread: AtomicBool,
+    /// Publishing this reader's position must wake the first writer of
+    /// this memory (see `root_writer`): the edge reuses memory in place,
+    /// this reader is a last one (it passes nothing on), and it runs on
+    /// another thread than that writer. Kept here so that publishing
+    /// reads only this line.
+    wakes_root: AtomicBool,
     /// Set when this reader works in place and its output edge reuses this
     /// edge's memory: items stay live until that edge's readers are done.
     passes_to: OnceLock<EdgeHandle>,
@@ -50,9 +53,12 @@ struct WriterWords {
     /// Staged write position (touched by the writer's thread only).
     staged: AtomicU64,
     done: AtomicBool,
-    /// Bit `r` set: reader `r` runs on the writer's thread (readers past
-    /// 63 always get full notifications, which is merely slower).
-    local_readers: AtomicU64,
+    /// Bit `r` set: reader `r` runs on another thread than the writer and
+    /// needs a signal when items arrive.
+    remote_readers: AtomicU64,
+    /// The edge has more than 64 readers; those past 63 always get
+    /// signals, which is merely slower.
+    many_readers: bool,
     /// Readers not detached (written only when one detaches).
     attached: AtomicUsize,
     /// Most items a port sees at once (its slice), so that schedulers can
@@ -89,7 +95,12 @@ impl EdgePositions {
                 write: AtomicU64::new(0),
                 staged: AtomicU64::new(0),
                 done: AtomicBool::new(false),
-                local_readers: AtomicU64::new(0),
+                remote_readers: AtomicU64::new(if readers >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << readers) - 1
+                }),
+                many_readers: readers > 64,
                 attached: AtomicUsize::new(readers),
                 chunk: AtomicUsize::new(capacity),
             }),
@@ -100,7 +111,7 @@ impl EdgePositions {
                         staged: AtomicU64::new(0),
                         detached: AtomicBool::new(false),
                         same_thread: AtomicBool::new(false),
-                        root_same_thread: AtomicBool::new(false),
+                        wakes_root: AtomicBool::new(false),
                         passes_to: OnceLock::new(),
                     })
                 })
@@ -119,20 +130,26 @@ impl EdgePositions {
     /// only after this edge's readers are done with it (see
     /// [`min_read`](Self::min_read)), and is woken when they free some.
     pub fn in_place_of(spec: &EdgeSpec, base: &EdgePositions) -> Self {
-        Self {
+        let edge = Self {
             root_writer: Some(
                 base.root_writer
                     .clone()
                     .unwrap_or_else(|| base.writer_signal.clone()),
             ),
             ..Self::new(spec, base.capacity)
+        };
+        for slot in edge.readers.iter() {
+            slot.wakes_root.store(true, Ordering::Relaxed);
         }
+        edge
     }
 
     /// Links reader `reader` to `next`, the edge that reuses this memory
     /// after it (see [`in_place_of`](Self::in_place_of)). Once only.
     pub fn pass_to(&self, reader: usize, next: Arc<dyn EdgeBuffer>) {
-        let _ = self.readers[reader].passes_to.set(EdgeHandle::new(next));
+        let slot = &self.readers[reader];
+        let _ = slot.passes_to.set(EdgeHandle::new(next));
+        slot.wakes_root.store(false, Ordering::Relaxed);
     }
 
     /// Capacity in items.
@@ -237,9 +254,13 @@ impl EdgePositions {
             w.write.store(staged, Ordering::Release);
             // Readers on this thread are run by the scheduler without a
             // signal (see `set_same_thread`).
-            let local = w.local_readers.load(Ordering::Relaxed);
-            for (r, s) in self.reader_signals.iter().enumerate() {
-                if r >= 64 || local & (1 << r) == 0 {
+            let mut remote = w.remote_readers.load(Ordering::Relaxed);
+            while remote != 0 {
+                self.reader_signals[remote.trailing_zeros() as usize].notify();
+                remote &= remote - 1;
+            }
+            if w.many_readers {
+                for s in &self.reader_signals[64..] {
                     s.notify();
                 }
             }
@@ -259,9 +280,8 @@ impl EdgePositions {
             }
             // A last reader of memory reused in place frees space of the
             // memory's first writer.
-            if let Some(root) = &self.root_writer
-                && slot.passes_to.get().is_none()
-                && !slot.root_same_thread.load(Ordering::Relaxed)
+            if slot.wakes_root.load(Ordering::Relaxed)
+                && let Some(root) = &self.root_writer
             {
                 root.notify();
             }
@@ -277,18 +297,20 @@ impl EdgePositions {
         if reader < 64 {
             let bit = 1 << reader;
             if same {
-                self.writer.local_readers.fetch_or(bit, Ordering::Relaxed);
+                self.writer
+                    .remote_readers
+                    .fetch_and(!bit, Ordering::Relaxed);
             } else {
-                self.writer.local_readers.fetch_and(!bit, Ordering::Relaxed);
+                self.writer.remote_readers.fetch_or(bit, Ordering::Relaxed);
             }
         }
     }
 
     /// See [`EdgeBuffer::set_root_writer_same_thread`].
     pub fn set_root_writer_same_thread(&self, reader: usize, same: bool) {
-        self.readers[reader]
-            .root_same_thread
-            .store(same, Ordering::Relaxed);
+        let slot = &self.readers[reader];
+        let wakes = self.root_writer.is_some() && slot.passes_to.get().is_none() && !same;
+        slot.wakes_root.store(wakes, Ordering::Relaxed);
     }
 
     /// See [`EdgeBuffer::limit_chunk`].

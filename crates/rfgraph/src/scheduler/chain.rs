@@ -4,15 +4,24 @@
 //! order, so a block's consumers run right after it on the chunk it just
 //! produced. Edges inside a core signal with plain stores (no fences, no
 //! wake-ups); only edges across cores use the full protocol. Buffers
-//! default to a size that keeps a producer/consumer pair in L1.
+//! default to a size that keeps a producer/consumer pair in L1. After a
+//! short calibration window the partition is refined from measured time
+//! in `work` (see [`refine`](super::refine)).
 
 use super::Scheduler;
 use super::cache::{l2_bytes, local_ring_bytes};
-use super::partition::{Node, group_by_component, nodes_of, partition};
-use super::single::{LOCAL_POLL_INTERVAL, poll_until_done};
+use super::partition::{Node, Partition, group_by_component, nodes_of, partition};
+use super::refine::{Refine, WorkerWaker, refined};
+use super::single::{LOCAL_POLL_INTERVAL, Poll, poll_until_done};
 use super::thread::{RealtimePriority, ThreadSettings, start_blocking};
 use crate::runner::BlockRunner;
+use crate::stats::StatsCell;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::thread::Thread;
+use std::time::Instant;
 
 /// The cache-aware partitioned scheduler.
 #[derive(Clone, Debug, Default)]
@@ -23,6 +32,11 @@ pub struct Chain {
     explain: bool,
     realtime_priority: Option<RealtimePriority>,
     unpinned: bool,
+    /// `None`: keep the first partition.
+    refine: Option<Refine>,
+    static_partition: bool,
+    /// Partitions of past runs (block indices per core), shared by clones.
+    history: Arc<Mutex<Vec<Vec<Vec<usize>>>>>,
 }
 
 impl Chain {
@@ -54,6 +68,31 @@ impl Chain {
     pub fn costs(mut self, costs: impl IntoIterator<Item = (usize, f64)>) -> Self {
         self.costs = costs.into_iter().collect();
         self
+    }
+
+    /// Refines the partition with `refine`'s timing instead of the
+    /// default (see [`Refine`]).
+    pub fn refine(mut self, refine: Refine) -> Self {
+        self.refine = Some(refine);
+        self.static_partition = false;
+        self
+    }
+
+    /// Keeps the first partition for the whole run (no refinement from
+    /// measured costs).
+    pub fn static_partition(mut self) -> Self {
+        self.static_partition = true;
+        self
+    }
+
+    /// The partitions this scheduler (and its clones) used, oldest first:
+    /// per run, the first partition and, when refinement changed it, the
+    /// refined one; each lists the block indices per worker.
+    pub fn partitions(&self) -> Vec<Vec<Vec<usize>>> {
+        self.history
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Leaves workers unpinned (the OS may move them); pinned by default.
@@ -135,14 +174,8 @@ impl Scheduler for Chain {
     }
 
     fn execute(&self, runners: Vec<BlockRunner>) -> Vec<BlockRunner> {
-        let (mut local, own_threads) = start_blocking(runners);
+        let (local, own_threads) = start_blocking(runners);
         let cores = self.core_list();
-        // Dense numbering of the non-blocking blocks for the partitioner.
-        let slot_of: HashMap<usize, usize> = local
-            .iter()
-            .enumerate()
-            .map(|(s, r)| (r.index(), s))
-            .collect();
         let mean = if self.costs.is_empty() {
             1.0
         } else {
@@ -153,36 +186,36 @@ impl Scheduler for Chain {
         if self.explain {
             eprint!("{}", plan.explain(&nodes, &cores));
         }
-        let part_of = plan.part_of(nodes.len());
-        for r in &mut local {
-            let mine = part_of[slot_of[&r.index()]];
-            let all_local = r.mark_same_thread_peers(|peer| {
-                slot_of.get(&peer).is_some_and(|&s| part_of[s] == mine)
-            });
-            // Workers re-poll at least every LOCAL_POLL_INTERVAL, so blocks whose
-            // peers are all local may skip the fence (see Signal).
-            r.signal().set_polled_locally(all_local);
+        let refine = (!self.static_partition).then(|| self.refine.unwrap_or_default());
+        if refine.is_some() {
+            // Calibrates the tick rate now (a 2 ms spin on first use), not
+            // on the coordinator mid-run, where it would steal a worker's core.
+            crate::cycles::to_ns(1);
         }
-        let mut by_slot: Vec<Option<BlockRunner>> = local.into_iter().map(Some).collect();
-        // Per core, its blocks grouped by connected component (a branch, or
-        // the piece of one), each in topological order.
-        let groups: Vec<Vec<Vec<BlockRunner>>> = plan
-            .parts
-            .iter()
-            .map(|members| {
-                group_by_component(&nodes, members)
-                    .into_iter()
-                    .map(|g| g.into_iter().filter_map(|s| by_slot[s].take()).collect())
-                    .collect()
-            })
-            .collect();
-        let mut out: Vec<BlockRunner> = std::thread::scope(|scope| {
-            let handles: Vec<_> = groups
-                .into_iter()
-                .zip(&cores)
+        let mut run = ChainRun {
+            stats: local.iter().map(|r| r.stats.clone()).collect(),
+            slot_of: local
+                .iter()
                 .enumerate()
-                .filter(|(_, (group, _))| !group.is_empty())
-                .map(|(p, (group, &core))| {
+                .map(|(s, r)| (r.index(), s))
+                .collect(),
+            index_of: local.iter().map(|r| r.index()).collect(),
+            nodes,
+            cores,
+            wakers: Vec::new(),
+            work_ns_at_warmup: Vec::new(),
+            reported: 0,
+        };
+        self.record(&run, &plan);
+        let pause = AtomicBool::new(false);
+        let mut out: Vec<BlockRunner> = std::thread::scope(|scope| {
+            let (done_tx, done_rx) = channel();
+            let (jobs, threads): (Vec<Sender<Job>>, Vec<Thread>) = run
+                .cores
+                .iter()
+                .enumerate()
+                .map(|(p, &core)| {
+                    let (job_tx, job_rx) = channel::<Job>();
                     let settings = ThreadSettings {
                         cpus: if self.unpinned {
                             Vec::new()
@@ -191,21 +224,265 @@ impl Scheduler for Chain {
                         },
                         realtime_priority: self.realtime_priority,
                     };
-                    std::thread::Builder::new()
+                    let done_tx = done_tx.clone();
+                    let pause = &pause;
+                    let handle = std::thread::Builder::new()
                         .name(format!("rfgraph-chain-{p}"))
                         .spawn_scoped(scope, move || {
                             settings.apply();
-                            poll_until_done(group, Some(LOCAL_POLL_INTERVAL))
+                            while let Ok(groups) = job_rx.recv() {
+                                let poll = Poll {
+                                    max_sleep: Some(LOCAL_POLL_INTERVAL),
+                                    pause: Some(pause),
+                                    install_waker: false,
+                                };
+                                let _ = done_tx.send(poll_until_done(groups, poll));
+                            }
                         })
-                        .expect("cannot spawn a chain worker")
+                        .expect("cannot spawn a chain worker");
+                    (job_tx, handle.thread().clone())
                 })
+                .unzip();
+            let threads: Arc<[Thread]> = threads.into();
+            let part_of = plan.part_of(run.nodes.len());
+            run.wakers = part_of
+                .iter()
+                .map(|&p| WorkerWaker::new(threads.clone(), p))
                 .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().expect("chain workers catch block panics"))
-                .collect()
+            for (slot, runner) in local.iter().enumerate() {
+                runner.signal().set_waker(run.wakers[slot].clone());
+            }
+            let mut runners = local;
+            let mut current = plan;
+            let mut phase_refine = refine;
+            loop {
+                run.dispatch(runners, &current, &jobs);
+                let Some(r) = phase_refine.take() else {
+                    runners = collect(&done_rx, jobs.len(), None);
+                    break;
+                };
+                match run.calibrate(&r, &current, &done_rx, &pause, &threads) {
+                    Calibrated::Finished(all) => {
+                        runners = all;
+                        break;
+                    }
+                    Calibrated::Keep(returned) => {
+                        runners = returned;
+                        runners.extend(collect(&done_rx, jobs.len() - run.reported, None));
+                        break;
+                    }
+                    Calibrated::Move(returned, better, measured) => {
+                        if self.explain {
+                            let costed = run.costed_nodes(&measured);
+                            eprintln!(
+                                "chain scheduler: refined after {:?} from measured time in work (ns)",
+                                r.warmup + r.window
+                            );
+                            eprint!("{}", better.explain(&costed, &run.cores));
+                        }
+                        self.record(&run, &better);
+                        current = better;
+                        runners = returned;
+                    }
+                }
+            }
+            drop(jobs);
+            runners
         });
         out.extend(own_threads.join());
         out
     }
+}
+
+impl Chain {
+    fn record(&self, run: &ChainRun, plan: &Partition) {
+        let parts = plan
+            .parts
+            .iter()
+            .map(|m| m.iter().map(|&s| run.index_of[s]).collect())
+            .collect();
+        self.history
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(parts);
+    }
+}
+
+/// What a worker gets to run: its blocks, grouped by connected component.
+type Job = Vec<Vec<BlockRunner>>;
+
+/// One run of the chain scheduler: the partitioner's view of its blocks
+/// and the handles that follow them between workers.
+struct ChainRun {
+    stats: Vec<Arc<StatsCell>>,
+    /// Partitioner slot of each block index.
+    slot_of: HashMap<usize, usize>,
+    /// Block index of each slot.
+    index_of: Vec<usize>,
+    nodes: Vec<Node>,
+    cores: Vec<usize>,
+    /// Per slot.
+    wakers: Vec<Arc<WorkerWaker>>,
+    /// Per slot: time in `work` when the warm-up ended.
+    work_ns_at_warmup: Vec<f64>,
+    /// Workers that handed their runners back during calibration.
+    reported: usize,
+}
+
+/// How a calibration window ended.
+enum Calibrated {
+    /// Every worker finished its blocks: all runners.
+    Finished(Vec<BlockRunner>),
+    /// The partition stays; the runners of the workers that finished.
+    Keep(Vec<BlockRunner>),
+    /// Every worker paused: all runners, the partition to move to, and
+    /// the measured costs that chose it.
+    Move(Vec<BlockRunner>, Partition, Vec<f64>),
+}
+
+impl ChainRun {
+    /// Marks same-thread edges for `plan`, points every waker at its
+    /// block's worker and hands each worker its blocks, grouped by
+    /// connected component in topological order.
+    fn dispatch(&self, runners: Vec<BlockRunner>, plan: &Partition, jobs: &[Sender<Job>]) {
+        let part_of = plan.part_of(self.nodes.len());
+        let mut by_slot: Vec<Option<BlockRunner>> = (0..self.nodes.len()).map(|_| None).collect();
+        for mut r in runners {
+            let slot = self.slot_of[&r.index()];
+            let mine = part_of[slot];
+            let all_local = r.mark_same_thread_peers(|peer| {
+                self.slot_of.get(&peer).is_some_and(|&s| part_of[s] == mine)
+            });
+            // Workers re-poll at least every LOCAL_POLL_INTERVAL, so blocks whose
+            // peers are all local may skip the fence (see Signal).
+            r.signal().set_polled_locally(all_local);
+            self.wakers[slot].move_to(mine);
+            by_slot[slot] = Some(r);
+        }
+        for (members, job) in plan.parts.iter().zip(jobs) {
+            let groups: Vec<Vec<BlockRunner>> = group_by_component(&self.nodes, members)
+                .into_iter()
+                .map(|g| g.into_iter().filter_map(|s| by_slot[s].take()).collect())
+                .collect();
+            let _ = job.send(groups);
+        }
+    }
+
+    /// Runs the warm-up and the measuring window on `current`, snapshotting
+    /// time in `work` (live, without stopping anyone), and pauses the
+    /// workers only when the measured costs give a partition worth moving
+    /// blocks for: a pause costs the run more than its length (workers
+    /// restart cold).
+    fn calibrate(
+        &mut self,
+        refine: &Refine,
+        current: &Partition,
+        done: &Receiver<Vec<BlockRunner>>,
+        pause: &AtomicBool,
+        threads: &[Thread],
+    ) -> Calibrated {
+        let start = Instant::now();
+        let workers = threads.len();
+        let mut returned = Vec::new();
+        self.reported = 0;
+        for (deadline, snapshot) in [
+            (refine.warmup, true),
+            (refine.warmup + refine.window, false),
+        ] {
+            self.reported += collect_into(
+                &mut returned,
+                done,
+                workers - self.reported,
+                Some(start + deadline),
+            );
+            if self.reported == workers {
+                return Calibrated::Finished(returned);
+            }
+            if snapshot {
+                self.work_ns_at_warmup = self.work_ns();
+            }
+        }
+        let measured = self.measured();
+        let Some(better) = refined(
+            &self.nodes,
+            &measured,
+            current,
+            self.cores.len(),
+            refine.min_gain,
+        ) else {
+            return Calibrated::Keep(returned);
+        };
+        pause.store(true, Ordering::Release);
+        for t in threads {
+            t.unpark();
+        }
+        collect_into(&mut returned, done, workers - self.reported, None);
+        pause.store(false, Ordering::Release);
+        for r in &mut returned {
+            r.flush_stats();
+        }
+        Calibrated::Move(returned, better, measured)
+    }
+
+    /// Time in `work` per slot so far, in nanoseconds.
+    fn work_ns(&self) -> Vec<f64> {
+        self.stats
+            .iter()
+            .map(|s| s.snapshot().work_ns as f64)
+            .collect()
+    }
+
+    /// Time in `work` per slot since the warm-up ended, in nanoseconds.
+    fn measured(&self) -> Vec<f64> {
+        self.work_ns()
+            .iter()
+            .zip(&self.work_ns_at_warmup)
+            .map(|(now, then)| (now - then).max(1.0))
+            .collect()
+    }
+
+    fn costed_nodes(&self, measured: &[f64]) -> Vec<Node> {
+        self.nodes
+            .iter()
+            .zip(measured)
+            .map(|(n, &cost)| Node { cost, ..n.clone() })
+            .collect()
+    }
+}
+
+/// Receives the runners of `workers` workers (all of them, or as many as
+/// report before `deadline`) into `into`; returns how many reported.
+fn collect_into(
+    into: &mut Vec<BlockRunner>,
+    done: &Receiver<Vec<BlockRunner>>,
+    workers: usize,
+    deadline: Option<Instant>,
+) -> usize {
+    let mut count = 0;
+    while count < workers {
+        let next = match deadline {
+            Some(d) => done.recv_timeout(d.saturating_duration_since(Instant::now())),
+            None => done.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        match next {
+            Ok(runners) => {
+                into.extend(runners);
+                count += 1;
+            }
+            Err(RecvTimeoutError::Timeout) => break,
+            Err(RecvTimeoutError::Disconnected) => unreachable!("chain workers outlive the run"),
+        }
+    }
+    count
+}
+
+/// Receives the runners of all `workers` workers.
+fn collect(
+    done: &Receiver<Vec<BlockRunner>>,
+    workers: usize,
+    deadline: Option<Instant>,
+) -> Vec<BlockRunner> {
+    let mut out = Vec::new();
+    collect_into(&mut out, done, workers, deadline);
+    out
 }

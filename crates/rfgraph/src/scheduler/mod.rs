@@ -10,6 +10,7 @@ pub mod cache;
 pub mod chain;
 pub mod partition;
 pub mod pool;
+pub mod refine;
 pub mod single;
 pub mod thread;
 pub mod tpb;

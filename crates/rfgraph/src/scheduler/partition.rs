@@ -191,23 +191,34 @@ pub fn partition(nodes: &[Node], parts: usize) -> Partition {
         let mut current = Vec::new();
         let mut acc = 0.0;
         let mut made = 0;
+        let mut cut = |current: &mut Vec<usize>, made: &mut usize| {
+            *made += 1;
+            let c: f64 = current.iter().map(|&x| nodes[x].cost).sum();
+            pieces.push(Piece {
+                blocks: std::mem::take(current),
+                cost: c,
+                reason: format!(
+                    "piece {made}/{k} of a component of {} blocks costing {cost:.3} (> 1.25 x a core's share {share:.3}), cut along its topological order",
+                    blocks.len()
+                ),
+            });
+        };
         for (i, &b) in blocks.iter().enumerate() {
+            let c = nodes[b].cost;
+            let goal = target * (made + 1) as f64;
+            // Cut before `b` when that lands nearer the goal than after it
+            // (an expensive block must not drag its piece far past it).
+            if made + 1 < k && !current.is_empty() && acc + c > goal && goal - acc < acc + c - goal
+            {
+                cut(&mut current, &mut made);
+            }
             current.push(b);
-            acc += nodes[b].cost;
+            acc += c;
             let left = blocks.len() - i - 1;
             let pieces_left = k - made - 1;
             if pieces_left > 0 && (acc >= target * (made + 1) as f64 - 1e-9 || left == pieces_left)
             {
-                made += 1;
-                let c: f64 = current.iter().map(|&x| nodes[x].cost).sum();
-                pieces.push(Piece {
-                    blocks: std::mem::take(&mut current),
-                    cost: c,
-                    reason: format!(
-                        "piece {made}/{k} of a component of {} blocks costing {cost:.3} (> 1.25 x a core's share {share:.3}), cut along its topological order",
-                        blocks.len()
-                    ),
-                });
+                cut(&mut current, &mut made);
             }
         }
         let c: f64 = current.iter().map(|&x| nodes[x].cost).sum();

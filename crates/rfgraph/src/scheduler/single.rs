@@ -8,7 +8,8 @@ use super::thread::{RealtimePriority, ThreadSettings, ThreadWaker, start_blockin
 use crate::runner::{BlockRunner, Step};
 use crate::stats::ThreadUsage;
 use std::sync::Arc;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// The single-threaded round-robin scheduler.
 #[derive(Clone, Debug, Default)]
@@ -53,7 +54,7 @@ struct Slot {
 /// so a message or stop from another thread may be seen this late.
 ///
 /// [`Signal::set_polled_locally`]: crate::signal::Signal::set_polled_locally
-pub(crate) const LOCAL_POLL_INTERVAL: std::time::Duration = std::time::Duration::from_millis(2);
+pub(crate) const LOCAL_POLL_INTERVAL: Duration = Duration::from_millis(2);
 
 /// Rounds a group may run in a row while it progresses, before the next
 /// group gets the thread. Long enough to amortise refilling the cache with
@@ -69,11 +70,18 @@ const QUANTUM_ROUNDS: usize = 64;
 /// `single` and each core of `chain`. Records the thread's context switches
 /// on every runner.
 ///
-/// `max_sleep` caps every park (schedulers whose blocks skip fences need it).
+/// Returns every runner: all done, or as they are when `options.pause`
+/// was seen set (between rounds).
 pub(crate) fn poll_until_done(
     groups: Vec<Vec<BlockRunner>>,
-    max_sleep: Option<std::time::Duration>,
+    options: Poll<'_>,
 ) -> Vec<BlockRunner> {
+    let Poll {
+        max_sleep,
+        pause,
+        install_waker,
+    } = options;
+    let paused = || pause.is_some_and(|p| p.load(Ordering::Acquire));
     let before = ThreadUsage::current();
     let waker = Arc::new(ThreadWaker(std::thread::current()));
     let mut groups: Vec<Vec<Slot>> = groups
@@ -81,7 +89,9 @@ pub(crate) fn poll_until_done(
         .map(|g| {
             g.into_iter()
                 .map(|runner| {
-                    runner.signal().set_waker(waker.clone());
+                    if install_waker {
+                        runner.signal().set_waker(waker.clone());
+                    }
                     Slot {
                         runner,
                         again: true,
@@ -95,7 +105,11 @@ pub(crate) fn poll_until_done(
     for group in &mut groups {
         link_local_peers(group);
     }
-    let mut live: usize = groups.iter().map(Vec::len).sum();
+    let mut live: usize = groups
+        .iter()
+        .flatten()
+        .filter(|s| !s.runner.is_done())
+        .count();
     // Peers on other threads usually answer within microseconds; only then
     // is spinning before a park worth it.
     let remote_peers = groups
@@ -106,7 +120,7 @@ pub(crate) fn poll_until_done(
     // a spin lasts; a graph waiting on a timer or a slow source stops
     // spinning after one long park.
     let mut spin = remote_peers;
-    while live > 0 {
+    while live > 0 && !paused() {
         let mut progressed = false;
         let mut next_timer: Option<Instant> = None;
         for group in &mut groups {
@@ -129,7 +143,7 @@ pub(crate) fn poll_until_done(
                     .flatten()
                     .any(|s| !s.runner.is_done() && s.runner.signal().is_pending())
             };
-            let woken = pending() || (spin && spin_until(SPIN_BEFORE_PARK, pending));
+            let woken = pending() || paused() || (spin && spin_until(SPIN_BEFORE_PARK, pending));
             if !woken {
                 let parked_at = Instant::now();
                 let until_timer = next_timer.map(|t| t.saturating_duration_since(parked_at));
@@ -154,15 +168,28 @@ pub(crate) fn poll_until_done(
         .collect()
 }
 
+/// How [`poll_until_done`] runs.
+pub(crate) struct Poll<'a> {
+    /// Caps every park (schedulers whose blocks skip fences need it).
+    pub(crate) max_sleep: Option<Duration>,
+    /// Once set, return at the next round boundary, with the runners that
+    /// are not done yet; whoever sets it unparks the thread.
+    pub(crate) pause: Option<&'a AtomicBool>,
+    /// Install a waker for the calling thread on every runner's signal;
+    /// false when the caller installed wakers that follow blocks between
+    /// threads (see `chain`'s refinement).
+    pub(crate) install_waker: bool,
+}
+
 /// How long an idle thread with peers on other threads spins before it
 /// parks. A futex wake-up costs both sides tens of microseconds here, more
 /// than a peer on another core takes to move a cache-sized chunk; a bounded
 /// spin keeps cross-core edges streaming, and an idle graph still parks.
-const SPIN_BEFORE_PARK: std::time::Duration = std::time::Duration::from_micros(30);
+const SPIN_BEFORE_PARK: Duration = Duration::from_micros(30);
 
 /// Polls `ready` with spin-loop hints until it holds (true) or `limit`
 /// passes (false).
-fn spin_until(limit: std::time::Duration, ready: impl Fn() -> bool) -> bool {
+fn spin_until(limit: Duration, ready: impl Fn() -> bool) -> bool {
     let start = Instant::now();
     loop {
         for _ in 0..64 {
@@ -277,7 +304,12 @@ impl Scheduler for Single {
             let all_local = r.mark_same_thread_peers(|peer| here.contains(&peer));
             r.signal().set_polled_locally(all_local);
         }
-        let mut out = poll_until_done(component_groups(local), Some(LOCAL_POLL_INTERVAL));
+        let poll = Poll {
+            max_sleep: Some(LOCAL_POLL_INTERVAL),
+            pause: None,
+            install_waker: true,
+        };
+        let mut out = poll_until_done(component_groups(local), poll);
         out.extend(own_threads.join());
         out
     }

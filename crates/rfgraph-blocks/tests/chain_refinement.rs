@@ -1,0 +1,87 @@
+//! `chain` refines its first (equal-cost) partition from measured time in
+//! `work`: two expensive blocks that the first partition put on one core
+//! end up on different cores, blocks migrate between workers mid-run, and
+//! every item still arrives exactly once, in order.
+
+use rfgraph::scheduler::chain::Chain;
+use rfgraph::scheduler::refine::Refine;
+use rfgraph::{Flowgraph, Map};
+use rfgraph_blocks::{VectorSink, VectorSource};
+use std::time::{Duration, Instant};
+
+/// `v * factor`, after spinning `spin` per item: a block whose cost does
+/// not depend on the build profile.
+fn slow_scale(factor: u32, spin: Duration) -> impl FnMut(u32) -> u32 + Send + 'static {
+    move |v: u32| {
+        let start = Instant::now();
+        while start.elapsed() < spin {
+            std::hint::spin_loop();
+        }
+        v.wrapping_mul(factor)
+    }
+}
+
+#[test]
+fn expensive_neighbours_are_split_and_every_item_arrives() {
+    let n = 60_000u32;
+    let input: Vec<u32> = (0..n).collect();
+    let mut fg = Flowgraph::new();
+    // Small rings: calls of about a millisecond, many per window.
+    fg.set_buffer_bytes(4096);
+    let src = fg.add(VectorSource::new(input.clone()));
+    // Source and both heavy blocks come first in topological order, so an
+    // equal-cost split keeps them on one core.
+    let heavy_a = fg.add(Map::new(slow_scale(3, Duration::from_micros(1))));
+    let heavy_b = fg.add(Map::new(slow_scale(5, Duration::from_micros(1))));
+    let mut chain = vec![src, heavy_a, heavy_b];
+    for k in 0..6u32 {
+        chain.push(fg.add(Map::new(move |v: u32| v.wrapping_add(k))));
+    }
+    let sink = fg.add(VectorSink::<u32>::new());
+    chain.push(sink);
+    fg.chain(&chain).unwrap();
+    let scheduler = Chain::new().workers(2).refine(Refine {
+        warmup: Duration::from_millis(5),
+        window: Duration::from_millis(20),
+        min_gain: 0.1,
+    });
+    let done = fg.run(scheduler.clone()).expect("run");
+
+    let expected: Vec<u32> = input
+        .iter()
+        .map(|&v| v.wrapping_mul(15).wrapping_add(15))
+        .collect();
+    let got = done.block::<VectorSink<u32>>(sink).unwrap().items();
+    assert_eq!(got.len(), expected.len());
+    assert!(got == &expected[..], "items lost, doubled or reordered");
+
+    let partitions = scheduler.partitions();
+    assert_eq!(partitions.len(), 2, "expected a refinement: {partitions:?}");
+    let core_of = |p: &Vec<Vec<usize>>, b: usize| p.iter().position(|c| c.contains(&b)).unwrap();
+    let (first, refined) = (&partitions[0], &partitions[1]);
+    assert_eq!(
+        core_of(first, heavy_a.0),
+        core_of(first, heavy_b.0),
+        "{first:?}"
+    );
+    assert_ne!(
+        core_of(refined, heavy_a.0),
+        core_of(refined, heavy_b.0),
+        "{refined:?}"
+    );
+}
+
+#[test]
+fn static_partition_keeps_the_first_split() {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new((0..20_000u32).collect::<Vec<_>>()));
+    let heavy = fg.add(Map::new(slow_scale(2, Duration::from_nanos(400))));
+    let light = fg.add(Map::new(|v: u32| v + 1));
+    let sink = fg.add(VectorSink::<u32>::new());
+    fg.chain(&[src, heavy, light, sink]).unwrap();
+    let scheduler = Chain::new().workers(2).static_partition();
+    let done = fg.run(scheduler.clone()).expect("run");
+    let got = done.block::<VectorSink<u32>>(sink).unwrap().items();
+    assert!(got.iter().enumerate().all(|(i, &v)| v == 2 * i as u32 + 1));
+    assert_eq!(scheduler.partitions().len(), 1);
+}
