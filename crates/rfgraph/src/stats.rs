@@ -316,7 +316,7 @@ impl StatsCell {
 
     /// Estimated ticks in all `work` calls: the early calls as measured,
     /// plus the random samples scaled up to every later call.
-    fn work_ticks(&self) -> u64 {
+    pub(crate) fn work_ticks(&self) -> u64 {
         let calls = self.work_calls.load(Relaxed) as u128;
         let early_calls = self.early_calls.load(Relaxed) as u128;
         let early = self.early_ticks.load(Relaxed) as u128;

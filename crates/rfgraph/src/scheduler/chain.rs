@@ -186,12 +186,9 @@ impl Scheduler for Chain {
         if self.explain {
             eprint!("{}", plan.explain(&nodes, &cores));
         }
-        let refine = (!self.static_partition).then(|| self.refine.unwrap_or_default());
-        if refine.is_some() {
-            // Calibrates the tick rate now (a 2 ms spin on first use), not
-            // on the coordinator mid-run, where it would steal a worker's core.
-            crate::cycles::to_ns(1);
-        }
+        // One core leaves nothing to refine.
+        let refine =
+            (!self.static_partition && cores.len() > 1).then(|| self.refine.unwrap_or_default());
         let mut run = ChainRun {
             stats: local.iter().map(|r| r.stats.clone()).collect(),
             slot_of: local
@@ -203,7 +200,7 @@ impl Scheduler for Chain {
             nodes,
             cores,
             wakers: Vec::new(),
-            work_ns_at_warmup: Vec::new(),
+            work_ticks_at_warmup: Vec::new(),
             reported: 0,
         };
         self.record(&run, &plan);
@@ -275,7 +272,7 @@ impl Scheduler for Chain {
                         if self.explain {
                             let costed = run.costed_nodes(&measured);
                             eprintln!(
-                                "chain scheduler: refined after {:?} from measured time in work (ns)",
+                                "chain scheduler: refined after {:?} from measured time in work (clock ticks)",
                                 r.warmup + r.window
                             );
                             eprint!("{}", better.explain(&costed, &run.cores));
@@ -324,7 +321,7 @@ struct ChainRun {
     /// Per slot.
     wakers: Vec<Arc<WorkerWaker>>,
     /// Per slot: time in `work` when the warm-up ended.
-    work_ns_at_warmup: Vec<f64>,
+    work_ticks_at_warmup: Vec<f64>,
     /// Workers that handed their runners back during calibration.
     reported: usize,
 }
@@ -399,7 +396,7 @@ impl ChainRun {
                 return Calibrated::Finished(returned);
             }
             if snapshot {
-                self.work_ns_at_warmup = self.work_ns();
+                self.work_ticks_at_warmup = self.work_ticks();
             }
         }
         let measured = self.measured();
@@ -424,19 +421,17 @@ impl ChainRun {
         Calibrated::Move(returned, better, measured)
     }
 
-    /// Time in `work` per slot so far, in nanoseconds.
-    fn work_ns(&self) -> Vec<f64> {
-        self.stats
-            .iter()
-            .map(|s| s.snapshot().work_ns as f64)
-            .collect()
+    /// Time in `work` per slot so far, in clock ticks (raw ticks: turning
+    /// them into nanoseconds calibrates the clock with a 2 ms spin).
+    fn work_ticks(&self) -> Vec<f64> {
+        self.stats.iter().map(|s| s.work_ticks() as f64).collect()
     }
 
-    /// Time in `work` per slot since the warm-up ended, in nanoseconds.
+    /// Time in `work` per slot since the warm-up ended, in clock ticks.
     fn measured(&self) -> Vec<f64> {
-        self.work_ns()
+        self.work_ticks()
             .iter()
-            .zip(&self.work_ns_at_warmup)
+            .zip(&self.work_ticks_at_warmup)
             .map(|(now, then)| (now - then).max(1.0))
             .collect()
     }
