@@ -11,7 +11,7 @@
 use super::Scheduler;
 use super::cache::{l2_bytes, local_ring_bytes};
 use super::partition::{Node, Partition, group_by_component, nodes_of, partition};
-use super::refine::{Refine, WorkerWaker, refined};
+use super::refine::{Refine, WorkerWaker, refined, with_costs};
 use super::single::{LOCAL_POLL_INTERVAL, Poll, poll_until_done};
 use super::thread::{RealtimePriority, ThreadSettings, start_blocking};
 use crate::runner::BlockRunner;
@@ -255,7 +255,7 @@ impl Scheduler for Chain {
             loop {
                 run.dispatch(runners, &current, &jobs);
                 let Some(r) = phase_refine.take() else {
-                    runners = collect(&done_rx, jobs.len(), None);
+                    runners = collect(&done_rx, jobs.len());
                     break;
                 };
                 match run.calibrate(&r, &current, &done_rx, &pause, &threads) {
@@ -265,12 +265,12 @@ impl Scheduler for Chain {
                     }
                     Calibrated::Keep(returned) => {
                         runners = returned;
-                        runners.extend(collect(&done_rx, jobs.len() - run.reported, None));
+                        runners.extend(collect(&done_rx, jobs.len() - run.reported));
                         break;
                     }
                     Calibrated::Move(returned, better, measured) => {
                         if self.explain {
-                            let costed = run.costed_nodes(&measured);
+                            let costed = with_costs(&run.nodes, &measured);
                             eprintln!(
                                 "chain scheduler: refined after {:?} from measured time in work (clock ticks)",
                                 r.warmup + r.window
@@ -435,14 +435,6 @@ impl ChainRun {
             .map(|(now, then)| (now - then).max(1.0))
             .collect()
     }
-
-    fn costed_nodes(&self, measured: &[f64]) -> Vec<Node> {
-        self.nodes
-            .iter()
-            .zip(measured)
-            .map(|(n, &cost)| Node { cost, ..n.clone() })
-            .collect()
-    }
 }
 
 /// Receives the runners of `workers` workers (all of them, or as many as
@@ -472,12 +464,8 @@ fn collect_into(
 }
 
 /// Receives the runners of all `workers` workers.
-fn collect(
-    done: &Receiver<Vec<BlockRunner>>,
-    workers: usize,
-    deadline: Option<Instant>,
-) -> Vec<BlockRunner> {
+fn collect(done: &Receiver<Vec<BlockRunner>>, workers: usize) -> Vec<BlockRunner> {
     let mut out = Vec::new();
-    collect_into(&mut out, done, workers, deadline);
+    collect_into(&mut out, done, workers, None);
     out
 }

@@ -94,6 +94,18 @@ pub fn critical_cost(plan: &Partition, costs: &[f64]) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// `nodes` with their costs replaced by `costs` (per node).
+pub fn with_costs(nodes: &[Node], costs: &[f64]) -> Vec<Node> {
+    nodes
+        .iter()
+        .zip(costs)
+        .map(|(n, &cost)| Node {
+            cost: cost.max(1e-9),
+            ..n.clone()
+        })
+        .collect()
+}
+
 /// The partition that `measured` costs (per node, any unit) give for
 /// `nodes` on `parts` cores, if it beats `current` by `min_gain`.
 pub fn refined(
@@ -103,15 +115,7 @@ pub fn refined(
     parts: usize,
     min_gain: f64,
 ) -> Option<Partition> {
-    let costed: Vec<Node> = nodes
-        .iter()
-        .zip(measured)
-        .map(|(n, &cost)| Node {
-            cost: cost.max(1e-9),
-            ..n.clone()
-        })
-        .collect();
-    let candidate = partition(&costed, parts);
+    let candidate = partition(&with_costs(nodes, measured), parts);
     let now = critical_cost(current, measured);
     let then = critical_cost(&candidate, measured);
     (then < now * (1.0 - min_gain)).then_some(candidate)
