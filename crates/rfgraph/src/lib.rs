@@ -55,6 +55,7 @@ pub mod tag;
 
 pub use block::copy_items::copy_items;
 pub use block::kernel::{Kernel, KernelBlock, Map};
+pub use block::stateless::{ParallelInPlace, StatelessMap};
 pub use block::{Block, TagPolicy, Waker, WorkIo};
 pub use buffer::MemoryDomain;
 pub use error::{BoxError, GraphError, HandleError, RunError};

@@ -6,6 +6,7 @@
 //! done (DESIGN §2 lifecycle). Schedulers decide *when* and *where* a runner
 //! runs; they never look inside blocks.
 
+use crate::block::stateless::ParallelInPlace;
 use crate::block::{Block, TagPolicy, WorkIo};
 use crate::buffer::EdgeHandle;
 use crate::control::RunControl;
@@ -78,7 +79,7 @@ pub struct BlockRunner {
     local_peers: Vec<usize>,
 }
 
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_string()
     } else if let Some(s) = payload.downcast_ref::<String>() {
@@ -201,6 +202,36 @@ impl BlockRunner {
     /// reads in place (see [`mark_same_thread_peers`](Self::mark_same_thread_peers)).
     pub fn local_peers(&self) -> &[usize] {
         &self.local_peers
+    }
+
+    /// The block's shareable arithmetic when it may run data-parallel: it
+    /// offers one (see [`Block::parallel_in_place`]), has exactly one
+    /// stream input and one output, no message ports, propagates tags 1:1,
+    /// and the flowgraph made its output an in-place view of its input.
+    pub(crate) fn parallel_in_place(&self) -> Option<Arc<dyn ParallelInPlace>> {
+        let ([input], [output]) = (&self.inputs[..], &self.outputs[..]) else {
+            return None;
+        };
+        let plain = self.message_inputs.is_empty()
+            && self.group.is_none()
+            && self.feeds.is_empty()
+            && matches!(
+                self.tag_policy,
+                TagPolicy::Propagate {
+                    interpolation: 1,
+                    decimation: 1
+                }
+            );
+        let in_place = input
+            .edge
+            .words()
+            .passes_to(input.reader)
+            .is_some_and(|next| std::ptr::eq(next, output.edge.words()));
+        if plain && in_place {
+            self.block.parallel_in_place()
+        } else {
+            None
+        }
     }
 
     /// Adds a thread's context switches to the block's statistics;

@@ -258,9 +258,13 @@ pub(crate) struct StatsCell {
     sharing: AtomicU64,
 }
 
+/// Adds `by` to a counter. An atomic add, not a load and a store: the
+/// lanes of a data-parallel segment (`scheduler::segment`) add to one
+/// block's counters from several threads. Counters are added in batches
+/// (see [`WorkTally`]), so the locked add costs a few cycles per call.
 #[inline]
 fn bump(a: &AtomicU64, by: u64) {
-    a.store(a.load(Relaxed).wrapping_add(by), Relaxed);
+    a.fetch_add(by, Relaxed);
 }
 
 impl StatsCell {

@@ -6,7 +6,7 @@ use crate::support::{
 };
 use rfgraph::{
     BlockId, Flowgraph, GraphError, HandleError, Kernel, KernelBlock, Map, Pmt, RunError,
-    Scheduler, Tag,
+    Scheduler, StatelessMap, Tag,
 };
 use rfgraph_blocks::{
     Copy, CopyRand, Head, MessageBurst, MessageForward, MessageSink, NullSink, NullSource,
@@ -541,4 +541,85 @@ pub fn items_produced_by_a_finishing_handler_arrive(s: impl Scheduler) {
     fg.connect(counter, "out", sink, "in").unwrap();
     let done = run(fg, s).unwrap();
     assert_sequence(sink_items(&done, sink), 500);
+}
+
+/// Source → `stages` stateless `+1` blocks (which `chain` on several cores
+/// runs data-parallel) → sink; returns the graph, source and last stage.
+fn stateless_chain(n: u32, stages: u32, tags: Vec<Tag>) -> (Flowgraph, BlockId) {
+    let mut fg = Flowgraph::new();
+    let mut chain = vec![fg.add(VectorSource::new(sequence(n)).with_tags(tags))];
+    for _ in 0..stages {
+        chain.push(fg.add(StatelessMap::new(|x: u32| x.wrapping_add(1))));
+    }
+    fg.chain(&chain).unwrap();
+    let last = *chain.last().unwrap();
+    (fg, last)
+}
+
+pub fn stateless_chain_keeps_order_and_tags(s: impl Scheduler) {
+    let (n, stages) = (400_000, 8);
+    let (mut fg, last) = stateless_chain(n, stages, test_tags());
+    let sink = fg.add(VectorSink::<u32>::new());
+    fg.connect(last, "out", sink, "in").unwrap();
+    let done = run(fg, s).unwrap();
+    let sink = done.block::<VectorSink<u32>>(sink).unwrap();
+    let shifted: Vec<u32> = sink.items().iter().map(|x| x - stages).collect();
+    assert_sequence(&shifted, n);
+    assert_eq!(sink.tags(), test_tags().as_slice());
+    // Statistics count every item once per block, whoever ran it.
+    for st in done
+        .stats()
+        .iter()
+        .filter(|s| s.type_name.contains("StatelessMap"))
+    {
+        assert_eq!((st.items_consumed, st.items_produced), (n as u64, n as u64));
+    }
+}
+
+pub fn stateless_chain_fans_out_to_a_head(s: impl Scheduler) {
+    let (n, stages) = (200_000, 4);
+    let (mut fg, last) = stateless_chain(n, stages, Vec::new());
+    let all = fg.add(VectorSink::<u32>::new());
+    let head = fg.add(Head::<u32>::new(1000));
+    let first = fg.add(VectorSink::<u32>::new());
+    fg.connect(last, "out", all, "in").unwrap();
+    fg.chain(&[last, head, first]).unwrap();
+    let done = run(fg, s).unwrap();
+    let all: Vec<u32> = sink_items(&done, all).iter().map(|x| x - stages).collect();
+    assert_sequence(&all, n);
+    let first: Vec<u32> = sink_items(&done, first)
+        .iter()
+        .map(|x| x - stages)
+        .collect();
+    assert_sequence(&first, 1000);
+}
+
+pub fn panicking_stateless_block_names_itself(s: impl Scheduler) {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(NullSource::<u32>::new());
+    let mut counter = 0u32;
+    let count = fg.add(Map::new(move |_: u32| {
+        counter = counter.wrapping_add(1);
+        counter
+    }));
+    let mut chain = vec![src, count];
+    for _ in 0..5 {
+        chain.push(fg.add(StatelessMap::new(|x: u32| x ^ 0x8000_0000)));
+    }
+    let bad = fg.add_named(
+        "the-bad-block",
+        StatelessMap::new(|x: u32| {
+            // Five flips of the top bit: the counter's value, flipped.
+            assert!(x != 50_001 ^ 0x8000_0000, "deliberate test panic");
+            x
+        }),
+    );
+    chain.extend([bad, fg.add(NullSink::<u32>::new())]);
+    fg.chain(&chain).unwrap();
+    let err = run(fg, s).err().expect("a panicking block fails the run");
+    assert!(
+        matches!(&err, RunError::BlockPanicked { block, message }
+            if block == "the-bad-block" && message.contains("deliberate test panic")),
+        "{err}"
+    );
 }

@@ -24,7 +24,9 @@ macro_rules! conformance {
                 message_only_graph_runs_until_stopped, statistics_count_items,
                 decimator_remainder_does_not_hang, throttle_limits_rate_without_hanging,
                 blocking_block_gets_its_own_thread, fan_out_and_fan_in_across_cores,
-                items_produced_by_a_finishing_handler_arrive
+                items_produced_by_a_finishing_handler_arrive,
+                stateless_chain_keeps_order_and_tags, stateless_chain_fans_out_to_a_head,
+                panicking_stateless_block_names_itself
             );
         }
     };

@@ -8,7 +8,7 @@ use super::setup::GraphOpts;
 use super::{Record, fused, setup};
 use anyhow::bail;
 use clap::Args;
-use rfgraph::{Flowgraph, Map};
+use rfgraph::{Flowgraph, Map, StatelessMap};
 use rfgraph_blocks::{NullSink, NullSource};
 use std::time::Instant;
 
@@ -29,6 +29,11 @@ pub struct SaxpyArgs {
     /// Items through the chain.
     #[arg(long, default_value_t = 100_000_000)]
     pub items: u64,
+    /// Build the steps as `Map` blocks (whose closures may keep state)
+    /// instead of `StatelessMap`: `chain` then cuts the chain between
+    /// cores instead of running it data-parallel.
+    #[arg(long)]
+    pub stateful: bool,
     /// Run the no-runtime roofline instead of a flowgraph.
     #[arg(long, conflicts_with = "scheduler")]
     pub fused: bool,
@@ -81,7 +86,13 @@ pub fn run(args: &SaxpyArgs) -> anyhow::Result<()> {
             }
             let src = fg.add(NullSource::<f32>::limited(args.items));
             let steps: Vec<_> = (0..args.blocks)
-                .map(|_| fg.add(Map::new(|x: f32| A * x + B)))
+                .map(|_| {
+                    if args.stateful {
+                        fg.add(Map::new(|x: f32| A * x + B))
+                    } else {
+                        fg.add(StatelessMap::new(|x: f32| A * x + B))
+                    }
+                })
                 .collect();
             let sink = fg.add(NullSink::<f32>::new());
             let mut chain = vec![src];

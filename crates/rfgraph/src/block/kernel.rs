@@ -5,12 +5,14 @@
 //! that sizes the slices, consumes, produces and propagates tags with the
 //! right rate. [`Map`] is the 1:1 case for a closure.
 
+use super::stateless::ParallelInPlace;
 use super::{Block, TagPolicy, WorkIo};
 use crate::error::BoxError;
 use crate::item::Item;
 use crate::port::Ports;
 use crate::port::stream::{StreamInput, StreamOutput};
 use std::any::TypeId;
+use std::sync::Arc;
 
 /// Fixed-rate processing of one input stream into one output stream.
 pub trait Kernel: Send + 'static {
@@ -42,6 +44,12 @@ pub trait Kernel: Send + 'static {
     /// [`supports_in_place`](Self::supports_in_place) is true.
     fn process_in_place(&mut self, _data: &mut [Self::In]) {
         unreachable!("process_in_place on a kernel that does not support it")
+    }
+
+    /// A shareable copy of a stateless in-place kernel's arithmetic (see
+    /// [`ParallelInPlace`]); `None` (the default) for kernels with state.
+    fn parallel_in_place(&self) -> Option<Arc<dyn ParallelInPlace>> {
+        None
     }
 }
 
@@ -109,6 +117,15 @@ impl<K: Kernel> Block for KernelBlock<K> {
         TagPolicy::Propagate {
             interpolation: self.kernel.interpolation() as u64,
             decimation: self.kernel.decimation() as u64,
+        }
+    }
+
+    fn parallel_in_place(&self) -> Option<Arc<dyn ParallelInPlace>> {
+        let one_to_one = self.kernel.interpolation() == 1 && self.kernel.decimation() == 1;
+        if one_to_one && self.kernel.supports_in_place() {
+            self.kernel.parallel_in_place()
+        } else {
+            None
         }
     }
 }

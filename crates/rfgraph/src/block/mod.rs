@@ -6,6 +6,7 @@
 
 pub mod copy_items;
 pub mod kernel;
+pub mod stateless;
 pub mod vectorize;
 
 use crate::error::BoxError;
@@ -139,5 +140,15 @@ pub trait Block: Any + Send {
     /// devices): every scheduler gives them a thread of their own.
     fn is_blocking(&self) -> bool {
         false
+    }
+
+    /// For a stateless 1:1 block with equal input and output item types:
+    /// a shareable copy of its arithmetic, which lets the `chain`
+    /// scheduler process chunks of this block's stream on several cores
+    /// at once when the flowgraph lets it work in place (see
+    /// [`stateless`]). Such a block must have no message ports, keep the
+    /// default tag policy, and compute each item from that item alone.
+    fn parallel_in_place(&self) -> Option<std::sync::Arc<dyn stateless::ParallelInPlace>> {
+        None
     }
 }

@@ -80,6 +80,18 @@ impl CircularBuffer {
         edge
     }
 
+    /// Address of the item at absolute position `pos`; the next
+    /// `capacity` items follow it contiguously (double mapping). Which
+    /// thread may touch them is the position protocol's business.
+    pub(crate) fn item_ptr(&self, pos: u64) -> *mut u8 {
+        self.geometry().ptr_at(pos)
+    }
+
+    /// Size in bytes of one item.
+    pub(crate) fn item_size(&self) -> usize {
+        self.item_size
+    }
+
     /// Where the ring's memory is and how positions map onto it.
     fn geometry(&self) -> RingGeometry {
         let capacity = self.positions.capacity() as u64;
@@ -338,12 +350,10 @@ mod tests {
         }
     }
 
-    /// Writer → in-place reader (doubles items) → reader of the view: the
-    /// view shows the transformed items at the same positions, and the
-    /// writer gets space back only when the view's reader consumed it, at
-    /// which point the writer's signal fires.
-    #[test]
-    fn in_place_view_holds_space_until_its_reader_is_done() {
+    /// A ring written by the block owning `root_signal`, and an in-place
+    /// view of it (written by the ring's only reader) with `readers`
+    /// readers.
+    fn ring_and_view(readers: usize) -> (Arc<Signal>, Arc<CircularBuffer>, Arc<CircularBuffer>) {
         let root_signal = Signal::new();
         let base = CircularBuffer::new(EdgeSpec {
             item_size: 4,
@@ -352,7 +362,6 @@ mod tests {
             reader_signals: vec![Signal::new()],
         })
         .unwrap();
-        let cap = base.capacity();
         let view = CircularBuffer::in_place_of(
             &base,
             0,
@@ -360,9 +369,20 @@ mod tests {
                 item_size: 4,
                 min_bytes: 1,
                 writer_signal: Signal::new(),
-                reader_signals: vec![Signal::new()],
+                reader_signals: (0..readers).map(|_| Signal::new()).collect(),
             },
         );
+        (root_signal, base, view)
+    }
+
+    /// Writer → in-place reader (doubles items) → reader of the view: the
+    /// view shows the transformed items at the same positions, and the
+    /// writer gets space back only when the view's reader consumed it, at
+    /// which point the writer's signal fires.
+    #[test]
+    fn in_place_view_holds_space_until_its_reader_is_done() {
+        let (root_signal, base, view) = ring_and_view(1);
+        let cap = base.capacity();
         assert_eq!(view.capacity(), cap);
         let mut w = CircularWriter::<u32>::new(base.clone());
         let mut mid_in = CircularReader::<u32>::new(base.clone(), 0);
@@ -407,6 +427,66 @@ mod tests {
         }
         assert_eq!(expect, next);
         assert!(next as usize > 10 * cap);
+    }
+
+    #[test]
+    fn detaching_last_reader_wakes_the_first_writer() {
+        // base (writer: root) → in place → view with two readers; the
+        // slow one detaches (a finished `Head`): the root writer must hear
+        // of the space, not only the view's writer.
+        let (root_signal, base, view) = ring_and_view(2);
+        let cap = base.capacity();
+        let mut w = CircularWriter::<u32>::new(base.clone());
+        let mut mid_in = CircularReader::<u32>::new(base.clone(), 0);
+        let mut mid_out = CircularWriter::<u32>::new(view.clone());
+        let mut fast = CircularReader::<u32>::new(view.clone(), 0);
+        let n = w.slice().len();
+        w.produce(n);
+        w.publish();
+        // SAFETY: `mid_in` is the base's only reader and its output is
+        // `view`, made by `in_place_of` for it.
+        let m = unsafe { mid_in.slice_mut() }.len();
+        mid_in.consume(m);
+        mid_out.produce_in_place(m);
+        mid_in.publish();
+        mid_out.publish();
+        let k = fast.slice().len();
+        fast.consume(k);
+        fast.publish();
+        // The slow reader (1) read nothing: still no room.
+        assert_eq!(w.slice().len(), cap - n);
+        root_signal.begin_look();
+        view.detach_reader(1);
+        assert!(root_signal.is_pending(), "first writer not woken");
+        assert_eq!(w.slice().len(), cap, "space of the detached reader is back");
+    }
+
+    #[test]
+    fn tags_stop_at_the_chunk_limited_window() {
+        let buf = ring(4096, 1);
+        buf.limit_chunk(10);
+        let mut w = CircularWriter::<u32>::new(buf.clone());
+        w.slice();
+        for i in [5, 15, 25] {
+            w.add_tag(i, "k", crate::Pmt::U64(i as u64));
+        }
+        w.produce(10);
+        w.slice();
+        w.produce(10);
+        w.slice();
+        w.produce(10);
+        w.publish();
+        let mut r = CircularReader::<u32>::new(buf.clone(), 0);
+        let mut seen = Vec::new();
+        while !r.slice().is_empty() {
+            assert!(r.slice().len() <= 10);
+            seen.extend(r.tags().iter().map(|t| t.index));
+            let n = r.slice().len();
+            r.consume(n);
+            r.publish();
+        }
+        // Each tag once: none is shown with a window it is not in.
+        assert_eq!(seen, vec![5, 15, 25]);
     }
 
     #[test]

@@ -13,8 +13,8 @@ use std::sync::Arc;
 
 /// A shared edge plus a direct reference to its control words.
 pub(crate) struct EdgeHandle {
-    /// Keeps the allocation `words` points into alive; never read.
-    _owner: Arc<dyn EdgeBuffer>,
+    /// Keeps the allocation `words` points into alive.
+    owner: Arc<dyn EdgeBuffer>,
     /// Points into `edge`'s allocation (see [`EdgeHandle::new`]).
     words: NonNull<EdgePositions>,
 }
@@ -31,17 +31,19 @@ impl EdgeHandle {
     /// Holds `edge` and resolves its control words.
     pub(crate) fn new(edge: Arc<dyn EdgeBuffer>) -> Self {
         let words = NonNull::from(edge.control_words());
-        Self {
-            _owner: edge,
-            words,
-        }
+        Self { owner: edge, words }
+    }
+
+    /// The edge itself.
+    pub(crate) fn edge(&self) -> &Arc<dyn EdgeBuffer> {
+        &self.owner
     }
 
     /// The edge's control words.
     #[inline]
     pub(crate) fn words(&self) -> &EdgePositions {
         // SAFETY: `words` came from `edge.control_words()`, a reference into
-        // the `Arc`'s allocation, which `_owner` keeps alive and which
+        // the `Arc`'s allocation, which `owner` keeps alive and which
         // never moves; the returned borrow cannot outlive `self`.
         unsafe { self.words.as_ref() }
     }

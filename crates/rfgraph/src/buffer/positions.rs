@@ -152,6 +152,52 @@ impl EdgePositions {
         slot.wakes_root.store(false, Ordering::Relaxed);
     }
 
+    /// The control words of the edge that reader `reader` passes its items
+    /// to in place (see [`pass_to`](Self::pass_to)), if any.
+    pub(crate) fn passes_to(&self, reader: usize) -> Option<&EdgePositions> {
+        self.readers
+            .get(reader)?
+            .passes_to
+            .get()
+            .map(|next| next.words())
+    }
+
+    /// Most items a port sees at once (see [`EdgeBuffer::limit_chunk`]).
+    #[inline]
+    pub(crate) fn chunk_items(&self) -> usize {
+        self.writer.chunk.load(Ordering::Relaxed)
+    }
+
+    /// Publishes write position `pos` unless a later one was published,
+    /// and signals readers on other threads; for writers that complete
+    /// ranges on several threads at once (see `scheduler::segment`), which
+    /// stage nothing. Returns the published position.
+    pub(crate) fn publish_write_at_least(&self, pos: u64) -> u64 {
+        let w = &self.writer;
+        w.staged.fetch_max(pos, Ordering::Relaxed);
+        let before = w.write.fetch_max(pos, Ordering::AcqRel);
+        if before < pos {
+            self.notify_remote_readers();
+        }
+        before.max(pos)
+    }
+
+    /// Signals the readers that run on another thread than the writer.
+    #[inline]
+    fn notify_remote_readers(&self) {
+        let w = &self.writer;
+        let mut remote = w.remote_readers.load(Ordering::Relaxed);
+        while remote != 0 {
+            self.reader_signals[remote.trailing_zeros() as usize].notify();
+            remote &= remote - 1;
+        }
+        if w.many_readers {
+            for s in &self.reader_signals[64..] {
+                s.notify();
+            }
+        }
+    }
+
     /// Capacity in items.
     #[inline]
     pub fn capacity(&self) -> usize {
@@ -168,17 +214,36 @@ impl EdgePositions {
     /// `write` if none is attached.
     #[inline]
     pub fn min_read(&self, write: u64) -> u64 {
-        let mut min = write;
+        self.readers_floor().unwrap_or(write).min(write)
+    }
+
+    /// The lowest position an attached reader of this edge still needs,
+    /// following items passed on in place; `None` if no reader is attached.
+    #[inline]
+    fn readers_floor(&self) -> Option<u64> {
+        let mut min: Option<u64> = None;
         for slot in self.readers.iter() {
-            if let Some(next) = slot.passes_to.get() {
+            let needed = if let Some(next) = slot.passes_to.get() {
                 // Items this reader passed on in place are live until the
-                // next edge's readers consumed them; those lie below its
-                // published write, which never passes this reader.
+                // next edge's readers consumed them. With none attached
+                // there, everything below the next edge's published write
+                // is done with. (Not `min` with that write: a data-parallel
+                // segment publishes only its last edge; readers never pass
+                // their writer anyway.)
                 let next = next.words();
-                min = min.min(next.min_read(next.published_write()));
+                Some(
+                    next.readers_floor()
+                        .unwrap_or_else(|| next.published_write()),
+                )
             } else if !slot.detached.load(Ordering::Acquire) {
-                min = min.min(slot.read.load(Ordering::Acquire));
-            }
+                Some(slot.read.load(Ordering::Acquire))
+            } else {
+                None
+            };
+            min = match (min, needed) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
         }
         min
     }
@@ -230,6 +295,14 @@ impl EdgePositions {
         if !self.readers[reader].detached.swap(true, Ordering::AcqRel) {
             self.writer.attached.fetch_sub(1, Ordering::AcqRel);
             self.writer_signal.notify();
+            // A detaching reader of memory reused in place may have been
+            // the one holding back the memory's first writer: wake it as
+            // publishing a read would (else a writer blocked on an early
+            // finisher's position, e.g. `Head` on one branch, waits for
+            // ever).
+            if let Some(root) = &self.root_writer {
+                root.notify();
+            }
         }
     }
 
@@ -254,16 +327,7 @@ impl EdgePositions {
             w.write.store(staged, Ordering::Release);
             // Readers on this thread are run by the scheduler without a
             // signal (see `set_same_thread`).
-            let mut remote = w.remote_readers.load(Ordering::Relaxed);
-            while remote != 0 {
-                self.reader_signals[remote.trailing_zeros() as usize].notify();
-                remote &= remote - 1;
-            }
-            if w.many_readers {
-                for s in &self.reader_signals[64..] {
-                    s.notify();
-                }
-            }
+            self.notify_remote_readers();
         }
         staged
     }
@@ -485,8 +549,12 @@ impl ReadCursor {
     /// the edge's chunk limit.
     #[inline]
     pub fn refresh(&mut self, edge: &EdgePositions) -> usize {
-        self.seen = edge.published_write();
-        ((self.seen - self.pos) as usize).min(edge.writer.chunk.load(Ordering::Relaxed))
+        // The window ends at the chunk limit, so that tags and `consume`
+        // cover exactly the items the port shows (a writer more than a
+        // chunk ahead once made tags past the window show up twice).
+        let chunk = edge.writer.chunk.load(Ordering::Relaxed) as u64;
+        self.seen = edge.published_write().min(self.pos + chunk);
+        (self.seen - self.pos) as usize
     }
 
     /// Stages `n` items as consumed.

@@ -12,7 +12,9 @@ use super::Scheduler;
 use super::cache::{l2_bytes, local_ring_bytes};
 use super::partition::{Node, Partition, group_by_component, nodes_of, partition};
 use super::refine::{Refine, WorkerWaker, refined, with_costs};
+use super::segment::{self, ParallelSegment};
 use super::single::{LOCAL_POLL_INTERVAL, Poll, poll_until_done};
+use super::task::Task;
 use super::thread::{RealtimePriority, ThreadSettings, start_blocking};
 use crate::runner::BlockRunner;
 use crate::stats::StatsCell;
@@ -35,8 +37,12 @@ pub struct Chain {
     /// `None`: keep the first partition.
     refine: Option<Refine>,
     static_partition: bool,
+    /// Never run segments of stateless blocks data-parallel.
+    no_data_parallel: bool,
     /// Partitions of past runs (block indices per core), shared by clones.
     history: Arc<Mutex<Vec<Vec<Vec<usize>>>>>,
+    /// Segments of past runs that ran data-parallel, shared by clones.
+    segment_history: Arc<Mutex<Vec<Vec<usize>>>>,
 }
 
 impl Chain {
@@ -90,6 +96,25 @@ impl Chain {
     /// refined one; each lists the block indices per worker.
     pub fn partitions(&self) -> Vec<Vec<Vec<usize>>> {
         self.history
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Whether a run of stateless in-place blocks (see
+    /// [`Block::parallel_in_place`](crate::Block::parallel_in_place)) that
+    /// the partition spreads over several cores runs data-parallel on
+    /// those cores, each taking whole chunks through the run (on by
+    /// default). Runs with such segments keep their first partition.
+    pub fn data_parallel(mut self, on: bool) -> Self {
+        self.no_data_parallel = !on;
+        self
+    }
+
+    /// The segments this scheduler (and its clones) ran data-parallel,
+    /// oldest first: the block indices of each, in stream order.
+    pub fn parallel_segments(&self) -> Vec<Vec<usize>> {
+        self.segment_history
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
@@ -183,12 +208,17 @@ impl Scheduler for Chain {
         };
         let nodes = nodes_of(&local, |b| self.costs.get(&b).copied().unwrap_or(mean));
         let plan = partition(&nodes, cores.len());
+        let segments = if self.no_data_parallel {
+            Vec::new()
+        } else {
+            segment::find(&local, &plan.part_of(nodes.len()))
+        };
         if self.explain {
             eprint!("{}", plan.explain(&nodes, &cores));
         }
-        // One core leaves nothing to refine.
-        let refine =
-            (!self.static_partition && cores.len() > 1).then(|| self.refine.unwrap_or_default());
+        // One core leaves nothing to refine; segments balance themselves.
+        let refine = (!self.static_partition && cores.len() > 1 && segments.is_empty())
+            .then(|| self.refine.unwrap_or_default());
         let mut run = ChainRun {
             stats: local.iter().map(|r| r.stats.clone()).collect(),
             slot_of: local
@@ -200,6 +230,8 @@ impl Scheduler for Chain {
             nodes,
             cores,
             wakers: Vec::new(),
+            segments: Vec::new(),
+            segment_of: Vec::new(),
             work_ticks_at_warmup: Vec::new(),
             reported: 0,
         };
@@ -242,11 +274,24 @@ impl Scheduler for Chain {
                 .unzip();
             let threads: Arc<[Thread]> = threads.into();
             let part_of = plan.part_of(run.nodes.len());
+            let local = run.start_segments(local, &segments, &part_of, &threads);
+            self.segment_history
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend(
+                    run.segments
+                        .iter()
+                        .map(|p| p.segment.block_indices().to_vec()),
+                );
+            if self.explain {
+                eprint!("{}", run.explain_segments());
+            }
             run.wakers = part_of
                 .iter()
                 .map(|&p| WorkerWaker::new(threads.clone(), p))
                 .collect();
-            for (slot, runner) in local.iter().enumerate() {
+            for runner in &local {
+                let slot = run.slot_of[&runner.index()];
                 runner.signal().set_waker(run.wakers[slot].clone());
             }
             let mut runners = local;
@@ -284,6 +329,9 @@ impl Scheduler for Chain {
                 }
             }
             drop(jobs);
+            for placed in run.segments.drain(..) {
+                runners.extend(placed.segment.into_runners());
+            }
             runners
         });
         out.extend(own_threads.join());
@@ -305,8 +353,16 @@ impl Chain {
     }
 }
 
-/// What a worker gets to run: its blocks, grouped by connected component.
-type Job = Vec<Vec<BlockRunner>>;
+/// What a worker gets to run: its blocks (and lanes), grouped by
+/// connected component.
+type Job = Vec<Vec<Task>>;
+
+/// A data-parallel segment and the workers running its lanes.
+struct PlacedSegment {
+    segment: Arc<ParallelSegment>,
+    /// Worker of each lane, ascending.
+    workers: Vec<usize>,
+}
 
 /// One run of the chain scheduler: the partitioner's view of its blocks
 /// and the handles that follow them between workers.
@@ -320,6 +376,9 @@ struct ChainRun {
     cores: Vec<usize>,
     /// Per slot.
     wakers: Vec<Arc<WorkerWaker>>,
+    segments: Vec<PlacedSegment>,
+    /// Per slot: the segment (index into `segments`) it belongs to.
+    segment_of: Vec<Option<usize>>,
     /// Per slot: time in `work` when the warm-up ended.
     work_ticks_at_warmup: Vec<f64>,
     /// Workers that handed their runners back during calibration.
@@ -347,8 +406,11 @@ impl ChainRun {
         for mut r in runners {
             let slot = self.slot_of[&r.index()];
             let mine = part_of[slot];
+            // Lanes run anywhere: edges to a segment always signal.
             let all_local = r.mark_same_thread_peers(|peer| {
-                self.slot_of.get(&peer).is_some_and(|&s| part_of[s] == mine)
+                self.slot_of
+                    .get(&peer)
+                    .is_some_and(|&s| part_of[s] == mine && self.segment_of[s].is_none())
             });
             // Workers re-poll at least every LOCAL_POLL_INTERVAL, so blocks whose
             // peers are all local may skip the fence (see Signal).
@@ -356,13 +418,88 @@ impl ChainRun {
             self.wakers[slot].move_to(mine);
             by_slot[slot] = Some(r);
         }
-        for (members, job) in plan.parts.iter().zip(jobs) {
-            let groups: Vec<Vec<BlockRunner>> = group_by_component(&self.nodes, members)
+        for (worker, (members, job)) in plan.parts.iter().zip(jobs).enumerate() {
+            let mut lane_given = vec![false; self.segments.len()];
+            let groups: Vec<Vec<Task>> = group_by_component(&self.nodes, members)
                 .into_iter()
-                .map(|g| g.into_iter().filter_map(|s| by_slot[s].take()).collect())
+                .map(|g| {
+                    g.into_iter()
+                        .filter_map(|s| match self.segment_of[s] {
+                            // The lane takes the place of the segment's
+                            // first block on this worker.
+                            Some(k) if !lane_given[k] => {
+                                lane_given[k] = true;
+                                let placed = &self.segments[k];
+                                let lane = placed.workers.iter().position(|&w| w == worker)?;
+                                let upstream = self.slot_of[&placed.segment.upstream_block()];
+                                let beside = part_of[upstream] == worker;
+                                Some(Task::Lane(placed.segment.lane(lane, beside)))
+                            }
+                            Some(_) => None,
+                            None => by_slot[s].take().map(Task::Block),
+                        })
+                        .collect()
+                })
                 .collect();
             let _ = job.send(groups);
         }
+    }
+
+    /// Hands the runners of every segment in `found` (slot lists from
+    /// [`segment::find`]) to a [`ParallelSegment`] with one lane per
+    /// worker its blocks were given in `part_of`; returns the other
+    /// runners.
+    fn start_segments(
+        &mut self,
+        local: Vec<BlockRunner>,
+        found: &[Vec<usize>],
+        part_of: &[usize],
+        threads: &[Thread],
+    ) -> Vec<BlockRunner> {
+        self.segment_of = vec![None; local.len()];
+        let mut by_slot: Vec<Option<BlockRunner>> = local.into_iter().map(Some).collect();
+        for members in found {
+            let mut workers: Vec<usize> = members.iter().map(|&m| part_of[m]).collect();
+            workers.sort_unstable();
+            workers.dedup();
+            let runners: Vec<BlockRunner> =
+                members.iter().filter_map(|&m| by_slot[m].take()).collect();
+            let lane_threads: Vec<Thread> = workers.iter().map(|&w| threads[w].clone()).collect();
+            match ParallelSegment::new(runners, &lane_threads) {
+                Ok(segment) => {
+                    for &m in members {
+                        self.segment_of[m] = Some(self.segments.len());
+                    }
+                    self.segments.push(PlacedSegment { segment, workers });
+                }
+                Err(runners) => {
+                    for (r, &m) in runners.into_iter().zip(members) {
+                        by_slot[m] = Some(r);
+                    }
+                }
+            }
+        }
+        by_slot.into_iter().flatten().collect()
+    }
+
+    /// The `--explain` lines for data-parallel segments.
+    fn explain_segments(&self) -> String {
+        let mut out = String::new();
+        for placed in &self.segments {
+            let names: Vec<&str> = placed
+                .segment
+                .block_indices()
+                .iter()
+                .map(|b| self.nodes[self.slot_of[b]].name.as_str())
+                .collect();
+            let cores: Vec<usize> = placed.workers.iter().map(|&w| self.cores[w]).collect();
+            out += &format!(
+                "  data-parallel on cores {cores:?}: {}\n    because: {} stateless in-place blocks were cut between cores; each core now takes whole chunks through all of them, so only the chunks another core claims cross, and claiming balances the cores\n",
+                names.join(", "),
+                names.len()
+            );
+        }
+        out
     }
 
     /// Runs the warm-up and the measuring window on `current`, snapshotting

@@ -11,7 +11,9 @@ pub mod chain;
 pub mod partition;
 pub mod pool;
 pub mod refine;
+mod segment;
 pub mod single;
+mod task;
 pub mod thread;
 pub mod tpb;
 

@@ -4,6 +4,7 @@
 
 use super::Scheduler;
 use super::partition::{group_by_component, nodes_of, partition};
+use super::task::Task;
 use super::thread::{RealtimePriority, ThreadSettings, ThreadWaker, start_blocking};
 use crate::runner::{BlockRunner, Step};
 use crate::stats::ThreadUsage;
@@ -38,7 +39,7 @@ impl Single {
 }
 
 struct Slot {
-    runner: BlockRunner,
+    task: Task,
     /// Made progress last time, or a stream peer on this thread did: run
     /// again without waiting for a signal.
     again: bool,
@@ -72,10 +73,7 @@ const QUANTUM_ROUNDS: usize = 64;
 ///
 /// Returns every runner: all done, or as they are when `options.pause`
 /// was seen set (between rounds).
-pub(crate) fn poll_until_done(
-    groups: Vec<Vec<BlockRunner>>,
-    options: Poll<'_>,
-) -> Vec<BlockRunner> {
+pub(crate) fn poll_until_done(groups: Vec<Vec<Task>>, options: Poll<'_>) -> Vec<BlockRunner> {
     let Poll {
         max_sleep,
         pause,
@@ -88,12 +86,12 @@ pub(crate) fn poll_until_done(
         .into_iter()
         .map(|g| {
             g.into_iter()
-                .map(|runner| {
+                .map(|task| {
                     if install_waker {
-                        runner.signal().set_waker(waker.clone());
+                        task.signal().set_waker(waker.clone());
                     }
                     Slot {
-                        runner,
+                        task,
                         again: true,
                         timer: None,
                         peers: Vec::new(),
@@ -108,14 +106,14 @@ pub(crate) fn poll_until_done(
     let mut live: usize = groups
         .iter()
         .flatten()
-        .filter(|s| !s.runner.is_done())
+        .filter(|s| !s.task.is_done())
         .count();
     // Peers on other threads usually answer within microseconds; only then
     // is spinning before a park worth it.
     let remote_peers = groups
         .iter()
         .flatten()
-        .any(|s| !s.runner.signal().is_polled_locally());
+        .any(|s| !s.task.signal().is_polled_locally());
     // Spin before the next park? Only while peers answer about as fast as
     // a spin lasts; a graph waiting on a timer or a slow source stops
     // spinning after one long park.
@@ -141,7 +139,7 @@ pub(crate) fn poll_until_done(
                 groups
                     .iter()
                     .flatten()
-                    .any(|s| !s.runner.is_done() && s.runner.signal().is_pending())
+                    .any(|s| !s.task.is_done() && s.task.signal().is_pending())
             };
             let woken = pending() || paused() || (spin && spin_until(SPIN_BEFORE_PARK, pending));
             if !woken {
@@ -161,9 +159,9 @@ pub(crate) fn poll_until_done(
     let sharing = slots.len();
     slots
         .into_iter()
-        .map(|s| {
-            s.runner.record_thread_usage(usage, sharing);
-            s.runner
+        .filter_map(|s| {
+            s.task.record_thread_usage(usage, sharing);
+            s.task.into_runner()
         })
         .collect()
 }
@@ -211,11 +209,11 @@ fn link_local_peers(group: &mut [Slot]) {
     let position: std::collections::HashMap<usize, usize> = group
         .iter()
         .enumerate()
-        .map(|(i, s)| (s.runner.index(), i))
+        .filter_map(|(i, s)| Some((s.task.index()?, i)))
         .collect();
     for slot in group.iter_mut() {
-        let r = &slot.runner;
-        slot.peers = r
+        slot.peers = slot
+            .task
             .local_peers()
             .iter()
             .filter_map(|b| position.get(b).copied())
@@ -231,16 +229,16 @@ fn run_round(group: &mut [Slot]) -> (bool, usize, Option<Instant>) {
     let (mut moved, mut finished, mut next_timer) = (false, 0, None::<Instant>);
     for i in 0..group.len() {
         let slot = &mut group[i];
-        if slot.runner.is_done() {
+        if slot.task.is_done() {
             continue;
         }
         let due = slot.again
-            || slot.runner.signal().is_pending()
+            || slot.task.signal().is_pending()
             || slot
                 .timer
                 .is_some_and(|t| t <= *now.get_or_insert_with(Instant::now));
         if due {
-            match slot.runner.run_once() {
+            match slot.task.run_once() {
                 Step::Progress => {
                     slot.again = true;
                     moved = true;
@@ -276,14 +274,18 @@ fn wake_peers(group: &mut [Slot], i: usize) {
 }
 
 /// Orders `runners` topologically and groups them by connected component.
-pub(crate) fn component_groups(runners: Vec<BlockRunner>) -> Vec<Vec<BlockRunner>> {
+pub(crate) fn component_groups(runners: Vec<BlockRunner>) -> Vec<Vec<Task>> {
     let nodes = nodes_of(&runners, |_| 1.0);
     let order = partition(&nodes, 1);
     let groups = group_by_component(&nodes, &order.parts[0]);
     let mut by_slot: Vec<Option<BlockRunner>> = runners.into_iter().map(Some).collect();
     groups
         .into_iter()
-        .map(|g| g.into_iter().filter_map(|s| by_slot[s].take()).collect())
+        .map(|g| {
+            g.into_iter()
+                .filter_map(|s| by_slot[s].take().map(Task::Block))
+                .collect()
+        })
         .collect()
 }
 

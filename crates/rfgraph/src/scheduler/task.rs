@@ -1,0 +1,81 @@
+//! [`Task`]: what a polling worker (`single`, each core of `chain`) runs
+//! round robin: a block, or one core's lane of a data-parallel segment.
+
+use super::segment::Lane;
+use crate::runner::{BlockRunner, Step};
+use crate::signal::Signal;
+use crate::stats::ThreadUsage;
+use std::sync::Arc;
+
+/// One entry of a worker's round.
+// Blocks are nearly every task and are polled in the hot loop: keep them
+// inline rather than behind a box to save the lanes' few bytes.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Task {
+    /// A block, run through its runner.
+    Block(BlockRunner),
+    /// A lane of a [`ParallelSegment`](super::segment::ParallelSegment).
+    Lane(Lane),
+}
+
+impl Task {
+    /// True once the task is finished.
+    #[inline]
+    pub(crate) fn is_done(&self) -> bool {
+        match self {
+            Task::Block(r) => r.is_done(),
+            Task::Lane(l) => l.is_done(),
+        }
+    }
+
+    /// Runs one step.
+    #[inline]
+    pub(crate) fn run_once(&mut self) -> Step {
+        match self {
+            Task::Block(r) => r.run_once(),
+            Task::Lane(l) => l.run_once(),
+        }
+    }
+
+    /// The signal that makes the task due.
+    #[inline]
+    pub(crate) fn signal(&self) -> &Arc<Signal> {
+        match self {
+            Task::Block(r) => r.signal(),
+            Task::Lane(l) => l.signal(),
+        }
+    }
+
+    /// The block's index in its flowgraph (`None` for lanes).
+    pub(crate) fn index(&self) -> Option<usize> {
+        match self {
+            Task::Block(r) => Some(r.index()),
+            Task::Lane(_) => None,
+        }
+    }
+
+    /// Stream peers on this thread that are due after this task moves
+    /// (see [`BlockRunner::local_peers`]); lanes signal their peers.
+    pub(crate) fn local_peers(&self) -> &[usize] {
+        match self {
+            Task::Block(r) => r.local_peers(),
+            Task::Lane(_) => &[],
+        }
+    }
+
+    /// Records the thread's context switches on a block (`sharing`: tasks
+    /// on that thread).
+    pub(crate) fn record_thread_usage(&self, usage: ThreadUsage, sharing: usize) {
+        if let Task::Block(r) = self {
+            r.record_thread_usage(usage, sharing);
+        }
+    }
+
+    /// The runner of a block task.
+    pub(crate) fn into_runner(self) -> Option<BlockRunner> {
+        match self {
+            Task::Block(r) => Some(r),
+            Task::Lane(_) => None,
+        }
+    }
+}
