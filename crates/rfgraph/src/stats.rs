@@ -160,8 +160,8 @@ impl Sample {
     }
 }
 
-/// Most `work` calls a [`WorkTally`] holds before it adds them to the
-/// block's [`StatsCell`].
+/// Most `work` calls a `WorkTally` holds before it adds them to the
+/// block's `StatsCell`.
 pub const TALLY_CALLS: u64 = 64;
 
 /// A timed call at least this long (in [`cycles`](crate::cycles) ticks,

@@ -2,7 +2,10 @@
 //! `y = a·x + b` on `f32` → sink, on C cores; `--fused` runs the same
 //! arithmetic as plain loops over L1-sized chunks on C threads. The source
 //! writes exactly N items (no `Head`), so the flowgraph does the same work
-//! as the fused loop: fill, M saxpy passes.
+//! as the fused loop: fill, M saxpy passes. The steps are `StatelessMap`
+//! blocks, like qsdr's (no state between calls), which `chain` runs
+//! data-parallel when it spreads them over cores; `--stateful` builds them
+//! as `Map` blocks, which it cuts between cores instead.
 
 use super::setup::GraphOpts;
 use super::{Record, fused, setup};

@@ -45,7 +45,7 @@ impl<T: Item> StreamInput<T> {
 
     /// Declares that `work` needs at least `n` readable items at once to
     /// make progress; the ring is sized to allow it (see
-    /// [`StreamPort::min_items`](super::StreamPort::min_items)).
+    /// `StreamPort::min_items`).
     pub fn with_min_items(mut self, n: usize) -> Self {
         self.min_items = n.max(1);
         self
@@ -171,7 +171,7 @@ impl<T: Item> StreamOutput<T> {
 
     /// Declares that `work` needs at least `n` free items at once to make
     /// progress; the ring is sized to allow it (see
-    /// [`StreamPort::min_items`](super::StreamPort::min_items)).
+    /// `StreamPort::min_items`).
     pub fn with_min_items(mut self, n: usize) -> Self {
         self.min_items = n.max(1);
         self

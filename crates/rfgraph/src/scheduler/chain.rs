@@ -6,7 +6,9 @@
 //! wake-ups); only edges across cores use the full protocol. Buffers
 //! default to a size that keeps a producer/consumer pair in L1. After a
 //! short calibration window the partition is refined from measured time
-//! in `work` (see [`refine`](super::refine)).
+//! in `work` (see [`refine`](super::refine)). A run of stateless in-place
+//! blocks that the partition cuts between cores runs data-parallel on
+//! those cores instead (see `segment`); such runs keep their partition.
 
 use super::Scheduler;
 use super::cache::{l2_bytes, local_ring_bytes};

@@ -11,7 +11,7 @@
 //! promises a clearly shorter critical core ([`Refine::min_gain`]).
 //!
 //! This module owns the decision and the pieces that let a block change
-//! worker: [`WorkerWaker`], a waker that follows its block.
+//! worker: `WorkerWaker`, a waker that follows its block.
 
 use super::partition::{Node, Partition, partition};
 use crate::signal::Wake;
