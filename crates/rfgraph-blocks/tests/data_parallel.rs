@@ -5,8 +5,57 @@
 //! downstream ends the run.
 
 use rfgraph::scheduler::chain::Chain;
-use rfgraph::{BlockId, Flowgraph, Map, Pmt, StatelessMap, Tag};
+use rfgraph::{
+    Block, BlockId, BoxError, Flowgraph, Map, Pmt, Ports, StatelessMap, StreamOutput, Tag, WorkIo,
+};
 use rfgraph_blocks::{Head, NullSource, VectorSink, VectorSource};
+
+/// Writes `0..count`, then either finishes or (`then_idle`) waits for ever
+/// without finishing, like a device with nothing to deliver; optionally
+/// marked blocking (a thread of its own).
+struct Counter {
+    output: StreamOutput<u32>,
+    next: u32,
+    count: u32,
+    then_idle: bool,
+    blocking: bool,
+}
+
+impl Counter {
+    fn new(count: u32, then_idle: bool, blocking: bool) -> Self {
+        Self {
+            output: StreamOutput::new("out"),
+            next: 0,
+            count,
+            then_idle,
+            blocking,
+        }
+    }
+}
+
+impl Block for Counter {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().output(&mut self.output)
+    }
+
+    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
+        let out = self.output.slice();
+        let n = out.len().min((self.count - self.next) as usize);
+        for (i, x) in out[..n].iter_mut().enumerate() {
+            *x = self.next + i as u32;
+        }
+        self.output.produce(n);
+        self.next += n as u32;
+        if self.next == self.count && !self.then_idle {
+            io.finish();
+        }
+        Ok(())
+    }
+
+    fn is_blocking(&self) -> bool {
+        self.blocking
+    }
+}
 
 /// Source of `0..n` (tagged every 10 007 items) → `stages` × `x·3 + k`
 /// → sink; returns the graph, the stage ids and the sink.
@@ -93,20 +142,67 @@ fn stateful_blocks_or_one_core_stay_sequential() {
 
 #[test]
 fn early_finishing_reader_ends_an_endless_segment() {
-    let mut fg = Flowgraph::new();
-    let src = fg.add(NullSource::<u32>::new());
-    let mut chain = vec![src];
-    for _ in 0..8 {
-        chain.push(fg.add(StatelessMap::new(|x: u32| x + 1)));
-    }
-    let head = fg.add(Head::<u32>::new(300_000));
-    let sink = fg.add(VectorSink::<u32>::new());
-    chain.extend([head, sink]);
-    fg.chain(&chain).unwrap();
+    let (fg, sink) = head_graph(NullSource::<u32>::new(), 300_000);
     let scheduler = Chain::new().workers(2);
     let done = fg.run(scheduler.clone()).expect("run");
     assert_eq!(scheduler.parallel_segments().len(), 1);
     let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
     assert_eq!(items.len(), 300_000);
     assert!(items.iter().all(|&x| x == 8));
+}
+
+/// `source` followed by eight stateless `+1` steps, unconnected at the end.
+fn source_and_eight_steps(fg: &mut Flowgraph, source: impl Block) -> Vec<BlockId> {
+    let mut chain = vec![fg.add(source)];
+    for _ in 0..8 {
+        chain.push(fg.add(StatelessMap::new(|x: u32| x.wrapping_add(1))));
+    }
+    chain
+}
+
+/// `source` → eight `+1` steps → `Head(take)` → sink; returns the sink.
+fn head_graph(source: impl Block, take: u64) -> (Flowgraph, BlockId) {
+    let mut fg = Flowgraph::new();
+    let mut chain = source_and_eight_steps(&mut fg, source);
+    let head = fg.add(Head::<u32>::new(take));
+    let sink = fg.add(VectorSink::<u32>::new());
+    chain.extend([head, sink]);
+    fg.chain(&chain).unwrap();
+    (fg, sink)
+}
+
+#[test]
+fn blocking_upstream_feeds_a_segment() {
+    let n = 300_000;
+    let mut fg = Flowgraph::new();
+    let mut chain = source_and_eight_steps(&mut fg, Counter::new(n, false, true));
+    let sink = fg.add(VectorSink::<u32>::new());
+    chain.push(sink);
+    fg.chain(&chain).unwrap();
+    let scheduler = Chain::new().workers(2);
+    let done = fg.run(scheduler.clone()).expect("run");
+    assert_eq!(scheduler.parallel_segments().len(), 1);
+    let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
+    assert!(items.iter().copied().eq((0..n).map(|x| x + 8)));
+}
+
+#[test]
+fn head_after_a_segment_ends_the_run_while_upstream_idles() {
+    // The source writes a little more than `Head` takes, then waits for
+    // ever: only `Head` detaching can end the segment (and so the source).
+    let (fg, sink) = head_graph(Counter::new(52_000, true, false), 50_000);
+    let scheduler = Chain::new().workers(2);
+    let running = fg.start(scheduler.clone()).expect("start");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !running.is_finished() {
+        if std::time::Instant::now() > deadline {
+            running.handle().stop();
+            panic!("the run did not end after Head finished");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let done = running.wait().expect("run");
+    assert_eq!(scheduler.parallel_segments().len(), 1);
+    let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
+    assert!(items.iter().copied().eq((0..50_000).map(|x| x + 8)));
 }

@@ -218,9 +218,9 @@ impl Scheduler for Chain {
         if self.explain {
             eprint!("{}", plan.explain(&nodes, &cores));
         }
-        // One core leaves nothing to refine; segments balance themselves.
-        let refine = (!self.static_partition && cores.len() > 1 && segments.is_empty())
-            .then(|| self.refine.unwrap_or_default());
+        // One core leaves nothing to refine.
+        let refine =
+            (!self.static_partition && cores.len() > 1).then(|| self.refine.unwrap_or_default());
         let mut run = ChainRun {
             stats: local.iter().map(|r| r.stats.clone()).collect(),
             slot_of: local
@@ -298,7 +298,8 @@ impl Scheduler for Chain {
             }
             let mut runners = local;
             let mut current = plan;
-            let mut phase_refine = refine;
+            // Segments balance themselves, and lanes cannot pause.
+            let mut phase_refine = refine.filter(|_| run.segments.is_empty());
             loop {
                 run.dispatch(runners, &current, &jobs);
                 let Some(r) = phase_refine.take() else {
@@ -433,8 +434,11 @@ impl ChainRun {
                                 lane_given[k] = true;
                                 let placed = &self.segments[k];
                                 let lane = placed.workers.iter().position(|&w| w == worker)?;
-                                let upstream = self.slot_of[&placed.segment.upstream_block()];
-                                let beside = part_of[upstream] == worker;
+                                // A blocking upstream has a thread (and no slot) of its own.
+                                let beside = self
+                                    .slot_of
+                                    .get(&placed.segment.upstream_block())
+                                    .is_some_and(|&u| part_of[u] == worker);
                                 Some(Task::Lane(placed.segment.lane(lane, beside)))
                             }
                             Some(_) => None,

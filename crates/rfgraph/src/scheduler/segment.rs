@@ -39,7 +39,7 @@ use crate::cycles;
 use crate::error::RunError;
 use crate::runner::{BlockRunner, Step, panic_message};
 use crate::signal::{Signal, Wake};
-use crate::stats::{StatsCell, TimingSampler, WorkTally};
+use crate::stats::{StatsCell, ThreadUsage, TimingSampler, WorkTally};
 use crossbeam_utils::CachePadded;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -139,6 +139,9 @@ pub(crate) struct ParallelSegment {
     /// The first block's signal: notified when the input gets items or
     /// finishes, and on stop; passes that on to `lane_signals`.
     signal: Arc<Signal>,
+    /// The last block's signal: notified when the output's readers
+    /// consume or detach; passes that on to `lane_signals`.
+    output_signal: Arc<Signal>,
     /// Per lane: the flag that makes it due, waking its worker.
     lane_signals: Vec<Arc<Signal>>,
 }
@@ -184,9 +187,15 @@ impl ParallelSegment {
             })
             .collect();
         let signal = runners[0].signal.clone();
-        signal.set_waker(Arc::new(FanOut(lane_signals.clone())));
-        // Lanes on other cores look at this signal: keep its fence.
-        signal.set_polled_locally(false);
+        let output_signal = last.signal.clone();
+        // The first block's signal hears of input items, the input's end
+        // and stop; the last block's of the output's readers detaching
+        // (a `Head` downstream). Lanes look at both.
+        for s in [&signal, &output_signal] {
+            s.set_waker(Arc::new(FanOut(lane_signals.clone())));
+            // Lanes on other cores look at these signals: keep the fence.
+            s.set_polled_locally(false);
+        }
         Ok(Arc::new(Self {
             kernels,
             stats: runners.iter().map(|r| r.stats.clone()).collect(),
@@ -206,6 +215,7 @@ impl ParallelSegment {
             finished: AtomicBool::new(false),
             control: runners[0].control.clone(),
             signal,
+            output_signal,
             lane_signals,
             runners: Mutex::new(runners),
         }))
@@ -248,7 +258,12 @@ impl ParallelSegment {
         loop {
             let at = self.claimed.load(Ordering::SeqCst);
             if at >= written {
-                announced.store(IDLE, Ordering::SeqCst);
+                // A stale announcement (another lane claimed that chunk
+                // first) may have held back its publication: publish now,
+                // or those items could wait for the next chunk for ever.
+                if announced.swap(IDLE, Ordering::SeqCst) != IDLE {
+                    self.publish();
+                }
                 return None;
             }
             // Announce before claiming: whoever sees the claim moved past
@@ -339,6 +354,14 @@ impl Lane {
         self.done
     }
 
+    /// Adds the lane's thread's context switches to every block of the
+    /// segment (`sharing`: tasks on that thread).
+    pub(crate) fn record_thread_usage(&self, usage: ThreadUsage, sharing: usize) {
+        for stats in &self.segment.stats {
+            stats.record_thread(usage, sharing as u64);
+        }
+    }
+
     /// The signal that makes this lane due.
     pub(crate) fn signal(&self) -> &Arc<Signal> {
         &self.segment.lane_signals[self.id]
@@ -363,11 +386,16 @@ impl Lane {
         if let Some(step) = self.try_chunk(&seg) {
             return step;
         }
-        // Nothing to claim: look (own flag first, then the block's: a
-        // notification after either reaches this lane's flag again, see
-        // `FanOut`), then check once more before idling.
+        // Nothing to claim: look (own flag first, then the blocks': a
+        // notification after any of them reaches this lane's flag again,
+        // see `FanOut`), then check once more before idling.
         seg.lane_signals[self.id].begin_look();
         seg.signal.begin_look();
+        seg.output_signal.begin_look();
+        if seg.output.words().attached_readers() == 0 {
+            seg.finish();
+            return self.retire();
+        }
         if let Some(step) = self.try_chunk(&seg) {
             return step;
         }
@@ -385,12 +413,13 @@ impl Lane {
             return None;
         }
         if let Some((from, to)) = seg.claim(self.id, written) {
-            let ok = self.process(seg, from, to);
-            seg.complete(self.id);
-            if !ok {
+            if !self.process(seg, from, to) {
+                // Half-processed: the announcement stays, so nothing from
+                // `from` on is ever published.
                 seg.finish();
                 return Some(self.retire());
             }
+            seg.complete(self.id);
             return Some(Step::Progress);
         }
         if upstream_done && seg.drained(written) {
@@ -406,7 +435,7 @@ impl Lane {
     fn process(&mut self, seg: &ParallelSegment, from: u64, to: u64) -> bool {
         let n = (to - from) as usize;
         // SAFETY: `from..to` lies below the input's published write
-        // position (acquired in `run_once`), so the upstream block wrote
+        // position (acquired in `try_chunk`), so the upstream block wrote
         // those items and released them; this lane claimed them alone
         // (`claim`'s compare-and-swap); the output's readers see nothing
         // past `from` until this lane completes them (`publish` stops at

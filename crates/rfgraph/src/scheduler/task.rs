@@ -63,11 +63,12 @@ impl Task {
         }
     }
 
-    /// Records the thread's context switches on a block (`sharing`: tasks
-    /// on that thread).
+    /// Records the thread's context switches on the task's blocks
+    /// (`sharing`: tasks on that thread).
     pub(crate) fn record_thread_usage(&self, usage: ThreadUsage, sharing: usize) {
-        if let Task::Block(r) = self {
-            r.record_thread_usage(usage, sharing);
+        match self {
+            Task::Block(r) => r.record_thread_usage(usage, sharing),
+            Task::Lane(l) => l.record_thread_usage(usage, sharing),
         }
     }
 
