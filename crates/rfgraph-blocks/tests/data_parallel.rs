@@ -206,3 +206,28 @@ fn head_after_a_segment_ends_the_run_while_upstream_idles() {
     let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
     assert!(items.iter().copied().eq((0..50_000).map(|x| x + 8)));
 }
+
+#[test]
+fn pipelines_kept_whole_stay_sequential() {
+    // Two independent pipelines: the partition gives each its own core, so
+    // neither run of stateless blocks is cut and neither goes parallel.
+    let n = 200_000u32;
+    let mut fg = Flowgraph::new();
+    let sinks: Vec<BlockId> = (0..2)
+        .map(|_| {
+            let mut chain =
+                source_and_eight_steps(&mut fg, VectorSource::new((0..n).collect::<Vec<u32>>()));
+            let sink = fg.add(VectorSink::<u32>::new());
+            chain.push(sink);
+            fg.chain(&chain).unwrap();
+            sink
+        })
+        .collect();
+    let scheduler = Chain::new().workers(2);
+    let done = fg.run(scheduler.clone()).expect("run");
+    assert!(scheduler.parallel_segments().is_empty());
+    for sink in sinks {
+        let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
+        assert!(items.iter().copied().eq((0..n).map(|x| x + 8)));
+    }
+}
