@@ -92,6 +92,8 @@ fn saxpy_on_cores_and_fused() {
     for extra in [
         &["--scheduler", "tpb"][..],
         &["--scheduler", "single"],
+        &["--scheduler", "chain"],
+        &["--scheduler", "chain", "--stateful"],
         &["--fused"],
     ] {
         let mut args = vec![
@@ -110,6 +112,9 @@ fn saxpy_on_cores_and_fused() {
         assert_eq!(l["blocks"], 4);
         assert_eq!(l["cores"], 2);
         assert_eq!(l["items"], 200_000);
+        // Only the ablation says so (its table rows must not merge).
+        let stateful = extra.contains(&"--stateful");
+        assert_eq!(l.get("stateful").is_some(), stateful, "{l}");
         positive(l, &["items_per_s", "block_items_per_s"]);
     }
 }

@@ -119,7 +119,11 @@ pub fn run(args: &SaxpyArgs) -> anyhow::Result<()> {
             (done.run_time().as_secs_f64(), Some(done))
         };
         let items = args.items as f64;
-        let record = Record::new("saxpy", scheduler_name, run, seconds)
+        let mut record = Record::new("saxpy", scheduler_name, run, seconds);
+        if args.stateful {
+            record = record.field("stateful", true);
+        }
+        let record = record
             .field("blocks", args.blocks)
             .field("cores", args.cores)
             .field("items", args.items)

@@ -251,6 +251,15 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
             &plan.saxpy_items,
         ]);
         list.everywhere(&format!("saxpy {blocks}@{cores}"), "saxpy", &p, true, true);
+        if cores > 1 {
+            // The ablation: the same steps as stateful `Map`s, which
+            // `chain` cuts between cores instead of running data-parallel.
+            let mut args: Vec<String> = ["saxpy", "--scheduler", "chain", "--stateful"]
+                .map(String::from)
+                .to_vec();
+            args.extend(p);
+            list.rfgraph(format!("saxpy {blocks}@{cores} chain --stateful"), &args);
+        }
     }
     for kernel in super::dsp::KERNELS {
         let p = strings(&[&"--kernel", kernel, &"--items", &plan.dsp_items]);
@@ -329,7 +338,7 @@ fn run_job(job: &Job) -> anyhow::Result<Vec<Value>> {
 fn row_key(r: &Value) -> String {
     let keys = [
         "kernel", "taps", "pipes", "branches", "stages", "blocks", "cores", "items", "burst",
-        "workload", "amount", "mode", "size_kb",
+        "workload", "amount", "mode", "size_kb", "stateful",
     ];
     keys.iter()
         .filter_map(|k| {
