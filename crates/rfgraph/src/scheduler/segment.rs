@@ -91,10 +91,11 @@ pub(crate) fn find(runners: &[BlockRunner], part_of: &[usize]) -> Vec<Vec<usize>
     segments
 }
 
-/// The waker of a segment's first block: passes every notification of
-/// its signal (input items, input finished, stop) on to each lane's own
-/// signal. Lanes cannot share the block's flag: one lane's look would
-/// clear a notification another lane has not seen.
+/// The waker of a segment's first and last blocks: passes every
+/// notification of their signals (input items, input finished, stop,
+/// output readers detaching) on to each lane's own signal. Lanes cannot
+/// share a block's flag: one lane's look would clear a notification
+/// another lane has not seen.
 struct FanOut(Vec<Arc<Signal>>);
 
 impl Wake for FanOut {
@@ -148,9 +149,9 @@ pub(crate) struct ParallelSegment {
 
 impl ParallelSegment {
     /// Takes over `runners` (a segment found by [`find`], in stream order)
-    /// for one lane per thread of `lane_threads`, and installs the first
-    /// block's waker. Hands the runners back if the first block's input is
-    /// not a host ring.
+    /// for one lane per thread of `lane_threads`, and installs the wakers
+    /// of its first and last blocks. Hands the runners back, untouched, if
+    /// the first block's input is not a host ring.
     pub(crate) fn new(
         runners: Vec<BlockRunner>,
         lane_threads: &[Thread],
