@@ -27,69 +27,31 @@
 //!   read past the published position, so a claimed chunk belongs to its
 //!   lane alone until it is completed.
 //!
-//! This module owns segment discovery and the lanes; it never decides
-//! where lanes run (that is `chain`'s partition).
+//! This module owns the shared state and its protocol; [`find`] decides
+//! which runs become segments and [`Lane`] is one core's share. Where
+//! lanes run is `chain`'s partition.
 
 use super::thread::ThreadWaker;
 use crate::block::stateless::ParallelInPlace;
 use crate::buffer::circular::CircularBuffer;
 use crate::buffer::{EdgeHandle, downcast_edge};
 use crate::control::RunControl;
-use crate::cycles;
-use crate::error::RunError;
-use crate::runner::{BlockRunner, Step, panic_message};
+use crate::runner::BlockRunner;
 use crate::signal::{Signal, Wake};
-use crate::stats::{StatsCell, ThreadUsage, TimingSampler, WorkTally};
+use crate::stats::StatsCell;
 use crossbeam_utils::CachePadded;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::Thread;
 
+mod find;
+mod lane;
+
+pub(crate) use find::find;
+pub(crate) use lane::Lane;
+
 /// `in_flight` value of a lane holding no chunk.
 const IDLE: u64 = u64::MAX;
-
-/// The runs of blocks (partitioner slots, in stream order) worth running
-/// data-parallel: maximal chains of runners that offer
-/// [`BlockRunner::parallel_in_place`], each the only reader of the one
-/// before, whose blocks `part_of` spreads over two or more workers.
-pub(crate) fn find(runners: &[BlockRunner], part_of: &[usize]) -> Vec<Vec<usize>> {
-    let slot_of: std::collections::HashMap<usize, usize> = runners
-        .iter()
-        .enumerate()
-        .map(|(s, r)| (r.index(), s))
-        .collect();
-    let eligible: Vec<bool> = runners
-        .iter()
-        .map(|r| r.parallel_in_place().is_some())
-        .collect();
-    // The eligible block right after slot `s` in a segment.
-    let next = |s: usize| -> Option<usize> {
-        let readers: Vec<usize> = runners[s].downstream().collect();
-        match readers[..] {
-            [reader] => slot_of.get(&reader).copied().filter(|&n| eligible[n]),
-            _ => None,
-        }
-    };
-    let mut has_prev = vec![false; runners.len()];
-    for s in (0..runners.len()).filter(|&s| eligible[s]) {
-        if let Some(n) = next(s) {
-            has_prev[n] = true;
-        }
-    }
-    let mut segments = Vec::new();
-    for start in (0..runners.len()).filter(|&s| eligible[s] && !has_prev[s]) {
-        let mut members = vec![start];
-        while let Some(n) = next(*members.last().expect("non-empty")) {
-            members.push(n);
-        }
-        let first = part_of[start];
-        if members.iter().any(|&m| part_of[m] != first) {
-            segments.push(members);
-        }
-    }
-    segments
-}
 
 /// The waker of a segment's first and last blocks: passes every
 /// notification of their signals (input items, input finished, stop,
@@ -235,17 +197,7 @@ impl ParallelSegment {
     /// The lane `id` (its thread is `lane_threads[id]` of [`new`](Self::new)).
     /// `beside_upstream`: its worker also runs the upstream writer.
     pub(crate) fn lane(self: &Arc<Self>, id: usize, beside_upstream: bool) -> Lane {
-        let blocks = self.kernels.len();
-        Lane {
-            segment: self.clone(),
-            id,
-            timing: (0..blocks)
-                .map(|k| TimingSampler::new(self.indices[k] * 31 + id))
-                .collect(),
-            tallies: (0..blocks).map(|_| WorkTally::default()).collect(),
-            done: false,
-            beside_upstream,
-        }
+        Lane::new(self.clone(), id, beside_upstream)
     }
 
     /// Hands the runners back once every lane is gone (all finished).
@@ -330,155 +282,5 @@ impl ParallelSegment {
         for s in &self.lane_signals {
             s.notify();
         }
-    }
-}
-
-/// One core's share of a [`ParallelSegment`], run by that core's worker
-/// like a block.
-pub(crate) struct Lane {
-    segment: Arc<ParallelSegment>,
-    id: usize,
-    /// Per block of the segment.
-    timing: Vec<TimingSampler>,
-    /// Per block: counters not yet added to its statistics.
-    tallies: Vec<WorkTally>,
-    done: bool,
-    /// The worker also runs the segment's upstream writer: while that
-    /// writer is producing, claim only beyond a backlog of
-    /// [`ParallelSegment::reserve`] items (see there).
-    beside_upstream: bool,
-}
-
-impl Lane {
-    /// True once the lane stopped.
-    pub(crate) fn is_done(&self) -> bool {
-        self.done
-    }
-
-    /// Adds the lane's thread's context switches to every block of the
-    /// segment (`sharing`: tasks on that thread).
-    pub(crate) fn record_thread_usage(&self, usage: ThreadUsage, sharing: usize) {
-        for stats in &self.segment.stats {
-            stats.record_thread(usage, sharing as u64);
-        }
-    }
-
-    /// The signal that makes this lane due.
-    pub(crate) fn signal(&self) -> &Arc<Signal> {
-        &self.segment.lane_signals[self.id]
-    }
-
-    /// Claims and processes one chunk, or decides the segment is over.
-    pub(crate) fn run_once(&mut self) -> Step {
-        if self.done {
-            return Step::Done;
-        }
-        let seg = Arc::clone(&self.segment);
-        if seg.finished.load(Ordering::Acquire) {
-            return self.retire();
-        }
-        if seg.control.is_stopping() || seg.output.words().attached_readers() == 0 {
-            seg.finish();
-            return self.retire();
-        }
-        // While chunks keep coming, skip the wake-up flags: clearing the
-        // block's flag writes a line the upstream writer and every lane
-        // touch. The poller runs a lane again after progress anyway.
-        if let Some(step) = self.try_chunk(&seg) {
-            return step;
-        }
-        // Nothing to claim: look (own flag first, then the blocks': a
-        // notification after any of them reaches this lane's flag again,
-        // see `FanOut`), then check once more before idling.
-        seg.lane_signals[self.id].begin_look();
-        seg.signal.begin_look();
-        seg.output_signal.begin_look();
-        if seg.output.words().attached_readers() == 0 {
-            seg.finish();
-            return self.retire();
-        }
-        if let Some(step) = self.try_chunk(&seg) {
-            return step;
-        }
-        Step::Idle { until: None }
-    }
-
-    /// Claims and processes a chunk, or ends the segment when the upstream
-    /// writer finished and every item is done; `None` if neither.
-    fn try_chunk(&mut self, seg: &ParallelSegment) -> Option<Step> {
-        // Read "finished" before the position: then `written` is final.
-        let upstream_done = seg.input.words().writer_finished();
-        let written = seg.input.words().published_write();
-        let backlog = written.saturating_sub(seg.claimed.load(Ordering::Relaxed));
-        if self.beside_upstream && !upstream_done && backlog < seg.reserve {
-            return None;
-        }
-        if let Some((from, to)) = seg.claim(self.id, written) {
-            if !self.process(seg, from, to) {
-                // Half-processed: the announcement stays, so nothing from
-                // `from` on is ever published.
-                seg.finish();
-                return Some(self.retire());
-            }
-            seg.complete(self.id);
-            return Some(Step::Progress);
-        }
-        if upstream_done && seg.drained(written) {
-            seg.finish();
-            return Some(self.retire());
-        }
-        None
-    }
-
-    /// Applies every block of the segment to items `from..to`, then
-    /// forwards their tags to the output. False if a block panicked (the
-    /// run is then failing).
-    fn process(&mut self, seg: &ParallelSegment, from: u64, to: u64) -> bool {
-        let n = (to - from) as usize;
-        // SAFETY: `from..to` lies below the input's published write
-        // position (acquired in `try_chunk`), so the upstream block wrote
-        // those items and released them; this lane claimed them alone
-        // (`claim`'s compare-and-swap); the output's readers see nothing
-        // past `from` until this lane completes them (`publish` stops at
-        // announced positions), and the upstream writer reuses only slots
-        // those readers consumed. `n` is at most the ring's chunk limit,
-        // at most its capacity, and the ring is mapped twice in a row, so
-        // `n` items from `item_ptr(from)` are one valid, exclusive range,
-        // aligned for the item type (the ring starts on a page).
-        let items =
-            unsafe { std::slice::from_raw_parts_mut(seg.ring.item_ptr(from), n * seg.item_size) };
-        for (k, kernel) in seg.kernels.iter().enumerate() {
-            let sample = self.timing[k].time_next();
-            let start = if sample.timed() { cycles::now() } else { 0 };
-            let result = catch_unwind(AssertUnwindSafe(|| kernel.apply(items)));
-            let ticks = if sample.timed() {
-                cycles::now().wrapping_sub(start)
-            } else {
-                0
-            };
-            if let Err(payload) = result {
-                seg.control.fail(RunError::BlockPanicked {
-                    block: seg.names[k].clone(),
-                    message: panic_message(&*payload),
-                });
-                return false;
-            }
-            self.tallies[k].record(&seg.stats[k], n as u64, n as u64, sample, ticks);
-        }
-        // Blocks of a segment propagate tags 1:1: they arrive unchanged.
-        let output = seg.output.words();
-        seg.input
-            .words()
-            .for_each_tag(from..to, &mut |t| output.add_tag(t.clone()));
-        true
-    }
-
-    /// Stops the lane, adding its counters to the blocks' statistics.
-    fn retire(&mut self) -> Step {
-        self.done = true;
-        for (tally, stats) in self.tallies.iter_mut().zip(&self.segment.stats) {
-            stats.add_tally(tally);
-        }
-        Step::Done
     }
 }
