@@ -215,3 +215,30 @@ fn dsp_runs_every_kernel_with_exact_counts() {
     assert!(!ok);
     assert!(err.contains("unknown kernel `fir-xyz`"), "{err}");
 }
+
+#[test]
+fn explain_names_cores_and_data_parallel_segments() {
+    let args = [
+        "saxpy",
+        "--blocks",
+        "6",
+        "--cores",
+        "2",
+        "--items",
+        "100000",
+        "--scheduler",
+        "chain",
+        "--explain",
+    ];
+    let (ok, _, err) = bench(&args);
+    assert!(ok, "{err}");
+    assert!(err.contains("core 0") && err.contains("core 1"), "{err}");
+    assert!(err.contains("data-parallel on cores [0, 1]"), "{err}");
+    // Stateful steps are cut between cores instead.
+    let (ok, _, err) = bench(&[&args[..], &["--stateful"]].concat());
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("core 1") && !err.contains("data-parallel"),
+        "{err}"
+    );
+}
