@@ -70,7 +70,9 @@ impl Lane {
         if seg.finished.load(Ordering::Acquire) {
             return self.retire();
         }
-        if seg.control.is_stopping() || seg.output.words().attached_readers() == 0 {
+        // Readers detaching are checked after each completion (the
+        // output's writer line is ours then) and before idling.
+        if seg.control.is_stopping() {
             seg.finish();
             return self.retire();
         }
@@ -114,6 +116,10 @@ impl Lane {
                 return Some(self.retire());
             }
             seg.complete(self.id);
+            if seg.output.words().attached_readers() == 0 {
+                seg.finish();
+                return Some(self.retire());
+            }
             return Some(Step::Progress);
         }
         if upstream_done && seg.drained(written) {
