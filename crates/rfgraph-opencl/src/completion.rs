@@ -69,10 +69,7 @@ impl InFlight {
     /// the block still waits for the device while anything is in flight.
     pub fn end_call(&self, queued: bool, io: &mut WorkIo) -> Result<(), OclError> {
         if queued {
-            self.context
-                .queue()
-                .flush()
-                .map_err(OclError::api("clFlush"))?;
+            self.context.flush()?;
         }
         if !self.commands.is_empty() {
             io.in_flight();

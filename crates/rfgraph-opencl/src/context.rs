@@ -126,6 +126,12 @@ impl OclContext {
         &self.0.queue
     }
 
+    /// Submits every command queued so far to the device (`clFlush`)
+    /// without waiting for any of them.
+    pub fn flush(&self) -> Result<(), OclError> {
+        self.0.queue.flush().map_err(OclError::api("clFlush"))
+    }
+
     /// The raw OpenCL context.
     pub fn context(&self) -> &Context {
         &self.0.context

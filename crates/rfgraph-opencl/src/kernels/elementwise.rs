@@ -192,10 +192,7 @@ impl<T: DeviceItem> Block for Elementwise<T> {
             launched = true;
         }
         if launched {
-            self.context
-                .queue()
-                .flush()
-                .map_err(OclError::api("clFlush"))?;
+            self.context.flush()?;
         }
         Ok(())
     }

@@ -137,10 +137,7 @@ impl<T: DeviceItem> Block for Fir<T> {
             self.input.consume((keep_from - read_pos) as usize);
         }
         if launched {
-            self.context
-                .queue()
-                .flush()
-                .map_err(OclError::api("clFlush"))?;
+            self.context.flush()?;
         }
         Ok(())
     }

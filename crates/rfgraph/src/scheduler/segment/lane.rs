@@ -144,8 +144,9 @@ impl Lane {
         // at most its capacity, and the ring is mapped twice in a row, so
         // `n` items from `item_ptr(from)` are one valid, exclusive range,
         // aligned for the item type (the ring starts on a page).
-        let items =
-            unsafe { std::slice::from_raw_parts_mut(seg.ring.item_ptr(from), n * seg.item_size) };
+        let items = unsafe {
+            std::slice::from_raw_parts_mut(seg.ring.item_ptr(from), n * seg.ring.item_size())
+        };
         for (k, kernel) in seg.kernels.iter().enumerate() {
             let sample = self.timing[k].time_next();
             let start = if sample.timed() { cycles::now() } else { 0 };

@@ -93,7 +93,6 @@ pub(crate) struct ParallelSegment {
     /// ring of reserve 3.0e10, and within 2 % of that from a third to two
     /// thirds of a ring; two chunks: 2.8e10).
     reserve: u64,
-    item_size: usize,
     claimed: CachePadded<AtomicU64>,
     /// Per lane: the position it announced or holds, or [`IDLE`].
     in_flight: Box<[CachePadded<AtomicU64>]>,
@@ -165,7 +164,6 @@ impl ParallelSegment {
             names: runners.iter().map(|r| r.name().to_string()).collect(),
             indices: runners.iter().map(|r| r.index()).collect(),
             upstream: runners[0].inputs[0].writer,
-            item_size: ring.item_size(),
             reserve: (input.words().capacity() as u64 / 2).max(chunk),
             input,
             ring,
