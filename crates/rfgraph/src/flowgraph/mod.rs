@@ -15,7 +15,7 @@ pub mod validate;
 use crate::block::Block;
 use crate::error::{Direction, GraphError, Mismatch, RunError};
 use crate::port::Ports;
-use crate::scheduler::Scheduler;
+use crate::scheduler::{GraphShape, Scheduler};
 pub use run::{Finished, FlowgraphHandle, Running};
 
 /// Default minimum size of a stream edge's ring buffer, in bytes.
@@ -336,9 +336,16 @@ impl Flowgraph {
                 // reused in place) still move chunks of this size.
                 self.chunk_bytes = Some(bytes.max(1));
             }
-            let blocking: Vec<bool> = self.blocks.iter().map(|b| b.block.is_blocking()).collect();
-            let edges: Vec<(usize, usize)> = self.streams.iter().map(|e| (e.src, e.dst)).collect();
-            if let Some(plan) = scheduler.plan_buffer_bytes(&blocking, &edges) {
+            let shape = GraphShape {
+                blocking: self.blocks.iter().map(|b| b.block.is_blocking()).collect(),
+                stateless: self
+                    .blocks
+                    .iter()
+                    .map(|b| b.block.parallel_in_place().is_some())
+                    .collect(),
+                edges: self.streams.iter().map(|e| (e.src, e.dst)).collect(),
+            };
+            if let Some(plan) = scheduler.plan_buffer_bytes(&shape) {
                 for (edge, bytes) in self.streams.iter_mut().zip(plan) {
                     edge.planned_bytes = Some(bytes.max(1));
                 }

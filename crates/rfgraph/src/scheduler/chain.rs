@@ -10,14 +10,14 @@
 //! blocks that the partition cuts between cores runs data-parallel on
 //! those cores instead (see `segment`); such runs keep their partition.
 
-use super::Scheduler;
-use super::cache::{l2_bytes, local_ring_bytes};
+use super::cache::{l2_bytes, local_ring_bytes, segment_ring_bytes};
 use super::partition::{Node, Partition, group_by_component, nodes_of, partition};
 use super::refine::{Refine, WorkerWaker, refined, with_costs};
 use super::segment::{self, ParallelSegment};
 use super::single::{LOCAL_POLL_INTERVAL, Poll, poll_until_done};
 use super::task::Task;
 use super::thread::{RealtimePriority, ThreadSettings, start_blocking};
+use super::{GraphShape, Scheduler};
 use crate::runner::BlockRunner;
 use crate::stats::StatsCell;
 use std::collections::HashMap;
@@ -159,15 +159,24 @@ impl Scheduler for Chain {
 
     /// Edges inside a core get L1-sized rings (depth-first chunks stay in
     /// cache); edges that cross cores, or touch a blocking block, get half
-    /// an L2 so the two sides synchronise rarely.
-    fn plan_buffer_bytes(&self, blocking: &[bool], edges: &[(usize, usize)]) -> Option<Vec<usize>> {
+    /// an L2 so the two sides synchronise rarely. An edge across cores
+    /// between two stateless blocks will be the ring of a data-parallel
+    /// segment, which gets three quarters of an L2 (see
+    /// [`segment_ring_bytes`]).
+    fn plan_buffer_bytes(&self, shape: &GraphShape) -> Option<Vec<usize>> {
         let local = self.default_buffer_bytes()?;
         let crossing = self
             .buffer_bytes
             .unwrap_or_else(|| (l2_bytes() / 2).max(local));
+        let shared = match self.buffer_bytes {
+            Some(bytes) => bytes,
+            None if self.no_data_parallel => crossing,
+            None => segment_ring_bytes().max(local),
+        };
         let slot: Vec<Option<usize>> = {
             let mut next = 0;
-            blocking
+            shape
+                .blocking
                 .iter()
                 .map(|&b| {
                     (!b).then(|| {
@@ -183,17 +192,20 @@ impl Scheduler for Chain {
                 ..Node::default()
             })
             .collect();
-        for &(a, b) in edges {
+        for &(a, b) in &shape.edges {
             if let (Some(x), Some(y)) = (slot[a], slot[b]) {
                 nodes[x].downstream.push(y);
             }
         }
         let part_of = partition(&nodes, self.core_list().len()).part_of(nodes.len());
+        let stateless = |b: usize| shape.stateless.get(b).copied().unwrap_or(false);
         Some(
-            edges
+            shape
+                .edges
                 .iter()
                 .map(|&(a, b)| match (slot[a], slot[b]) {
                     (Some(x), Some(y)) if part_of[x] == part_of[y] => local,
+                    (Some(_), Some(_)) if stateless(a) && stateless(b) => shared,
                     _ => crossing,
                 })
                 .collect(),
@@ -611,4 +623,36 @@ fn collect(done: &Receiver<Vec<BlockRunner>>, workers: usize) -> Vec<BlockRunner
     let mut out = Vec::new();
     collect_into(&mut out, done, workers, None);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// source → four steps → sink, the steps stateless or not.
+    fn line(stateless_steps: bool) -> GraphShape {
+        GraphShape {
+            blocking: vec![false; 6],
+            stateless: (0..6)
+                .map(|b| stateless_steps && (1..=4).contains(&b))
+                .collect(),
+            edges: (0..5).map(|b| (b, b + 1)).collect(),
+        }
+    }
+
+    #[test]
+    fn a_cut_between_stateless_blocks_gets_the_segment_ring() {
+        let (local, crossing) = (local_ring_bytes(), (l2_bytes() / 2).max(local_ring_bytes()));
+        let two = Chain::new().workers(2);
+        // Three blocks per core: the edge 2 → 3 crosses.
+        let mut want = vec![local; 5];
+        want[2] = segment_ring_bytes().max(local);
+        assert_eq!(two.plan_buffer_bytes(&line(true)), Some(want.clone()));
+        want[2] = crossing;
+        assert_eq!(two.plan_buffer_bytes(&line(false)), Some(want.clone()));
+        let sequential = Chain::new().workers(2).data_parallel(false);
+        assert_eq!(sequential.plan_buffer_bytes(&line(true)), Some(want));
+        let one = Chain::new().workers(1);
+        assert_eq!(one.plan_buffer_bytes(&line(true)), Some(vec![local; 5]));
+    }
 }

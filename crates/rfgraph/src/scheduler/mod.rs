@@ -12,6 +12,7 @@ pub mod partition;
 pub mod pool;
 pub mod refine;
 mod segment;
+mod shape;
 pub mod single;
 mod task;
 pub mod thread;
@@ -20,6 +21,7 @@ pub mod tpb;
 use crate::runner::BlockRunner;
 pub use chain::Chain;
 pub use pool::Pool;
+pub use shape::GraphShape;
 pub use single::Single;
 pub use thread::{RealtimePriority, RtPolicy};
 pub use tpb::Tpb;
@@ -38,14 +40,9 @@ pub trait Scheduler: Send + 'static {
         None
     }
 
-    /// Per-edge ring sizes for edges whose size the user did not set, given
-    /// the blocks (`true` = blocking) and the stream edges as (writer,
-    /// reader) block indices. `None` leaves every edge at the default.
-    fn plan_buffer_bytes(
-        &self,
-        _blocking: &[bool],
-        _edges: &[(usize, usize)],
-    ) -> Option<Vec<usize>> {
+    /// Per-edge ring sizes, one per edge of `shape.edges`, for edges whose
+    /// size the user did not set. `None` leaves every edge at the default.
+    fn plan_buffer_bytes(&self, _shape: &GraphShape) -> Option<Vec<usize>> {
         None
     }
 }
@@ -60,8 +57,8 @@ impl Scheduler for Box<dyn Scheduler> {
     fn default_buffer_bytes(&self) -> Option<usize> {
         (**self).default_buffer_bytes()
     }
-    fn plan_buffer_bytes(&self, blocking: &[bool], edges: &[(usize, usize)]) -> Option<Vec<usize>> {
-        (**self).plan_buffer_bytes(blocking, edges)
+    fn plan_buffer_bytes(&self, shape: &GraphShape) -> Option<Vec<usize>> {
+        (**self).plan_buffer_bytes(shape)
     }
 }
 

@@ -61,7 +61,7 @@ impl Lane {
         &self.segment.lane_signals[self.id]
     }
 
-    /// Claims and processes one chunk, or decides the segment is over.
+    /// Claims and processes the next claim, or decides the segment is over.
     pub(crate) fn run_once(&mut self) -> Step {
         if self.done {
             return Step::Done;
@@ -98,7 +98,7 @@ impl Lane {
         Step::Idle { until: None }
     }
 
-    /// Claims and processes a chunk, or ends the segment when the upstream
+    /// Claims and processes items, or ends the segment when the upstream
     /// writer finished and every item is done; `None` if neither.
     fn try_chunk(&mut self, seg: &ParallelSegment) -> Option<Step> {
         // Read "finished" before the position: then `written` is final.
@@ -140,30 +140,34 @@ impl Lane {
         // (`claim`'s compare-and-swap); the output's readers see nothing
         // past `from` until this lane completes them (`publish` stops at
         // announced positions), and the upstream writer reuses only slots
-        // those readers consumed. `n` is at most the ring's chunk limit,
-        // at most its capacity, and the ring is mapped twice in a row, so
+        // those readers consumed. `n` is at most one claim, at most the
+        // ring's capacity (see `claim_items`), and the ring is mapped twice in a row, so
         // `n` items from `item_ptr(from)` are one valid, exclusive range,
         // aligned for the item type (the ring starts on a page).
         let items = unsafe {
             std::slice::from_raw_parts_mut(seg.ring.item_ptr(from), n * seg.ring.item_size())
         };
-        for (k, kernel) in seg.kernels.iter().enumerate() {
-            let sample = self.timing[k].time_next();
-            let start = if sample.timed() { cycles::now() } else { 0 };
-            let result = catch_unwind(AssertUnwindSafe(|| kernel.apply(items)));
-            let ticks = if sample.timed() {
-                cycles::now().wrapping_sub(start)
-            } else {
-                0
-            };
-            if let Err(payload) = result {
-                seg.control.fail(RunError::BlockPanicked {
-                    block: seg.names[k].clone(),
-                    message: panic_message(&*payload),
-                });
-                return false;
+        // Every kernel on one L1-sized sub-chunk, then the next sub-chunk.
+        for part in items.chunks_mut(seg.sub_chunk * seg.ring.item_size()) {
+            let count = (part.len() / seg.ring.item_size()) as u64;
+            for (k, kernel) in seg.kernels.iter().enumerate() {
+                let sample = self.timing[k].time_next();
+                let start = if sample.timed() { cycles::now() } else { 0 };
+                let result = catch_unwind(AssertUnwindSafe(|| kernel.apply(part)));
+                let ticks = if sample.timed() {
+                    cycles::now().wrapping_sub(start)
+                } else {
+                    0
+                };
+                if let Err(payload) = result {
+                    seg.control.fail(RunError::BlockPanicked {
+                        block: seg.names[k].clone(),
+                        message: panic_message(&*payload),
+                    });
+                    return false;
+                }
+                self.tallies[k].record(&seg.stats[k], count, count, sample, ticks);
             }
-            self.tallies[k].record(&seg.stats[k], n as u64, n as u64, sample, ticks);
         }
         // Blocks of a segment propagate tags 1:1: they arrive unchanged.
         let output = seg.output.words();

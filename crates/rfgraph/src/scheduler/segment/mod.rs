@@ -68,6 +68,20 @@ impl Wake for FanOut {
     }
 }
 
+/// Items one claim of a lane takes, given the ring's chunk limit
+/// `sub_chunk` (sized for L1) and its `capacity`: whole sub-chunks, as
+/// many as fit in a quarter of the ring, at least one. A claim costs a
+/// hand-shake of cache lines between cores (the claim word, the
+/// announcement, the output's position) that does not grow with its
+/// size, while the lane runs every kernel on one sub-chunk at a time, so
+/// the data stays in L1 whatever the claim (saxpy, 12 blocks on 2 cores:
+/// one sub-chunk per claim 2.95e10 block-items/s, four 3.30e10; see
+/// [`segment_ring_bytes`](crate::scheduler::cache::segment_ring_bytes)).
+fn claim_items(sub_chunk: usize, capacity: usize) -> usize {
+    let sub_chunk = sub_chunk.clamp(1, capacity.max(1));
+    (capacity / 4 / sub_chunk).max(1) * sub_chunk
+}
+
 /// One data-parallel segment: its blocks' runners (kept for their
 /// lifecycle and statistics; their `work` is never called), their shared
 /// arithmetic, and the claim words its lanes share.
@@ -83,8 +97,11 @@ pub(crate) struct ParallelSegment {
     ring: Arc<CircularBuffer>,
     /// The last block's output edge (a view of the same ring).
     output: EdgeHandle,
-    /// Most items one claim takes.
-    chunk: u64,
+    /// Most items one claim takes (see [`claim_items`]).
+    claim: u64,
+    /// Items every kernel of the segment transforms before the next one
+    /// starts: the ring's chunk limit, sized for L1.
+    sub_chunk: usize,
     /// Unclaimed items a lane beside the upstream writer leaves to the
     /// other lanes: half the ring. That lane's worker produces every
     /// chunk; when it claimed whatever appeared, the writer waited behind
@@ -129,17 +146,16 @@ impl ParallelSegment {
         let last = runners.last().expect("segments are not empty");
         let output = EdgeHandle::new(last.outputs[0].edge.edge().clone());
         let input = EdgeHandle::new(first.edge().clone());
-        let chunk = input.words().chunk_items().max(1) as u64;
+        let sub_chunk = input.words().chunk_items().max(1);
+        let claim = claim_items(sub_chunk, input.words().capacity());
         // Where the first block stopped reading (0 on a fresh run).
         let start = input.words().read_by(runners[0].inputs[0].reader);
-        // Every lane completes up to a chunk per round of its worker, so
-        // the output's readers may take that many chunks per call: at one
-        // chunk per call, a reader sharing a worker with one lane falls
+        // Every lane completes up to a claim per round of its worker, so
+        // the output's readers may take that many claims per call: at one
+        // claim per call, a reader sharing a worker with one lane falls
         // behind the others and stalls the upstream writer for space.
         let lanes = lane_threads.len().max(1);
-        output
-            .words()
-            .limit_chunk(input.words().chunk_items().saturating_mul(lanes));
+        output.words().limit_chunk(claim.saturating_mul(lanes));
         let lane_signals: Vec<Arc<Signal>> = lane_threads
             .iter()
             .map(|t| {
@@ -164,11 +180,12 @@ impl ParallelSegment {
             names: runners.iter().map(|r| r.name().to_string()).collect(),
             indices: runners.iter().map(|r| r.index()).collect(),
             upstream: runners[0].inputs[0].writer,
-            reserve: (input.words().capacity() as u64 / 2).max(chunk),
+            reserve: (input.words().capacity() / 2).max(claim) as u64,
             input,
             ring,
             output,
-            chunk,
+            claim: claim as u64,
+            sub_chunk,
             claimed: CachePadded::new(AtomicU64::new(start)),
             in_flight: (0..lane_threads.len())
                 .map(|_| CachePadded::new(AtomicU64::new(IDLE)))
@@ -220,7 +237,7 @@ impl ParallelSegment {
             // Announce before claiming: whoever sees the claim moved past
             // this chunk then also sees it is not done (see `publish`).
             announced.store(at, Ordering::SeqCst);
-            let end = written.min(at + self.chunk);
+            let end = written.min(at + self.claim);
             if self
                 .claimed
                 .compare_exchange(at, end, Ordering::SeqCst, Ordering::SeqCst)
@@ -280,5 +297,22 @@ impl ParallelSegment {
         for s in &self.lane_signals {
             s.notify();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::claim_items;
+
+    #[test]
+    fn claims_take_whole_sub_chunks_up_to_a_quarter_ring() {
+        // 384 KiB of f32 with 24 KiB sub-chunks: four sub-chunks.
+        assert_eq!(claim_items(6144, 98304), 4 * 6144);
+        // 256 KiB: a quarter holds 2.67 sub-chunks, so two.
+        assert_eq!(claim_items(6144, 65536), 2 * 6144);
+        // A ring barely larger than its chunk still claims one chunk.
+        assert_eq!(claim_items(6144, 8192), 6144);
+        assert_eq!(claim_items(0, 100), 25);
+        assert_eq!(claim_items(500, 100), 100);
     }
 }
