@@ -94,15 +94,10 @@ impl CircularBuffer {
 
     /// Where the ring's memory is and how positions map onto it.
     fn geometry(&self) -> RingGeometry {
-        let capacity = self.positions.capacity() as u64;
         RingGeometry {
             base: self.mem.as_ptr(),
-            capacity,
-            mask: if capacity.is_power_of_two() {
-                capacity - 1
-            } else {
-                0
-            },
+            capacity: self.positions.capacity() as u64,
+            origin: 0,
             skew: self.skew as u64,
             item_size: self.item_size,
         }
@@ -118,8 +113,12 @@ struct RingGeometry {
     /// bytes while the ring's `MirroredMemory` lives.
     base: *mut u8,
     capacity: u64,
-    /// `capacity - 1` when the capacity is a power of two, else 0.
-    mask: u64,
+    /// A skewed position that maps to the ring's first item, at most a lap
+    /// below the last one looked up: views move forward by less than a lap
+    /// per call, so finding an item takes a subtraction, not a division
+    /// (rings reused in place are rarely a power of two items long, and a
+    /// 64-bit division costs a block call tens of cycles per slice).
+    origin: u64,
     skew: u64,
     item_size: usize,
 }
@@ -134,17 +133,29 @@ unsafe impl Sync for RingGeometry {}
 
 impl RingGeometry {
     #[inline]
-    fn ptr_at(&self, pos: u64) -> *mut u8 {
+    fn ptr_at(&mut self, pos: u64) -> *mut u8 {
         let pos = pos + self.skew;
-        // Rings are usually a power of two items long: spare the division.
-        let index = if self.mask != 0 {
-            pos & self.mask
+        let mut index = pos.wrapping_sub(self.origin);
+        if index >= self.capacity {
+            index = self.rebase(pos);
+        }
+        let offset = index as usize * self.item_size;
+        // SAFETY: index < capacity, so offset < len, and the mapping is
+        // 2 * len long.
+        unsafe { self.base.add(offset) }
+    }
+
+    /// Moves `origin` to the lap of skewed position `pos`; returns `pos`'s
+    /// index in the ring.
+    #[cold]
+    fn rebase(&mut self, pos: u64) -> u64 {
+        let index = if pos.wrapping_sub(self.origin) < 2 * self.capacity {
+            pos - self.origin - self.capacity
         } else {
             pos % self.capacity
         };
-        let offset = index as usize * self.item_size;
-        // SAFETY: offset < len, and the mapping is 2 * len long.
-        unsafe { self.base.add(offset) }
+        self.origin = pos - index;
+        index
     }
 }
 
@@ -322,6 +333,26 @@ mod tests {
             reader_signals: (0..readers).map(|_| Signal::new()).collect(),
         })
         .unwrap()
+    }
+
+    /// Items are found by subtraction from a moving origin: forward steps
+    /// within a lap, across laps, jumps of many laps and steps back all
+    /// land where the division puts them.
+    #[test]
+    fn positions_map_onto_the_ring_like_a_division() {
+        let buf = ring(24 * 1024, 1);
+        let capacity = buf.positions.capacity() as u64;
+        assert!(!capacity.is_power_of_two(), "{capacity}");
+        let mut geometry = buf.geometry();
+        let base = geometry.base as usize;
+        let mut pos = 0u64;
+        for step in [0, 1, 5000, 1143, 6144, 6143, 1, 3 * capacity + 7, 12, 999] {
+            pos += step;
+            for p in [pos, pos.saturating_sub(capacity + 3), pos] {
+                let want = (p + geometry.skew) % capacity * 4;
+                assert_eq!(geometry.ptr_at(p) as usize - base, want as usize, "{p}");
+            }
+        }
     }
 
     /// Publishing wakes exactly the readers on other threads, also past
