@@ -6,8 +6,10 @@
 //! Cutting such a run (saxpy: source → 12 × `a·x + b` → sink on 2 cores)
 //! moves every chunk from one core to the other in the middle of the run,
 //! and the balance is only as good as the cut. A segment instead gives
-//! each core a *lane*: a lane claims the next chunk its upstream published,
-//! applies every block's arithmetic to it where it lies, and completes it.
+//! each core a *lane*: a lane claims the next items its upstream published
+//! (whole L1-sized sub-chunks, up to a quarter of the ring, see
+//! [`claim_items`]), applies every block's arithmetic to them where they
+//! lie, one sub-chunk at a time, and completes them.
 //! Only the chunks another core claims move, and a core that also runs the
 //! source simply claims fewer chunks. Blocks opt in through
 //! [`Block::parallel_in_place`](crate::Block::parallel_in_place).
