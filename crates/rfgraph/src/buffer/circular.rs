@@ -84,7 +84,11 @@ impl CircularBuffer {
     /// `capacity` items follow it contiguously (double mapping). Which
     /// thread may touch them is the position protocol's business.
     pub(crate) fn item_ptr(&self, pos: u64) -> *mut u8 {
-        self.geometry().ptr_at(pos)
+        let capacity = self.positions.capacity() as u64;
+        let index = (pos + self.skew as u64) % capacity;
+        // SAFETY: index < capacity, so the offset lies inside the first
+        // of the ring's two mappings.
+        unsafe { self.mem.as_ptr().add(index as usize * self.item_size) }
     }
 
     /// Size in bytes of one item.
@@ -114,7 +118,7 @@ struct RingGeometry {
     base: *mut u8,
     capacity: u64,
     /// A skewed position that maps to the ring's first item, at most a lap
-    /// below the last one looked up: views move forward by less than a lap
+    /// below the last one looked up: views move forward by at most a lap
     /// per call, so finding an item takes a subtraction, not a division
     /// (rings reused in place are rarely a power of two items long, and a
     /// 64-bit division costs a block call tens of cycles per slice).
@@ -340,13 +344,26 @@ mod tests {
     /// land where the division puts them.
     #[test]
     fn positions_map_onto_the_ring_like_a_division() {
-        let buf = ring(24 * 1024, 1);
+        // Three pages of 4-byte items: never a power of two.
+        let buf = ring(3 * page_size(), 1);
         let capacity = buf.positions.capacity() as u64;
         assert!(!capacity.is_power_of_two(), "{capacity}");
         let mut geometry = buf.geometry();
         let base = geometry.base as usize;
         let mut pos = 0u64;
-        for step in [0, 1, 5000, 1143, 6144, 6143, 1, 3 * capacity + 7, 12, 999] {
+        let lap = capacity;
+        for step in [
+            0,
+            1,
+            lap - 1,
+            lap / 5,
+            lap,
+            lap - 1,
+            1,
+            3 * lap + 7,
+            12,
+            lap / 7,
+        ] {
             pos += step;
             for p in [pos, pos.saturating_sub(capacity + 3), pos] {
                 let want = (p + geometry.skew) % capacity * 4;

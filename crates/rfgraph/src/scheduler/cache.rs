@@ -56,11 +56,11 @@ pub fn handover_ring_bytes() -> usize {
 }
 
 /// Ring size of an edge that becomes a data-parallel segment's ring
-/// (`chain`, see `segment`): three quarters of L2. Its cores touch no
-/// other ring while they run the segment, and each lane claims a quarter
-/// of the ring at a time, so that the cross-core hand-shake of a claim is
-/// paid once per several L1-sized sub-chunks while the ring still holds
-/// a claim per lane and the upstream writer's backlog. Measured on 512 KiB
+/// (`chain`, see `segment`): three quarters of L2. Running the segment is
+/// usually most of what its cores do, and each of two lanes claims up to
+/// a quarter of the ring at a time, so that the cross-core hand-shake of
+/// a claim is paid once per several L1-sized sub-chunks while the ring
+/// still holds a claim per lane and the upstream writer's backlog. Measured on 512 KiB
 /// L2 (saxpy, 12 blocks on 2 cores, 24 KiB sub-chunks, 7 alternating runs):
 /// 256 KiB rings with one sub-chunk per claim 2.95e10 block-items/s, with
 /// four 3.14e10; 384 KiB with four 3.30e10–3.37e10, 512 KiB with five

@@ -162,7 +162,10 @@ impl Scheduler for Chain {
     /// an L2 so the two sides synchronise rarely. An edge across cores
     /// between two stateless blocks will be the ring of a data-parallel
     /// segment, which gets three quarters of an L2 (see
-    /// [`segment_ring_bytes`]).
+    /// [`segment_ring_bytes`]). The plan is a forecast: it partitions with
+    /// equal costs, and a segment also needs in-place edges, one reader per
+    /// edge and no message ports, so a few edges get the larger ring and
+    /// run as ordinary edges (or the other way round); only speed differs.
     fn plan_buffer_bytes(&self, shape: &GraphShape) -> Option<Vec<usize>> {
         let local = self.default_buffer_bytes()?;
         let crossing = self

@@ -6,6 +6,7 @@
 /// The blocks and stream edges of a flowgraph, as a scheduler planning its
 /// rings sees them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GraphShape {
     /// Per block: it must get a thread of its own
     /// ([`Block::is_blocking`](crate::Block::is_blocking)).

@@ -76,7 +76,7 @@ impl Lane {
             seg.finish();
             return self.retire();
         }
-        // While chunks keep coming, skip the wake-up flags: clearing the
+        // While items keep coming, skip the wake-up flags: clearing the
         // block's flag writes a line the upstream writer and every lane
         // touch. The poller runs a lane again after progress anyway.
         if let Some(step) = self.try_chunk(&seg) {

@@ -1,33 +1,33 @@
 //! Data-parallel segments for `chain`: a run of stateless in-place blocks
 //! that the partition would cut between cores runs on all those cores at
-//! once instead, each core taking whole chunks through every block of the
-//! run.
+//! once instead, each core taking whole claims of items through every
+//! block of the run.
 //!
 //! Cutting such a run (saxpy: source → 12 × `a·x + b` → sink on 2 cores)
 //! moves every chunk from one core to the other in the middle of the run,
 //! and the balance is only as good as the cut. A segment instead gives
 //! each core a *lane*: a lane claims the next items its upstream published
-//! (whole L1-sized sub-chunks, up to a quarter of the ring, see
-//! [`claim_items`]), applies every block's arithmetic to them where they
-//! lie, one sub-chunk at a time, and completes them.
-//! Only the chunks another core claims move, and a core that also runs the
-//! source simply claims fewer chunks. Blocks opt in through
+//! (at most [`claim_items`]: whole L1-sized sub-chunks, up to half the
+//! ring shared among the lanes), applies every block's arithmetic to them
+//! where they lie, one sub-chunk at a time, and completes them. Only the
+//! items another core claims move, and a core that also runs the source
+//! simply claims less. Blocks opt in through
 //! [`Block::parallel_in_place`](crate::Block::parallel_in_place).
 //!
 //! The protocol, on the segment's input edge (its first block's input)
 //! and output edge (its last block's output), which share one ring:
 //! - `claimed` is the first unclaimed position. A lane first announces the
 //!   position it is about to claim in its own `in_flight` word, then
-//!   advances `claimed` past its chunk with a compare-and-swap, and resets
-//!   `in_flight` when the chunk is done.
+//!   advances `claimed` past its claim with a compare-and-swap, and resets
+//!   `in_flight` when the claim is done.
 //! - Every item below `claimed` and below every announced position is
 //!   done, so any lane may publish that position as the output's write
 //!   position (`fetch_max`: the output never moves back). All of these
 //!   accesses are sequentially consistent; see [`ParallelSegment::publish`].
 //! - The upstream writer reuses ring space only below what the output's
 //!   readers consumed (the in-place rule of `positions`), and they never
-//!   read past the published position, so a claimed chunk belongs to its
-//!   lane alone until it is completed.
+//!   read past the published position, so claimed items belong to their
+//!   lane alone until it completes them.
 //!
 //! This module owns the shared state and its protocol; [`find`] decides
 //! which runs become segments and [`Lane`] is one core's share. Where
@@ -70,18 +70,21 @@ impl Wake for FanOut {
     }
 }
 
-/// Items one claim of a lane takes, given the ring's chunk limit
-/// `sub_chunk` (sized for L1) and its `capacity`: whole sub-chunks, as
-/// many as fit in a quarter of the ring, at least one. A claim costs a
+/// Most items one claim of a lane takes, given the ring's chunk limit
+/// `sub_chunk` (sized for L1), its `capacity` and the number of `lanes`:
+/// whole sub-chunks, as many as fit in half the ring shared among the
+/// lanes (a quarter of it for two), at least one; the other half holds
+/// the upstream writer's backlog (see `reserve`). A claim made when fewer
+/// items are published takes what there is. A claim costs a
 /// hand-shake of cache lines between cores (the claim word, the
 /// announcement, the output's position) that does not grow with its
 /// size, while the lane runs every kernel on one sub-chunk at a time, so
 /// the data stays in L1 whatever the claim (saxpy, 12 blocks on 2 cores:
 /// one sub-chunk per claim 2.95e10 block-items/s, four 3.30e10; see
 /// [`segment_ring_bytes`](crate::scheduler::cache::segment_ring_bytes)).
-fn claim_items(sub_chunk: usize, capacity: usize) -> usize {
+fn claim_items(sub_chunk: usize, capacity: usize, lanes: usize) -> usize {
     let sub_chunk = sub_chunk.clamp(1, capacity.max(1));
-    (capacity / 4 / sub_chunk).max(1) * sub_chunk
+    (capacity / (2 * lanes.max(1)) / sub_chunk).max(1) * sub_chunk
 }
 
 /// One data-parallel segment: its blocks' runners (kept for their
@@ -106,11 +109,12 @@ pub(crate) struct ParallelSegment {
     sub_chunk: usize,
     /// Unclaimed items a lane beside the upstream writer leaves to the
     /// other lanes: half the ring. That lane's worker produces every
-    /// chunk; when it claimed whatever appeared, the writer waited behind
-    /// its chunk, the other lanes starved, and it did most of the work
-    /// (saxpy, 12 blocks on 2 cores: 2.1e10 block-items/s; with half a
-    /// ring of reserve 3.0e10, and within 2 % of that from a third to two
-    /// thirds of a ring; two chunks: 2.8e10).
+    /// item; when it claimed whatever appeared, the writer waited behind
+    /// its claim, the other lanes starved, and it did most of the work
+    /// (measured with one-chunk claims on a 256 KiB ring, saxpy, 12 blocks
+    /// on 2 cores: 2.1e10 block-items/s; with half a ring of reserve
+    /// 3.0e10, and within 2 % of that from a third to two thirds of a
+    /// ring; two chunks: 2.8e10).
     reserve: u64,
     claimed: CachePadded<AtomicU64>,
     /// Per lane: the position it announced or holds, or [`IDLE`].
@@ -148,15 +152,18 @@ impl ParallelSegment {
         let last = runners.last().expect("segments are not empty");
         let output = EdgeHandle::new(last.outputs[0].edge.edge().clone());
         let input = EdgeHandle::new(first.edge().clone());
+        let lanes = lane_threads.len().max(1);
         let sub_chunk = input.words().chunk_items().max(1);
-        let claim = claim_items(sub_chunk, input.words().capacity());
+        let claim = claim_items(sub_chunk, input.words().capacity(), lanes);
         // Where the first block stopped reading (0 on a fresh run).
         let start = input.words().read_by(runners[0].inputs[0].reader);
         // Every lane completes up to a claim per round of its worker, so
         // the output's readers may take that many claims per call: at one
         // claim per call, a reader sharing a worker with one lane falls
-        // behind the others and stalls the upstream writer for space.
-        let lanes = lane_threads.len().max(1);
+        // behind the others and stalls the upstream writer for space (at
+        // one sub-chunk per lane, saxpy 12 blocks on 2 cores: 2.0e10
+        // block-items/s against 2.8e10 in the same minutes). The price: a
+        // reader that works on what it reads sees slices larger than L1.
         output.words().limit_chunk(claim.saturating_mul(lanes));
         let lane_signals: Vec<Arc<Signal>> = lane_threads
             .iter()
@@ -307,14 +314,16 @@ mod tests {
     use super::claim_items;
 
     #[test]
-    fn claims_take_whole_sub_chunks_up_to_a_quarter_ring() {
-        // 384 KiB of f32 with 24 KiB sub-chunks: four sub-chunks.
-        assert_eq!(claim_items(6144, 98304), 4 * 6144);
+    fn claims_take_whole_sub_chunks_up_to_half_the_ring_per_lanes() {
+        // 384 KiB of f32 with 24 KiB sub-chunks, 2 lanes: four sub-chunks.
+        assert_eq!(claim_items(6144, 98304, 2), 4 * 6144);
+        // 4 lanes share the same half: two each.
+        assert_eq!(claim_items(6144, 98304, 4), 2 * 6144);
         // 256 KiB: a quarter holds 2.67 sub-chunks, so two.
-        assert_eq!(claim_items(6144, 65536), 2 * 6144);
+        assert_eq!(claim_items(6144, 65536, 2), 2 * 6144);
         // A ring barely larger than its chunk still claims one chunk.
-        assert_eq!(claim_items(6144, 8192), 6144);
-        assert_eq!(claim_items(0, 100), 25);
-        assert_eq!(claim_items(500, 100), 100);
+        assert_eq!(claim_items(6144, 8192, 2), 6144);
+        assert_eq!(claim_items(0, 100, 2), 25);
+        assert_eq!(claim_items(500, 100, 0), 100);
     }
 }
