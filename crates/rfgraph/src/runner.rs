@@ -9,6 +9,7 @@
 use crate::block::stateless::ParallelInPlace;
 use crate::block::{Block, TagPolicy, WorkIo};
 use crate::buffer::EdgeHandle;
+use crate::buffer::positions::EdgePositions;
 use crate::control::RunControl;
 use crate::cycles;
 use crate::error::RunError;
@@ -40,8 +41,8 @@ pub(crate) struct InputEdge {
     pub(crate) last: u64,
     /// Index of the writing block.
     pub(crate) writer: usize,
-    /// The writer had finished when the current step began.
-    pub(crate) finished_before: bool,
+    /// The writer was seen finished before some step began (it stays so).
+    pub(crate) writer_done: bool,
     /// When the edge reuses memory in place: the block that writes that
     /// memory first, whose space this reader frees.
     pub(crate) frees_space_of: Option<usize>,
@@ -72,11 +73,36 @@ pub struct BlockRunner {
     pub(crate) tag_policy: TagPolicy,
     pub(crate) blocking: bool,
     pub(crate) done: bool,
+    /// Inputs whose `writer_done` is set.
+    writers_done: usize,
     timing: TimingSampler,
     /// `work` counters not yet added to `stats`.
     tally: WorkTally,
     /// Stream peers marked as running on this block's thread.
     local_peers: Vec<usize>,
+}
+
+/// Copies the tags on `range` of `input` to every output, with indices
+/// scaled by `policy` (none are copied under [`TagPolicy::Manual`]).
+#[inline(never)]
+fn propagate_tags(
+    input: &EdgePositions,
+    range: std::ops::Range<u64>,
+    policy: TagPolicy,
+    outputs: &[OutputEdge],
+) {
+    if let TagPolicy::Propagate {
+        interpolation,
+        decimation,
+    } = policy
+    {
+        input.for_each_tag(range, &mut |t: &Tag| {
+            let index = t.index * interpolation / decimation;
+            for out in outputs {
+                out.edge.words().add_tag(Tag { index, ..t.clone() });
+            }
+        });
+    }
 }
 
 pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
@@ -119,6 +145,7 @@ impl BlockRunner {
             tag_policy,
             blocking,
             done: false,
+            writers_done: 0,
             timing: TimingSampler::new(index),
             tally: WorkTally::default(),
             local_peers: Vec::new(),
@@ -279,6 +306,11 @@ impl BlockRunner {
     }
 
     /// Handles pending messages, calls `work` once, and decides what next.
+    ///
+    /// Every block call of every scheduler comes through here, dozens per
+    /// cache-sized chunk in a long chain: the rare cases (messages, timed
+    /// calls, errors, idling) live in functions of their own so the usual
+    /// call stays short.
     pub fn run_once(&mut self) -> Step {
         if self.done {
             return Step::Done;
@@ -287,68 +319,107 @@ impl BlockRunner {
             self.finish();
             return Step::Done;
         }
-        self.signal.begin_look();
-        let mut all_finished = !self.inputs.is_empty();
-        for input in &mut self.inputs {
-            input.finished_before = input.edge.words().writer_finished();
-            all_finished &= input.finished_before;
-        }
-        // Output space only grows while the block is idle, so "all outputs
-        // drained" must be observed *before* `work` to prove the block was
-        // given every chance (see `should_finish`).
-        let stuck_if_idle =
-            all_finished && self.outputs.iter().all(|o| o.edge.words().unread() == 0);
+        let notified = self.signal.begin_look();
+        let stuck_if_idle = self.look_before_work(notified);
         let mut io = WorkIo::default();
-        let mut progress = false;
         // Messages only ever arrive on message inputs.
-        let first = if self.message_inputs.is_empty() {
-            None
-        } else {
-            self.inbox.pop()
-        };
-        if let Some(first) = first {
-            progress = true;
-            if let Err(e) = self.handle_messages(first, &mut io) {
-                return self.fail(e);
-            }
-        }
-        let mut called = false;
-        let mut sample = Sample::Skip;
-        let mut work_ticks = 0;
-        if !io.finished {
-            called = true;
-            sample = self.timing.time_next();
-            let start = if sample.timed() { cycles::now() } else { 0 };
-            let result = catch_unwind(AssertUnwindSafe(|| self.block.work(&mut io)));
-            if sample.timed() {
-                work_ticks = cycles::now().wrapping_sub(start);
-            }
-            match result {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) => return self.work_failed(e.to_string()),
-                Err(p) => return self.work_panicked(&*p),
+        let handled = !self.message_inputs.is_empty()
+            && match self.take_messages(&mut io) {
+                Ok(handled) => handled,
+                Err(e) => return self.fail(e),
+            };
+        let called = !io.finished;
+        if called {
+            let sample = self.timing.time_next();
+            let outcome = if sample.timed() {
+                self.call_work_timed(&mut io, sample)
+            } else {
+                self.call_work(&mut io)
+            };
+            if let Err(step) = outcome {
+                return step;
             }
         }
         // Also after handlers alone: they may have produced stream items.
         let (consumed, produced) = self.publish();
         if called {
-            self.tally
-                .record(&self.stats, consumed, produced, sample, work_ticks);
+            self.tally.record(&self.stats, consumed, produced);
         }
-        progress |= consumed + produced > 0;
+        let progress = handled || consumed + produced > 0;
         if self.should_finish(&io, progress, stuck_if_idle) {
             self.finish();
-            return Step::Done;
-        }
-        if progress {
+            Step::Done
+        } else if progress {
             Step::Progress
         } else {
-            // Statistics of an idle block are exact (see `WorkTally`).
-            self.stats.add_tally(&mut self.tally);
-            Step::Idle {
-                until: io.call_again_at,
+            self.idle(&io)
+        }
+    }
+
+    /// Calls `work`; a failure or panic fails the run (the `Err` is the
+    /// step to return).
+    #[inline(always)]
+    fn call_work(&mut self, io: &mut WorkIo) -> Result<(), Step> {
+        match catch_unwind(AssertUnwindSafe(|| self.block.work(io))) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(self.work_failed(e.to_string())),
+            Err(p) => Err(self.work_panicked(&*p)),
+        }
+    }
+
+    /// [`call_work`](Self::call_work), timed for the statistics.
+    #[inline(never)]
+    fn call_work_timed(&mut self, io: &mut WorkIo, sample: Sample) -> Result<(), Step> {
+        let start = cycles::now();
+        let outcome = self.call_work(io);
+        let ticks = cycles::now().wrapping_sub(start);
+        self.tally.record_time(&self.stats, sample, ticks);
+        outcome
+    }
+
+    /// Handles every queued message; returns whether there was any.
+    #[inline(never)]
+    fn take_messages(&mut self, io: &mut WorkIo) -> Result<bool, RunError> {
+        match self.inbox.pop() {
+            Some(first) => self.handle_messages(first, io).map(|()| true),
+            None => Ok(false),
+        }
+    }
+
+    /// The step of a call that moved nothing: wait for a signal or the
+    /// timer the block asked for.
+    #[inline(never)]
+    fn idle(&mut self, io: &WorkIo) -> Step {
+        // Statistics of an idle block are exact (see `WorkTally`).
+        self.stats.add_tally(&mut self.tally);
+        Step::Idle {
+            until: io.call_again_at,
+        }
+    }
+
+    /// Notes which writers have finished, before `work` runs (so that
+    /// `work` saw all their items); returns whether a call that makes no
+    /// progress now proves the block stuck: every writer was done (so all
+    /// data was visible) and every output drained. Output space only grows
+    /// while the block is idle, so the outputs must be seen drained
+    /// *before* `work` to prove the block was given every chance.
+    ///
+    /// A finishing writer notifies its readers, so unless the signal says
+    /// something arrived (`notified`, see [`Signal::begin_look`]) no writer
+    /// can have finished since the last look.
+    #[inline(always)]
+    fn look_before_work(&mut self, notified: bool) -> bool {
+        if notified && self.writers_done < self.inputs.len() {
+            for input in &mut self.inputs {
+                if !input.writer_done && input.edge.words().writer_finished() {
+                    input.writer_done = true;
+                    self.writers_done += 1;
+                }
             }
         }
+        self.writers_done == self.inputs.len()
+            && !self.inputs.is_empty()
+            && self.outputs.iter().all(|o| o.edge.words().unread() == 0)
     }
 
     /// Handles `first` and every further queued message (until the block
@@ -409,33 +480,24 @@ impl BlockRunner {
         }
     }
 
-    /// After `work` and handlers: propagates tags of consumed items, then
-    /// publishes the staged positions (outputs first, so tags precede their
-    /// items). Returns the items consumed and produced.
-    #[inline]
+    /// After `work` and handlers: propagates the tags of consumed items to
+    /// the outputs and publishes each input's consumption, then publishes
+    /// the outputs, so tags always precede their items. Returns the items
+    /// consumed and produced.
+    #[inline(always)]
     fn publish(&mut self) -> (u64, u64) {
         let mut consumed = 0;
         for input in &mut self.inputs {
-            let now = input.edge.words().staged_read(input.reader);
-            if now != input.last {
-                consumed += now - input.last;
-                if let TagPolicy::Propagate {
-                    interpolation,
-                    decimation,
-                } = self.tag_policy
-                {
-                    let outputs = &self.outputs;
-                    input
-                        .edge
-                        .words()
-                        .for_each_tag(input.last..now, &mut |t: &Tag| {
-                            let index = t.index * interpolation / decimation;
-                            for out in outputs {
-                                out.edge.words().add_tag(Tag { index, ..t.clone() });
-                            }
-                        });
-                }
+            let words = input.edge.words();
+            let now = words.staged_read(input.reader);
+            if now == input.last {
+                continue;
             }
+            consumed += now - input.last;
+            if words.may_have_tags(input.last..now) {
+                propagate_tags(words, input.last..now, self.tag_policy, &self.outputs);
+            }
+            input.last = words.publish_read(input.reader);
         }
         let mut produced = 0;
         for output in &mut self.outputs {
@@ -443,20 +505,17 @@ impl BlockRunner {
             produced += now - output.last;
             output.last = now;
         }
-        if consumed > 0 {
-            for input in &mut self.inputs {
-                input.last = input.edge.words().publish_read(input.reader);
-            }
-        }
         (consumed, produced)
     }
 
+    #[inline(always)]
     fn should_finish(&self, io: &WorkIo, progress: bool, stuck_if_idle: bool) -> bool {
         if io.finished {
             return true;
         }
         // The writer stops when all its readers are gone.
-        if !self.outputs.is_empty()
+        if let Some(first) = self.outputs.first()
+            && first.edge.words().attached_readers() == 0
             && self
                 .outputs
                 .iter()
@@ -464,17 +523,18 @@ impl BlockRunner {
         {
             return true;
         }
-        for input in &self.inputs {
-            let finished = input.finished_before;
-            // Writer done and every item it wrote consumed.
-            if finished && input.edge.words().written() == input.last {
-                return true;
-            }
+        // A writer done before the call, and every item it wrote consumed.
+        if self.writers_done > 0
+            && self
+                .inputs
+                .iter()
+                .any(|i| i.writer_done && i.edge.words().written() == i.last)
+        {
+            return true;
         }
-        // Every writer was done (so all data was visible), every output was
-        // empty before the call, no timer was asked for, and the block still
-        // made no progress: it never will (e.g. a remainder shorter than a
-        // decimation group).
+        // Every writer was done, every output empty before the call, no
+        // timer was asked for, and the block still made no progress: it
+        // never will (e.g. a remainder shorter than a decimation group).
         if stuck_if_idle && !progress && io.call_again_at.is_none() && !io.in_flight {
             return true;
         }

@@ -88,11 +88,23 @@ impl Signal {
 
     /// Called by the block's runner right before it inspects its edges.
     /// Any notification after this point will set the flag again.
+    ///
+    /// Returns false when no stream peer can have changed anything the
+    /// runner would not see anyway: the block is polled locally (so every
+    /// peer runs on this thread, in order with it) and no notification
+    /// arrived since the last look. A writer that finished, for one,
+    /// notifies its readers; a runner can skip looking for that otherwise.
     #[inline]
-    pub fn begin_look(&self) {
-        self.pending.store(false, Ordering::Relaxed);
-        if !self.polled_locally.load(Ordering::Relaxed) {
+    pub fn begin_look(&self) -> bool {
+        if self.polled_locally.load(Ordering::Relaxed) {
+            // Peers notify from this thread, before this load: no race.
+            let notified = self.pending.load(Ordering::Relaxed);
+            self.pending.store(false, Ordering::Relaxed);
+            notified
+        } else {
+            self.pending.store(false, Ordering::Relaxed);
             fence(Ordering::SeqCst);
+            true
         }
     }
 
@@ -142,6 +154,22 @@ mod tests {
         assert!(!s.is_pending());
         s.notify();
         assert!(s.is_pending());
+    }
+
+    /// A look tells a locally polled block whether a peer notified it
+    /// since the last look; a block polled from elsewhere must always
+    /// assume so (a notification may race with the look).
+    #[test]
+    fn a_look_reports_notifications_only_where_it_can_be_sure() {
+        let s = Signal::new();
+        s.set_polled_locally(true);
+        assert!(!s.begin_look());
+        s.notify();
+        assert!(s.begin_look(), "the notification before the look");
+        assert!(!s.begin_look(), "consumed by the previous look");
+        s.set_polled_locally(false);
+        assert!(s.begin_look());
+        assert!(s.begin_look());
     }
 
     #[test]

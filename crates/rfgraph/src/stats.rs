@@ -102,30 +102,41 @@ pub const TIMING_PERIOD: u32 = 64;
 /// cannot bias the estimate. Owned by the thread running the block.
 #[derive(Debug)]
 pub(crate) struct TimingSampler {
-    calls: u64,
+    /// Calls until the next timed one; the untimed calls in between cost
+    /// a decrement and a branch.
     countdown: u32,
+    /// Early calls still to time.
+    early_left: u32,
     state: u32,
 }
 
 impl TimingSampler {
     pub(crate) fn new(seed: usize) -> Self {
         Self {
-            calls: 0,
-            countdown: 0,
+            countdown: 1,
+            early_left: ALWAYS_TIMED_CALLS as u32,
             state: (seed as u32).wrapping_mul(0x9E37_79B9) | 1,
         }
     }
 
     /// Whether (and why) the next `work` call should be timed.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn time_next(&mut self) -> Sample {
-        self.calls += 1;
-        if self.calls <= ALWAYS_TIMED_CALLS {
-            return Sample::Early;
-        }
-        if self.countdown > 1 {
-            self.countdown -= 1;
+        self.countdown -= 1;
+        if self.countdown != 0 {
             return Sample::Skip;
+        }
+        self.next_timed()
+    }
+
+    /// The call that `countdown` reached: early, or a random sample that
+    /// also draws the distance to the next one.
+    #[inline(never)]
+    fn next_timed(&mut self) -> Sample {
+        if self.early_left > 0 {
+            self.early_left -= 1;
+            self.countdown = 1;
+            return Sample::Early;
         }
         // xorshift32: cheap, and good enough to scatter sample points.
         let mut x = self.state;
@@ -182,51 +193,62 @@ pub(crate) struct WorkTally {
     calls: u64,
     consumed: u64,
     produced: u64,
+    /// Items of the last call counted (its bucket is `bucket`).
+    last_n: u64,
+    /// The histogram bucket of every call in the tally.
+    bucket: usize,
     early_calls: u64,
     early_ticks: u64,
     sampled_calls: u64,
     sampled_ticks: u64,
-    /// The histogram bucket of every call in the tally.
-    bucket: usize,
 }
 
 impl WorkTally {
-    /// Counts one `work` call that consumed and produced these items
-    /// (`ticks`: its time, unless `sample` is [`Sample::Skip`]), flushing
-    /// into `cell` as described on the type.
+    /// Counts one `work` call that consumed and produced these items,
+    /// flushing into `cell` as described on the type. A timed call also
+    /// goes to [`record_time`](Self::record_time).
     #[inline(always)]
-    pub(crate) fn record(
-        &mut self,
-        cell: &StatsCell,
-        consumed: u64,
-        produced: u64,
-        sample: Sample,
-        ticks: u64,
-    ) {
+    pub(crate) fn record(&mut self, cell: &StatsCell, consumed: u64, produced: u64) {
         let n = if produced > 0 { produced } else { consumed };
+        // Blocks in steady state move the same count call after call.
+        if n != self.last_n {
+            self.enter_bucket_of(cell, n);
+        }
+        self.calls += 1;
+        self.consumed += consumed;
+        self.produced += produced;
+        if self.calls >= TALLY_CALLS {
+            cell.add_tally(self);
+        }
+    }
+
+    /// Moves the tally to the histogram bucket of calls moving `n` items,
+    /// flushing the calls of another bucket first.
+    #[inline(never)]
+    fn enter_bucket_of(&mut self, cell: &StatsCell, n: u64) {
         let bucket = ((64 - n.leading_zeros()) as usize).min(HISTOGRAM_BUCKETS - 1);
         if bucket != self.bucket {
             cell.add_tally(self);
             self.bucket = bucket;
         }
-        self.calls += 1;
-        self.consumed += consumed;
-        self.produced += produced;
-        match sample {
-            Sample::Skip => {}
-            Sample::Early => {
-                self.early_calls += 1;
-                self.early_ticks += ticks;
-            }
-            Sample::Random => {
-                self.sampled_calls += 1;
-                self.sampled_ticks += ticks;
-            }
+        self.last_n = n;
+    }
+
+    /// Adds the time of a timed `work` call (`sample` is not
+    /// [`Sample::Skip`]); its items go to [`record`](Self::record).
+    #[inline(never)]
+    pub(crate) fn record_time(&mut self, cell: &StatsCell, sample: Sample, ticks: u64) {
+        if sample == Sample::Early {
+            self.early_calls += 1;
+            self.early_ticks += ticks;
+        } else {
+            self.sampled_calls += 1;
+            self.sampled_ticks += ticks;
         }
         // Long calls flush at once: their flush is cheap next to them, and
         // live readers (the `chain` scheduler's calibration) see slow
         // blocks without waiting for 64 of their calls.
-        if self.calls >= TALLY_CALLS || (sample.timed() && ticks >= LONG_CALL_TICKS) {
+        if ticks >= LONG_CALL_TICKS {
             cell.add_tally(self);
         }
     }
@@ -358,14 +380,46 @@ impl StatsCell {
 mod tests {
     use super::*;
 
+    /// One `work` call as the runner counts it: its time if timed, then
+    /// its items.
+    fn call(
+        tally: &mut WorkTally,
+        cell: &StatsCell,
+        consumed: u64,
+        produced: u64,
+        sample: Sample,
+        ticks: u64,
+    ) {
+        if sample.timed() {
+            tally.record_time(cell, sample, ticks);
+        }
+        tally.record(cell, consumed, produced);
+    }
+
+    #[test]
+    fn a_long_timed_call_flushes_at_once() {
+        let s = StatsCell::new("b".into(), "T".into(), false);
+        let mut tally = WorkTally::default();
+        call(&mut tally, &s, 10, 10, Sample::Skip, 0);
+        call(&mut tally, &s, 10, 10, Sample::Random, 5);
+        assert_eq!(s.snapshot().work_calls, 0, "short calls wait for the batch");
+        call(&mut tally, &s, 10, 10, Sample::Random, LONG_CALL_TICKS);
+        // The long call's time is in; its items follow with the batch.
+        assert_eq!(s.snapshot().work_calls, 2);
+        assert_eq!(s.work_ticks(), LONG_CALL_TICKS + 5);
+        s.add_tally(&mut tally);
+        assert_eq!(s.snapshot().work_calls, 3);
+        assert_eq!(s.snapshot().items_consumed, 30);
+    }
+
     #[test]
     fn histogram_buckets_are_log2() {
         let s = StatsCell::new("b".into(), "T".into(), false);
         let mut tally = WorkTally::default();
-        tally.record(&s, 0, 0, Sample::Early, 1);
-        tally.record(&s, 1, 1, Sample::Early, 1);
-        tally.record(&s, 1000, 1024, Sample::Early, 1);
-        tally.record(&s, 7, 0, Sample::Early, 1);
+        call(&mut tally, &s, 0, 0, Sample::Early, 1);
+        call(&mut tally, &s, 1, 1, Sample::Early, 1);
+        call(&mut tally, &s, 1000, 1024, Sample::Early, 1);
+        call(&mut tally, &s, 7, 0, Sample::Early, 1);
         s.add_tally(&mut tally);
         let snap = s.snapshot();
         assert_eq!(snap.work_calls, 4);
@@ -385,7 +439,7 @@ mod tests {
         // and 30 untimed ones of the same length: the slow early calls
         // stand for themselves only.
         for _ in 0..4 {
-            tally.record(&s, 1, 1, Sample::Early, 5000);
+            call(&mut tally, &s, 1, 1, Sample::Early, 5000);
         }
         for i in 0..40 {
             let sample = if i % 4 == 0 {
@@ -393,18 +447,18 @@ mod tests {
             } else {
                 Sample::Skip
             };
-            tally.record(&s, 1, 1, sample, 1000);
+            call(&mut tally, &s, 1, 1, sample, 1000);
         }
         s.add_tally(&mut tally);
         assert_eq!(s.work_ticks(), 4 * 5000 + 40_000);
         // Before the first sample, the early calls are scaled.
         let early = StatsCell::new("b".into(), "T".into(), false);
-        tally.record(&early, 1, 1, Sample::Early, 700);
-        tally.record(&early, 1, 1, Sample::Skip, 0);
+        call(&mut tally, &early, 1, 1, Sample::Early, 700);
+        call(&mut tally, &early, 1, 1, Sample::Skip, 0);
         early.add_tally(&mut tally);
         assert_eq!(early.work_ticks(), 1400);
         let none = StatsCell::new("b".into(), "T".into(), false);
-        tally.record(&none, 1, 1, Sample::Skip, 0);
+        call(&mut tally, &none, 1, 1, Sample::Skip, 0);
         none.add_tally(&mut tally);
         assert_eq!(none.work_ticks(), 0);
     }
@@ -414,18 +468,18 @@ mod tests {
         let s = StatsCell::new("b".into(), "T".into(), false);
         let mut tally = WorkTally::default();
         for _ in 0..TALLY_CALLS - 1 {
-            tally.record(&s, 100, 100, Sample::Skip, 0);
+            call(&mut tally, &s, 100, 100, Sample::Skip, 0);
         }
         assert_eq!(
             s.snapshot().work_calls,
             0,
             "flushed before the batch was full"
         );
-        tally.record(&s, 100, 100, Sample::Skip, 0);
+        call(&mut tally, &s, 100, 100, Sample::Skip, 0);
         assert_eq!(s.snapshot().work_calls, TALLY_CALLS);
         // A call in another bucket flushes the calls before it first.
-        tally.record(&s, 1, 1, Sample::Skip, 0);
-        tally.record(&s, 3000, 3000, Sample::Random, 5);
+        call(&mut tally, &s, 1, 1, Sample::Skip, 0);
+        call(&mut tally, &s, 3000, 3000, Sample::Random, 5);
         let snap = s.snapshot();
         assert_eq!(snap.work_calls, TALLY_CALLS + 1);
         assert_eq!(snap.items_per_call_log2[7], TALLY_CALLS); // 100 < 2^7

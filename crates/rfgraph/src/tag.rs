@@ -46,6 +46,7 @@ impl Tag {
 
 /// The tags of one edge, kept sorted by index until every reader passed them.
 #[derive(Default, Debug)]
+#[repr(C)] // `horizon` first: the pre-check reads nothing else
 pub(crate) struct TagStore {
     /// Highest tagged index + 1, or 0 when no tag was ever added.
     horizon: AtomicU64,

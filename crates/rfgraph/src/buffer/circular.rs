@@ -141,7 +141,13 @@ impl RingGeometry {
         let pos = pos + self.skew;
         let mut index = pos.wrapping_sub(self.origin);
         if index >= self.capacity {
-            index = self.rebase(pos);
+            index = if index < 2 * self.capacity {
+                // The next lap: every call of a ring one chunk long.
+                self.origin += self.capacity;
+                index - self.capacity
+            } else {
+                self.rebase(pos)
+            };
         }
         let offset = index as usize * self.item_size;
         // SAFETY: index < capacity, so offset < len, and the mapping is
@@ -149,15 +155,11 @@ impl RingGeometry {
         unsafe { self.base.add(offset) }
     }
 
-    /// Moves `origin` to the lap of skewed position `pos`; returns `pos`'s
-    /// index in the ring.
+    /// Moves `origin` to the lap of skewed position `pos` (a jump of more
+    /// than a lap, or a step back); returns `pos`'s index in the ring.
     #[cold]
     fn rebase(&mut self, pos: u64) -> u64 {
-        let index = if pos.wrapping_sub(self.origin) < 2 * self.capacity {
-            pos - self.origin - self.capacity
-        } else {
-            pos % self.capacity
-        };
+        let index = pos % self.capacity;
         self.origin = pos - index;
         index
     }

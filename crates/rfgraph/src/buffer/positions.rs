@@ -46,43 +46,66 @@ struct ReaderSlot {
 }
 
 /// The writer's control words, on one line: what every `work` call of the
-/// writer touches, and what readers poll.
+/// writer touches, and what readers poll. `repr(C)` keeps the words every
+/// call reads (down to the tag horizon) in the first 64 bytes; the tags'
+/// lock follows, touched only when tags are used.
+#[repr(C)]
 struct WriterWords {
     /// Published write position.
     write: AtomicU64,
     /// Staged write position (touched by the writer's thread only).
     staged: AtomicU64,
-    done: AtomicBool,
     /// Bit `r` set: reader `r` runs on another thread than the writer and
     /// needs a signal when items arrive.
     remote_readers: AtomicU64,
-    /// The edge has more than 64 readers; those past 63 always get
-    /// signals, which is merely slower.
-    many_readers: bool,
     /// Readers not detached (written only when one detaches).
     attached: AtomicUsize,
     /// Most items a port sees at once (its slice), so that schedulers can
     /// keep chunks cache-sized on rings made larger for slack.
     chunk: AtomicUsize,
+    /// Capacity in items (fixed).
+    capacity: usize,
+    done: AtomicBool,
+    /// The edge has more than 64 readers; those past 63 always get
+    /// signals, which is merely slower.
+    many_readers: bool,
+    tags: TagStore,
 }
 
 /// Positions, flags, signals and tags of one edge of `capacity` items.
 ///
 /// Hot words are packed by owner, one cache line each: the writer's
-/// (positions, finish flag, which readers are local) and one per reader.
-/// A `work` call of a 1-in/1-out block thus touches two lines per edge, which
-/// matters when a core cycles through dozens of blocks per chunk.
+/// (positions, capacity, finish flag, which readers are local, whether
+/// there are tags) and one per reader, the first of them inline. A `work`
+/// call of a 1-in/1-out block thus touches two lines per edge and follows
+/// no pointer to them, which matters when a core cycles through dozens of
+/// blocks per chunk.
 pub struct EdgePositions {
     writer: CachePadded<WriterWords>,
-    readers: Box<[CachePadded<ReaderSlot>]>,
-    capacity: usize,
+    /// Reader 0 (unused when the edge has no reader).
+    first_reader: CachePadded<ReaderSlot>,
+    /// Readers 1 and up.
+    more_readers: Box<[CachePadded<ReaderSlot>]>,
+    reader_count: usize,
     writer_signal: Arc<Signal>,
     reader_signals: Box<[Arc<Signal>]>,
     /// For an edge that reuses another edge's memory (in place): the
     /// signal of the block that writes that memory's free space, woken
     /// when readers here free some.
     root_writer: Option<Arc<Signal>>,
-    tags: TagStore,
+}
+
+impl ReaderSlot {
+    fn new() -> CachePadded<Self> {
+        CachePadded::new(ReaderSlot {
+            read: AtomicU64::new(0),
+            staged: AtomicU64::new(0),
+            detached: AtomicBool::new(false),
+            same_thread: AtomicBool::new(false),
+            wakes_root: AtomicBool::new(false),
+            passes_to: OnceLock::new(),
+        })
+    }
 }
 
 impl EdgePositions {
@@ -94,34 +117,44 @@ impl EdgePositions {
             writer: CachePadded::new(WriterWords {
                 write: AtomicU64::new(0),
                 staged: AtomicU64::new(0),
-                done: AtomicBool::new(false),
                 remote_readers: AtomicU64::new(if readers >= 64 {
                     u64::MAX
                 } else {
                     (1u64 << readers) - 1
                 }),
-                many_readers: readers > 64,
                 attached: AtomicUsize::new(readers),
                 chunk: AtomicUsize::new(capacity),
+                capacity,
+                done: AtomicBool::new(false),
+                many_readers: readers > 64,
+                tags: TagStore::default(),
             }),
-            readers: (0..readers)
-                .map(|_| {
-                    CachePadded::new(ReaderSlot {
-                        read: AtomicU64::new(0),
-                        staged: AtomicU64::new(0),
-                        detached: AtomicBool::new(false),
-                        same_thread: AtomicBool::new(false),
-                        wakes_root: AtomicBool::new(false),
-                        passes_to: OnceLock::new(),
-                    })
-                })
-                .collect(),
-            capacity,
+            first_reader: ReaderSlot::new(),
+            more_readers: (1..readers).map(|_| ReaderSlot::new()).collect(),
+            reader_count: readers,
             writer_signal: spec.writer_signal.clone(),
             reader_signals: spec.reader_signals.clone().into_boxed_slice(),
             root_writer: None,
-            tags: TagStore::default(),
         }
+    }
+
+    /// Reader `reader`'s control words.
+    #[inline(always)]
+    fn slot(&self, reader: usize) -> &ReaderSlot {
+        debug_assert!(reader < self.reader_count, "reader {reader}");
+        if reader == 0 {
+            &self.first_reader
+        } else {
+            &self.more_readers[reader - 1]
+        }
+    }
+
+    /// Every reader's control words, in reader order.
+    fn slots(&self) -> impl Iterator<Item = &ReaderSlot> {
+        let first = (self.reader_count > 0).then_some(&*self.first_reader);
+        first
+            .into_iter()
+            .chain(self.more_readers.iter().map(|s| &**s))
     }
 
     /// Control words for an edge that reuses the memory of `base` in
@@ -136,9 +169,9 @@ impl EdgePositions {
                     .clone()
                     .unwrap_or_else(|| base.writer_signal.clone()),
             ),
-            ..Self::new(spec, base.capacity)
+            ..Self::new(spec, base.capacity())
         };
-        for slot in edge.readers.iter() {
+        for slot in edge.slots() {
             slot.wakes_root.store(true, Ordering::Relaxed);
         }
         edge
@@ -147,7 +180,7 @@ impl EdgePositions {
     /// Links reader `reader` to `next`, the edge that reuses this memory
     /// after it (see [`in_place_of`](Self::in_place_of)). Once only.
     pub fn pass_to(&self, reader: usize, next: Arc<dyn EdgeBuffer>) {
-        let slot = &self.readers[reader];
+        let slot = self.slot(reader);
         let _ = slot.passes_to.set(EdgeHandle::new(next));
         slot.wakes_root.store(false, Ordering::Relaxed);
     }
@@ -155,11 +188,10 @@ impl EdgePositions {
     /// The control words of the edge that reader `reader` passes its items
     /// to in place (see [`pass_to`](Self::pass_to)), if any.
     pub(crate) fn passes_to(&self, reader: usize) -> Option<&EdgePositions> {
-        self.readers
-            .get(reader)?
-            .passes_to
-            .get()
-            .map(|next| next.words())
+        if reader >= self.reader_count {
+            return None;
+        }
+        self.slot(reader).passes_to.get().map(|next| next.words())
     }
 
     /// Most items a port sees at once (see [`EdgeBuffer::limit_chunk`]).
@@ -183,15 +215,25 @@ impl EdgePositions {
     }
 
     /// Signals the readers that run on another thread than the writer.
-    #[inline]
+    #[inline(always)]
     fn notify_remote_readers(&self) {
         let w = &self.writer;
-        let mut remote = w.remote_readers.load(Ordering::Relaxed);
+        let remote = w.remote_readers.load(Ordering::Relaxed);
+        // Readers polled on the writer's thread need no signal: the usual
+        // case in a `chain` partition costs one load and a branch.
+        if remote != 0 || w.many_readers {
+            self.signal_readers(remote);
+        }
+    }
+
+    /// The signalling half of [`notify_remote_readers`](Self::notify_remote_readers).
+    #[inline(never)]
+    fn signal_readers(&self, mut remote: u64) {
         while remote != 0 {
             self.reader_signals[remote.trailing_zeros() as usize].notify();
             remote &= remote - 1;
         }
-        if w.many_readers {
+        if self.writer.many_readers {
             for s in &self.reader_signals[64..] {
                 s.notify();
             }
@@ -201,7 +243,7 @@ impl EdgePositions {
     /// Capacity in items.
     #[inline]
     pub fn capacity(&self) -> usize {
-        self.capacity
+        self.writer.capacity
     }
 
     /// The published write position (acquire).
@@ -219,17 +261,42 @@ impl EdgePositions {
 
     /// The lowest position an attached reader of this edge still needs,
     /// following items passed on in place; `None` if no reader is attached.
+    ///
+    /// Items a reader passed on in place are live until the next edge's
+    /// readers consumed them. With none attached there, everything below
+    /// the next edge's published write is done with. (Not `min` with that
+    /// write: a data-parallel segment publishes only its last edge; readers
+    /// never pass their writer anyway.)
     #[inline]
     fn readers_floor(&self) -> Option<u64> {
+        // Chains of single readers, each passing its items on in place (a
+        // run of 1:1 blocks), are followed in a loop: the writer at their
+        // head asks on every call.
+        let mut edge = self;
+        let mut passed_to: Option<&EdgePositions> = None;
+        loop {
+            let floor = match edge.reader_count {
+                1 => match edge.first_reader.passes_to.get() {
+                    Some(next) => {
+                        edge = next.words();
+                        passed_to = Some(edge);
+                        continue;
+                    }
+                    None if edge.first_reader.detached.load(Ordering::Acquire) => None,
+                    None => Some(edge.first_reader.read.load(Ordering::Acquire)),
+                },
+                _ => edge.floor_of_readers(),
+            };
+            return floor.or_else(|| passed_to.map(|e| e.published_write()));
+        }
+    }
+
+    /// [`readers_floor`](Self::readers_floor) over any number of readers.
+    #[inline(never)]
+    fn floor_of_readers(&self) -> Option<u64> {
         let mut min: Option<u64> = None;
-        for slot in self.readers.iter() {
+        for slot in self.slots() {
             let needed = if let Some(next) = slot.passes_to.get() {
-                // Items this reader passed on in place are live until the
-                // next edge's readers consumed them. With none attached
-                // there, everything below the next edge's published write
-                // is done with. (Not `min` with that write: a data-parallel
-                // segment publishes only its last edge; readers never pass
-                // their writer anyway.)
                 let next = next.words();
                 Some(
                     next.readers_floor()
@@ -266,7 +333,7 @@ impl EdgePositions {
     /// See [`EdgeBuffer::read_by`].
     #[inline]
     pub fn read_by(&self, reader: usize) -> u64 {
-        self.readers[reader].read.load(Ordering::Acquire)
+        self.slot(reader).read.load(Ordering::Acquire)
     }
 
     /// See [`EdgeBuffer::unread`].
@@ -292,7 +359,7 @@ impl EdgePositions {
 
     /// See [`EdgeBuffer::detach_reader`].
     pub fn detach_reader(&self, reader: usize) {
-        if !self.readers[reader].detached.swap(true, Ordering::AcqRel) {
+        if !self.slot(reader).detached.swap(true, Ordering::AcqRel) {
             self.writer.attached.fetch_sub(1, Ordering::AcqRel);
             self.writer_signal.notify();
             // A detaching reader of memory reused in place may have been
@@ -315,7 +382,7 @@ impl EdgePositions {
     /// See [`EdgeBuffer::staged_read`].
     #[inline]
     pub fn staged_read(&self, reader: usize) -> u64 {
-        self.readers[reader].staged.load(Ordering::Relaxed)
+        self.slot(reader).staged.load(Ordering::Relaxed)
     }
 
     /// See [`EdgeBuffer::publish_write`].
@@ -335,7 +402,7 @@ impl EdgePositions {
     /// See [`EdgeBuffer::publish_read`].
     #[inline]
     pub fn publish_read(&self, reader: usize) -> u64 {
-        let slot = &self.readers[reader];
+        let slot = self.slot(reader);
         let staged = slot.staged.load(Ordering::Relaxed);
         if slot.read.load(Ordering::Relaxed) != staged {
             slot.read.store(staged, Ordering::Release);
@@ -355,9 +422,7 @@ impl EdgePositions {
 
     /// See [`EdgeBuffer::set_same_thread`].
     pub fn set_same_thread(&self, reader: usize, same: bool) {
-        self.readers[reader]
-            .same_thread
-            .store(same, Ordering::Relaxed);
+        self.slot(reader).same_thread.store(same, Ordering::Relaxed);
         if reader < 64 {
             let bit = 1 << reader;
             if same {
@@ -372,7 +437,7 @@ impl EdgePositions {
 
     /// See [`EdgeBuffer::set_root_writer_same_thread`].
     pub fn set_root_writer_same_thread(&self, reader: usize, same: bool) {
-        let slot = &self.readers[reader];
+        let slot = self.slot(reader);
         let wakes = self.root_writer.is_some() && slot.passes_to.get().is_none() && !same;
         slot.wakes_root.store(wakes, Ordering::Relaxed);
     }
@@ -381,7 +446,7 @@ impl EdgePositions {
     pub fn limit_chunk(&self, items: usize) {
         self.writer
             .chunk
-            .store(items.clamp(1, self.capacity), Ordering::Relaxed);
+            .store(items.clamp(1, self.capacity()), Ordering::Relaxed);
     }
 
     /// See [`EdgeBuffer::add_tag`].
@@ -389,13 +454,20 @@ impl EdgePositions {
         // Published read positions trail tag propagation (see module doc),
         // so tags below every reader's published position are done with.
         let w = self.published_write();
-        self.tags.add(tag, self.min_read(w));
+        self.writer.tags.add(tag, self.min_read(w));
+    }
+
+    /// False when no tag can lie in `range` (one load; see
+    /// [`for_each_tag`](Self::for_each_tag)).
+    #[inline]
+    pub(crate) fn may_have_tags(&self, range: std::ops::Range<u64>) -> bool {
+        !range.is_empty() && self.writer.tags.may_have_from(range.start)
     }
 
     /// See [`EdgeBuffer::for_each_tag`].
     #[inline]
     pub fn for_each_tag(&self, range: std::ops::Range<u64>, f: &mut dyn FnMut(&Tag)) {
-        self.tags.for_each_in(range, f);
+        self.writer.tags.for_each_in(range, f);
     }
 }
 
@@ -413,7 +485,7 @@ impl<B: PositionedBuffer> EdgeBuffer for B {
         self.positions().unread()
     }
     fn capacity(&self) -> usize {
-        self.positions().capacity
+        self.positions().capacity()
     }
     fn finish_writer(&self) {
         self.positions().finish_writer();
@@ -476,7 +548,7 @@ impl WriteCursor {
     #[inline]
     pub fn refresh(&mut self, edge: &EdgePositions) -> usize {
         let min = edge.min_read(self.pos);
-        let free = edge.capacity - (self.pos - min) as usize;
+        let free = edge.capacity() - (self.pos - min) as usize;
         self.free = free.min(edge.writer.chunk.load(Ordering::Relaxed));
         self.free
     }
@@ -541,7 +613,7 @@ pub struct ReadCursor {
 impl ReadCursor {
     /// Reader number `id` of `edge`, at its current read position.
     pub fn new(edge: &EdgePositions, id: usize) -> Self {
-        let pos = edge.readers[id].read.load(Ordering::Acquire);
+        let pos = edge.slot(id).read.load(Ordering::Acquire);
         Self { id, pos, seen: pos }
     }
 
@@ -572,9 +644,7 @@ impl ReadCursor {
             return;
         }
         self.pos += n as u64;
-        edge.readers[self.id]
-            .staged
-            .store(self.pos, Ordering::Relaxed);
+        edge.slot(self.id).staged.store(self.pos, Ordering::Relaxed);
     }
 
     /// Reader number.

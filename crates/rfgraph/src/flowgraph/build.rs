@@ -213,7 +213,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
                     reader,
                     last: 0,
                     writer: src,
-                    finished_before: false,
+                    writer_done: false,
                     frees_space_of,
                 },
             ));

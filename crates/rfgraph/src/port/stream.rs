@@ -188,7 +188,7 @@ impl<T: Item> StreamOutput<T> {
 
     /// All free space now, contiguous. Empty while the output works in
     /// place: its free space is the input's unread items.
-    #[inline]
+    #[inline(always)]
     pub fn slice(&mut self) -> &mut [T] {
         match &mut self.writer {
             Some(w) if !self.in_place => w.slice(),

@@ -38,16 +38,31 @@ impl Single {
     }
 }
 
+/// One task of a group and what the poll loop keeps about it. The fields
+/// the loop reads every round come first, on the line where the task
+/// starts (`repr(C)`): a chunk sweeping through L1 between two rounds
+/// evicts what a round touches only once, so every line counts.
+#[repr(C)]
 struct Slot {
-    task: Task,
+    /// The task finished (read here, not through the task).
+    done: bool,
     /// Made progress last time, or a stream peer on this thread did: run
     /// again without waiting for a signal.
     again: bool,
+    /// Where this task's stream peers on this thread are listed in
+    /// [`Group::peers`] (start, end). Edges to them send no signals (see
+    /// `mark_same_thread_peers`): when this block moves, they are due.
+    peers: (u32, u32),
     timer: Option<Instant>,
-    /// Positions in the group of the stream peers this thread runs. Edges
-    /// to them send no signals (see `mark_same_thread_peers`): when this
-    /// block moves, they are due.
-    peers: Vec<usize>,
+    task: Task,
+}
+
+/// The tasks of one connected component, polled round by round.
+struct Group {
+    slots: Vec<Slot>,
+    /// Positions in `slots` of each slot's local stream peers, slot after
+    /// slot (one small list for the group rather than one per slot).
+    peers: Vec<u32>,
 }
 
 /// Longest sleep of a thread polling blocks whose stream peers all run on
@@ -82,38 +97,36 @@ pub(crate) fn poll_until_done(groups: Vec<Vec<Task>>, options: Poll<'_>) -> Vec<
     let paused = || pause.is_some_and(|p| p.load(Ordering::Acquire));
     let before = ThreadUsage::current();
     let waker = Arc::new(ThreadWaker(std::thread::current()));
-    let mut groups: Vec<Vec<Slot>> = groups
+    let mut groups: Vec<Group> = groups
         .into_iter()
         .map(|g| {
-            g.into_iter()
+            let slots = g
+                .into_iter()
                 .map(|task| {
                     if install_waker {
                         task.signal().set_waker(waker.clone());
                     }
                     Slot {
-                        task,
+                        done: task.is_done(),
                         again: true,
+                        peers: (0, 0),
                         timer: None,
-                        peers: Vec::new(),
+                        task,
                     }
                 })
-                .collect()
+                .collect();
+            let mut group = Group {
+                slots,
+                peers: Vec::new(),
+            };
+            link_local_peers(&mut group);
+            group
         })
         .collect();
-    for group in &mut groups {
-        link_local_peers(group);
-    }
-    let mut live: usize = groups
-        .iter()
-        .flatten()
-        .filter(|s| !s.task.is_done())
-        .count();
+    let mut live: usize = slots(&groups).filter(|s| !s.done).count();
     // Peers on other threads usually answer within microseconds; only then
     // is spinning before a park worth it.
-    let remote_peers = groups
-        .iter()
-        .flatten()
-        .any(|s| !s.task.signal().is_polled_locally());
+    let remote_peers = slots(&groups).any(|s| !s.task.signal().is_polled_locally());
     // Spin before the next park? Only while peers answer about as fast as
     // a spin lasts; a graph waiting on a timer or a slow source stops
     // spinning after one long park.
@@ -135,12 +148,7 @@ pub(crate) fn poll_until_done(groups: Vec<Vec<Task>>, options: Poll<'_>) -> Vec<
             }
         }
         if !progressed && live > 0 {
-            let pending = || {
-                groups
-                    .iter()
-                    .flatten()
-                    .any(|s| !s.task.is_done() && s.task.signal().is_pending())
-            };
+            let pending = || slots(&groups).any(|s| !s.done && s.task.signal().is_pending());
             let woken = pending() || paused() || (spin && spin_until(SPIN_BEFORE_PARK, pending));
             if !woken {
                 let parked_at = Instant::now();
@@ -155,10 +163,9 @@ pub(crate) fn poll_until_done(groups: Vec<Vec<Task>>, options: Poll<'_>) -> Vec<
         }
     }
     let usage = ThreadUsage::current().since(before);
-    let slots: Vec<Slot> = groups.into_iter().flatten().collect();
-    let sharing = slots.len();
-    slots
-        .into_iter()
+    let all: Vec<Slot> = groups.into_iter().flat_map(|g| g.slots).collect();
+    let sharing = all.len();
+    all.into_iter()
         .filter_map(|s| {
             s.task.record_thread_usage(usage, sharing);
             s.task.into_runner()
@@ -202,34 +209,42 @@ fn spin_until(limit: Duration, ready: impl Fn() -> bool) -> bool {
     }
 }
 
-/// Fills every slot's `peers` with the stream peers that were marked as
-/// running on this thread (they all sit in the same group: a stream edge
-/// joins one connected component).
-fn link_local_peers(group: &mut [Slot]) {
-    let position: std::collections::HashMap<usize, usize> = group
+/// Every slot of `groups`.
+fn slots(groups: &[Group]) -> impl Iterator<Item = &Slot> {
+    groups.iter().flat_map(|g| g.slots.iter())
+}
+
+/// Lists every slot's stream peers that were marked as running on this
+/// thread (they all sit in the same group: a stream edge joins one
+/// connected component).
+fn link_local_peers(group: &mut Group) {
+    let position: std::collections::HashMap<usize, u32> = group
+        .slots
         .iter()
         .enumerate()
-        .filter_map(|(i, s)| Some((s.task.index()?, i)))
+        .filter_map(|(i, s)| Some((s.task.index()?, i as u32)))
         .collect();
-    for slot in group.iter_mut() {
-        slot.peers = slot
-            .task
-            .local_peers()
-            .iter()
-            .filter_map(|b| position.get(b).copied())
-            .collect();
+    for slot in group.slots.iter_mut() {
+        let start = group.peers.len() as u32;
+        group.peers.extend(
+            slot.task
+                .local_peers()
+                .iter()
+                .filter_map(|b| position.get(b).copied()),
+        );
+        slot.peers = (start, group.peers.len() as u32);
     }
 }
 
 /// Runs every due block of `group` once. Returns whether anything moved,
 /// how many blocks finished, and the earliest timer asked for.
-fn run_round(group: &mut [Slot]) -> (bool, usize, Option<Instant>) {
+fn run_round(group: &mut Group) -> (bool, usize, Option<Instant>) {
     // Read the clock only if some block waits on a timer.
     let mut now = None;
     let (mut moved, mut finished, mut next_timer) = (false, 0, None::<Instant>);
-    for i in 0..group.len() {
-        let slot = &mut group[i];
-        if slot.task.is_done() {
+    for i in 0..group.slots.len() {
+        let slot = &mut group.slots[i];
+        if slot.done {
             continue;
         }
         let due = slot.again
@@ -242,34 +257,39 @@ fn run_round(group: &mut [Slot]) -> (bool, usize, Option<Instant>) {
                 Step::Progress => {
                     slot.again = true;
                     moved = true;
-                    wake_peers(group, i);
+                    group.wake_peers(i);
+                    continue;
                 }
                 Step::Idle { until } => {
                     slot.again = false;
                     slot.timer = until;
                 }
                 Step::Done => {
+                    slot.done = true;
                     finished += 1;
                     moved = true;
-                    wake_peers(group, i);
+                    group.wake_peers(i);
                     continue;
                 }
             }
         }
-        let slot = &group[i];
-        if let Some(t) = slot.timer {
+        // Only an idle block waits on a timer (a block that moves is run
+        // again without one).
+        if let Some(t) = group.slots[i].timer {
             next_timer = Some(next_timer.map_or(t, |n| n.min(t)));
         }
     }
     (moved, finished, next_timer)
 }
 
-/// Makes the local stream peers of `group[i]` due.
-#[inline]
-fn wake_peers(group: &mut [Slot], i: usize) {
-    for k in 0..group[i].peers.len() {
-        let p = group[i].peers[k];
-        group[p].again = true;
+impl Group {
+    /// Makes the local stream peers of `slots[i]` due.
+    #[inline]
+    fn wake_peers(&mut self, i: usize) {
+        let (start, end) = self.slots[i].peers;
+        for &p in &self.peers[start as usize..end as usize] {
+            self.slots[p as usize].again = true;
+        }
     }
 }
 

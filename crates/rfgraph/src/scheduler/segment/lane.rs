@@ -154,11 +154,10 @@ impl Lane {
                 let sample = self.timing[k].time_next();
                 let start = if sample.timed() { cycles::now() } else { 0 };
                 let result = catch_unwind(AssertUnwindSafe(|| kernel.apply(part)));
-                let ticks = if sample.timed() {
-                    cycles::now().wrapping_sub(start)
-                } else {
-                    0
-                };
+                if sample.timed() {
+                    let ticks = cycles::now().wrapping_sub(start);
+                    self.tallies[k].record_time(&seg.stats[k], sample, ticks);
+                }
                 if let Err(payload) = result {
                     seg.control.fail(RunError::BlockPanicked {
                         block: seg.names[k].clone(),
@@ -166,7 +165,7 @@ impl Lane {
                     });
                     return false;
                 }
-                self.tallies[k].record(&seg.stats[k], count, count, sample, ticks);
+                self.tallies[k].record(&seg.stats[k], count, count);
             }
         }
         // Blocks of a segment propagate tags 1:1: they arrive unchanged.
