@@ -311,6 +311,7 @@ impl BlockRunner {
     /// cache-sized chunk in a long chain: the rare cases (messages, timed
     /// calls, errors, idling) live in functions of their own so the usual
     /// call stays short.
+    #[inline(always)]
     pub fn run_once(&mut self) -> Step {
         if self.done {
             return Step::Done;
