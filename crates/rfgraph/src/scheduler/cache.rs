@@ -64,7 +64,9 @@ pub fn handover_ring_bytes() -> usize {
 /// L2 (saxpy, 12 blocks on 2 cores, 24 KiB sub-chunks, 7 alternating runs):
 /// 256 KiB rings with one sub-chunk per claim 2.95e10 block-items/s, with
 /// four 3.14e10; 384 KiB with four 3.30e10–3.37e10, 512 KiB with five
-/// 3.27e10, 320 KiB with four (three tenths of it) 3.04e10.
+/// 3.27e10, 320 KiB with four (three tenths of it) 3.04e10. With 28 KiB
+/// sub-chunks (in-place chunks grew to 7/8 of L1), a claim holds three:
+/// 3.49e10–3.54e10.
 pub fn segment_ring_bytes() -> usize {
     l2_bytes() * 3 / 4
 }
