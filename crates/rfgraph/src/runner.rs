@@ -347,7 +347,13 @@ impl BlockRunner {
             self.tally.record(&self.stats, consumed, produced);
         }
         let progress = handled || consumed + produced > 0;
-        if self.should_finish(&io, progress, stuck_if_idle) {
+        // Whatever can finish a block that keeps moving (readers leaving,
+        // writers finishing, messages) notifies it: a block polled
+        // locally that moved and heard nothing need not look (see
+        // `Signal::begin_look`).
+        let may_finish =
+            notified || !progress || io.finished || self.writers_done > 0 || self.group.is_some();
+        if may_finish && self.should_finish(&io, progress, stuck_if_idle) {
             self.finish();
             Step::Done
         } else if progress {
