@@ -15,7 +15,7 @@ use crate::cycles;
 use crate::error::RunError;
 use crate::message::{Inbox, Message, MessageGroup};
 use crate::signal::Signal;
-use crate::stats::{Sample, StatsCell, ThreadUsage, TimingSampler, WorkTally};
+use crate::stats::{StatsCell, ThreadUsage, TimingSampler, WorkTally};
 use crate::tag::Tag;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -212,16 +212,21 @@ impl BlockRunner {
                     .set_root_writer_same_thread(input.reader, same_thread(root));
             }
         }
-        let roots = self.inputs.iter().filter_map(|i| i.frees_space_of);
         self.local_peers = self
             .downstream()
             .chain(self.upstream())
-            .chain(roots)
+            .chain(self.space_roots())
             .filter(|&b| same_thread(b))
             .collect();
         self.local_peers.sort_unstable();
         self.local_peers.dedup();
         all && self.inputs.iter().all(|i| same_thread(i.writer))
+    }
+
+    /// The first writers of the memory this block reads in place, whose
+    /// space it frees (see [`InputEdge::frees_space_of`]).
+    pub(crate) fn space_roots(&self) -> impl Iterator<Item = usize> + '_ {
+        self.inputs.iter().filter_map(|i| i.frees_space_of)
     }
 
     /// The blocks declared to run on this block's thread that must run
@@ -330,10 +335,13 @@ impl BlockRunner {
                 Err(e) => return self.fail(e),
             };
         let called = !io.finished;
+        let mut timed = None;
         if called {
             let sample = self.timing.time_next();
             let outcome = if sample.timed() {
-                self.call_work_timed(&mut io, sample)
+                let (outcome, ticks) = self.call_work_timed(&mut io);
+                timed = Some((sample, ticks));
+                outcome
             } else {
                 self.call_work(&mut io)
             };
@@ -345,6 +353,9 @@ impl BlockRunner {
         let (consumed, produced) = self.publish();
         if called {
             self.tally.record(&self.stats, consumed, produced);
+            if let Some((sample, ticks)) = timed {
+                self.tally.record_time(&self.stats, sample, ticks);
+            }
         }
         let progress = handled || consumed + produced > 0;
         // Whatever can finish a block that keeps moving (readers leaving,
@@ -374,14 +385,13 @@ impl BlockRunner {
         }
     }
 
-    /// [`call_work`](Self::call_work), timed for the statistics.
+    /// [`call_work`](Self::call_work), timed: also returns its ticks, which
+    /// go to the statistics once the call is counted.
     #[inline(never)]
-    fn call_work_timed(&mut self, io: &mut WorkIo, sample: Sample) -> Result<(), Step> {
+    fn call_work_timed(&mut self, io: &mut WorkIo) -> (Result<(), Step>, u64) {
         let start = cycles::now();
         let outcome = self.call_work(io);
-        let ticks = cycles::now().wrapping_sub(start);
-        self.tally.record_time(&self.stats, sample, ticks);
-        outcome
+        (outcome, cycles::now().wrapping_sub(start))
     }
 
     /// Handles every queued message; returns whether there was any.

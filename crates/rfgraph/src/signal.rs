@@ -70,13 +70,15 @@ impl Signal {
         }
     }
 
-    /// Declares that every stream peer of this block runs on the thread
-    /// that polls it, and that this thread never sleeps longer than a few
-    /// milliseconds. [`begin_look`](Self::begin_look) then skips its fence:
-    /// after a block moved a chunk, that fence waits for the whole chunk's
-    /// stores to drain, a large share of a small chunk's cost. Peers'
-    /// notifications stay exact (program order on one thread); a message or
-    /// stop from another thread is seen at the next poll at the latest.
+    /// Declares that every stream peer of this block, and every reader
+    /// that frees its memory in place, runs on the thread that polls it,
+    /// and that this thread never sleeps longer than a few milliseconds and
+    /// runs the block again after each sleep. [`begin_look`](Self::begin_look)
+    /// then skips its fence: after a block moved a chunk, that fence waits
+    /// for the whole chunk's stores to drain, a large share of a small
+    /// chunk's cost. Peers' notifications stay exact (program order on one
+    /// thread); a message or stop from another thread is seen after the
+    /// next sleep at the latest.
     pub fn set_polled_locally(&self, on: bool) {
         self.polled_locally.store(on, Ordering::Relaxed);
     }
@@ -97,7 +99,10 @@ impl Signal {
     #[inline]
     pub fn begin_look(&self) -> bool {
         if self.polled_locally.load(Ordering::Relaxed) {
-            // Peers notify from this thread, before this load: no race.
+            // Stream peers notify from this thread, before this load: no
+            // race. Notifications from other threads (messages, stop,
+            // wakers) may be lost here; the poller re-runs such blocks
+            // after every park (see `set_polled_locally`).
             let notified = self.pending.load(Ordering::Relaxed);
             self.pending.store(false, Ordering::Relaxed);
             notified

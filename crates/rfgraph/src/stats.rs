@@ -235,7 +235,7 @@ impl WorkTally {
     }
 
     /// Adds the time of a timed `work` call (`sample` is not
-    /// [`Sample::Skip`]); its items go to [`record`](Self::record).
+    /// [`Sample::Skip`]), after [`record`](Self::record) counted the call.
     #[inline(never)]
     pub(crate) fn record_time(&mut self, cell: &StatsCell, sample: Sample, ticks: u64) {
         if sample == Sample::Early {
@@ -380,8 +380,8 @@ impl StatsCell {
 mod tests {
     use super::*;
 
-    /// One `work` call as the runner counts it: its time if timed, then
-    /// its items.
+    /// One `work` call as the runner counts it: its items, then its time
+    /// if timed.
     fn call(
         tally: &mut WorkTally,
         cell: &StatsCell,
@@ -390,10 +390,10 @@ mod tests {
         sample: Sample,
         ticks: u64,
     ) {
+        tally.record(cell, consumed, produced);
         if sample.timed() {
             tally.record_time(cell, sample, ticks);
         }
-        tally.record(cell, consumed, produced);
     }
 
     #[test]
@@ -404,12 +404,11 @@ mod tests {
         call(&mut tally, &s, 10, 10, Sample::Random, 5);
         assert_eq!(s.snapshot().work_calls, 0, "short calls wait for the batch");
         call(&mut tally, &s, 10, 10, Sample::Random, LONG_CALL_TICKS);
-        // The long call's time is in; its items follow with the batch.
-        assert_eq!(s.snapshot().work_calls, 2);
-        assert_eq!(s.work_ticks(), LONG_CALL_TICKS + 5);
-        s.add_tally(&mut tally);
-        assert_eq!(s.snapshot().work_calls, 3);
-        assert_eq!(s.snapshot().items_consumed, 30);
+        // The long call is in, counted with its time.
+        let snap = s.snapshot();
+        assert_eq!(snap.work_calls, 3);
+        assert_eq!(snap.items_consumed, 30);
+        assert_eq!(s.work_ticks(), 3 * (LONG_CALL_TICKS + 5) / 2);
     }
 
     #[test]

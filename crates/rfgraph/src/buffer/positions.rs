@@ -273,13 +273,11 @@ impl EdgePositions {
         // run of 1:1 blocks), are followed in a loop: the writer at their
         // head asks on every call.
         let mut edge = self;
-        let mut passed_to: Option<&EdgePositions> = None;
         loop {
             let floor = match edge.reader_count {
                 1 => match edge.first_reader.passes_to.get() {
                     Some(next) => {
                         edge = next.words();
-                        passed_to = Some(edge);
                         continue;
                     }
                     None if edge.first_reader.detached.load(Ordering::Acquire) => None,
@@ -287,7 +285,10 @@ impl EdgePositions {
                 },
                 _ => edge.floor_of_readers(),
             };
-            return floor.or_else(|| passed_to.map(|e| e.published_write()));
+            // No reader left downstream: everything below the last edge's
+            // published write is done with (nothing, on this edge itself).
+            let passed_on = !std::ptr::eq(edge, self);
+            return floor.or_else(|| passed_on.then(|| edge.published_write()));
         }
     }
 

@@ -418,22 +418,19 @@ impl ChainRun {
     /// Marks same-thread edges for `plan`, points every waker at its
     /// block's worker and hands each worker its blocks, grouped by
     /// connected component in topological order.
-    fn dispatch(&self, runners: Vec<BlockRunner>, plan: &Partition, jobs: &[Sender<Job>]) {
+    fn dispatch(&self, mut runners: Vec<BlockRunner>, plan: &Partition, jobs: &[Sender<Job>]) {
         let part_of = plan.part_of(self.nodes.len());
+        // Lanes run anywhere: edges to a segment always signal.
+        super::mark_local_polling(&mut runners, |me, peer| {
+            let mine = part_of[self.slot_of[&me]];
+            self.slot_of
+                .get(&peer)
+                .is_some_and(|&s| part_of[s] == mine && self.segment_of[s].is_none())
+        });
         let mut by_slot: Vec<Option<BlockRunner>> = (0..self.nodes.len()).map(|_| None).collect();
-        for mut r in runners {
+        for r in runners {
             let slot = self.slot_of[&r.index()];
-            let mine = part_of[slot];
-            // Lanes run anywhere: edges to a segment always signal.
-            let all_local = r.mark_same_thread_peers(|peer| {
-                self.slot_of
-                    .get(&peer)
-                    .is_some_and(|&s| part_of[s] == mine && self.segment_of[s].is_none())
-            });
-            // Workers re-poll at least every LOCAL_POLL_INTERVAL, so blocks whose
-            // peers are all local may skip the fence (see Signal).
-            r.signal().set_polled_locally(all_local);
-            self.wakers[slot].move_to(mine);
+            self.wakers[slot].move_to(part_of[slot]);
             by_slot[slot] = Some(r);
         }
         for (worker, (members, job)) in plan.parts.iter().zip(jobs).enumerate() {

@@ -67,7 +67,8 @@ struct Group {
 
 /// Longest sleep of a thread polling blocks whose stream peers all run on
 /// it: such blocks skip their fence (see [`Signal::set_polled_locally`]),
-/// so a message or stop from another thread may be seen this late.
+/// so a message or stop from another thread may be seen this late (each
+/// such block runs once after every park).
 ///
 /// [`Signal::set_polled_locally`]: crate::signal::Signal::set_polled_locally
 pub(crate) const LOCAL_POLL_INTERVAL: Duration = Duration::from_millis(2);
@@ -159,6 +160,13 @@ pub(crate) fn poll_until_done(groups: Vec<Vec<Task>>, options: Poll<'_>) -> Vec<
                     (None, None) => std::thread::park(),
                 }
                 spin = remote_peers && parked_at.elapsed() < 2 * SPIN_BEFORE_PARK;
+                // A block polled locally looks without a fence, so a wake-up
+                // from another thread (a message, a stop, a device
+                // completion) can be lost; running each once after a park
+                // is what bounds the wait by `max_sleep`.
+                for slot in groups.iter_mut().flat_map(|g| g.slots.iter_mut()) {
+                    slot.again |= slot.task.signal().is_polled_locally();
+                }
             }
         }
     }
@@ -322,10 +330,7 @@ impl Scheduler for Single {
         let (mut local, own_threads) = start_blocking(runners);
         self.settings.apply();
         let here: std::collections::HashSet<usize> = local.iter().map(|r| r.index()).collect();
-        for r in &mut local {
-            let all_local = r.mark_same_thread_peers(|peer| here.contains(&peer));
-            r.signal().set_polled_locally(all_local);
-        }
+        super::mark_local_polling(&mut local, |_, peer| here.contains(&peer));
         let poll = Poll {
             max_sleep: Some(LOCAL_POLL_INTERVAL),
             pause: None,

@@ -154,10 +154,11 @@ impl Lane {
                 let sample = self.timing[k].time_next();
                 let start = if sample.timed() { cycles::now() } else { 0 };
                 let result = catch_unwind(AssertUnwindSafe(|| kernel.apply(part)));
-                if sample.timed() {
-                    let ticks = cycles::now().wrapping_sub(start);
-                    self.tallies[k].record_time(&seg.stats[k], sample, ticks);
-                }
+                let ticks = if sample.timed() {
+                    cycles::now().wrapping_sub(start)
+                } else {
+                    0
+                };
                 if let Err(payload) = result {
                     seg.control.fail(RunError::BlockPanicked {
                         block: seg.names[k].clone(),
@@ -166,6 +167,9 @@ impl Lane {
                     return false;
                 }
                 self.tallies[k].record(&seg.stats[k], count, count);
+                if sample.timed() {
+                    self.tallies[k].record_time(&seg.stats[k], sample, ticks);
+                }
             }
         }
         // Blocks of a segment propagate tags 1:1: they arrive unchanged.
