@@ -2,33 +2,45 @@
 # Paired saxpy ratios against the fused loop, on calm rounds only.
 #
 # usage: bench/saxpy_paired.sh ROUNDS ITEMS RFGRAPH [RFGRAPH ...]
-#   env: FLOOR    fused block-items/s both neighbours of a round must reach
-#                 for the round to count (default 1.10e10: this 2-core VM's
-#                 fused loop in calm minutes; set it for your machine)
+#   env: ARGS     extra `rfgraph bench saxpy` arguments for every run, fused
+#                 and flowgraph alike (e.g. "--fill", "--blocks 12")
+#        FLOOR    fused block-items/s both neighbours of a round must reach
+#                 for the round to count (default: CALM times the fastest
+#                 of WARMUP fused runs)
+#        CALM     fraction of that fastest run (default 0.95)
+#        WARMUP   fused runs that set the floor (default 9)
 #        MAXIT    give up after this many rounds (default 200)
-#        EXTRA    extra arguments for the chain runs (e.g. "--blocks 12")
 #
 # A round runs `rfgraph bench saxpy --fused`, then `--scheduler chain` with
 # each given binary, then `--fused` again; its ratio is the chain rate over
 # the mean of the two fused rates. Rounds where either fused run falls below
-# FLOOR are dropped: on a shared VM, slow phases hit the L1-bound chain far
-# harder than the loop, and their ratios say nothing about the runtime.
-# Prints, per binary, the median ratio and its quartiles over kept rounds.
+# FLOOR are dropped: on a shared VM, slow phases (a neighbour on the sibling
+# hardware thread) hit the L1-bound chain far harder than the loop, and
+# their ratios say nothing about the runtime. Prints, per binary, the median
+# ratio and its quartiles over kept rounds.
 set -euo pipefail
 ROUNDS=$1; ITEMS=$2; shift 2
-FLOOR=${FLOOR:-1.10e10}; MAXIT=${MAXIT:-200}; EXTRA=${EXTRA:-}
-rate() { "$@" 2>/dev/null | grep -o '"block_items_per_s":[0-9.e+]*' | head -1 | cut -d: -f2; }
+ARGS=${ARGS:-}; CALM=${CALM:-0.95}; WARMUP=${WARMUP:-9}; MAXIT=${MAXIT:-200}
+# shellcheck disable=SC2086
+rate() { "$@" --items "$ITEMS" $ARGS 2>/dev/null | grep -o '"block_items_per_s":[0-9.e+]*' | head -1 | cut -d: -f2; }
+if [ -z "${FLOOR:-}" ]; then
+  best=0
+  for _ in $(seq "$WARMUP"); do
+    best=$(awk -v a="$best" -v b="$(rate "$1" bench saxpy --fused)" 'BEGIN { print (b > a ? b : a) }')
+  done
+  FLOOR=$(awk -v b="$best" -v c="$CALM" 'BEGIN { printf "%.4e", b * c }')
+fi
+echo "floor: fused at or above $FLOOR block-items/s"
 out=$(mktemp -d)
 kept=0; it=0
-prev=$(rate "$1" bench saxpy --fused --items "$ITEMS")
+prev=$(rate "$1" bench saxpy --fused)
 while [ "$kept" -lt "$ROUNDS" ] && [ "$it" -lt "$MAXIT" ]; do
   it=$((it + 1))
   chain=()
   for bin in "$@"; do
-    # shellcheck disable=SC2086
-    chain+=("$(rate "$bin" bench saxpy --scheduler chain --items "$ITEMS" $EXTRA)")
+    chain+=("$(rate "$bin" bench saxpy --scheduler chain)")
   done
-  next=$(rate "$1" bench saxpy --fused --items "$ITEMS")
+  next=$(rate "$1" bench saxpy --fused)
   if awk -v a="$prev" -v b="$next" -v f="$FLOOR" 'BEGIN { exit !(a >= f && b >= f) }'; then
     kept=$((kept + 1))
     for i in "${!chain[@]}"; do
@@ -44,7 +56,7 @@ for bin in "$@"; do
       printf "%s: median %.3f (q1 %.3f, q3 %.3f) over %d calm rounds of %d\n",
         bin, r[int((NR + 1) / 2)], r[int((NR + 3) / 4)], r[int((3 * NR + 1) / 4)], NR, it }'
   else
-    echo "$bin: no calm round in $it (lower FLOOR?)"
+    echo "$bin: no calm round in $it (lower FLOOR or CALM?)"
   fi
   i=$((i + 1))
 done

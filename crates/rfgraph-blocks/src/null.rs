@@ -1,12 +1,16 @@
-//! `NullSource` (endless zeros) and `NullSink` (discards everything).
+//! `NullSource` (endless zeros, or items it never writes) and `NullSink`
+//! (discards everything).
 
 use crate::limit::Limit;
 use rfgraph::{Block, BoxError, Item, Ports, StreamInput, StreamOutput, WorkIo};
 
-/// Writes zeros, for ever (pair it with `Head`) or up to a limit.
+/// Writes zeros, for ever (pair it with `Head`) or up to a limit; or,
+/// [`without_writing`](Self::without_writing), produces items it never
+/// writes.
 pub struct NullSource<T: Item> {
     output: StreamOutput<T>,
     limit: Limit,
+    writes: bool,
 }
 
 impl<T: Item> NullSource<T> {
@@ -15,6 +19,7 @@ impl<T: Item> NullSource<T> {
         Self {
             output: StreamOutput::new("out"),
             limit: Limit::unlimited(),
+            writes: true,
         }
     }
 
@@ -23,7 +28,19 @@ impl<T: Item> NullSource<T> {
         Self {
             output: StreamOutput::new("out"),
             limit: Limit::of(items),
+            writes: true,
         }
+    }
+
+    /// Produces items without writing them, like qsdr's "Dummy Source":
+    /// readers get whatever the ring holds (zeros on its first lap, then
+    /// items left by earlier laps or by blocks working in place). Items are
+    /// plain data, so every such value is a valid `T`. For measuring a
+    /// runtime and the blocks after this one, whose cost this source then
+    /// no longer hides; never for signal processing.
+    pub fn without_writing(mut self) -> Self {
+        self.writes = false;
+        self
     }
 }
 
@@ -41,7 +58,9 @@ impl<T: Item> Block for NullSource<T> {
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
         let out = self.output.slice();
         let n = self.limit.allow(out.len());
-        out[..n].fill(T::zeroed());
+        if self.writes {
+            out[..n].fill(T::zeroed());
+        }
         self.output.produce(n);
         self.limit.spend(n, io);
         Ok(())

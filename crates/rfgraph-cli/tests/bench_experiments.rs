@@ -94,7 +94,9 @@ fn saxpy_on_cores_and_fused() {
         &["--scheduler", "single"],
         &["--scheduler", "chain"],
         &["--scheduler", "chain", "--stateful"],
+        &["--scheduler", "chain", "--fill"],
         &["--fused"],
+        &["--fused", "--fill"],
     ] {
         let mut args = vec![
             "saxpy", "--blocks", "4", "--cores", "2", "--items", "200000",
@@ -115,6 +117,9 @@ fn saxpy_on_cores_and_fused() {
         // Only the ablation says so (its table rows must not merge).
         let stateful = extra.contains(&"--stateful");
         assert_eq!(l.get("stateful").is_some(), stateful, "{l}");
+        // Nor may the source-writing workload's rows merge with qsdr's.
+        let fill = extra.contains(&"--fill");
+        assert_eq!(l.get("fill").is_some(), fill, "{l}");
         positive(l, &["items_per_s", "block_items_per_s"]);
     }
 }

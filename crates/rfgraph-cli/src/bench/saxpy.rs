@@ -1,11 +1,17 @@
 //! The `saxpy` experiment (qsdr's benchmark): source → M blocks computing
 //! `y = a·x + b` on `f32` → sink, on C cores; `--fused` runs the same
-//! arithmetic as plain loops over L1-sized chunks on C threads. The source
-//! writes exactly N items (no `Head`), so the flowgraph does the same work
-//! as the fused loop: fill, M saxpy passes. The steps are `StatelessMap`
-//! blocks, like qsdr's (no state between calls), which `chain` runs
-//! data-parallel when it spreads them over cores; `--stateful` builds them
-//! as `Map` blocks, which it cuts between cores instead.
+//! arithmetic as plain loops over L1-sized chunks on C threads.
+//!
+//! As in qsdr's flowgraph, the source produces N items without writing
+//! them (its "Dummy Source") and the sink consumes without reading, so all
+//! that costs is the M saxpy passes and the runtime, and the fused loop
+//! runs only the passes. `--fill` makes the source write zeros (GNU
+//! Radio's `null_source` does) and the fused loop fill each chunk first: a
+//! heavier workload in which the fill costs as much as a pass. The steps
+//! are `StatelessMap` blocks, like qsdr's (no state between calls), which
+//! `chain` runs data-parallel when it spreads them over cores;
+//! `--stateful` builds them as `Map` blocks, which it cuts between cores
+//! instead.
 
 use super::setup::GraphOpts;
 use super::{Record, fused, setup};
@@ -37,6 +43,10 @@ pub struct SaxpyArgs {
     /// cores instead of running it data-parallel.
     #[arg(long)]
     pub stateful: bool,
+    /// Make the source write zeros into every item, and the fused loop
+    /// fill each chunk, instead of qsdr's source that writes nothing.
+    #[arg(long)]
+    pub fill: bool,
     /// Run the no-runtime roofline instead of a flowgraph.
     #[arg(long, conflicts_with = "scheduler")]
     pub fused: bool,
@@ -59,7 +69,11 @@ fn run_fused(args: &SaxpyArgs) -> f64 {
                     args.blocks,
                     chunk,
                     (A, B),
-                    |_, buf| buf.fill(0.0),
+                    |_, buf| {
+                        if args.fill {
+                            buf.fill(0.0);
+                        }
+                    },
                     |out| total += out[0],
                 );
                 std::hint::black_box(total);
@@ -87,7 +101,12 @@ pub fn run(args: &SaxpyArgs) -> anyhow::Result<()> {
             if let Some(bytes) = args.run.buffer_bytes {
                 fg.set_buffer_bytes(bytes);
             }
-            let src = fg.add(NullSource::<f32>::limited(args.items));
+            let src = NullSource::<f32>::limited(args.items);
+            let src = fg.add(if args.fill {
+                src
+            } else {
+                src.without_writing()
+            });
             let steps: Vec<_> = (0..args.blocks)
                 .map(|_| {
                     if args.stateful {
@@ -122,6 +141,9 @@ pub fn run(args: &SaxpyArgs) -> anyhow::Result<()> {
         let mut record = Record::new("saxpy", scheduler_name, run, seconds);
         if args.stateful {
             record = record.field("stateful", true);
+        }
+        if args.fill {
+            record = record.field("fill", true);
         }
         let record = record
             .field("blocks", args.blocks)

@@ -88,6 +88,8 @@ struct Plan {
     chain_stages: Vec<usize>,
     chain_items: u64,
     saxpy: Vec<(usize, usize)>,
+    /// Saxpy sizes also run with `--fill` (the source writes zeros).
+    saxpy_fill: Vec<(usize, usize)>,
     saxpy_items: u64,
     load_amounts: Vec<u64>,
     load_duration: f64,
@@ -108,6 +110,7 @@ impl Plan {
                 chain_stages: vec![5, 10, 20],
                 chain_items: 5_000_000,
                 saxpy: vec![(1, 1), (12, 1), (12, 2)],
+                saxpy_fill: vec![(1, 1)],
                 saxpy_items: 50_000_000,
                 load_amounts: vec![200_000, 600_000, 1_000_000],
                 load_duration: 0.5,
@@ -125,6 +128,7 @@ impl Plan {
                 chain_stages: vec![1, 5, 10, 15, 20],
                 chain_items: 20_000_000,
                 saxpy: vec![(1, 1), (2, 2), (6, 1), (6, 2), (12, 1), (12, 2)],
+                saxpy_fill: vec![(1, 1), (12, 1), (12, 2)],
                 saxpy_items: 100_000_000,
                 load_amounts: vec![100_000, 300_000, 500_000, 700_000, 900_000, 1_100_000],
                 load_duration: 2.0,
@@ -241,15 +245,18 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
         ]);
         list.everywhere(&format!("chain 4x{stages}"), "chain", &p, true, true);
     }
-    for &(blocks, cores) in &plan.saxpy {
-        let p = strings(&[
+    let saxpy_params = |blocks: usize, cores: usize| {
+        strings(&[
             &"--blocks",
             &blocks,
             &"--cores",
             &cores,
             &"--items",
             &plan.saxpy_items,
-        ]);
+        ])
+    };
+    for &(blocks, cores) in &plan.saxpy {
+        let p = saxpy_params(blocks, cores);
         list.everywhere(&format!("saxpy {blocks}@{cores}"), "saxpy", &p, true, true);
         if cores > 1 {
             // The ablation: the same steps as stateful `Map`s, which
@@ -259,6 +266,17 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
                 .to_vec();
             args.extend(p);
             list.rfgraph(format!("saxpy {blocks}@{cores} chain --stateful"), &args);
+        }
+    }
+    for &(blocks, cores) in &plan.saxpy_fill {
+        // The heavier workload: the source writes every item, and the
+        // fused loop fills every chunk.
+        for variant in [&["--scheduler", "chain"][..], &["--fused"]] {
+            let mut args = vec!["saxpy".to_string(), "--fill".to_string()];
+            args.extend(variant.iter().map(|s| s.to_string()));
+            args.extend(saxpy_params(blocks, cores));
+            let name = variant.last().copied().unwrap_or_default();
+            list.rfgraph(format!("saxpy {blocks}@{cores} --fill {name}"), &args);
         }
     }
     for kernel in super::dsp::KERNELS {
@@ -338,7 +356,7 @@ fn run_job(job: &Job) -> anyhow::Result<Vec<Value>> {
 fn row_key(r: &Value) -> String {
     let keys = [
         "kernel", "taps", "pipes", "branches", "stages", "blocks", "cores", "items", "burst",
-        "workload", "amount", "mode", "size_kb", "stateful",
+        "workload", "amount", "mode", "size_kb", "stateful", "fill",
     ];
     keys.iter()
         .filter_map(|k| {
@@ -446,7 +464,7 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<()> {
         ("stream", "blocks", "seconds", &[]),
         ("msg", "blocks", "seconds", &[]),
         ("chain", "stages", "seconds", &[]),
-        ("saxpy", "blocks", "block_items_per_s", &["cores"]),
+        ("saxpy", "blocks", "block_items_per_s", &["cores", "fill"]),
         ("load", "amount", "quality", &["mode"]),
     ];
     for (experiment, x, y, split) in figures {
