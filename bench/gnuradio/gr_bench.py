@@ -35,7 +35,9 @@ chain   B branches (default 4) of the same shape, GRCon'19 Fig. 7/8.
 saxpy   null_source -> head(N) -> M x (multiply_const_ff(a) -> add_const_ff(b))
         -> null_sink; the M saxpy stages are split into C contiguous groups,
         group g pinned to CPU g (source/head on the first CPU, sink on the
-        last).  Only the M saxpy steps are counted.
+        last).  Only the M saxpy steps are counted.  null_source writes
+        zeros, where rfgraph's default (qsdr's flowgraph) writes nothing:
+        a memset, small next to GNU Radio's cost per block.
 msg     P pipes of S ``pdu.pdu_filter`` forwarders -> ``blocks.message_debug``
         (its "store" port counts the messages).  K preallocated 500-byte PDUs
         and then a system "done" message are queued in each pipe's first
