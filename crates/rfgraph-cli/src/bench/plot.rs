@@ -90,6 +90,18 @@ fn axis_label(field: &str) -> String {
     }
 }
 
+/// An axis tick: plain below 10 000 (and from 0.01), else in scientific
+/// form (`2.5e10`), so that large rates fit the label area.
+fn tick_label(v: f64) -> String {
+    let a = v.abs();
+    if a == 0.0 || (1e-2..1e4).contains(&a) {
+        let s = format!("{v:.2}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        format!("{v:.1e}")
+    }
+}
+
 /// Draws one figure from `records`.
 pub fn draw(
     records: &[Value],
@@ -130,6 +142,8 @@ pub fn draw(
         .configure_mesh()
         .x_desc(axis_label(x))
         .y_desc(axis_label(y))
+        .x_label_formatter(&|v| tick_label(*v))
+        .y_label_formatter(&|v| tick_label(*v))
         .axis_desc_style(("sans-serif", 20))
         .label_style(("sans-serif", 16))
         .draw()?;
@@ -192,4 +206,18 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
     )?;
     eprintln!("wrote {}", args.output.display());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tick_label;
+
+    #[test]
+    fn ticks_stay_short() {
+        assert_eq!(tick_label(0.0), "0");
+        assert_eq!(tick_label(12.0), "12");
+        assert_eq!(tick_label(0.25), "0.25");
+        assert_eq!(tick_label(2.5e10), "2.5e10");
+        assert_eq!(tick_label(5e-4), "5.0e-4");
+    }
 }
