@@ -7,7 +7,8 @@
 #        FLOOR    fused block-items/s both neighbours of a round must reach
 #                 for the round to count (default: CALM times the fastest
 #                 of WARMUP fused runs)
-#        CALM     fraction of that fastest run (default 0.95)
+#        CALM     fraction of that fastest run (default 0.95); the floor is
+#                 set once, so rerun when the machine's load changes
 #        WARMUP   fused runs that set the floor (default 9)
 #        MAXIT    give up after this many rounds (default 200)
 #
@@ -21,17 +22,31 @@
 set -euo pipefail
 ROUNDS=$1; ITEMS=$2; shift 2
 ARGS=${ARGS:-}; CALM=${CALM:-0.95}; WARMUP=${WARMUP:-9}; MAXIT=${MAXIT:-200}
-# shellcheck disable=SC2086
-rate() { "$@" --items "$ITEMS" $ARGS 2>/dev/null | grep -o '"block_items_per_s":[0-9.e+]*' | head -1 | cut -d: -f2; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+# The rate one run reports; stops the script, saying which run, if it
+# fails or reports none.
+rate() {
+  local r
+  # shellcheck disable=SC2086
+  r=$("$@" --items "$ITEMS" $ARGS 2>"$out/stderr" | grep -o '"block_items_per_s":[0-9.e+]*' | head -1 | cut -d: -f2) || true
+  if [ -z "$r" ]; then
+    echo "no rate from: $* --items $ITEMS $ARGS" >&2
+    tail -3 "$out/stderr" >&2
+    exit 1
+  fi
+  echo "$r"
+}
 if [ -z "${FLOOR:-}" ]; then
+  [ "$WARMUP" -ge 1 ] || { echo "WARMUP must be at least 1 (or set FLOOR)" >&2; exit 1; }
   best=0
   for _ in $(seq "$WARMUP"); do
-    best=$(awk -v a="$best" -v b="$(rate "$1" bench saxpy --fused)" 'BEGIN { print (b > a ? b : a) }')
+    r=$(rate "$1" bench saxpy --fused)
+    best=$(awk -v a="$best" -v b="$r" 'BEGIN { print (b + 0 > a + 0 ? b : a) }')
   done
   FLOOR=$(awk -v b="$best" -v c="$CALM" 'BEGIN { printf "%.4e", b * c }')
 fi
 echo "floor: fused at or above $FLOOR block-items/s"
-out=$(mktemp -d)
 kept=0; it=0
 prev=$(rate "$1" bench saxpy --fused)
 while [ "$kept" -lt "$ROUNDS" ] && [ "$it" -lt "$MAXIT" ]; do
@@ -60,4 +75,3 @@ for bin in "$@"; do
   fi
   i=$((i + 1))
 done
-rm -rf "$out"

@@ -36,8 +36,9 @@ saxpy   null_source -> head(N) -> M x (multiply_const_ff(a) -> add_const_ff(b))
         -> null_sink; the M saxpy stages are split into C contiguous groups,
         group g pinned to CPU g (source/head on the first CPU, sink on the
         last).  Only the M saxpy steps are counted.  null_source writes
-        zeros, where rfgraph's default (qsdr's flowgraph) writes nothing:
-        a memset, small next to GNU Radio's cost per block.
+        zeros, so records say ``fill: true``: they compare with rfgraph's
+        ``--fill`` workload, not its default (qsdr's flowgraph, whose source
+        writes nothing).
 msg     P pipes of S ``pdu.pdu_filter`` forwarders -> ``blocks.message_debug``
         (its "store" port counts the messages).  K preallocated 500-byte PDUs
         and then a system "done" message are queued in each pipe's first
@@ -300,6 +301,8 @@ def run_saxpy(args: argparse.Namespace, emit: Emit) -> None:
             "items_per_s": args.items / seconds,
             "block_items_per_s": args.items * args.blocks / seconds,
             "blocks_counted": args.blocks,
+            # null_source writes every item (rfgraph's `--fill`).
+            "fill": True,
             "gr_blocks_per_saxpy": 2,
             "a": SAXPY_A,
             "b": SAXPY_B,

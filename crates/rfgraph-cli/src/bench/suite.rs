@@ -88,8 +88,6 @@ struct Plan {
     chain_stages: Vec<usize>,
     chain_items: u64,
     saxpy: Vec<(usize, usize)>,
-    /// Saxpy sizes also run with `--fill` (the source writes zeros).
-    saxpy_fill: Vec<(usize, usize)>,
     saxpy_items: u64,
     load_amounts: Vec<u64>,
     load_duration: f64,
@@ -110,7 +108,6 @@ impl Plan {
                 chain_stages: vec![5, 10, 20],
                 chain_items: 5_000_000,
                 saxpy: vec![(1, 1), (12, 1), (12, 2)],
-                saxpy_fill: vec![(1, 1)],
                 saxpy_items: 50_000_000,
                 load_amounts: vec![200_000, 600_000, 1_000_000],
                 load_duration: 0.5,
@@ -128,7 +125,6 @@ impl Plan {
                 chain_stages: vec![1, 5, 10, 15, 20],
                 chain_items: 20_000_000,
                 saxpy: vec![(1, 1), (2, 2), (6, 1), (6, 2), (12, 1), (12, 2)],
-                saxpy_fill: vec![(1, 1), (12, 1), (12, 2)],
                 saxpy_items: 100_000_000,
                 load_amounts: vec![100_000, 300_000, 500_000, 700_000, 900_000, 1_100_000],
                 load_duration: 2.0,
@@ -257,27 +253,31 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
     };
     for &(blocks, cores) in &plan.saxpy {
         let p = saxpy_params(blocks, cores);
-        list.everywhere(&format!("saxpy {blocks}@{cores}"), "saxpy", &p, true, true);
+        // qsdr's flowgraph (the source writes nothing) on every scheduler
+        // and fused; GNU Radio's `null_source` writes zeros, so it runs
+        // beside the `--fill` workload below.
+        list.everywhere(&format!("saxpy {blocks}@{cores}"), "saxpy", &p, true, false);
         if cores > 1 {
             // The ablation: the same steps as stateful `Map`s, which
             // `chain` cuts between cores instead of running data-parallel.
             let mut args: Vec<String> = ["saxpy", "--scheduler", "chain", "--stateful"]
                 .map(String::from)
                 .to_vec();
-            args.extend(p);
+            args.extend(p.iter().cloned());
             list.rfgraph(format!("saxpy {blocks}@{cores} chain --stateful"), &args);
         }
-    }
-    for &(blocks, cores) in &plan.saxpy_fill {
         // The heavier workload: the source writes every item, and the
         // fused loop fills every chunk.
         for variant in [&["--scheduler", "chain"][..], &["--fused"]] {
             let mut args = vec!["saxpy".to_string(), "--fill".to_string()];
             args.extend(variant.iter().map(|s| s.to_string()));
-            args.extend(saxpy_params(blocks, cores));
+            args.extend(p.iter().cloned());
             let name = variant.last().copied().unwrap_or_default();
             list.rfgraph(format!("saxpy {blocks}@{cores} --fill {name}"), &args);
         }
+        let mut args = vec!["saxpy".to_string()];
+        args.extend(p);
+        list.gnuradio(format!("saxpy {blocks}@{cores}"), &args);
     }
     for kernel in super::dsp::KERNELS {
         let p = strings(&[&"--kernel", kernel, &"--items", &plan.dsp_items]);
@@ -464,7 +464,12 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<()> {
         ("stream", "blocks", "seconds", &[]),
         ("msg", "blocks", "seconds", &[]),
         ("chain", "stages", "seconds", &[]),
-        ("saxpy", "blocks", "block_items_per_s", &["cores", "fill"]),
+        (
+            "saxpy",
+            "blocks",
+            "block_items_per_s",
+            &["cores", "fill", "stateful"],
+        ),
         ("load", "amount", "quality", &["mode"]),
     ];
     for (experiment, x, y, split) in figures {
