@@ -62,6 +62,11 @@ pub struct EdgeSpec {
 /// absolute item counts since the start of the run. Ports *stage* position
 /// changes during `work`; the runtime publishes them afterwards, once tags
 /// have been propagated.
+///
+/// Item memory a kind hands to ports is always initialised (a fresh ring
+/// reads as zeros): a writer may produce items it did not write (see
+/// `NullSource::without_writing` in `rfgraph-blocks`), and its readers then
+/// see earlier bytes, which are valid items because items are plain data.
 pub trait EdgeBuffer: Any + Send + Sync {
     /// The edge's control words, for the runtime's per-call bookkeeping
     /// (static calls instead of one dynamic call per method). Every buffer
