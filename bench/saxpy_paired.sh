@@ -7,8 +7,11 @@
 #        FLOOR    fused block-items/s both neighbours of a round must reach
 #                 for the round to count (default: CALM times the fastest
 #                 of WARMUP fused runs)
-#        CALM     fraction of that fastest run (default 0.95); the floor is
-#                 set once, so rerun when the machine's load changes
+#        CALM     fraction of that fastest run (default 0.95). The floor
+#                 is set once: warmed up in a noisy minute it lets noisy
+#                 rounds count, so give FLOOR when comparing sessions (the
+#                 fused loop on this 2-core VM in calm minutes: 2.2–2.4e10,
+#                 1.10–1.15e10 with --fill)
 #        WARMUP   fused runs that set the floor (default 9)
 #        MAXIT    give up after this many rounds (default 200)
 #
