@@ -335,27 +335,21 @@ impl BlockRunner {
                 Err(e) => return self.fail(e),
             };
         let called = !io.finished;
-        let mut timed = None;
+        let mut time = None;
         if called {
-            let sample = self.timing.time_next();
-            let outcome = if sample.timed() {
-                let (outcome, ticks) = self.call_work_timed(&mut io);
-                timed = Some((sample, ticks));
-                outcome
-            } else {
-                self.call_work(&mut io)
-            };
-            if let Err(step) = outcome {
+            let block = &mut self.block;
+            let (result, t) = self
+                .timing
+                .run(|| catch_unwind(AssertUnwindSafe(|| block.work(&mut io))));
+            time = t;
+            if let Err(step) = self.work_outcome(result) {
                 return step;
             }
         }
         // Also after handlers alone: they may have produced stream items.
         let (consumed, produced) = self.publish();
         if called {
-            self.tally.record(&self.stats, consumed, produced);
-            if let Some((sample, ticks)) = timed {
-                self.tally.record_time(&self.stats, sample, ticks);
-            }
+            self.tally.count(&self.stats, consumed, produced, time);
         }
         let progress = handled || consumed + produced > 0;
         // Whatever can finish a block that keeps moving (readers leaving,
@@ -374,24 +368,18 @@ impl BlockRunner {
         }
     }
 
-    /// Calls `work`; a failure or panic fails the run (the `Err` is the
-    /// step to return).
+    /// What a `work` call's result means: a failure or panic fails the run
+    /// (the `Err` is the step to return).
     #[inline(always)]
-    fn call_work(&mut self, io: &mut WorkIo) -> Result<(), Step> {
-        match catch_unwind(AssertUnwindSafe(|| self.block.work(io))) {
+    fn work_outcome(
+        &mut self,
+        result: std::thread::Result<Result<(), crate::BoxError>>,
+    ) -> Result<(), Step> {
+        match result {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => Err(self.work_failed(e.to_string())),
             Err(p) => Err(self.work_panicked(&*p)),
         }
-    }
-
-    /// [`call_work`](Self::call_work), timed: also returns its ticks, which
-    /// go to the statistics once the call is counted.
-    #[inline(never)]
-    fn call_work_timed(&mut self, io: &mut WorkIo) -> (Result<(), Step>, u64) {
-        let start = cycles::now();
-        let outcome = self.call_work(io);
-        (outcome, cycles::now().wrapping_sub(start))
     }
 
     /// Handles every queued message; returns whether there was any.

@@ -119,6 +119,18 @@ impl TimingSampler {
         }
     }
 
+    /// Runs `call`, timing it when this call is sampled (see
+    /// [`time_next`](Self::time_next)); returns its result and, if timed,
+    /// its [`CallTime`] for [`WorkTally::count`]. The timed case runs out
+    /// of line, so an untimed call costs a decrement and a branch.
+    #[inline(always)]
+    pub(crate) fn run<R>(&mut self, call: impl FnOnce() -> R) -> (R, CallTime) {
+        match self.time_next() {
+            Sample::Skip => (call(), None),
+            sample => run_timed(sample, call),
+        }
+    }
+
     /// Whether (and why) the next `work` call should be timed.
     #[inline(always)]
     pub(crate) fn time_next(&mut self) -> Sample {
@@ -149,6 +161,20 @@ impl TimingSampler {
     }
 }
 
+/// [`TimingSampler::run`]'s timed case.
+#[inline(never)]
+fn run_timed<R>(sample: Sample, call: impl FnOnce() -> R) -> (R, CallTime) {
+    let start = crate::cycles::now();
+    let result = call();
+    (
+        result,
+        Some((sample, crate::cycles::now().wrapping_sub(start))),
+    )
+}
+
+/// How a sampled call was timed and its ticks; `None` for an untimed call.
+pub(crate) type CallTime = Option<(Sample, u64)>;
+
 /// How a `work` call is timed (see [`TimingSampler`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Sample {
@@ -161,14 +187,6 @@ pub(crate) enum Sample {
     Early,
     /// A random sample standing for every later call.
     Random,
-}
-
-impl Sample {
-    /// True unless [`Sample::Skip`].
-    #[inline]
-    pub(crate) fn timed(self) -> bool {
-        self != Sample::Skip
-    }
 }
 
 /// Most `work` calls a `WorkTally` holds before it adds them to the
@@ -204,11 +222,20 @@ pub(crate) struct WorkTally {
 }
 
 impl WorkTally {
-    /// Counts one `work` call that consumed and produced these items,
-    /// flushing into `cell` as described on the type. A timed call also
-    /// goes to [`record_time`](Self::record_time).
+    /// Counts one `work` call that consumed and produced these items, and
+    /// its `time` if it was timed, flushing into `cell` as described on the
+    /// type.
     #[inline(always)]
-    pub(crate) fn record(&mut self, cell: &StatsCell, consumed: u64, produced: u64) {
+    pub(crate) fn count(&mut self, cell: &StatsCell, consumed: u64, produced: u64, time: CallTime) {
+        self.record(cell, consumed, produced);
+        if let Some((sample, ticks)) = time {
+            self.record_time(cell, sample, ticks);
+        }
+    }
+
+    /// Counts the call's items.
+    #[inline(always)]
+    fn record(&mut self, cell: &StatsCell, consumed: u64, produced: u64) {
         let n = if produced > 0 { produced } else { consumed };
         // Blocks in steady state move the same count call after call.
         if n != self.last_n {
@@ -237,7 +264,7 @@ impl WorkTally {
     /// Adds the time of a timed `work` call (`sample` is not
     /// [`Sample::Skip`]), after [`record`](Self::record) counted the call.
     #[inline(never)]
-    pub(crate) fn record_time(&mut self, cell: &StatsCell, sample: Sample, ticks: u64) {
+    fn record_time(&mut self, cell: &StatsCell, sample: Sample, ticks: u64) {
         if sample == Sample::Early {
             self.early_calls += 1;
             self.early_ticks += ticks;
@@ -380,8 +407,8 @@ impl StatsCell {
 mod tests {
     use super::*;
 
-    /// One `work` call as the runner counts it: its items, then its time
-    /// if timed.
+    /// One `work` call as the runner counts it (`ticks` count only when
+    /// `sample` is timed).
     fn call(
         tally: &mut WorkTally,
         cell: &StatsCell,
@@ -390,10 +417,12 @@ mod tests {
         sample: Sample,
         ticks: u64,
     ) {
-        tally.record(cell, consumed, produced);
-        if sample.timed() {
-            tally.record_time(cell, sample, ticks);
-        }
+        tally.count(
+            cell,
+            consumed,
+            produced,
+            (sample != Sample::Skip).then_some((sample, ticks)),
+        );
     }
 
     #[test]
@@ -510,7 +539,7 @@ mod tests {
         // Never two untimed stretches longer than the sampler allows.
         let mut gap = 0;
         for _ in 0..10_000 {
-            if sampler.time_next().timed() {
+            if sampler.time_next() != Sample::Skip {
                 gap = 0;
             } else {
                 gap += 1;

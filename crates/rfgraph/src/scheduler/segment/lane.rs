@@ -2,7 +2,6 @@
 //! core's worker like a block.
 
 use super::ParallelSegment;
-use crate::cycles;
 use crate::error::RunError;
 use crate::runner::{Step, panic_message};
 use crate::signal::Signal;
@@ -151,14 +150,8 @@ impl Lane {
         for part in items.chunks_mut(seg.sub_chunk * seg.ring.item_size()) {
             let count = (part.len() / seg.ring.item_size()) as u64;
             for (k, kernel) in seg.kernels.iter().enumerate() {
-                let sample = self.timing[k].time_next();
-                let start = if sample.timed() { cycles::now() } else { 0 };
-                let result = catch_unwind(AssertUnwindSafe(|| kernel.apply(part)));
-                let ticks = if sample.timed() {
-                    cycles::now().wrapping_sub(start)
-                } else {
-                    0
-                };
+                let (result, time) =
+                    self.timing[k].run(|| catch_unwind(AssertUnwindSafe(|| kernel.apply(part))));
                 if let Err(payload) = result {
                     seg.control.fail(RunError::BlockPanicked {
                         block: seg.names[k].clone(),
@@ -166,10 +159,7 @@ impl Lane {
                     });
                     return false;
                 }
-                self.tallies[k].record(&seg.stats[k], count, count);
-                if sample.timed() {
-                    self.tallies[k].record_time(&seg.stats[k], sample, ticks);
-                }
+                self.tallies[k].count(&seg.stats[k], count, count, time);
             }
         }
         // Blocks of a segment propagate tags 1:1: they arrive unchanged.
