@@ -321,11 +321,16 @@ impl BlockRunner {
         if self.done {
             return Step::Done;
         }
+        // Look first: `begin_look` clears the pending flag before the stop
+        // is read, so a stop requested meanwhile is either seen here or
+        // notifies again (`request_stop` raises the stop flag, then
+        // notifies); read the other way round, a stop landing between the
+        // two finds the flag still set, wakes no one and is lost.
+        let notified = self.signal.begin_look();
         if self.control.is_stopping() {
             self.finish();
             return Step::Done;
         }
-        let notified = self.signal.begin_look();
         let stuck_if_idle = self.look_before_work(notified);
         let mut io = WorkIo::default();
         // Messages only ever arrive on message inputs.
