@@ -17,6 +17,7 @@ mod shape;
 pub mod single;
 mod task;
 pub mod thread;
+mod timers;
 pub mod tpb;
 
 use crate::runner::BlockRunner;

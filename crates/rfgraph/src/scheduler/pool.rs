@@ -7,13 +7,12 @@
 
 use super::Scheduler;
 use super::thread::{RealtimePriority, ThreadSettings, start_blocking};
+use super::timers::Timers;
 use crate::runner::{BlockRunner, Step};
 use crate::signal::Wake;
 use crate::stats::ThreadUsage;
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 use std::cell::{RefCell, UnsafeCell};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::Thread;
@@ -77,7 +76,7 @@ struct Shared {
     idle: Mutex<Vec<Thread>>,
     idle_count: AtomicUsize,
     remaining: AtomicUsize,
-    timers: Mutex<BinaryHeap<Reverse<(Instant, usize)>>>,
+    timers: Timers,
 }
 
 thread_local! {
@@ -156,18 +155,7 @@ impl Shared {
     /// Schedules tasks whose timers expired; returns the next deadline.
     fn fire_timers(&self) -> Option<Instant> {
         let mut due = Vec::new();
-        let next = {
-            let mut timers = self.timers.lock().unwrap_or_else(|e| e.into_inner());
-            let now = Instant::now();
-            while let Some(Reverse((at, i))) = timers.peek().copied() {
-                if at > now {
-                    break;
-                }
-                timers.pop();
-                due.push(i);
-            }
-            timers.peek().map(|Reverse((at, _))| *at)
-        };
+        let next = self.timers.take_due(&mut due);
         for i in due {
             self.schedule(i);
         }
@@ -205,11 +193,11 @@ impl Shared {
                 self.wake_one();
             }
             Step::Idle { until } => {
-                if let Some(at) = until {
-                    self.timers
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(Reverse((at, i)));
+                // A parked worker sleeps until the deadline it knew of.
+                if let Some(at) = until
+                    && self.timers.add(at, i)
+                {
+                    self.wake_one();
                 }
                 if task
                     .state
@@ -237,6 +225,10 @@ impl Shared {
             });
             if let Some(i) = task {
                 self.run_task(i);
+                // Busy workers fire timers too (see `Timers`).
+                if self.timers.any_due() {
+                    self.fire_timers();
+                }
                 continue;
             }
             let next_timer = self.fire_timers();
@@ -301,7 +293,7 @@ impl Scheduler for Pool {
             stealers: deques.iter().map(Worker::stealer).collect(),
             idle: Mutex::new(Vec::new()),
             idle_count: AtomicUsize::new(0),
-            timers: Mutex::new(BinaryHeap::new()),
+            timers: Timers::new(),
         });
         for i in 0..shared.tasks.len() {
             // SAFETY: no worker runs yet; we are the only accessor.
