@@ -251,6 +251,7 @@ impl Scheduler for Chain {
             segment_of: Vec::new(),
             work_ticks_at_warmup: Vec::new(),
             reported: 0,
+            freed_by_own_threads: own_threads.frees_space_of().to_vec(),
         };
         self.record(&run, &plan);
         let pause = AtomicBool::new(false);
@@ -401,6 +402,8 @@ struct ChainRun {
     work_ticks_at_warmup: Vec<f64>,
     /// Workers that handed their runners back during calibration.
     reported: usize,
+    /// Blocks whose memory blocks on threads of their own free in place.
+    freed_by_own_threads: Vec<usize>,
 }
 
 /// How a calibration window ended.
@@ -421,7 +424,7 @@ impl ChainRun {
     fn dispatch(&self, mut runners: Vec<BlockRunner>, plan: &Partition, jobs: &[Sender<Job>]) {
         let part_of = plan.part_of(self.nodes.len());
         // Lanes run anywhere: edges to a segment always signal.
-        super::mark_local_polling(&mut runners, |me, peer| {
+        super::mark_local_polling(&mut runners, &self.freed_by_own_threads, |me, peer| {
             let mine = part_of[self.slot_of[&me]];
             self.slot_of
                 .get(&peer)

@@ -11,14 +11,19 @@ use crate::runner::BlockRunner;
 /// reader of an in-place chain wakes the chain's first writer directly; a
 /// fence-free look could lose that wake-up, and the writer would wait for
 /// ever). `same_thread(a, b)`: blocks `a` and `b` (flowgraph indices) are
-/// polled by one thread.
+/// polled by one thread. `freed_elsewhere`: blocks whose memory readers
+/// not among `runners` free in place (blocks on threads of their own, see
+/// [`OwnThreads::frees_space_of`]).
 ///
 /// [`Signal::set_polled_locally`]: crate::signal::Signal::set_polled_locally
+/// [`OwnThreads::frees_space_of`]: super::thread::OwnThreads::frees_space_of
 pub(crate) fn mark_local_polling(
     runners: &mut [BlockRunner],
+    freed_elsewhere: &[usize],
     same_thread: impl Fn(usize, usize) -> bool,
 ) {
-    let mut freed_from_afar = std::collections::HashSet::new();
+    let mut freed_from_afar: std::collections::HashSet<usize> =
+        freed_elsewhere.iter().copied().collect();
     let mut all_local = Vec::with_capacity(runners.len());
     for r in runners.iter_mut() {
         let me = r.index();
@@ -77,10 +82,47 @@ mod tests {
             "the map must work in place for this test"
         );
         let thread = |block: usize| usize::from(block == b.0);
-        mark_local_polling(&mut runners, |x, y| thread(x) == thread(y));
+        mark_local_polling(&mut runners, &[], |x, y| thread(x) == thread(y));
         assert!(!src_signal.is_polled_locally());
         assert!(runners[a.0].signal().is_polled_locally());
-        mark_local_polling(&mut runners, |_, _| true);
+        mark_local_polling(&mut runners, &[], |_, _| true);
         assert!(src_signal.is_polled_locally());
+    }
+
+    struct BlockingSnk(StreamInput<f32>);
+    impl Block for BlockingSnk {
+        fn ports(&mut self) -> Ports<'_> {
+            Ports::new().input(&mut self.0)
+        }
+        fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+            Ok(())
+        }
+        fn is_blocking(&self) -> bool {
+            true
+        }
+    }
+
+    /// src → map (in place) → blocking sink: the sink, on a thread of its
+    /// own, frees the source's memory, so the source must keep its fence
+    /// although the pollers never see the sink's runner.
+    #[test]
+    fn a_writer_whose_memory_a_blocking_block_frees_keeps_its_fence() {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(Src(StreamOutput::new("out")));
+        let map = fg.add(Map::new(|x: f32| x + 1.0));
+        let snk = fg.add(BlockingSnk(StreamInput::new("in")));
+        fg.chain(&[src, map, snk]).unwrap();
+        let runners = crate::flowgraph::build::build(fg).unwrap().runners;
+        let src_signal = runners[src.0].signal().clone();
+        // What `start_blocking` hands the pollers, and what it remembers.
+        let (blocking, mut polled): (Vec<_>, Vec<_>) =
+            runners.into_iter().partition(|r| r.is_blocking());
+        let freed: Vec<usize> = blocking.iter().flat_map(|r| r.space_roots()).collect();
+        assert_eq!(freed, [src.0], "the map must work in place for this test");
+        let on_poller = |b: usize| b != snk.0;
+        mark_local_polling(&mut polled, &[], |x, y| on_poller(x) && on_poller(y));
+        assert!(src_signal.is_polled_locally(), "without the list, it skips");
+        mark_local_polling(&mut polled, &freed, |x, y| on_poller(x) && on_poller(y));
+        assert!(!src_signal.is_polled_locally());
     }
 }

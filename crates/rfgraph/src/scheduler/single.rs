@@ -68,7 +68,8 @@ struct Group {
 /// Longest sleep of a thread polling blocks whose stream peers all run on
 /// it: such blocks skip their fence (see [`Signal::set_polled_locally`]),
 /// so a message or stop from another thread may be seen this late (each
-/// such block runs once after every park).
+/// such block runs again at least this often, whether the thread parks or
+/// stays busy).
 ///
 /// [`Signal::set_polled_locally`]: crate::signal::Signal::set_polled_locally
 pub(crate) const LOCAL_POLL_INTERVAL: Duration = Duration::from_millis(2);
@@ -132,6 +133,12 @@ pub(crate) fn poll_until_done(groups: Vec<Vec<Task>>, options: Poll<'_>) -> Vec<
     // a spin lasts; a graph waiting on a timer or a slow source stops
     // spinning after one long park.
     let mut spin = remote_peers;
+    // Blocks polled locally look without a fence, so a wake-up from
+    // another thread (a message, a stop, a device completion) can be lost:
+    // each runs again at least every `max_sleep`, busy thread or not.
+    let sweep_every =
+        max_sleep.filter(|_| slots(&groups).any(|s| s.task.signal().is_polled_locally()));
+    let mut last_sweep = Instant::now();
     while live > 0 && !paused() {
         let mut progressed = false;
         let mut next_timer: Option<Instant> = None;
@@ -148,6 +155,12 @@ pub(crate) fn poll_until_done(groups: Vec<Vec<Task>>, options: Poll<'_>) -> Vec<
                 progressed = true;
             }
         }
+        if let Some(every) = sweep_every
+            && last_sweep.elapsed() >= every
+        {
+            make_locally_polled_due(&mut groups);
+            last_sweep = Instant::now();
+        }
         if !progressed && live > 0 {
             let pending = || slots(&groups).any(|s| !s.done && s.task.signal().is_pending());
             let woken = pending() || paused() || (spin && spin_until(SPIN_BEFORE_PARK, pending));
@@ -160,12 +173,10 @@ pub(crate) fn poll_until_done(groups: Vec<Vec<Task>>, options: Poll<'_>) -> Vec<
                     (None, None) => std::thread::park(),
                 }
                 spin = remote_peers && parked_at.elapsed() < 2 * SPIN_BEFORE_PARK;
-                // A block polled locally looks without a fence, so a wake-up
-                // from another thread (a message, a stop, a device
-                // completion) can be lost; running each once after a park
-                // is what bounds the wait by `max_sleep`.
-                for slot in groups.iter_mut().flat_map(|g| g.slots.iter_mut()) {
-                    slot.again |= slot.task.signal().is_polled_locally();
+                // After a park (at most `max_sleep`), at once.
+                if sweep_every.is_some() {
+                    make_locally_polled_due(&mut groups);
+                    last_sweep = Instant::now();
                 }
             }
         }
@@ -214,6 +225,14 @@ fn spin_until(limit: Duration, ready: impl Fn() -> bool) -> bool {
         if start.elapsed() >= limit {
             return false;
         }
+    }
+}
+
+/// Makes every block polled locally due (see `sweep_every` in
+/// [`poll_until_done`]).
+fn make_locally_polled_due(groups: &mut [Group]) {
+    for slot in groups.iter_mut().flat_map(|g| g.slots.iter_mut()) {
+        slot.again |= slot.task.signal().is_polled_locally();
     }
 }
 
@@ -330,7 +349,9 @@ impl Scheduler for Single {
         let (mut local, own_threads) = start_blocking(runners);
         self.settings.apply();
         let here: std::collections::HashSet<usize> = local.iter().map(|r| r.index()).collect();
-        super::mark_local_polling(&mut local, |_, peer| here.contains(&peer));
+        super::mark_local_polling(&mut local, own_threads.frees_space_of(), |_, peer| {
+            here.contains(&peer)
+        });
         let poll = Poll {
             max_sleep: Some(LOCAL_POLL_INTERVAL),
             pause: None,

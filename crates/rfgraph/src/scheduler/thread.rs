@@ -217,12 +217,24 @@ pub(crate) fn join_all(
 }
 
 /// Blocks marked blocking, each running on a thread of its own.
-pub(crate) struct OwnThreads(Vec<JoinHandle<BlockRunner>>);
+pub(crate) struct OwnThreads {
+    threads: Vec<JoinHandle<BlockRunner>>,
+    /// First writers of memory these blocks read in place, whose space
+    /// they free (see `BlockRunner::space_roots`).
+    frees_space_of: Vec<usize>,
+}
 
 impl OwnThreads {
+    /// The blocks whose ring space these threads free: every wake-up that
+    /// tells such a block its space grew comes from another thread, so a
+    /// poller must not let it skip its fence (see `mark_local_polling`).
+    pub(crate) fn frees_space_of(&self) -> &[usize] {
+        &self.frees_space_of
+    }
+
     /// Waits for them and hands the runners back.
     pub(crate) fn join(self) -> impl Iterator<Item = BlockRunner> {
-        join_all(self.0)
+        join_all(self.threads)
     }
 }
 
@@ -230,9 +242,16 @@ impl OwnThreads {
 /// schedulers) and returns the others for the scheduler to run.
 pub(crate) fn start_blocking(runners: Vec<BlockRunner>) -> (Vec<BlockRunner>, OwnThreads) {
     let (blocking, rest): (Vec<_>, Vec<_>) = runners.into_iter().partition(|r| r.is_blocking());
+    let frees_space_of = blocking.iter().flat_map(|r| r.space_roots()).collect();
     let threads = blocking
         .into_iter()
         .filter_map(|r| spawn_or_fail(r, ThreadSettings::default()))
         .collect();
-    (rest, OwnThreads(threads))
+    (
+        rest,
+        OwnThreads {
+            threads,
+            frees_space_of,
+        },
+    )
 }
