@@ -122,7 +122,7 @@ impl Lane {
             return Some(Step::Progress);
         }
         if upstream_done && seg.drained(written) {
-            seg.finish();
+            seg.finish_drained(written);
             return Some(self.retire());
         }
         None

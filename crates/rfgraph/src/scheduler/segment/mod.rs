@@ -288,6 +288,17 @@ impl ParallelSegment {
                 .all(|a| a.load(Ordering::SeqCst) == IDLE)
     }
 
+    /// Ends a segment that [`drained`](Self::drained) every item below
+    /// `written`: publishes all of them first. [`publish`](Self::publish)
+    /// alone might stop short: a lane that read `claimed` before the last
+    /// claim may still be announcing that stale position, and it publishes
+    /// again only after the output was marked finished, when a reader may
+    /// already have taken the short position for the end.
+    fn finish_drained(&self, written: u64) {
+        self.output.words().publish_write_at_least(written);
+        self.finish();
+    }
+
     /// Ends the segment (once): publishes what is done, then finishes
     /// every block (outputs end, inputs detach) and wakes all lanes.
     fn finish(&self) {
