@@ -125,6 +125,20 @@ fn saxpy_on_cores_and_fused() {
 }
 
 #[test]
+fn saxpy_bare_runtime_floor_runs_on_one_core() {
+    let (ok, lines, err) = bench(&["saxpy", "--bare", "--blocks", "3", "--items", "100001"]);
+    assert!(ok, "{err}");
+    let l = &lines[0];
+    assert_common(l, "saxpy", "bare");
+    assert_eq!(l["blocks"], 3);
+    assert_eq!(l["items"], 100_001);
+    positive(l, &["items_per_s", "block_items_per_s"]);
+    let (ok, _, err) = bench(&["saxpy", "--bare", "--cores", "2"]);
+    assert!(!ok);
+    assert!(err.contains("--bare runs on one core"), "{err}");
+}
+
+#[test]
 fn load_reports_quality_at_most_one() {
     for mode in ["intra", "inter"] {
         let (ok, lines, err) = bench(&[

@@ -2,6 +2,7 @@
 //! as one JSON object on stdout (DESIGN §6) with a human summary on stderr.
 
 mod accel;
+mod bare;
 mod chain;
 mod dsp;
 mod fused;

@@ -14,7 +14,7 @@
 //! instead.
 
 use super::setup::GraphOpts;
-use super::{Record, fused, setup};
+use super::{Record, bare, fused, setup};
 use anyhow::bail;
 use clap::Args;
 use rfgraph::{Flowgraph, Map, StatelessMap};
@@ -50,6 +50,12 @@ pub struct SaxpyArgs {
     /// Run the no-runtime roofline instead of a flowgraph.
     #[arg(long, conflicts_with = "scheduler")]
     pub fused: bool,
+    /// Run the bare-runtime floor instead: the flowgraph as plain `dyn`
+    /// blocks over one ring, with none of a runtime's per-call duties (1
+    /// core; ring of `--buffer-bytes`, default 7/8 of L1, the in-place
+    /// chunk `chain` gives this flowgraph).
+    #[arg(long, conflicts_with_all = ["scheduler", "fused", "fill"])]
+    pub bare: bool,
     /// Scheduler, repeats, buffers, statistics.
     #[command(flatten)]
     pub run: GraphOpts,
@@ -83,19 +89,42 @@ fn run_fused(args: &SaxpyArgs) -> f64 {
     start.elapsed().as_secs_f64()
 }
 
+fn run_bare(args: &SaxpyArgs) -> f64 {
+    let bytes = args
+        .run
+        .buffer_bytes
+        .unwrap_or(rfgraph::scheduler::cache::l1_data_bytes() * 7 / 8);
+    let ring_items = bytes / std::mem::size_of::<f32>();
+    let start = Instant::now();
+    std::hint::black_box(bare::saxpy_chain(
+        args.items,
+        args.blocks,
+        ring_items,
+        (A, B),
+    ));
+    start.elapsed().as_secs_f64()
+}
+
 /// Runs the experiment.
 pub fn run(args: &SaxpyArgs) -> anyhow::Result<()> {
     if args.blocks == 0 || args.items == 0 || args.cores == 0 {
         bail!("--blocks, --cores and --items must be positive");
     }
+    if args.bare && args.cores != 1 {
+        bail!("--bare runs on one core");
+    }
     let scheduler_name = if args.fused {
         "fused"
+    } else if args.bare {
+        "bare"
     } else {
         &args.run.scheduler
     };
     for run in 0..args.run.repeat {
         let (seconds, done) = if args.fused {
             (run_fused(args), None)
+        } else if args.bare {
+            (run_bare(args), None)
         } else {
             let mut fg = Flowgraph::new();
             if let Some(bytes) = args.run.buffer_bytes {

@@ -257,6 +257,13 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
         // and fused; GNU Radio's `null_source` writes zeros, so it runs
         // beside the `--fill` workload below.
         list.everywhere(&format!("saxpy {blocks}@{cores}"), "saxpy", &p, true, false);
+        if cores == 1 {
+            // What calling blocks at all costs: the same flowgraph on a
+            // runtime with no per-call duties (see `bench/bare.rs`).
+            let mut args = vec!["saxpy".to_string(), "--bare".to_string()];
+            args.extend(p.iter().cloned());
+            list.rfgraph(format!("saxpy {blocks}@{cores} --bare"), &args);
+        }
         if cores > 1 {
             // The ablation: the same steps as stateful `Map`s, which
             // `chain` cuts between cores instead of running data-parallel.
