@@ -5,7 +5,7 @@
 
 use rfgraph::scheduler::{Chain, Pool, Scheduler, Single};
 use rfgraph::{Block, BoxError, Flowgraph, Ports, WorkIo};
-use rfgraph_blocks::{Copy, NullSink, NullSource, Throttle};
+use rfgraph_blocks::{Copy, MessageSink, NullSink, NullSource, Throttle};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -106,5 +106,27 @@ fn a_block_polled_locally_runs_again_on_a_busy_worker() {
         running.handle().stop();
         running.wait().unwrap();
         assert!(noticed, "{name}: the watcher never ran again");
+    }
+}
+
+#[test]
+fn a_call_from_outside_reaches_a_pool_kept_busy_by_stream_pairs() {
+    for workers in [1, 2] {
+        let mut fg = Flowgraph::new();
+        let sink = fg.add(MessageSink::new());
+        // One endless pair per worker: each wakes its partner onto the
+        // worker's own deque, so that deque never empties.
+        for _ in 0..workers {
+            let a = fg.add(NullSource::<u32>::new());
+            let b = fg.add(NullSink::<u32>::new());
+            fg.connect(a, "out", b, "in").unwrap();
+        }
+        let running = fg.start(Pool::new().workers(workers)).unwrap();
+        let handle = running.handle();
+        std::thread::sleep(Duration::from_millis(50));
+        let reply = handle.call(sink, "in", "ping", NEVER);
+        handle.stop();
+        running.wait().unwrap();
+        assert!(reply.is_ok(), "{workers} workers: {reply:?}");
     }
 }

@@ -60,6 +60,10 @@ const DONE: u8 = 4;
 /// Run a task at most this many times in a row before letting others run.
 const BURST: usize = 32;
 
+/// One pick in this many takes the oldest waiting task instead of the
+/// newest (see `Shared::find_task`).
+const FAIR_PICK: usize = 31;
+
 struct Task {
     state: AtomicU8,
     runner: UnsafeCell<Option<BlockRunner>>,
@@ -140,7 +144,20 @@ impl Shared {
         }
     }
 
-    fn find_task(&self, local: &Worker<usize>) -> Option<usize> {
+    /// The next task for worker `me`: usually the newest of its own deque
+    /// (a consumer right after its producer, data in cache), but every
+    /// [`FAIR_PICK`]th pick (`tick`) the oldest waiting anywhere first: a
+    /// pair that keeps waking each other would otherwise keep the deque
+    /// full for ever, and tasks woken from outside the pool (a message or
+    /// call from the handle, a blocking block's thread) or stolen in a
+    /// batch would never run.
+    fn find_task(&self, local: &Worker<usize>, me: usize, tick: usize) -> Option<usize> {
+        if tick.is_multiple_of(FAIR_PICK)
+            && let Steal::Success(task) =
+                self.injector.steal().or_else(|| self.stealers[me].steal())
+        {
+            return Some(task);
+        }
         local.pop().or_else(|| {
             std::iter::repeat_with(|| {
                 self.injector
@@ -212,16 +229,18 @@ impl Shared {
         }
     }
 
-    fn worker_loop(&self, local: Worker<usize>) {
+    fn worker_loop(&self, me: usize, local: Worker<usize>) {
         LOCAL.with(|l| *l.borrow_mut() = Some((self as *const Shared, local)));
+        let mut tick = 0usize;
         loop {
+            tick = tick.wrapping_add(1);
             if self.remaining.load(Ordering::Acquire) == 0 {
                 break;
             }
             let task = LOCAL.with(|l| {
                 let l = l.borrow();
                 let (_, local) = l.as_ref().expect("worker deque installed above");
-                self.find_task(local)
+                self.find_task(local, me, tick)
             });
             if let Some(i) = task {
                 self.run_task(i);
@@ -324,7 +343,7 @@ impl Scheduler for Pool {
                         .spawn_scoped(scope, move || {
                             settings.apply();
                             let before = ThreadUsage::current();
-                            shared.worker_loop(deque);
+                            shared.worker_loop(w, deque);
                             ThreadUsage::current().since(before)
                         })
                         .expect("cannot spawn a pool worker")
