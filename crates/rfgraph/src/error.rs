@@ -99,6 +99,18 @@ pub enum GraphError {
         /// Port direction.
         direction: Direction,
     },
+    /// A block propagates tags at a rate with a zero term.
+    #[error(
+        "block `{block}` propagates tags at {interpolation}/{decimation}; both terms of a `TagPolicy::Propagate` rate must be positive"
+    )]
+    InvalidTagRate {
+        /// Block instance name.
+        block: String,
+        /// Its interpolation.
+        interpolation: u64,
+        /// Its decimation.
+        decimation: u64,
+    },
     /// Stream edges form a cycle; stream graphs must be acyclic.
     #[error(
         "stream cycle: {0}; stream edges must not form a loop (feedback belongs on message ports)"

@@ -97,12 +97,19 @@ fn propagate_tags(
     } = policy
     {
         input.for_each_tag(range, &mut |t: &Tag| {
-            let index = t.index * interpolation / decimation;
+            let index = scaled_index(t.index, interpolation, decimation);
             for out in outputs {
                 out.edge.words().add_tag(Tag { index, ..t.clone() });
             }
         });
     }
+}
+
+/// `index × interpolation / decimation` without overflow (rates are
+/// positive: the flowgraph checks them), saturating at `u64::MAX`.
+fn scaled_index(index: u64, interpolation: u64, decimation: u64) -> u64 {
+    let scaled = u128::from(index) * u128::from(interpolation) / u128::from(decimation.max(1));
+    u64::try_from(scaled).unwrap_or(u64::MAX)
 }
 
 pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
@@ -595,5 +602,19 @@ impl BlockRunner {
             g.root_finished();
         }
         self.control.block_finished(self.group.is_some());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scaled_index;
+
+    #[test]
+    fn tag_indices_scale_without_overflow() {
+        assert_eq!(scaled_index(10, 3, 2), 15);
+        assert_eq!(scaled_index(7, 1, 4), 1);
+        // index × interpolation exceeds u64 but the result fits.
+        assert_eq!(scaled_index(u64::MAX / 2, 4, 8), u64::MAX / 4);
+        assert_eq!(scaled_index(u64::MAX, 2, 1), u64::MAX);
     }
 }

@@ -348,6 +348,43 @@ pub fn unconnected_port_is_rejected(s: impl Scheduler) {
     );
 }
 
+/// Copies its input at a tag rate with a zero term.
+struct ZeroRateCopy(Copy<u32>);
+
+impl rfgraph::Block for ZeroRateCopy {
+    fn ports(&mut self) -> rfgraph::Ports<'_> {
+        self.0.ports()
+    }
+
+    fn work(&mut self, io: &mut rfgraph::WorkIo) -> Result<(), rfgraph::BoxError> {
+        self.0.work(io)
+    }
+
+    fn tag_policy(&self) -> rfgraph::TagPolicy {
+        rfgraph::TagPolicy::Propagate {
+            interpolation: 1,
+            decimation: 0,
+        }
+    }
+}
+
+pub fn zero_tag_rate_is_rejected(s: impl Scheduler) {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(sequence(10)).with_tags(vec![Tag::new(3, "t", 1u64)]));
+    let bad = fg.add_named("bad-rate", ZeroRateCopy(Copy::new()));
+    let sink = fg.add(VectorSink::<u32>::new());
+    fg.chain(&[src, bad, sink]).unwrap();
+    let err = fg.run(s).err().expect("a zero tag rate is rejected");
+    assert_eq!(
+        err,
+        RunError::Graph(GraphError::InvalidTagRate {
+            block: "bad-rate".into(),
+            interpolation: 1,
+            decimation: 0,
+        })
+    );
+}
+
 pub fn stream_cycle_is_rejected(s: impl Scheduler) {
     // A two-input block would be needed to feed a cycle from outside; a
     // closed loop of copies is the simplest cycle.

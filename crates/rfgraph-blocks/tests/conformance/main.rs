@@ -20,7 +20,7 @@ macro_rules! conformance {
                 failing_block_names_itself, panicking_block_names_itself,
                 failure_in_message_handler_stops_the_run,
                 type_mismatch_is_rejected_at_connect, unconnected_port_is_rejected,
-                stream_cycle_is_rejected, external_call_gets_a_reply,
+                stream_cycle_is_rejected, zero_tag_rate_is_rejected, external_call_gets_a_reply,
                 message_only_graph_runs_until_stopped, statistics_count_items,
                 decimator_remainder_does_not_hang, throttle_limits_rate_without_hanging,
                 blocking_block_gets_its_own_thread, fan_out_and_fan_in_across_cores,

@@ -1,7 +1,9 @@
 //! Whole-graph checks run before anything starts: every required port is
-//! connected and stream edges form no cycle. Errors name blocks and ports.
+//! connected, stream edges form no cycle, and tag rates are positive.
+//! Errors name blocks and ports.
 
 use super::Flowgraph;
+use crate::TagPolicy;
 use crate::error::{Direction, GraphError};
 
 /// Names and optionality of one block's stream ports.
@@ -35,7 +37,28 @@ fn port_facts(fg: &mut Flowgraph) -> Vec<PortFacts> {
 pub fn validate(fg: &mut Flowgraph) -> Result<(), GraphError> {
     let facts = port_facts(fg);
     check_connections(fg, &facts)?;
-    check_acyclic(fg, &facts)
+    check_acyclic(fg, &facts)?;
+    check_tag_rates(fg)
+}
+
+/// A zero rate would divide by zero when the runtime scales a tag's index,
+/// outside any block code, in the middle of a run.
+fn check_tag_rates(fg: &Flowgraph) -> Result<(), GraphError> {
+    for entry in &fg.blocks {
+        if let TagPolicy::Propagate {
+            interpolation,
+            decimation,
+        } = entry.block.tag_policy()
+            && (interpolation == 0 || decimation == 0)
+        {
+            return Err(GraphError::InvalidTagRate {
+                block: entry.name.clone(),
+                interpolation,
+                decimation,
+            });
+        }
+    }
+    Ok(())
 }
 
 fn check_connections(fg: &Flowgraph, facts: &[PortFacts]) -> Result<(), GraphError> {
