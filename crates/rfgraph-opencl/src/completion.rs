@@ -77,13 +77,16 @@ impl InFlight {
         Ok(())
     }
 
-    /// Tracks `event`, which moves `items`, and wakes the block when it completes.
+    /// Tracks `event`, which moves `items`, and wakes the block when it
+    /// completes. The event is tracked before its callback is set: if that
+    /// fails, the run fails, and `wait_all` must still wait for the
+    /// command, which was already enqueued on host memory.
     pub fn push(&mut self, event: Event, items: usize) -> Result<(), OclError> {
-        if let Some(w) = &self.waker {
-            watch(&event, w)?;
-        }
         self.commands.push_back((event, items));
         self.items += items;
+        if let (Some(w), Some((event, _))) = (&self.waker, self.commands.back()) {
+            watch(event, w)?;
+        }
         Ok(())
     }
 

@@ -13,7 +13,8 @@ use crate::context::OclContext;
 use crate::item::DeviceItem;
 use crate::port::{DeviceInput, DeviceOutput};
 use crate::ring::{enqueue_read, enqueue_write};
-use rfgraph::{Block, BoxError, Ports, StreamInput, StreamOutput, Waker, WorkIo};
+use rfgraph::buffer::positions::PositionedBuffer;
+use rfgraph::{Block, BoxError, Ports, StreamInput, StreamOutput, Tag, Waker, WorkIo};
 
 /// Copies host items to device memory: host input `in`, device output `out`.
 pub struct ToDevice<T: DeviceItem> {
@@ -29,6 +30,27 @@ impl<T: DeviceItem> ToDevice<T> {
             input: StreamInput::new("in"),
             output: DeviceOutput::new("out", context),
             in_flight: InFlight::new(context),
+        }
+    }
+
+    /// Copies the tags of the `n` host items `skip` items past the
+    /// input's position (after this call's consumption) to the `n` device
+    /// items about to be produced. Device items are published when their
+    /// copy is enqueued, while host items are consumed only when it
+    /// completes: left to the runtime, a tag would reach the device ring
+    /// after readers there moved past its item.
+    fn forward_tags(&mut self, skip: usize, n: usize) {
+        let host_first = self.input.position() + skip as u64;
+        let host_end = host_first + n as u64;
+        let device_first = self.output.writer().position();
+        let ring = self.output.writer().ring().clone();
+        for t in self.input.tags() {
+            if (host_first..host_end).contains(&t.index) {
+                ring.positions().add_tag(Tag {
+                    index: device_first + (t.index - host_first),
+                    ..t
+                });
+            }
         }
     }
 }
@@ -66,6 +88,7 @@ impl<T: DeviceItem> Block for ToDevice<T> {
                 enqueue_write(self.output.writer().ring(), span.offset, src)
             }?;
             self.in_flight.push(event, n)?;
+            self.forward_tags(skip, n);
             self.output.produce(n);
             enqueued = true;
         }
@@ -75,6 +98,12 @@ impl<T: DeviceItem> Block for ToDevice<T> {
     fn deinit(&mut self) -> Result<(), BoxError> {
         self.in_flight.wait_all();
         Ok(())
+    }
+
+    /// Tags go out with the device items they belong to (see
+    /// `forward_tags`), not when the host items are consumed.
+    fn tag_policy(&self) -> rfgraph::TagPolicy {
+        rfgraph::TagPolicy::Manual
     }
 }
 

@@ -13,10 +13,12 @@ use crate::context::OclContext;
 use crate::error::OclError;
 use crate::item::DeviceItem;
 use crate::port::{DeviceInput, DeviceOutput};
+use crate::ring::DeviceRing;
 use opencl3::kernel::Kernel;
 use opencl3::memory::{Buffer, ClMem};
 use rfgraph::buffer::EdgeBuffer;
-use rfgraph::{Block, BoxError, Ports, WorkIo};
+use rfgraph::buffer::positions::PositionedBuffer;
+use rfgraph::{Block, BoxError, Ports, Tag, WorkIo};
 
 fn source<T: DeviceItem>() -> String {
     format!(
@@ -77,11 +79,33 @@ impl<T: DeviceItem> Fir<T> {
     fn history(&self) -> u64 {
         self.ntaps as u64 - 1
     }
+
+    /// Copies the tags of inputs `[next_out, next_out + n)` to the `n`
+    /// outputs about to be produced, at the same offsets.
+    fn forward_tags(&mut self, input: &DeviceRing, n: usize) {
+        let first_out = self.output.writer().position();
+        let out = self.output.writer().ring().clone();
+        let from = self.next_out;
+        input
+            .positions()
+            .for_each_tag(from..from + n as u64, &mut |t| {
+                out.positions().add_tag(Tag {
+                    index: first_out + (t.index - from),
+                    ..t.clone()
+                });
+            });
+    }
 }
 
 impl<T: DeviceItem> Block for Fir<T> {
     fn ports(&mut self) -> Ports<'_> {
         Ports::new().input(&mut self.input).output(&mut self.output)
+    }
+
+    /// Tags go out with the outputs they belong to (see `forward_tags`),
+    /// not when their inputs leave the history.
+    fn tag_policy(&self) -> rfgraph::TagPolicy {
+        rfgraph::TagPolicy::Manual
     }
 
     fn init(&mut self) -> Result<(), BoxError> {
@@ -119,6 +143,9 @@ impl<T: DeviceItem> Block for Fir<T> {
                 .mem(&self.taps.get())?
                 .value(&(self.ntaps as u32))?;
             launch(&self.context, &self.kernel, n)?;
+            // Outputs are published now but their inputs are consumed
+            // `taps - 1` items later (history): their tags must go now.
+            self.forward_tags(&ring, n);
             self.output.produce(n);
             self.next_out += n as u64;
             launched = true;
