@@ -210,11 +210,10 @@ impl Shared {
                 self.wake_one();
             }
             Step::Idle { until } => {
-                // A parked worker sleeps until the deadline it knew of.
-                if let Some(at) = until
-                    && self.timers.add(at, i)
-                {
-                    self.wake_one();
+                // No one to wake: this worker checks the timers after the
+                // task, and before it parks sleeps until the earliest.
+                if let Some(at) = until {
+                    self.timers.add(at, i);
                 }
                 if task
                     .state
