@@ -46,6 +46,9 @@ pub(crate) struct InputEdge {
     /// When the edge reuses memory in place: the block that writes that
     /// memory first, whose space this reader frees.
     pub(crate) frees_space_of: Option<usize>,
+    /// The fewest items `work` needs on this input to make progress (the
+    /// port's `min_items`): fewer left once the writer is done never will.
+    pub(crate) min_items: u64,
 }
 
 pub(crate) struct OutputEdge {
@@ -540,12 +543,15 @@ impl BlockRunner {
         {
             return true;
         }
-        // A writer done before the call, and every item it wrote consumed.
+        // A writer done before the call, and fewer of its items left than
+        // the block needs to move (none, or a remainder short of a
+        // decimation group). Waiting for outputs to drain instead would
+        // wait for ever when a reader keeps a remainder of its own.
         if self.writers_done > 0
             && self
                 .inputs
                 .iter()
-                .any(|i| i.writer_done && i.edge.words().written() == i.last)
+                .any(|i| i.writer_done && i.edge.words().written() - i.last < i.min_items)
         {
             return true;
         }

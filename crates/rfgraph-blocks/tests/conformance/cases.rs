@@ -509,6 +509,27 @@ pub fn decimator_remainder_does_not_hang(s: impl Scheduler) {
     assert_eq!(sink_items(&done, sink), &[0, 4]);
 }
 
+pub fn cascaded_remainders_after_a_fan_out_do_not_hang(s: impl Scheduler) {
+    // 20 001 items through ÷4 leave 1 behind; of its 5000 outputs, the ÷3
+    // reader leaves 2 behind, so the ÷4 block's output never drains. Each
+    // block must still finish once its writer is done and what is left is
+    // short of a decimation group.
+    let mut fg = Flowgraph::new();
+    fg.set_buffer_bytes(4096);
+    let src = fg.add(VectorSource::new(sequence(20_001)));
+    let by4 = fg.add(KernelBlock::new(Decimate(4)));
+    let direct = fg.add(VectorSink::<u32>::new());
+    let by3 = fg.add(KernelBlock::new(Decimate(3)));
+    let after = fg.add(VectorSink::<u32>::new());
+    fg.chain(&[src, by4, direct]).unwrap();
+    fg.chain(&[by4, by3, after]).unwrap();
+    let done = run(fg, s).unwrap();
+    let quarter: Vec<u32> = (0..5_000).map(|k| 4 * k).collect();
+    assert_eq!(sink_items(&done, direct), &quarter[..]);
+    let twelfth: Vec<u32> = (0..1_666).map(|k| 12 * k).collect();
+    assert_eq!(sink_items(&done, after), &twelfth[..]);
+}
+
 pub fn throttle_limits_rate_without_hanging(s: impl Scheduler) {
     let mut fg = Flowgraph::new();
     let src = fg.add(VectorSource::new(sequence(2_000)));

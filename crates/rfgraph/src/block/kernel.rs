@@ -67,8 +67,12 @@ impl<K: Kernel> KernelBlock<K> {
         assert!(kernel.interpolation() > 0 && kernel.decimation() > 0);
         let one_to_one = kernel.interpolation() == 1 && kernel.decimation() == 1;
         let output = StreamOutput::new("out");
+        // A call needs a whole decimation group in and room for a whole
+        // interpolation group out.
+        let input = StreamInput::new("in").with_min_items(kernel.decimation());
+        let output = output.with_min_items(kernel.interpolation());
         Self {
-            input: StreamInput::new("in"),
+            input,
             output: if one_to_one && kernel.supports_in_place() {
                 output.in_place_of(0)
             } else {

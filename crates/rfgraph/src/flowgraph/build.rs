@@ -200,6 +200,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
             let dst_name = fg.blocks[dst].name.clone();
             let mut ports = fg.blocks[dst].block.ports();
             let port = &mut ports.inputs[dst_port];
+            let min_items = port.min_items() as u64;
             port.attach(edge.clone(), reader)
                 .map_err(|cause| GraphError::Buffer {
                     block: dst_name,
@@ -215,6 +216,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
                     writer: src,
                     writer_done: false,
                     frees_space_of,
+                    min_items,
                 },
             ));
         }
