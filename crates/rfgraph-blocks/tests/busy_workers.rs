@@ -26,14 +26,17 @@ fn eventually(seen: impl Fn() -> bool) -> bool {
     false
 }
 
-/// `busy` endless source → copy → sink branches, which keep every worker
-/// of a small pool busy.
-fn add_busy_branches(fg: &mut Flowgraph, busy: usize) {
+/// `busy` endless source → (copy →) sink branches, which keep the workers
+/// busy: they never park, and each wakes its partner onto its own
+/// worker's deque.
+fn add_busy_branches(fg: &mut Flowgraph, busy: usize, with_copy: bool) {
     for _ in 0..busy {
-        let a = fg.add(NullSource::<u32>::new());
-        let b = fg.add(Copy::<u32>::new());
-        let c = fg.add(NullSink::<u32>::new());
-        fg.chain(&[a, b, c]).unwrap();
+        let mut branch = vec![fg.add(NullSource::<u32>::new())];
+        if with_copy {
+            branch.push(fg.add(Copy::<u32>::new()));
+        }
+        branch.push(fg.add(NullSink::<u32>::new()));
+        fg.chain(&branch).unwrap();
     }
 }
 
@@ -46,7 +49,7 @@ fn a_throttled_branch_flows_while_busy_branches_fill_the_pool() {
         let throttle = fg.add(Throttle::<u32>::new(2_000.0));
         let sink = fg.add(NullSink::<u32>::new());
         fg.chain(&[src, throttle, sink]).unwrap();
-        add_busy_branches(&mut fg, busy);
+        add_busy_branches(&mut fg, busy, true);
         let running = fg.start(Pool::new().workers(2)).unwrap();
         let handle = running.handle();
         let flowed = eventually(|| handle.stats()[sink.0].items_consumed >= 50);
@@ -92,12 +95,8 @@ fn a_block_polled_locally_runs_again_on_a_busy_worker() {
             flag: flag.clone(),
             seen: seen.clone(),
         });
-        // Busy branches on every worker: they never park.
-        for _ in 0..2 {
-            let a = fg.add(NullSource::<u32>::new().without_writing());
-            let b = fg.add(NullSink::<u32>::new());
-            fg.connect(a, "out", b, "in").unwrap();
-        }
+        // Busy branches on every worker.
+        add_busy_branches(&mut fg, 2, false);
         let running = fg.start(scheduler).unwrap();
         // Let the watcher go idle first.
         std::thread::sleep(Duration::from_millis(50));
@@ -114,13 +113,8 @@ fn a_call_from_outside_reaches_a_pool_kept_busy_by_stream_pairs() {
     for workers in [1, 2] {
         let mut fg = Flowgraph::new();
         let sink = fg.add(MessageSink::new());
-        // One endless pair per worker: each wakes its partner onto the
-        // worker's own deque, so that deque never empties.
-        for _ in 0..workers {
-            let a = fg.add(NullSource::<u32>::new());
-            let b = fg.add(NullSink::<u32>::new());
-            fg.connect(a, "out", b, "in").unwrap();
-        }
+        // One endless pair per worker: its deque never empties.
+        add_busy_branches(&mut fg, workers, false);
         let running = fg.start(Pool::new().workers(workers)).unwrap();
         let handle = running.handle();
         std::thread::sleep(Duration::from_millis(50));

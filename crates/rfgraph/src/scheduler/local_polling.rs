@@ -51,13 +51,17 @@ mod tests {
         }
     }
 
-    struct Snk(StreamInput<f32>);
+    /// A sink that may be marked blocking (a thread of its own).
+    struct Snk(StreamInput<f32>, bool);
     impl Block for Snk {
         fn ports(&mut self) -> Ports<'_> {
             Ports::new().input(&mut self.0)
         }
         fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
             Ok(())
+        }
+        fn is_blocking(&self) -> bool {
+            self.1
         }
     }
 
@@ -71,8 +75,8 @@ mod tests {
         let mut fg = Flowgraph::new();
         let src = fg.add(Src(StreamOutput::new("out")));
         let map = fg.add(Map::new(|x: f32| x + 1.0));
-        let a = fg.add(Snk(StreamInput::new("in")));
-        let b = fg.add(Snk(StreamInput::new("in")));
+        let a = fg.add(Snk(StreamInput::new("in"), false));
+        let b = fg.add(Snk(StreamInput::new("in"), false));
         fg.chain(&[src, map, a]).unwrap();
         fg.connect(map, "out", b, "in").unwrap();
         let mut runners = crate::flowgraph::build::build(fg).unwrap().runners;
@@ -89,19 +93,6 @@ mod tests {
         assert!(src_signal.is_polled_locally());
     }
 
-    struct BlockingSnk(StreamInput<f32>);
-    impl Block for BlockingSnk {
-        fn ports(&mut self) -> Ports<'_> {
-            Ports::new().input(&mut self.0)
-        }
-        fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
-            Ok(())
-        }
-        fn is_blocking(&self) -> bool {
-            true
-        }
-    }
-
     /// src → map (in place) → blocking sink: the sink, on a thread of its
     /// own, frees the source's memory, so the source must keep its fence
     /// although the pollers never see the sink's runner.
@@ -110,7 +101,7 @@ mod tests {
         let mut fg = Flowgraph::new();
         let src = fg.add(Src(StreamOutput::new("out")));
         let map = fg.add(Map::new(|x: f32| x + 1.0));
-        let snk = fg.add(BlockingSnk(StreamInput::new("in")));
+        let snk = fg.add(Snk(StreamInput::new("in"), true));
         fg.chain(&[src, map, snk]).unwrap();
         let runners = crate::flowgraph::build::build(fg).unwrap().runners;
         let src_signal = runners[src.0].signal().clone();
