@@ -52,6 +52,8 @@ pub mod scheduler;
 pub mod signal;
 pub mod stats;
 pub mod tag;
+#[cfg(test)]
+mod test_blocks;
 
 pub use block::copy_items::copy_items;
 pub use block::kernel::{Kernel, KernelBlock, Map};

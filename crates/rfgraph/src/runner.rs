@@ -363,6 +363,8 @@ impl BlockRunner {
         }
         // Also after handlers alone: they may have produced stream items.
         let (consumed, produced) = self.publish();
+        #[cfg(test)]
+        crate::scheduler::contain::inject_fault(self.name(), consumed + produced);
         if called {
             self.tally.count(&self.stats, consumed, produced, time);
         }

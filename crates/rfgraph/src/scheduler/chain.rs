@@ -255,6 +255,7 @@ impl Scheduler for Chain {
         };
         self.record(&run, &plan);
         let pause = AtomicBool::new(false);
+        let control = local.first().map(|r| r.control.clone());
         let mut out: Vec<BlockRunner> = std::thread::scope(|scope| {
             let (done_tx, done_rx) = channel();
             let (jobs, threads): (Vec<Sender<Job>>, Vec<Thread>) = run
@@ -273,6 +274,7 @@ impl Scheduler for Chain {
                     };
                     let done_tx = done_tx.clone();
                     let pause = &pause;
+                    let control = control.clone();
                     let handle = std::thread::Builder::new()
                         .name(format!("rfgraph-chain-{p}"))
                         .spawn_scoped(scope, move || {
@@ -283,7 +285,17 @@ impl Scheduler for Chain {
                                     pause: Some(pause),
                                     install_waker: false,
                                 };
-                                let _ = done_tx.send(poll_until_done(groups, poll));
+                                // After a panic the run fails and the
+                                // worker's runners are lost; report none
+                                // so the run does not wait for them.
+                                let runners =
+                                    super::contain_panic(|| poll_until_done(groups, poll))
+                                        .unwrap_or_else(|panic| {
+                                            let place = format!("`chain` worker {p}");
+                                            panic.fail_run(control.as_deref(), &place);
+                                            Vec::new()
+                                        });
+                                let _ = done_tx.send(runners);
                             }
                         })
                         .expect("cannot spawn a chain worker");

@@ -39,31 +39,8 @@ pub(crate) fn mark_local_polling(
 #[cfg(test)]
 mod tests {
     use super::mark_local_polling;
-    use crate::{Block, BoxError, Flowgraph, Map, Ports, StreamInput, StreamOutput, WorkIo};
-
-    struct Src(StreamOutput<f32>);
-    impl Block for Src {
-        fn ports(&mut self) -> Ports<'_> {
-            Ports::new().output(&mut self.0)
-        }
-        fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
-            Ok(())
-        }
-    }
-
-    /// A sink that may be marked blocking (a thread of its own).
-    struct Snk(StreamInput<f32>, bool);
-    impl Block for Snk {
-        fn ports(&mut self) -> Ports<'_> {
-            Ports::new().input(&mut self.0)
-        }
-        fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
-            Ok(())
-        }
-        fn is_blocking(&self) -> bool {
-            self.1
-        }
-    }
+    use crate::test_blocks::{Sink, Source};
+    use crate::{Flowgraph, Map};
 
     /// src → map (in place) → {sink A, sink B}: the map's readers free the
     /// source's memory. With sink B on another thread, the source hears
@@ -73,10 +50,10 @@ mod tests {
     #[test]
     fn a_writer_whose_memory_is_freed_from_another_thread_keeps_its_fence() {
         let mut fg = Flowgraph::new();
-        let src = fg.add(Src(StreamOutput::new("out")));
+        let src = fg.add(Source::new(0));
         let map = fg.add(Map::new(|x: f32| x + 1.0));
-        let a = fg.add(Snk(StreamInput::new("in"), false));
-        let b = fg.add(Snk(StreamInput::new("in"), false));
+        let a = fg.add(Sink::new(false));
+        let b = fg.add(Sink::new(false));
         fg.chain(&[src, map, a]).unwrap();
         fg.connect(map, "out", b, "in").unwrap();
         let mut runners = crate::flowgraph::build::build(fg).unwrap().runners;
@@ -99,9 +76,9 @@ mod tests {
     #[test]
     fn a_writer_whose_memory_a_blocking_block_frees_keeps_its_fence() {
         let mut fg = Flowgraph::new();
-        let src = fg.add(Src(StreamOutput::new("out")));
+        let src = fg.add(Source::new(0));
         let map = fg.add(Map::new(|x: f32| x + 1.0));
-        let snk = fg.add(Snk(StreamInput::new("in"), true));
+        let snk = fg.add(Sink::new(true));
         fg.chain(&[src, map, snk]).unwrap();
         let runners = crate::flowgraph::build::build(fg).unwrap().runners;
         let src_signal = runners[src.0].signal().clone();

@@ -8,6 +8,7 @@
 
 pub mod cache;
 pub mod chain;
+pub(crate) mod contain;
 mod local_polling;
 pub mod partition;
 pub mod pool;
@@ -22,6 +23,7 @@ pub mod tpb;
 
 use crate::runner::BlockRunner;
 pub use chain::Chain;
+pub(crate) use contain::contain_panic;
 pub(crate) use local_polling::mark_local_polling;
 pub use pool::Pool;
 pub use shape::GraphShape;

@@ -189,13 +189,23 @@ impl Shared {
         let Some(runner) = runner.as_mut() else {
             return;
         };
-        let mut step = Step::Progress;
-        for _ in 0..BURST {
-            step = runner.run_once();
-            if step != Step::Progress {
-                break;
+        let burst = || {
+            let mut step = Step::Progress;
+            for _ in 0..BURST {
+                step = runner.run_once();
+                if step != Step::Progress {
+                    break;
+                }
             }
-        }
+            step
+        };
+        // A panic in the runtime fails the run; the block counts as done
+        // so the other workers do not wait for it.
+        let step = super::contain_panic(burst).unwrap_or_else(|panic| {
+            let place = format!("a `pool` worker running block `{}`", runner.name());
+            panic.fail_run(Some(&runner.control), &place);
+            Step::Done
+        });
         match step {
             Step::Done => {
                 task.state.store(DONE, Ordering::Release);

@@ -357,7 +357,13 @@ impl Scheduler for Single {
             pause: None,
             install_waker: true,
         };
-        let mut out = poll_until_done(component_groups(local), poll);
+        let control = local.first().map(|r| r.control.clone());
+        // After a panic in the poll loop the run fails; its runners are lost.
+        let mut out = super::contain_panic(|| poll_until_done(component_groups(local), poll))
+            .unwrap_or_else(|panic| {
+                panic.fail_run(control.as_deref(), "the `single` scheduler's thread");
+                Vec::new()
+            });
         out.extend(own_threads.join());
         out
     }

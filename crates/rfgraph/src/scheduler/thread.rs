@@ -180,7 +180,12 @@ pub fn spawn_block_thread(
         .spawn(move || {
             settings.apply();
             let before = ThreadUsage::current();
-            run_until_done(&mut runner);
+            // A panic in the runtime fails the run; the runner goes back
+            // for `deinit` as it is.
+            if let Err(panic) = super::contain_panic(|| run_until_done(&mut runner)) {
+                let place = format!("the thread of block `{}`", runner.name());
+                panic.fail_run(Some(&runner.control), &place);
+            }
             runner.record_thread_usage(ThreadUsage::current().since(before), 1);
             runner
         })

@@ -162,6 +162,10 @@ impl Lane {
                 self.tallies[k].count(&seg.stats[k], count, count, time);
             }
         }
+        #[cfg(test)]
+        for name in &seg.names {
+            crate::scheduler::contain::inject_fault(name, to - from);
+        }
         // Blocks of a segment propagate tags 1:1: they arrive unchanged.
         let output = seg.output.words();
         seg.input
