@@ -17,13 +17,38 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// for k ≥ 1 the read (= write) position of stage k (the last is the
 /// sink's).
 struct Ring {
-    items: Vec<f32>,
+    /// The items lie at `memory[start..start + capacity]`, aligned to a
+    /// cache line like the runtime's page-aligned rings: a `Vec` is only
+    /// 16-byte aligned, and AVX stores that straddle lines ran this loop
+    /// at half speed (measured on `--fused`'s loop: 1.2e10 items/s at 16
+    /// bytes past a line, 1.9e10 on one).
+    memory: Vec<f32>,
+    start: usize,
+    capacity: usize,
     positions: Vec<AtomicU64>,
 }
 
+/// Items per cache line.
+const LINE_ITEMS: usize = 64 / std::mem::size_of::<f32>();
+
 impl Ring {
+    fn new(capacity: usize, stages: usize) -> Self {
+        let memory = vec![0.0f32; capacity + LINE_ITEMS];
+        let misalignment = memory.as_ptr().align_offset(64);
+        Self {
+            start: misalignment.min(LINE_ITEMS),
+            memory,
+            capacity,
+            positions: (0..stages).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
     fn capacity(&self) -> u64 {
-        self.items.len() as u64
+        self.capacity as u64
+    }
+
+    fn items(&self) -> &[f32] {
+        &self.memory[self.start..self.start + self.capacity]
     }
 
     /// Items stage `k` may take now: what stage `k - 1` released, or for
@@ -79,7 +104,7 @@ impl BareBlock for Step {
         // Rounds move whole laps or less: stop at the ring's end.
         let n = ring.available(stage).min(ring.capacity() - start);
         // SAFETY: `start + n` ≤ capacity, so the range lies inside the
-        // ring's `Vec`; stage k alone owns the items between stage k - 1's
+        // ring's items (`memory[ring.start..][..capacity]`); stage k alone owns the items between stage k - 1's
         // position and its own (each stage only ever advances its own
         // position, and one thread runs every stage), so no other
         // reference to them exists during the call.
@@ -112,11 +137,9 @@ impl BareBlock for Sink {
 /// sink on a ring of `ring_items` items; returns the checksum of the ring
 /// (so the work cannot be optimised away; tests compare it).
 pub fn saxpy_chain(items: u64, steps: usize, ring_items: usize, (a, b): (f32, f32)) -> f32 {
-    let mut ring = Ring {
-        items: vec![0.0; ring_items.max(1)],
-        positions: (0..steps + 2).map(|_| AtomicU64::new(0)).collect(),
-    };
-    let base = ring.items.as_mut_ptr();
+    let mut ring = Ring::new(ring_items.max(1), steps + 2);
+    let start = ring.start;
+    let base = ring.memory[start..].as_mut_ptr();
     let mut blocks: Vec<Box<dyn BareBlock>> = vec![Box::new(Source { left: items })];
     for _ in 0..steps {
         blocks.push(Box::new(Step { a, b, items: base }));
@@ -132,7 +155,7 @@ pub fn saxpy_chain(items: u64, steps: usize, ring_items: usize, (a, b): (f32, f3
             }
         }
     }
-    ring.items.iter().sum()
+    ring.items().iter().sum()
 }
 
 #[cfg(test)]
@@ -149,6 +172,15 @@ mod tests {
         // Slots 0..5 saw 11 laps, the others 10.
         let expected = (5 * 11 + (ring - 5) * 10) as f32 * steps as f32;
         assert_eq!(sum, expected);
+    }
+
+    #[test]
+    fn ring_items_start_on_a_cache_line() {
+        for capacity in [1, 7, 1000, 7168] {
+            let ring = Ring::new(capacity, 3);
+            assert_eq!(ring.items().as_ptr() as usize % 64, 0);
+            assert_eq!(ring.items().len(), capacity);
+        }
     }
 
     #[test]
