@@ -29,7 +29,7 @@
 //!   read past the published position, so claimed items belong to their
 //!   lane alone until it completes them.
 //!
-//! This module owns the shared state and its protocol; [`find`] decides
+//! This module owns the shared state and its protocol; [`find`](fn@find) decides
 //! which runs become segments and [`Lane`] is one core's share. Where
 //! lanes run is `chain`'s partition.
 
@@ -132,7 +132,7 @@ pub(crate) struct ParallelSegment {
 }
 
 impl ParallelSegment {
-    /// Takes over `runners` (a segment found by [`find`], in stream order)
+    /// Takes over `runners` (a segment found by [`find`](fn@find), in stream order)
     /// for one lane per thread of `lane_threads`, and installs the wakers
     /// of its first and last blocks. Hands the runners back, untouched, if
     /// the first block's input is not a host ring.

@@ -11,21 +11,22 @@
 //! those cores instead (see `segment`); such runs keep their partition.
 
 use super::cache::{l2_bytes, local_ring_bytes, segment_ring_bytes};
-use super::partition::{Node, Partition, group_by_component, nodes_of, partition};
-use super::refine::{Refine, WorkerWaker, refined, with_costs};
-use super::segment::{self, ParallelSegment};
-use super::single::{LOCAL_POLL_INTERVAL, Poll, poll_until_done};
-use super::task::Task;
+use super::partition::{Node, Partition, nodes_of, partition};
+use super::refine::{Refine, WorkerWaker, with_costs};
+use super::segment;
 use super::thread::{RealtimePriority, ThreadSettings, start_blocking};
 use super::{GraphShape, Scheduler};
 use crate::runner::BlockRunner;
-use crate::stats::StatsCell;
+use run::{Calibrated, ChainRun, Job, collect};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::Thread;
-use std::time::Instant;
+use workers::Worker;
+
+mod run;
+mod workers;
 
 /// The cache-aware partitioned scheduler.
 #[derive(Clone, Debug, Default)]
@@ -236,70 +237,33 @@ impl Scheduler for Chain {
         // One core leaves nothing to refine.
         let refine =
             (!self.static_partition && cores.len() > 1).then(|| self.refine.unwrap_or_default());
-        let mut run = ChainRun {
-            stats: local.iter().map(|r| r.stats.clone()).collect(),
-            slot_of: local
-                .iter()
-                .enumerate()
-                .map(|(s, r)| (r.index(), s))
-                .collect(),
-            index_of: local.iter().map(|r| r.index()).collect(),
-            nodes,
-            cores,
-            wakers: Vec::new(),
-            segments: Vec::new(),
-            segment_of: Vec::new(),
-            work_ticks_at_warmup: Vec::new(),
-            reported: 0,
-            freed_by_own_threads: own_threads.frees_space_of().to_vec(),
-        };
+        let mut run = ChainRun::new(&local, nodes, cores, own_threads.frees_space_of());
         self.record(&run, &plan);
         let pause = AtomicBool::new(false);
         let control = local.first().map(|r| r.control.clone());
         let mut out: Vec<BlockRunner> = std::thread::scope(|scope| {
             let (done_tx, done_rx) = channel();
+            let settings = |core: usize| ThreadSettings {
+                cpus: if self.unpinned {
+                    Vec::new()
+                } else {
+                    vec![core]
+                },
+                realtime_priority: self.realtime_priority,
+            };
             let (jobs, threads): (Vec<Sender<Job>>, Vec<Thread>) = run
                 .cores
                 .iter()
                 .enumerate()
                 .map(|(p, &core)| {
-                    let (job_tx, job_rx) = channel::<Job>();
-                    let settings = ThreadSettings {
-                        cpus: if self.unpinned {
-                            Vec::new()
-                        } else {
-                            vec![core]
-                        },
-                        realtime_priority: self.realtime_priority,
+                    let worker = Worker {
+                        index: p,
+                        settings: settings(core),
+                        pause: &pause,
+                        done: done_tx.clone(),
+                        control: control.clone(),
                     };
-                    let done_tx = done_tx.clone();
-                    let pause = &pause;
-                    let control = control.clone();
-                    let handle = std::thread::Builder::new()
-                        .name(format!("rfgraph-chain-{p}"))
-                        .spawn_scoped(scope, move || {
-                            settings.apply();
-                            while let Ok(groups) = job_rx.recv() {
-                                let poll = Poll {
-                                    max_sleep: Some(LOCAL_POLL_INTERVAL),
-                                    pause: Some(pause),
-                                    install_waker: false,
-                                };
-                                // After a panic the run fails and the
-                                // worker's runners are lost; report none
-                                // so the run does not wait for them.
-                                let runners =
-                                    super::contain_panic(|| poll_until_done(groups, poll))
-                                        .unwrap_or_else(|panic| {
-                                            let place = format!("`chain` worker {p}");
-                                            panic.fail_run(control.as_deref(), &place);
-                                            Vec::new()
-                                        });
-                                let _ = done_tx.send(runners);
-                            }
-                        })
-                        .expect("cannot spawn a chain worker");
-                    (job_tx, handle.thread().clone())
+                    worker.spawn(scope)
                 })
                 .unzip();
             let threads: Arc<[Thread]> = threads.into();
@@ -382,262 +346,6 @@ impl Chain {
             .unwrap_or_else(|e| e.into_inner())
             .push(parts);
     }
-}
-
-/// What a worker gets to run: its blocks (and lanes), grouped by
-/// connected component.
-type Job = Vec<Vec<Task>>;
-
-/// A data-parallel segment and the workers running its lanes.
-struct PlacedSegment {
-    segment: Arc<ParallelSegment>,
-    /// Worker of each lane, ascending.
-    workers: Vec<usize>,
-}
-
-/// One run of the chain scheduler: the partitioner's view of its blocks
-/// and the handles that follow them between workers.
-struct ChainRun {
-    stats: Vec<Arc<StatsCell>>,
-    /// Partitioner slot of each block index.
-    slot_of: HashMap<usize, usize>,
-    /// Block index of each slot.
-    index_of: Vec<usize>,
-    nodes: Vec<Node>,
-    cores: Vec<usize>,
-    /// Per slot.
-    wakers: Vec<Arc<WorkerWaker>>,
-    segments: Vec<PlacedSegment>,
-    /// Per slot: the segment (index into `segments`) it belongs to.
-    segment_of: Vec<Option<usize>>,
-    /// Per slot: time in `work` when the warm-up ended.
-    work_ticks_at_warmup: Vec<f64>,
-    /// Workers that handed their runners back during calibration.
-    reported: usize,
-    /// Blocks whose memory blocks on threads of their own free in place.
-    freed_by_own_threads: Vec<usize>,
-}
-
-/// How a calibration window ended.
-enum Calibrated {
-    /// Every worker finished its blocks: all runners.
-    Finished(Vec<BlockRunner>),
-    /// The partition stays; the runners of the workers that finished.
-    Keep(Vec<BlockRunner>),
-    /// Every worker paused: all runners, the partition to move to, and
-    /// the measured costs that chose it.
-    Move(Vec<BlockRunner>, Partition, Vec<f64>),
-}
-
-impl ChainRun {
-    /// Marks same-thread edges for `plan`, points every waker at its
-    /// block's worker and hands each worker its blocks, grouped by
-    /// connected component in topological order.
-    fn dispatch(&self, mut runners: Vec<BlockRunner>, plan: &Partition, jobs: &[Sender<Job>]) {
-        let part_of = plan.part_of(self.nodes.len());
-        // Lanes run anywhere: edges to a segment always signal.
-        super::mark_local_polling(&mut runners, &self.freed_by_own_threads, |me, peer| {
-            let mine = part_of[self.slot_of[&me]];
-            self.slot_of
-                .get(&peer)
-                .is_some_and(|&s| part_of[s] == mine && self.segment_of[s].is_none())
-        });
-        let mut by_slot: Vec<Option<BlockRunner>> = (0..self.nodes.len()).map(|_| None).collect();
-        for r in runners {
-            let slot = self.slot_of[&r.index()];
-            self.wakers[slot].move_to(part_of[slot]);
-            by_slot[slot] = Some(r);
-        }
-        for (worker, (members, job)) in plan.parts.iter().zip(jobs).enumerate() {
-            let mut lane_given = vec![false; self.segments.len()];
-            let groups: Vec<Vec<Task>> = group_by_component(&self.nodes, members)
-                .into_iter()
-                .map(|g| {
-                    g.into_iter()
-                        .filter_map(|s| match self.segment_of[s] {
-                            // The lane takes the place of the segment's
-                            // first block on this worker.
-                            Some(k) if !lane_given[k] => {
-                                lane_given[k] = true;
-                                let placed = &self.segments[k];
-                                let lane = placed.workers.iter().position(|&w| w == worker)?;
-                                // A blocking upstream has a thread (and no slot) of its own.
-                                let beside = self
-                                    .slot_of
-                                    .get(&placed.segment.upstream_block())
-                                    .is_some_and(|&u| part_of[u] == worker);
-                                Some(Task::Lane(placed.segment.lane(lane, beside)))
-                            }
-                            Some(_) => None,
-                            None => by_slot[s].take().map(Task::Block),
-                        })
-                        .collect()
-                })
-                .collect();
-            let _ = job.send(groups);
-        }
-    }
-
-    /// Hands the runners of every segment in `found` (slot lists from
-    /// [`segment::find`]) to a [`ParallelSegment`] with one lane per
-    /// worker its blocks were given in `part_of`; returns the other
-    /// runners.
-    fn start_segments(
-        &mut self,
-        local: Vec<BlockRunner>,
-        found: &[Vec<usize>],
-        part_of: &[usize],
-        threads: &[Thread],
-    ) -> Vec<BlockRunner> {
-        self.segment_of = vec![None; local.len()];
-        let mut by_slot: Vec<Option<BlockRunner>> = local.into_iter().map(Some).collect();
-        for members in found {
-            let mut workers: Vec<usize> = members.iter().map(|&m| part_of[m]).collect();
-            workers.sort_unstable();
-            workers.dedup();
-            let runners: Vec<BlockRunner> =
-                members.iter().filter_map(|&m| by_slot[m].take()).collect();
-            let lane_threads: Vec<Thread> = workers.iter().map(|&w| threads[w].clone()).collect();
-            match ParallelSegment::new(runners, &lane_threads) {
-                Ok(segment) => {
-                    for &m in members {
-                        self.segment_of[m] = Some(self.segments.len());
-                    }
-                    self.segments.push(PlacedSegment { segment, workers });
-                }
-                Err(runners) => {
-                    for (r, &m) in runners.into_iter().zip(members) {
-                        by_slot[m] = Some(r);
-                    }
-                }
-            }
-        }
-        by_slot.into_iter().flatten().collect()
-    }
-
-    /// The `--explain` lines for data-parallel segments.
-    fn explain_segments(&self) -> String {
-        let mut out = String::new();
-        for placed in &self.segments {
-            let names: Vec<&str> = placed
-                .segment
-                .block_indices()
-                .iter()
-                .map(|b| self.nodes[self.slot_of[b]].name.as_str())
-                .collect();
-            let cores: Vec<usize> = placed.workers.iter().map(|&w| self.cores[w]).collect();
-            out += &format!(
-                "  data-parallel on cores {cores:?}: {}\n    because: {} stateless in-place blocks were cut between cores; each core now takes whole chunks through all of them, so only the chunks another core claims cross, and claiming balances the cores\n",
-                names.join(", "),
-                names.len()
-            );
-        }
-        out
-    }
-
-    /// Runs the warm-up and the measuring window on `current`, snapshotting
-    /// time in `work` (live, without stopping anyone), and pauses the
-    /// workers only when the measured costs give a partition worth moving
-    /// blocks for: a pause costs the run more than its length (workers
-    /// restart cold).
-    fn calibrate(
-        &mut self,
-        refine: &Refine,
-        current: &Partition,
-        done: &Receiver<Vec<BlockRunner>>,
-        pause: &AtomicBool,
-        threads: &[Thread],
-    ) -> Calibrated {
-        let start = Instant::now();
-        let workers = threads.len();
-        let mut returned = Vec::new();
-        self.reported = 0;
-        for (deadline, snapshot) in [
-            (refine.warmup, true),
-            (refine.warmup + refine.window, false),
-        ] {
-            self.reported += collect_into(
-                &mut returned,
-                done,
-                workers - self.reported,
-                Some(start + deadline),
-            );
-            if self.reported == workers {
-                return Calibrated::Finished(returned);
-            }
-            if snapshot {
-                self.work_ticks_at_warmup = self.work_ticks();
-            }
-        }
-        let measured = self.measured();
-        let Some(better) = refined(
-            &self.nodes,
-            &measured,
-            current,
-            self.cores.len(),
-            refine.min_gain,
-        ) else {
-            return Calibrated::Keep(returned);
-        };
-        pause.store(true, Ordering::Release);
-        for t in threads {
-            t.unpark();
-        }
-        collect_into(&mut returned, done, workers - self.reported, None);
-        pause.store(false, Ordering::Release);
-        for r in &mut returned {
-            r.flush_stats();
-        }
-        Calibrated::Move(returned, better, measured)
-    }
-
-    /// Time in `work` per slot so far, in clock ticks (raw ticks: turning
-    /// them into nanoseconds calibrates the clock with a 2 ms spin).
-    fn work_ticks(&self) -> Vec<f64> {
-        self.stats.iter().map(|s| s.work_ticks() as f64).collect()
-    }
-
-    /// Time in `work` per slot since the warm-up ended, in clock ticks.
-    fn measured(&self) -> Vec<f64> {
-        self.work_ticks()
-            .iter()
-            .zip(&self.work_ticks_at_warmup)
-            .map(|(now, then)| (now - then).max(1.0))
-            .collect()
-    }
-}
-
-/// Receives the runners of `workers` workers (all of them, or as many as
-/// report before `deadline`) into `into`; returns how many reported.
-fn collect_into(
-    into: &mut Vec<BlockRunner>,
-    done: &Receiver<Vec<BlockRunner>>,
-    workers: usize,
-    deadline: Option<Instant>,
-) -> usize {
-    let mut count = 0;
-    while count < workers {
-        let next = match deadline {
-            Some(d) => done.recv_timeout(d.saturating_duration_since(Instant::now())),
-            None => done.recv().map_err(|_| RecvTimeoutError::Disconnected),
-        };
-        match next {
-            Ok(runners) => {
-                into.extend(runners);
-                count += 1;
-            }
-            Err(RecvTimeoutError::Timeout) => break,
-            Err(RecvTimeoutError::Disconnected) => unreachable!("chain workers outlive the run"),
-        }
-    }
-    count
-}
-
-/// Receives the runners of all `workers` workers.
-fn collect(done: &Receiver<Vec<BlockRunner>>, workers: usize) -> Vec<BlockRunner> {
-    let mut out = Vec::new();
-    collect_into(&mut out, done, workers, None);
-    out
 }
 
 #[cfg(test)]

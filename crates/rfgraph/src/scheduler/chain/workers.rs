@@ -1,0 +1,61 @@
+//! One `chain` worker: a thread, pinned to its core unless asked not to,
+//! that polls each job of blocks it is sent (see
+//! [`poll_until_done`]) and hands the runners back, until the run drops its
+//! job channel. A refinement pause ends a job early; the next job is the
+//! refined partition's share.
+
+use super::Job;
+use crate::control::RunControl;
+use crate::runner::BlockRunner;
+use crate::scheduler::contain_panic;
+use crate::scheduler::single::{LOCAL_POLL_INTERVAL, Poll, poll_until_done};
+use crate::scheduler::thread::ThreadSettings;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{Sender, channel};
+use std::thread::{Scope, Thread};
+
+/// What a worker thread needs.
+pub(super) struct Worker<'run> {
+    /// Its position among the run's workers.
+    pub(super) index: usize,
+    pub(super) settings: ThreadSettings,
+    /// Set by the run to pause every worker between two rounds.
+    pub(super) pause: &'run AtomicBool,
+    /// Where each job's runners go back.
+    pub(super) done: Sender<Vec<BlockRunner>>,
+    /// The run's control (`None` when no block runs on a worker).
+    pub(super) control: Option<Arc<RunControl>>,
+}
+
+impl<'run> Worker<'run> {
+    /// Starts the thread in `scope`; returns where to send its jobs and the
+    /// thread (to wake it).
+    pub(super) fn spawn<'scope>(self, scope: &'scope Scope<'scope, 'run>) -> (Sender<Job>, Thread) {
+        let (job_tx, job_rx) = channel::<Job>();
+        let handle = std::thread::Builder::new()
+            .name(format!("rfgraph-chain-{}", self.index))
+            .spawn_scoped(scope, move || {
+                self.settings.apply();
+                while let Ok(groups) = job_rx.recv() {
+                    let poll = Poll {
+                        max_sleep: Some(LOCAL_POLL_INTERVAL),
+                        pause: Some(self.pause),
+                        install_waker: false,
+                    };
+                    // After a panic the run fails and the worker's runners
+                    // are lost; report none so the run does not wait for
+                    // them.
+                    let runners =
+                        contain_panic(|| poll_until_done(groups, poll)).unwrap_or_else(|panic| {
+                            let place = format!("`chain` worker {}", self.index);
+                            panic.fail_run(self.control.as_deref(), &place);
+                            Vec::new()
+                        });
+                    let _ = self.done.send(runners);
+                }
+            })
+            .expect("cannot spawn a chain worker");
+        (job_tx, handle.thread().clone())
+    }
+}
