@@ -56,6 +56,9 @@ pub(crate) struct OutputEdge {
     pub(crate) last: u64,
     /// Index of each reading block, in reader order.
     pub(crate) readers: Vec<usize>,
+    /// The fewest free items `work` needs on this output to make progress
+    /// (the port's `min_items`).
+    pub(crate) min_items: u64,
 }
 
 /// A block ready to run, owned by whichever scheduler thread runs it.
@@ -83,6 +86,11 @@ pub struct BlockRunner {
     tally: WorkTally,
     /// Stream peers marked as running on this block's thread.
     local_peers: Vec<usize>,
+    /// Handled messages not yet settled with the group (see
+    /// [`settle_group`](Self::settle_group)).
+    unsettled: usize,
+    /// This group member holds work of its own in the group's count.
+    holding: bool,
 }
 
 /// Copies the tags on `range` of `input` to every output, with indices
@@ -159,6 +167,8 @@ impl BlockRunner {
             timing: TimingSampler::new(index),
             tally: WorkTally::default(),
             local_peers: Vec::new(),
+            unsettled: 0,
+            holding: false,
         }
     }
 
@@ -342,6 +352,9 @@ impl BlockRunner {
             return Step::Done;
         }
         let stuck_if_idle = self.look_before_work(notified);
+        // Members of a message group: whether an output lacked the room
+        // `work` needs, seen before the call (see `settle_group`).
+        let starved = self.group.is_some() && self.outputs_starved();
         let mut io = WorkIo::default();
         // Messages only ever arrive on message inputs.
         let handled = !self.message_inputs.is_empty()
@@ -367,6 +380,9 @@ impl BlockRunner {
         crate::scheduler::contain::inject_fault(self.name(), consumed + produced);
         if called {
             self.tally.count(&self.stats, consumed, produced, time);
+        }
+        if self.group.is_some() {
+            self.settle_group(&io, produced > 0 || starved);
         }
         let progress = handled || consumed + produced > 0;
         // Whatever can finish a block that keeps moving (readers leaving,
@@ -445,7 +461,8 @@ impl BlockRunner {
     }
 
     /// Handles `first` and every further queued message (until the block
-    /// finishes), timing the batch once and settling the group count once.
+    /// finishes), timing the batch once. The group count is settled after
+    /// `work` (see [`settle_group`](Self::settle_group)).
     #[inline(never)]
     fn handle_messages(&mut self, first: Message, io: &mut WorkIo) -> Result<(), RunError> {
         let start = cycles::now();
@@ -462,8 +479,8 @@ impl BlockRunner {
         }
         self.stats
             .record_messages(handled as u64, cycles::now().wrapping_sub(start));
-        if let Some(g) = self.inbox.group() {
-            g.messages_done(handled);
+        if self.inbox.group().is_some() {
+            self.unsettled += handled;
         }
         result
     }
@@ -569,6 +586,36 @@ impl BlockRunner {
         false
     }
 
+    /// True when some output has less room than its port's `min_items`.
+    #[inline(never)]
+    fn outputs_starved(&self) -> bool {
+        self.outputs.iter().any(|o| {
+            let words = o.edge.words();
+            (words.capacity() as u64).saturating_sub(words.unread()) < o.min_items
+        })
+    }
+
+    /// After a call of a message group member: counts in the group whether
+    /// the member holds work of its own, then settles the messages it
+    /// handled, in that order (see [`MessageGroup`]). A member holds work
+    /// while it waits for a timer, for work in flight outside the runtime,
+    /// or to write stream output (`writing`: it produced items, or an
+    /// output lacked the room it needs before the call). Without this a
+    /// group whose queues ran empty finished such a member with its timer
+    /// pending or its output half written, and messages it posted from
+    /// `work` could arrive after the other members had finished.
+    #[inline(never)]
+    fn settle_group(&mut self, io: &WorkIo, writing: bool) {
+        let Some(group) = &self.group else { return };
+        let holds = writing || io.call_again_at.is_some() || io.in_flight;
+        if holds && !self.holding {
+            group.hold();
+        }
+        let released = std::mem::take(&mut self.unsettled) + usize::from(self.holding && !holds);
+        self.holding = holds;
+        group.release(released);
+    }
+
     #[cold]
     #[inline(never)]
     fn work_failed(&mut self, cause: String) -> Step {
@@ -599,6 +646,11 @@ impl BlockRunner {
         }
         self.done = true;
         self.stats.add_tally(&mut self.tally);
+        // A finished member holds nothing: settle what it still counts.
+        if let Some(group) = &self.group {
+            group.release(std::mem::take(&mut self.unsettled) + usize::from(self.holding));
+            self.holding = false;
+        }
         for o in &self.outputs {
             o.edge.words().finish_writer();
         }

@@ -385,6 +385,12 @@ impl StatsCell {
         ticks as u64
     }
 
+    /// Estimated ticks in `work` and in message handlers: the block's
+    /// whole cost to the thread running it.
+    pub(crate) fn busy_ticks(&self) -> u64 {
+        self.work_ticks() + self.message_ticks.load(Relaxed)
+    }
+
     pub(crate) fn snapshot(&self) -> BlockStats {
         BlockStats {
             block: self.block.clone(),
@@ -393,7 +399,7 @@ impl StatsCell {
             items_consumed: self.consumed.load(Relaxed),
             items_produced: self.produced.load(Relaxed),
             messages_handled: self.messages.load(Relaxed),
-            work_ns: crate::cycles::to_ns(self.work_ticks() + self.message_ticks.load(Relaxed)),
+            work_ns: crate::cycles::to_ns(self.busy_ticks()),
             items_per_call_log2: self.histogram.iter().map(|h| h.load(Relaxed)).collect(),
             voluntary_context_switches: self.voluntary.load(Relaxed),
             involuntary_context_switches: self.involuntary.load(Relaxed),
@@ -489,6 +495,17 @@ mod tests {
         call(&mut tally, &none, 1, 1, Sample::Skip, 0);
         none.add_tally(&mut tally);
         assert_eq!(none.work_ticks(), 0);
+    }
+
+    #[test]
+    fn busy_time_counts_message_handlers_too() {
+        let s = StatsCell::new("b".into(), "T".into(), false);
+        let mut tally = WorkTally::default();
+        call(&mut tally, &s, 1, 1, Sample::Early, 700);
+        s.add_tally(&mut tally);
+        s.record_messages(3, 9000);
+        assert_eq!(s.work_ticks(), 700);
+        assert_eq!(s.busy_ticks(), 9700);
     }
 
     #[test]

@@ -14,6 +14,12 @@ use rfgraph_blocks::{
 };
 use std::time::{Duration, Instant};
 
+pub use crate::message_groups::{
+    a_member_waiting_on_a_timer_keeps_its_group_alive,
+    a_member_with_work_in_flight_keeps_its_group_alive,
+    a_member_writes_all_the_items_its_messages_ask_for, messages_posted_from_work_arrive,
+};
+
 fn sequence(n: u32) -> Vec<u32> {
     (0..n).collect()
 }

@@ -2,6 +2,7 @@
 //! scheduler. A new scheduler adds one `conformance!` line below.
 
 mod cases;
+mod message_groups;
 mod support;
 
 macro_rules! conformance {
@@ -28,7 +29,11 @@ macro_rules! conformance {
                 blocking_block_gets_its_own_thread, fan_out_and_fan_in_across_cores,
                 items_produced_by_a_finishing_handler_arrive,
                 stateless_chain_keeps_order_and_tags, stateless_chain_fans_out_to_a_head,
-                panicking_stateless_block_names_itself
+                panicking_stateless_block_names_itself,
+                a_member_waiting_on_a_timer_keeps_its_group_alive,
+                a_member_with_work_in_flight_keeps_its_group_alive,
+                messages_posted_from_work_arrive,
+                a_member_writes_all_the_items_its_messages_ask_for
             );
         }
     };

@@ -190,10 +190,12 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
             edge.limit_chunk((bytes / item_size).max(floor));
         }
         let frees_space_of = reuses[g].map(|_| by_output[in_place::owner(&reuses, g)].0.0);
+        let writer_min_items = fg.blocks[src].block.ports().outputs[src_port].min_items() as u64;
         outputs[src].push(OutputEdge {
             edge: EdgeHandle::new(edge.clone()),
             last: 0,
             readers: edges.iter().map(|&i| fg.streams[i].dst).collect(),
+            min_items: writer_min_items,
         });
         for (reader, &i) in edges.iter().enumerate() {
             let (dst, dst_port) = (fg.streams[i].dst, fg.streams[i].dst_port);

@@ -20,10 +20,17 @@ pub struct Message {
     pub reply: Option<ReplyTo>,
 }
 
-/// Counters shared by the message-driven blocks of one group.
+/// Counters shared by the message-driven blocks of one group. The group is
+/// over once no block feeding it is alive and nothing is *pending*: no
+/// message queued or being handled, and no member holding work of its own
+/// (a timer, work in flight outside the runtime, output still to write;
+/// see [`hold`](Self::hold)). Both kinds share one counter: whoever causes
+/// new pending work counts it before settling the work that caused it, so
+/// the counter cannot pass through zero while work is still under way
+/// (two counters read one after the other could both look empty).
 #[derive(Default)]
 pub struct MessageGroup {
-    in_flight: AtomicUsize,
+    pending: AtomicUsize,
     roots_alive: AtomicUsize,
     members: OnceLock<Vec<Arc<Signal>>>,
 }
@@ -32,7 +39,7 @@ impl MessageGroup {
     /// A group waiting for `roots` feeding blocks to finish.
     pub fn new(roots: usize) -> Arc<Self> {
         Arc::new(Self {
-            in_flight: AtomicUsize::new(0),
+            pending: AtomicUsize::new(0),
             roots_alive: AtomicUsize::new(roots),
             members: OnceLock::new(),
         })
@@ -56,21 +63,25 @@ impl MessageGroup {
         }
     }
 
-    fn message_posted(&self) {
-        self.in_flight.fetch_add(1, Ordering::AcqRel);
+    /// Counts one more pending thing: a message posted to a member, or a
+    /// member starting to hold work of its own.
+    pub fn hold(&self) {
+        self.pending.fetch_add(1, Ordering::AcqRel);
     }
 
-    /// `n` messages of this group were handled or dropped. Their handlers
-    /// must have posted (and so counted) every message they caused first.
-    pub fn messages_done(&self, n: usize) {
-        if n > 0 && self.in_flight.fetch_sub(n, Ordering::AcqRel) == n {
+    /// `n` pending things are settled: messages handled or dropped, or
+    /// members that held work and no longer do. Whatever they caused (the
+    /// messages their handlers and `work` posted, a member's own hold)
+    /// must have been counted first.
+    pub fn release(&self, n: usize) {
+        if n > 0 && self.pending.fetch_sub(n, Ordering::AcqRel) == n {
             self.wake_members();
         }
     }
 
-    /// True when no root is alive and nothing is in flight: the group is over.
+    /// True when no root is alive and nothing is pending: the group is over.
     pub fn is_quiescent(&self) -> bool {
-        self.roots_alive.load(Ordering::Acquire) == 0 && self.in_flight.load(Ordering::Acquire) == 0
+        self.roots_alive.load(Ordering::Acquire) == 0 && self.pending.load(Ordering::Acquire) == 0
     }
 }
 
@@ -104,7 +115,7 @@ impl Inbox {
             return false;
         }
         if let Some(g) = self.group.get() {
-            g.message_posted();
+            g.hold();
         }
         self.queue.push(msg);
         // Pairs with `close`: either the closer's drain sees our message or
@@ -147,7 +158,7 @@ impl Inbox {
                 let _ = reply.try_send(Err("block finished".into()));
             }
             if let Some(g) = self.group.get() {
-                g.messages_done(1);
+                g.release(1);
             }
         }
     }
@@ -170,8 +181,27 @@ mod tests {
         g.root_finished();
         assert!(!g.is_quiescent());
         let _m = inbox.pop().unwrap();
-        g.messages_done(1);
+        g.release(1);
         assert!(g.is_quiescent());
+    }
+
+    #[test]
+    fn a_member_holding_work_keeps_the_group_alive() {
+        let g = MessageGroup::new(0);
+        let member = Signal::new();
+        g.set_members(vec![member.clone()]);
+        g.hold();
+        assert!(!g.is_quiescent());
+        assert!(!member.is_pending());
+        // A message caused by the held work is counted before the hold
+        // is released, so the count never passes through zero.
+        g.hold();
+        g.release(1);
+        assert!(!g.is_quiescent());
+        assert!(!member.is_pending());
+        g.release(1);
+        assert!(g.is_quiescent());
+        assert!(member.is_pending(), "the last release wakes the members");
     }
 
     #[test]

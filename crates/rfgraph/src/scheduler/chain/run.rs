@@ -42,8 +42,8 @@ pub(super) struct ChainRun {
     pub(super) segments: Vec<PlacedSegment>,
     /// Per slot: the segment (index into `segments`) it belongs to.
     pub(super) segment_of: Vec<Option<usize>>,
-    /// Per slot: time in `work` when the warm-up ended.
-    pub(super) work_ticks_at_warmup: Vec<f64>,
+    /// Per slot: busy time when the warm-up ended.
+    pub(super) busy_ticks_at_warmup: Vec<f64>,
     /// Workers that handed their runners back during calibration.
     pub(super) reported: usize,
     /// Blocks whose memory blocks on threads of their own free in place.
@@ -84,7 +84,7 @@ impl ChainRun {
             wakers: Vec::new(),
             segments: Vec::new(),
             segment_of: Vec::new(),
-            work_ticks_at_warmup: Vec::new(),
+            busy_ticks_at_warmup: Vec::new(),
             reported: 0,
             freed_by_own_threads: freed_by_own_threads.to_vec(),
         }
@@ -235,7 +235,7 @@ impl ChainRun {
                 return Calibrated::Finished(returned);
             }
             if snapshot {
-                self.work_ticks_at_warmup = self.work_ticks();
+                self.busy_ticks_at_warmup = self.busy_ticks();
             }
         }
         let measured = self.measured();
@@ -260,17 +260,20 @@ impl ChainRun {
         Calibrated::Move(returned, better, measured)
     }
 
-    /// Time in `work` per slot so far, in clock ticks (raw ticks: turning
-    /// them into nanoseconds calibrates the clock with a 2 ms spin).
-    fn work_ticks(&self) -> Vec<f64> {
-        self.stats.iter().map(|s| s.work_ticks() as f64).collect()
+    /// Time in `work` and message handlers per slot so far, in clock
+    /// ticks (raw ticks: turning them into nanoseconds calibrates the
+    /// clock with a 2 ms spin). Handlers count: a block that spends its
+    /// time handling messages loads its core like one that spends it in
+    /// `work`.
+    fn busy_ticks(&self) -> Vec<f64> {
+        self.stats.iter().map(|s| s.busy_ticks() as f64).collect()
     }
 
-    /// Time in `work` per slot since the warm-up ended, in clock ticks.
+    /// Busy time per slot since the warm-up ended, in clock ticks.
     fn measured(&self) -> Vec<f64> {
-        self.work_ticks()
+        self.busy_ticks()
             .iter()
-            .zip(&self.work_ticks_at_warmup)
+            .zip(&self.busy_ticks_at_warmup)
             .map(|(now, then)| (now - then).max(1.0))
             .collect()
     }
