@@ -562,11 +562,15 @@ impl BlockRunner {
         {
             return true;
         }
+        // A block that asked for a timer or has work in flight still holds
+        // items it consumed: only the block itself can end it then.
+        let waiting = io.call_again_at.is_some() || io.in_flight;
         // A writer done before the call, and fewer of its items left than
         // the block needs to move (none, or a remainder short of a
         // decimation group). Waiting for outputs to drain instead would
         // wait for ever when a reader keeps a remainder of its own.
         if self.writers_done > 0
+            && !waiting
             && self
                 .inputs
                 .iter()
@@ -574,10 +578,10 @@ impl BlockRunner {
         {
             return true;
         }
-        // Every writer was done, every output empty before the call, no
-        // timer was asked for, and the block still made no progress: it
-        // never will (e.g. a remainder shorter than a decimation group).
-        if stuck_if_idle && !progress && io.call_again_at.is_none() && !io.in_flight {
+        // Every writer was done, every output empty before the call, and
+        // the block made no progress: it never will (e.g. a remainder
+        // shorter than a decimation group).
+        if stuck_if_idle && !progress && !waiting {
             return true;
         }
         if let Some(g) = &self.group {

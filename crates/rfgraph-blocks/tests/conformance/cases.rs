@@ -14,6 +14,7 @@ use rfgraph_blocks::{
 };
 use std::time::{Duration, Instant};
 
+pub use crate::held_items::{items_held_for_a_timer_arrive, items_held_in_flight_arrive};
 pub use crate::message_groups::{
     a_member_waiting_on_a_timer_keeps_its_group_alive,
     a_member_with_work_in_flight_keeps_its_group_alive,

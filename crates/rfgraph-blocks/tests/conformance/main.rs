@@ -2,6 +2,7 @@
 //! scheduler. A new scheduler adds one `conformance!` line below.
 
 mod cases;
+mod held_items;
 mod message_groups;
 mod support;
 
@@ -33,7 +34,8 @@ macro_rules! conformance {
                 a_member_waiting_on_a_timer_keeps_its_group_alive,
                 a_member_with_work_in_flight_keeps_its_group_alive,
                 messages_posted_from_work_arrive,
-                a_member_writes_all_the_items_its_messages_ask_for
+                a_member_writes_all_the_items_its_messages_ask_for,
+                items_held_for_a_timer_arrive, items_held_in_flight_arrive
             );
         }
     };
