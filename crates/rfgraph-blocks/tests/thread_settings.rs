@@ -3,7 +3,7 @@
 
 use rfgraph::Flowgraph;
 use rfgraph::scheduler::{Chain, Pool, RealtimePriority, RtPolicy, Single, Tpb};
-use rfgraph_blocks::{Copy, Head, NullSource, VectorSink};
+use rfgraph_blocks::{Copy, Head, NullSource, VectorSink, VectorSource};
 
 fn graph() -> (Flowgraph, rfgraph::BlockId, rfgraph::BlockId) {
     let mut fg = Flowgraph::new();
@@ -73,4 +73,19 @@ fn pool_and_chain_take_cpu_sets_and_round_robin_priority() {
         done.block::<VectorSink<u16>>(sink).unwrap().items().len(),
         10_000
     );
+}
+
+#[test]
+fn chain_on_no_cores_fails_the_run() {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new((0..1000u32).collect()));
+    let sink = fg.add(VectorSink::<u32>::new());
+    fg.connect(src, "out", sink, "in").unwrap();
+    match fg.run(Chain::new().on_cores(&[])) {
+        Err(rfgraph::RunError::Scheduler(message)) => {
+            assert!(message.contains("no cores"), "{message}")
+        }
+        Err(other) => panic!("unexpected error: {other}"),
+        Ok(_) => panic!("a run on no cores reported success"),
+    }
 }

@@ -1,7 +1,9 @@
 //! Minimal blocks for the crate's own unit tests, which cannot use
 //! `rfgraph-blocks` (it depends on this crate).
 
-use crate::{Block, BoxError, Ports, StreamInput, StreamOutput, WorkIo};
+use crate::{Block, BoxError, Pmt, Ports, StreamInput, StreamOutput, WorkIo};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Writes `left` ones, then finishes.
 pub(crate) struct Source(pub(crate) StreamOutput<f32>, pub(crate) u64);
@@ -30,24 +32,45 @@ impl Block for Source {
 }
 
 /// Consumes everything; marked blocking (a thread of its own) when asked.
-pub(crate) struct Sink(pub(crate) StreamInput<f32>, pub(crate) bool);
+/// Counts its `deinit` calls; its message input `ctl` answers `Null`.
+pub(crate) struct Sink {
+    input: StreamInput<f32>,
+    blocking: bool,
+    pub(crate) deinits: Arc<AtomicUsize>,
+}
 
 impl Sink {
     pub(crate) fn new(blocking: bool) -> Self {
-        Self(StreamInput::new("in"), blocking)
+        Self {
+            input: StreamInput::new("in"),
+            blocking,
+            deinits: Arc::default(),
+        }
     }
 }
 
 impl Block for Sink {
     fn ports(&mut self) -> Ports<'_> {
-        Ports::new().input(&mut self.0)
+        Ports::new().input(&mut self.input).message_input("ctl")
     }
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
-        let n = self.0.slice().len();
-        self.0.consume(n);
+        let n = self.input.slice().len();
+        self.input.consume(n);
+        Ok(())
+    }
+    fn handle_message(
+        &mut self,
+        _port: &str,
+        _msg: Pmt,
+        _io: &mut WorkIo,
+    ) -> Result<Pmt, BoxError> {
+        Ok(Pmt::Null)
+    }
+    fn deinit(&mut self) -> Result<(), BoxError> {
+        self.deinits.fetch_add(1, Ordering::Relaxed);
         Ok(())
     }
     fn is_blocking(&self) -> bool {
-        self.1
+        self.blocking
     }
 }

@@ -9,7 +9,9 @@
 //! on the blocks that thread held. Each scheduler thread runs its loop
 //! through [`contain_panic`] instead: the run fails with
 //! [`RunError::Scheduler`] naming the thread and the panic, every other
-//! block stops, and the scheduler returns the runners it still has.
+//! block stops, the blocks that thread held are finished (their inboxes
+//! close, so calls to them fail at once) and the scheduler hands every
+//! runner back for `deinit`.
 
 use crate::control::RunControl;
 use crate::error::RunError;
@@ -62,14 +64,17 @@ mod tests {
     use super::FAULTY;
     use crate::scheduler::{Chain, Pool, Scheduler, Single, Tpb};
     use crate::test_blocks::{Sink, Source};
-    use crate::{Flowgraph, RunError, StatelessMap};
+    use crate::{Flowgraph, HandleError, Pmt, RunError, StatelessMap};
+    use std::sync::atomic::Ordering;
     use std::sync::mpsc::channel;
     use std::time::Duration;
 
     /// Source → `steps` stateless maps → sink, with the runtime failing
     /// around block `faulty` (0: the source; `steps + 1`: the sink, which
     /// is blocking if `blocking_sink`). Runs it on `scheduler` and returns
-    /// the run's error; fails the test if the run does not end.
+    /// the run's error; fails the test if the run does not end. Every
+    /// block must get its `deinit`, and a call to the sink afterwards must
+    /// fail at once as finished (not wait for its timeout).
     fn run_with_fault(
         scheduler: impl Scheduler,
         steps: usize,
@@ -89,18 +94,29 @@ mod tests {
             chain.push(fg.add_named(name(i, "step"), StatelessMap::new(|x: f32| x + 1.0)));
         }
         let sink = Sink::new(blocking_sink);
-        chain.push(fg.add_named(name(steps + 1, "sink"), sink));
+        let deinits = sink.deinits.clone();
+        let sink = fg.add_named(name(steps + 1, "sink"), sink);
+        chain.push(sink);
         fg.chain(&chain).unwrap();
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            let _ = tx.send(fg.run(scheduler).map(|_| ()));
+            let running = fg.start(scheduler).unwrap();
+            let handle = running.handle();
+            let result = running.wait().map(|_| ());
+            let call = handle.call(sink, "ctl", Pmt::Null, Duration::from_secs(60));
+            let _ = tx.send((result, call));
         });
         // A bound on liveness, not on speed: without containment the run
         // never ends.
-        match rx.recv_timeout(Duration::from_secs(120)) {
-            Ok(Err(e)) => e,
-            Ok(Ok(())) => panic!("the run succeeded despite the fault"),
+        let (result, call) = match rx.recv_timeout(Duration::from_secs(120)) {
+            Ok(outcome) => outcome,
             Err(_) => panic!("the run hung after a panic in the runtime"),
+        };
+        assert_eq!(deinits.load(Ordering::Relaxed), 1, "the sink's deinit");
+        assert!(matches!(call, Err(HandleError::Finished(_))), "{call:?}");
+        match result {
+            Err(e) => e,
+            Ok(()) => panic!("the run succeeded despite the fault"),
         }
     }
 
@@ -110,6 +126,19 @@ mod tests {
         };
         assert!(message.contains(place), "{message}");
         assert!(message.contains("injected runtime fault"), "{message}");
+    }
+
+    #[test]
+    fn a_panic_around_the_last_block_finishes_it_on_every_scheduler() {
+        let sink = format!("{FAULTY}-sink");
+        let e = run_with_fault(Tpb::new(), 1, 2, false);
+        assert_contained(e, &format!("the thread of block `{sink}`"));
+        let e = run_with_fault(Single::new(), 1, 2, false);
+        assert_contained(e, "the `single` scheduler's thread");
+        let e = run_with_fault(Pool::new().workers(2), 1, 2, false);
+        assert_contained(e, &format!("a `pool` worker running block `{sink}`"));
+        let e = run_with_fault(Chain::new().workers(1), 1, 2, false);
+        assert_contained(e, "`chain` worker 0");
     }
 
     #[test]

@@ -204,6 +204,8 @@ impl Shared {
         let step = super::contain_panic(burst).unwrap_or_else(|panic| {
             let place = format!("a `pool` worker running block `{}`", runner.name());
             panic.fail_run(Some(&runner.control), &place);
+            // Best effort: the block's state may be inconsistent.
+            let _ = super::contain_panic(|| runner.finish());
             Step::Done
         });
         match step {

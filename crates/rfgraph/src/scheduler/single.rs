@@ -3,6 +3,7 @@
 //! debugging. Blocks marked blocking still get a thread each.
 
 use super::Scheduler;
+use super::contain_panic;
 use super::partition::{group_by_component, nodes_of, partition};
 use super::task::Task;
 use super::thread::{RealtimePriority, ThreadSettings, ThreadWaker, start_blocking};
@@ -89,17 +90,37 @@ const QUANTUM_ROUNDS: usize = 64;
 /// on every runner.
 ///
 /// Returns every runner: all done, or as they are when `options.pause`
-/// was seen set (between rounds).
+/// was seen set (between rounds). A panic in the runtime's own code (see
+/// [`contain_panic`]) fails the run, finishes every block it held and
+/// returns them for `deinit`.
 pub(crate) fn poll_until_done(groups: Vec<Vec<Task>>, options: Poll<'_>) -> Vec<BlockRunner> {
-    let Poll {
-        max_sleep,
-        pause,
-        install_waker,
-    } = options;
-    let paused = || pause.is_some_and(|p| p.load(Ordering::Acquire));
     let before = ThreadUsage::current();
+    let mut groups = into_groups(groups, options.install_waker);
+    let place = options.place;
+    if let Err(panic) = contain_panic(|| poll(&mut groups, options)) {
+        let control = slots(&groups).find_map(|s| s.task.control()).cloned();
+        panic.fail_run(control.as_deref(), place);
+        for slot in groups.iter_mut().flat_map(|g| g.slots.iter_mut()) {
+            // Best effort: the block's state may be inconsistent.
+            let _ = contain_panic(|| slot.task.finish());
+        }
+    }
+    let usage = ThreadUsage::current().since(before);
+    let all: Vec<Slot> = groups.into_iter().flat_map(|g| g.slots).collect();
+    let sharing = all.len();
+    all.into_iter()
+        .filter_map(|s| {
+            s.task.record_thread_usage(usage, sharing);
+            s.task.into_runner()
+        })
+        .collect()
+}
+
+/// The slots of each group of `groups`, with their local peers linked;
+/// installs a waker for this thread on every task if `install_waker`.
+fn into_groups(groups: Vec<Vec<Task>>, install_waker: bool) -> Vec<Group> {
     let waker = Arc::new(ThreadWaker(std::thread::current()));
-    let mut groups: Vec<Group> = groups
+    groups
         .into_iter()
         .map(|g| {
             let slots = g
@@ -124,11 +145,19 @@ pub(crate) fn poll_until_done(groups: Vec<Vec<Task>>, options: Poll<'_>) -> Vec<
             link_local_peers(&mut group);
             group
         })
-        .collect();
-    let mut live: usize = slots(&groups).filter(|s| !s.done).count();
+        .collect()
+}
+
+/// [`poll_until_done`]'s loop.
+fn poll(groups: &mut [Group], options: Poll<'_>) {
+    let Poll {
+        max_sleep, pause, ..
+    } = options;
+    let paused = || pause.is_some_and(|p| p.load(Ordering::Acquire));
+    let mut live: usize = slots(groups).filter(|s| !s.done).count();
     // Peers on other threads usually answer within microseconds; only then
     // is spinning before a park worth it.
-    let remote_peers = slots(&groups).any(|s| !s.task.signal().is_polled_locally());
+    let remote_peers = slots(groups).any(|s| !s.task.signal().is_polled_locally());
     // Spin before the next park? Only while peers answer about as fast as
     // a spin lasts; a graph waiting on a timer or a slow source stops
     // spinning after one long park.
@@ -137,12 +166,12 @@ pub(crate) fn poll_until_done(groups: Vec<Vec<Task>>, options: Poll<'_>) -> Vec<
     // another thread (a message, a stop, a device completion) can be lost:
     // each runs again at least every `max_sleep`, busy thread or not.
     let sweep_every =
-        max_sleep.filter(|_| slots(&groups).any(|s| s.task.signal().is_polled_locally()));
+        max_sleep.filter(|_| slots(groups).any(|s| s.task.signal().is_polled_locally()));
     let mut last_sweep = Instant::now();
     while live > 0 && !paused() {
         let mut progressed = false;
         let mut next_timer: Option<Instant> = None;
-        for group in &mut groups {
+        for group in groups.iter_mut() {
             for _ in 0..QUANTUM_ROUNDS {
                 let (moved, finished, timer) = run_round(group);
                 live -= finished;
@@ -158,11 +187,11 @@ pub(crate) fn poll_until_done(groups: Vec<Vec<Task>>, options: Poll<'_>) -> Vec<
         if let Some(every) = sweep_every
             && last_sweep.elapsed() >= every
         {
-            make_locally_polled_due(&mut groups);
+            make_locally_polled_due(groups);
             last_sweep = Instant::now();
         }
         if !progressed && live > 0 {
-            let pending = || slots(&groups).any(|s| !s.done && s.task.signal().is_pending());
+            let pending = || slots(groups).any(|s| !s.done && s.task.signal().is_pending());
             let woken = pending() || paused() || (spin && spin_until(SPIN_BEFORE_PARK, pending));
             if !woken {
                 let parked_at = Instant::now();
@@ -175,21 +204,12 @@ pub(crate) fn poll_until_done(groups: Vec<Vec<Task>>, options: Poll<'_>) -> Vec<
                 spin = remote_peers && parked_at.elapsed() < 2 * SPIN_BEFORE_PARK;
                 // After a park (at most `max_sleep`), at once.
                 if sweep_every.is_some() {
-                    make_locally_polled_due(&mut groups);
+                    make_locally_polled_due(groups);
                     last_sweep = Instant::now();
                 }
             }
         }
     }
-    let usage = ThreadUsage::current().since(before);
-    let all: Vec<Slot> = groups.into_iter().flat_map(|g| g.slots).collect();
-    let sharing = all.len();
-    all.into_iter()
-        .filter_map(|s| {
-            s.task.record_thread_usage(usage, sharing);
-            s.task.into_runner()
-        })
-        .collect()
 }
 
 /// How [`poll_until_done`] runs.
@@ -203,6 +223,8 @@ pub(crate) struct Poll<'a> {
     /// false when the caller installed wakers that follow blocks between
     /// threads (see `chain`'s refinement).
     pub(crate) install_waker: bool,
+    /// The thread, for the error of a panic in the runtime.
+    pub(crate) place: &'a str,
 }
 
 /// How long an idle thread with peers on other threads spins before it
@@ -356,14 +378,9 @@ impl Scheduler for Single {
             max_sleep: Some(LOCAL_POLL_INTERVAL),
             pause: None,
             install_waker: true,
+            place: "the `single` scheduler's thread",
         };
-        let control = local.first().map(|r| r.control.clone());
-        // After a panic in the poll loop the run fails; its runners are lost.
-        let mut out = super::contain_panic(|| poll_until_done(component_groups(local), poll))
-            .unwrap_or_else(|panic| {
-                panic.fail_run(control.as_deref(), "the `single` scheduler's thread");
-                Vec::new()
-            });
+        let mut out = poll_until_done(component_groups(local), poll);
         out.extend(own_threads.join());
         out
     }

@@ -2,6 +2,7 @@
 //! round robin: a block, or one core's lane of a data-parallel segment.
 
 use super::segment::Lane;
+use crate::control::RunControl;
 use crate::runner::{BlockRunner, Step};
 use crate::signal::Signal;
 use crate::stats::ThreadUsage;
@@ -69,6 +70,22 @@ impl Task {
         match self {
             Task::Block(r) => r.record_thread_usage(usage, sharing),
             Task::Lane(l) => l.record_thread_usage(usage, sharing),
+        }
+    }
+
+    /// The run's control.
+    pub(crate) fn control(&self) -> Option<&Arc<RunControl>> {
+        match self {
+            Task::Block(r) => Some(&r.control),
+            Task::Lane(l) => Some(l.control()),
+        }
+    }
+
+    /// Finishes a block task (outputs end, inputs detach, inbox closes);
+    /// lanes end with their segment.
+    pub(crate) fn finish(&mut self) {
+        if let Task::Block(r) = self {
+            r.finish();
         }
     }
 

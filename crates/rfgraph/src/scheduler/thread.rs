@@ -180,11 +180,13 @@ pub fn spawn_block_thread(
         .spawn(move || {
             settings.apply();
             let before = ThreadUsage::current();
-            // A panic in the runtime fails the run; the runner goes back
-            // for `deinit` as it is.
+            // A panic in the runtime fails the run; the block is finished
+            // (best effort: its state may be inconsistent) and goes back
+            // for `deinit`.
             if let Err(panic) = super::contain_panic(|| run_until_done(&mut runner)) {
                 let place = format!("the thread of block `{}`", runner.name());
                 panic.fail_run(Some(&runner.control), &place);
+                let _ = super::contain_panic(|| runner.finish());
             }
             runner.record_thread_usage(ThreadUsage::current().since(before), 1);
             runner

@@ -16,6 +16,7 @@ use super::refine::{Refine, WorkerWaker, with_costs};
 use super::segment;
 use super::thread::{RealtimePriority, ThreadSettings, start_blocking};
 use super::{GraphShape, Scheduler};
+use crate::error::RunError;
 use crate::runner::BlockRunner;
 use run::{Calibrated, ChainRun, Job, collect};
 use std::collections::HashMap;
@@ -60,7 +61,8 @@ impl Chain {
         self
     }
 
-    /// Uses one worker per listed core, pinned to it.
+    /// Uses one worker per listed core, pinned to it. An empty list fails
+    /// the run.
     pub fn on_cores(mut self, cores: &[usize]) -> Self {
         self.cores = Some(cores.to_vec());
         self
@@ -217,8 +219,18 @@ impl Scheduler for Chain {
     }
 
     fn execute(&self, runners: Vec<BlockRunner>) -> Vec<BlockRunner> {
-        let (local, own_threads) = start_blocking(runners);
         let cores = self.core_list();
+        if cores.is_empty() {
+            // `on_cores(&[])`: fail the run rather than run nothing and
+            // report success.
+            if let Some(r) = runners.first() {
+                r.control.fail(RunError::Scheduler(
+                    "`chain` was given no cores to run on".to_string(),
+                ));
+            }
+            return runners;
+        }
+        let (local, own_threads) = start_blocking(runners);
         let mean = if self.costs.is_empty() {
             1.0
         } else {
@@ -240,7 +252,6 @@ impl Scheduler for Chain {
         let mut run = ChainRun::new(&local, nodes, cores, own_threads.frees_space_of());
         self.record(&run, &plan);
         let pause = AtomicBool::new(false);
-        let control = local.first().map(|r| r.control.clone());
         let mut out: Vec<BlockRunner> = std::thread::scope(|scope| {
             let (done_tx, done_rx) = channel();
             let settings = |core: usize| ThreadSettings {
@@ -261,7 +272,6 @@ impl Scheduler for Chain {
                         settings: settings(core),
                         pause: &pause,
                         done: done_tx.clone(),
-                        control: control.clone(),
                     };
                     worker.spawn(scope)
                 })

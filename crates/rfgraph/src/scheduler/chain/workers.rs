@@ -5,12 +5,9 @@
 //! refined partition's share.
 
 use super::Job;
-use crate::control::RunControl;
 use crate::runner::BlockRunner;
-use crate::scheduler::contain_panic;
 use crate::scheduler::single::{LOCAL_POLL_INTERVAL, Poll, poll_until_done};
 use crate::scheduler::thread::ThreadSettings;
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Sender, channel};
 use std::thread::{Scope, Thread};
@@ -24,8 +21,6 @@ pub(super) struct Worker<'run> {
     pub(super) pause: &'run AtomicBool,
     /// Where each job's runners go back.
     pub(super) done: Sender<Vec<BlockRunner>>,
-    /// The run's control (`None` when no block runs on a worker).
-    pub(super) control: Option<Arc<RunControl>>,
 }
 
 impl<'run> Worker<'run> {
@@ -37,22 +32,17 @@ impl<'run> Worker<'run> {
             .name(format!("rfgraph-chain-{}", self.index))
             .spawn_scoped(scope, move || {
                 self.settings.apply();
+                let place = format!("`chain` worker {}", self.index);
                 while let Ok(groups) = job_rx.recv() {
                     let poll = Poll {
                         max_sleep: Some(LOCAL_POLL_INTERVAL),
                         pause: Some(self.pause),
                         install_waker: false,
+                        place: &place,
                     };
-                    // After a panic the run fails and the worker's runners
-                    // are lost; report none so the run does not wait for
-                    // them.
-                    let runners =
-                        contain_panic(|| poll_until_done(groups, poll)).unwrap_or_else(|panic| {
-                            let place = format!("`chain` worker {}", self.index);
-                            panic.fail_run(self.control.as_deref(), &place);
-                            Vec::new()
-                        });
-                    let _ = self.done.send(runners);
+                    // Also after a panic in the runtime, which fails the
+                    // run: the run waits for every worker's report.
+                    let _ = self.done.send(poll_until_done(groups, poll));
                 }
             })
             .expect("cannot spawn a chain worker");

@@ -2,6 +2,7 @@
 //! core's worker like a block.
 
 use super::ParallelSegment;
+use crate::control::RunControl;
 use crate::error::RunError;
 use crate::runner::{Step, panic_message};
 use crate::signal::Signal;
@@ -53,6 +54,11 @@ impl Lane {
         for stats in &self.segment.stats {
             stats.record_thread(usage, sharing as u64);
         }
+    }
+
+    /// The run's control.
+    pub(crate) fn control(&self) -> &Arc<RunControl> {
+        &self.segment.control
     }
 
     /// The signal that makes this lane due.
