@@ -89,8 +89,12 @@ pub struct BlockRunner {
     /// Handled messages not yet settled with the group (see
     /// [`settle_group`](Self::settle_group)).
     unsettled: usize,
-    /// This group member holds work of its own in the group's count.
+    /// This group member holds work of its own (see `settle_group`).
     holding: bool,
+    /// This group member posts to other members, so its held work keeps
+    /// the whole group alive, not only itself (set when the graph is
+    /// built).
+    pub(crate) posts_in_group: bool,
 }
 
 /// Copies the tags on `range` of `input` to every output, with indices
@@ -169,6 +173,7 @@ impl BlockRunner {
             local_peers: Vec::new(),
             unsettled: 0,
             holding: false,
+            posts_in_group: false,
         }
     }
 
@@ -352,9 +357,11 @@ impl BlockRunner {
             return Step::Done;
         }
         let stuck_if_idle = self.look_before_work(notified);
-        // Members of a message group: whether an output lacked the room
-        // `work` needs, seen before the call (see `settle_group`).
-        let starved = self.group.is_some() && self.outputs_starved();
+        // Whether an output lacked the room `work` needs before the call:
+        // such a block may be waiting for room, not for input. Looked at
+        // only where it decides something: for message group members (see
+        // `settle_group`) and once a writer is done (see `should_finish`).
+        let starved = (self.group.is_some() || self.writers_done > 0) && self.outputs_starved();
         let mut io = WorkIo::default();
         // Messages only ever arrive on message inputs.
         let handled = !self.message_inputs.is_empty()
@@ -391,7 +398,7 @@ impl BlockRunner {
         // `Signal::begin_look`).
         let may_finish =
             notified || !progress || io.finished || self.writers_done > 0 || self.group.is_some();
-        if may_finish && self.should_finish(&io, progress, stuck_if_idle) {
+        if may_finish && self.should_finish(&io, progress, stuck_if_idle, starved) {
             self.finish();
             Step::Done
         } else if progress {
@@ -548,7 +555,13 @@ impl BlockRunner {
     }
 
     #[inline(always)]
-    fn should_finish(&self, io: &WorkIo, progress: bool, stuck_if_idle: bool) -> bool {
+    fn should_finish(
+        &self,
+        io: &WorkIo,
+        progress: bool,
+        stuck_if_idle: bool,
+        starved: bool,
+    ) -> bool {
         if io.finished {
             return true;
         }
@@ -567,10 +580,13 @@ impl BlockRunner {
         let waiting = io.call_again_at.is_some() || io.in_flight;
         // A writer done before the call, and fewer of its items left than
         // the block needs to move (none, or a remainder short of a
-        // decimation group). Waiting for outputs to drain instead would
-        // wait for ever when a reader keeps a remainder of its own.
+        // decimation group), while the block had the room it needs to
+        // write (without room it may hold items it consumed). Waiting for
+        // outputs to drain instead would wait for ever when a reader keeps
+        // a remainder of its own.
         if self.writers_done > 0
             && !waiting
+            && !starved
             && self
                 .inputs
                 .iter()
@@ -585,7 +601,7 @@ impl BlockRunner {
             return true;
         }
         if let Some(g) = &self.group {
-            return self.inbox.is_empty() && g.is_quiescent();
+            return !self.holding && self.inbox.is_empty() && g.is_quiescent();
         }
         false
     }
@@ -599,23 +615,30 @@ impl BlockRunner {
         })
     }
 
-    /// After a call of a message group member: counts in the group whether
-    /// the member holds work of its own, then settles the messages it
-    /// handled, in that order (see [`MessageGroup`]). A member holds work
-    /// while it waits for a timer, for work in flight outside the runtime,
-    /// or to write stream output (`writing`: it produced items, or an
-    /// output lacked the room it needs before the call). Without this a
+    /// After a call of a message group member: notes whether the member
+    /// holds work of its own, and if it posts to other members counts
+    /// that in the group; then settles the messages it handled, in that
+    /// order (see [`MessageGroup`]). A member holds work while it waits
+    /// for a timer, for work in flight outside the runtime, or to write
+    /// stream output (`writing`: it produced items, or an output lacked
+    /// the room it needs before the call). A holding member is not
+    /// finished by the group's end; a holding member that posts to others
+    /// keeps the group going, since it may post again. Without this a
     /// group whose queues ran empty finished such a member with its timer
     /// pending or its output half written, and messages it posted from
-    /// `work` could arrive after the other members had finished.
+    /// `work` could arrive after the other members had finished. A member
+    /// that posts to no one holds only itself: two such generators
+    /// feeding one stream block must not wait for each other.
     #[inline(never)]
     fn settle_group(&mut self, io: &WorkIo, writing: bool) {
         let Some(group) = &self.group else { return };
         let holds = writing || io.call_again_at.is_some() || io.in_flight;
-        if holds && !self.holding {
+        let counted = self.holding && self.posts_in_group;
+        let counts = holds && self.posts_in_group;
+        if counts && !counted {
             group.hold();
         }
-        let released = std::mem::take(&mut self.unsettled) + usize::from(self.holding && !holds);
+        let released = std::mem::take(&mut self.unsettled) + usize::from(counted && !counts);
         self.holding = holds;
         group.release(released);
     }
@@ -652,7 +675,8 @@ impl BlockRunner {
         self.stats.add_tally(&mut self.tally);
         // A finished member holds nothing: settle what it still counts.
         if let Some(group) = &self.group {
-            group.release(std::mem::take(&mut self.unsettled) + usize::from(self.holding));
+            let counted = self.holding && self.posts_in_group;
+            group.release(std::mem::take(&mut self.unsettled) + usize::from(counted));
             self.holding = false;
         }
         for o in &self.outputs {

@@ -14,11 +14,15 @@ use rfgraph_blocks::{
 };
 use std::time::{Duration, Instant};
 
-pub use crate::held_items::{items_held_for_a_timer_arrive, items_held_in_flight_arrive};
+pub use crate::held_items::{
+    items_held_for_a_timer_arrive, items_held_in_flight_arrive,
+    items_held_while_the_output_lacks_room_arrive,
+};
 pub use crate::message_groups::{
     a_member_waiting_on_a_timer_keeps_its_group_alive,
     a_member_with_work_in_flight_keeps_its_group_alive,
-    a_member_writes_all_the_items_its_messages_ask_for, messages_posted_from_work_arrive,
+    a_member_writes_all_the_items_its_messages_ask_for,
+    members_writing_into_one_block_do_not_wait_for_each_other, messages_posted_from_work_arrive,
 };
 
 fn sequence(n: u32) -> Vec<u32> {

@@ -5,7 +5,7 @@
 
 use crate::support::run;
 use rfgraph::{Block, BoxError, Flowgraph, Ports, Scheduler, StreamInput, StreamOutput, WorkIo};
-use rfgraph_blocks::{VectorSink, VectorSource};
+use rfgraph_blocks::{Throttle, VectorSink, VectorSource};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -19,15 +19,21 @@ enum Until {
     Outside,
 }
 
-/// Consumes up to 500 items, holds them, then writes them out.
+/// Items a [`Hold`] takes at once.
+const CHUNK: usize = 500;
+
+/// Consumes up to [`CHUNK`] items, holds them, then writes them out once
+/// they are released and the output has room. Its output declares that
+/// room as `min_items`: while the output lacks it, the block may still
+/// hold items, so the runtime must not end it.
 struct Hold {
     input: StreamInput<u32>,
     output: StreamOutput<u32>,
     until: Until,
-    /// The chunk held, and when it is due (timer).
+    /// The chunk held, and when a timer releases it.
     held: Option<(Vec<u32>, Instant)>,
-    /// Where the outside thread hands the chunk back.
-    back: Arc<Mutex<Option<Vec<u32>>>>,
+    /// Set by the outside thread when it releases the chunk.
+    released: Arc<Mutex<bool>>,
     waker: Option<rfgraph::Waker>,
 }
 
@@ -35,28 +41,19 @@ impl Hold {
     fn new(until: Until) -> Self {
         Self {
             input: StreamInput::new("in"),
-            output: StreamOutput::new("out"),
+            output: StreamOutput::new("out").with_min_items(CHUNK),
             until,
             held: None,
-            back: Arc::default(),
+            released: Arc::default(),
             waker: None,
         }
     }
 
-    /// The held chunk once it may be written, if any.
-    fn ready(&mut self) -> Option<Vec<u32>> {
+    /// True once the held chunk may be written.
+    fn is_released(&self, at: Instant) -> bool {
         match self.until {
-            Until::Timer => match &self.held {
-                Some((_, at)) if Instant::now() >= *at => self.held.take().map(|(c, _)| c),
-                _ => None,
-            },
-            Until::Outside => {
-                let back = self.back.lock().unwrap().take();
-                if back.is_some() {
-                    self.held = None;
-                }
-                back
-            }
+            Until::Timer => Instant::now() >= at,
+            Until::Outside => *self.released.lock().unwrap(),
         }
     }
 }
@@ -71,47 +68,68 @@ impl Block for Hold {
     }
 
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
-        if let Some(chunk) = self.ready() {
-            // The ring holds more than a chunk, and nothing else writes.
+        if let Some((chunk, at)) = &self.held
+            && self.is_released(*at)
+        {
             let out = self.output.slice();
-            out[..chunk.len()].copy_from_slice(&chunk);
-            self.output.produce(chunk.len());
+            if out.len() >= chunk.len() {
+                let n = chunk.len();
+                out[..n].copy_from_slice(chunk);
+                self.output.produce(n);
+                self.held = None;
+            }
         }
         if self.held.is_none() {
             let input = self.input.slice();
-            let n = input.len().min(500);
+            let n = input.len().min(CHUNK);
             if n > 0 {
-                let chunk = input[..n].to_vec();
+                self.held = Some((
+                    input[..n].to_vec(),
+                    Instant::now() + Duration::from_millis(1),
+                ));
                 self.input.consume(n);
-                let at = Instant::now() + Duration::from_millis(1);
                 if let Until::Outside = self.until {
-                    let (back, waker) = (self.back.clone(), self.waker.clone().expect("a waker"));
-                    let chunk = chunk.clone();
+                    *self.released.lock().unwrap() = false;
+                    let (released, waker) =
+                        (self.released.clone(), self.waker.clone().expect("a waker"));
                     std::thread::spawn(move || {
                         std::thread::sleep(Duration::from_millis(1));
-                        *back.lock().unwrap() = Some(chunk);
+                        *released.lock().unwrap() = true;
                         waker.wake();
                     });
                 }
-                self.held = Some((chunk, at));
             }
         }
-        match (&self.held, self.until) {
-            (Some((_, at)), Until::Timer) => io.call_again_at(*at),
-            (Some(_), Until::Outside) => io.in_flight(),
-            (None, _) => {}
+        // Waiting for release: say so. Released but short of room: the
+        // output's `min_items` says so.
+        if let Some((_, at)) = &self.held
+            && !self.is_released(*at)
+        {
+            match self.until {
+                Until::Timer => io.call_again_at(*at),
+                Until::Outside => io.in_flight(),
+            }
         }
         Ok(())
     }
 }
 
-fn held_items_arrive(s: impl Scheduler, until: Until) {
+/// Source → [`Hold`] → sink, or with `slow_reader`, → a throttle → sink
+/// on small rings, so that the hold's output is often full while it holds
+/// a released chunk after the source finished.
+fn held_items_arrive(s: impl Scheduler, until: Until, slow_reader: bool) {
     let n = 2_300u32;
     let mut fg = Flowgraph::new();
     let src = fg.add(VectorSource::new((0..n).collect()));
     let hold = fg.add(Hold::new(until));
     let sink = fg.add(VectorSink::<u32>::new());
-    fg.chain(&[src, hold, sink]).unwrap();
+    if slow_reader {
+        fg.set_buffer_bytes(4096);
+        let throttle = fg.add(Throttle::<u32>::new(200_000.0));
+        fg.chain(&[src, hold, throttle, sink]).unwrap();
+    } else {
+        fg.chain(&[src, hold, sink]).unwrap();
+    }
     let done = run(fg, s).unwrap();
     let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
     assert_eq!(items.len(), n as usize);
@@ -119,9 +137,13 @@ fn held_items_arrive(s: impl Scheduler, until: Until) {
 }
 
 pub fn items_held_for_a_timer_arrive(s: impl Scheduler) {
-    held_items_arrive(s, Until::Timer);
+    held_items_arrive(s, Until::Timer, false);
 }
 
 pub fn items_held_in_flight_arrive(s: impl Scheduler) {
-    held_items_arrive(s, Until::Outside);
+    held_items_arrive(s, Until::Outside, false);
+}
+
+pub fn items_held_while_the_output_lacks_room_arrive(s: impl Scheduler) {
+    held_items_arrive(s, Until::Timer, true);
 }

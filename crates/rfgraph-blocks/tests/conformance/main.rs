@@ -35,7 +35,9 @@ macro_rules! conformance {
                 a_member_with_work_in_flight_keeps_its_group_alive,
                 messages_posted_from_work_arrive,
                 a_member_writes_all_the_items_its_messages_ask_for,
-                items_held_for_a_timer_arrive, items_held_in_flight_arrive
+                members_writing_into_one_block_do_not_wait_for_each_other,
+                items_held_for_a_timer_arrive, items_held_in_flight_arrive,
+                items_held_while_the_output_lacks_room_arrive
             );
         }
     };

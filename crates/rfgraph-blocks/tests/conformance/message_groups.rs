@@ -3,11 +3,11 @@
 //! end while a member waits for a timer, waits for work in flight outside
 //! the runtime, posts from `work`, or still has stream output to write.
 
-use crate::support::run;
+use crate::support::{AddU32, run};
 use rfgraph::{
     Block, BoxError, Flowgraph, MessageOutput, Pmt, Ports, Scheduler, StreamOutput, WorkIo,
 };
-use rfgraph_blocks::{MessageBurst, MessageSink, VectorSink};
+use rfgraph_blocks::{MessageBurst, MessageForward, MessageSink, VectorSink};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -130,11 +130,23 @@ pub fn messages_posted_from_work_arrive(s: impl Scheduler + Clone) {
 }
 
 /// A message-driven block that writes as many items as its messages ask
-/// for, as ring space allows.
+/// for (divided by `share`), as ring space allows.
 struct Generator {
     out: StreamOutput<u32>,
+    share: u64,
     remaining: u64,
     next: u32,
+}
+
+impl Generator {
+    fn new(share: u64) -> Self {
+        Self {
+            out: StreamOutput::new("out"),
+            share,
+            remaining: 0,
+            next: 0,
+        }
+    }
 }
 
 impl Block for Generator {
@@ -143,7 +155,7 @@ impl Block for Generator {
     }
 
     fn handle_message(&mut self, _port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
-        self.remaining += msg.as_u64().ok_or("expected a count")?;
+        self.remaining += msg.as_u64().ok_or("expected a count")? / self.share;
         Ok(Pmt::Null)
     }
 
@@ -165,11 +177,7 @@ pub fn a_member_writes_all_the_items_its_messages_ask_for(s: impl Scheduler) {
     // A 1024-item ring: each message asks for ten times that.
     fg.set_buffer_bytes(4096);
     let burst = fg.add(MessageBurst::new(Pmt::U64(10_000), 3));
-    let generator = fg.add(Generator {
-        out: StreamOutput::new("out"),
-        remaining: 0,
-        next: 0,
-    });
+    let generator = fg.add(Generator::new(1));
     let sink = fg.add(VectorSink::<u32>::new());
     fg.connect_message(burst, "out", generator, "in").unwrap();
     fg.connect(generator, "out", sink, "in").unwrap();
@@ -177,4 +185,29 @@ pub fn a_member_writes_all_the_items_its_messages_ask_for(s: impl Scheduler) {
     let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
     assert_eq!(items.len(), 30_000);
     assert!(items.iter().enumerate().all(|(i, &x)| x == i as u32));
+}
+
+pub fn members_writing_into_one_block_do_not_wait_for_each_other(s: impl Scheduler) {
+    // One message, forwarded to two generators of the same group: A writes
+    // 30 000 items, B 15 000, and a block adds them item by item. Once B
+    // is done, A's ring stays full; B must still end (it holds nothing),
+    // so the adder ends, and A with it.
+    let mut fg = Flowgraph::new();
+    fg.set_buffer_bytes(4096);
+    let burst = fg.add(MessageBurst::new(Pmt::U64(30_000), 1));
+    let forward = fg.add(MessageForward::new());
+    let a = fg.add(Generator::new(1));
+    let b = fg.add(Generator::new(2));
+    let add = fg.add(AddU32::new());
+    let sink = fg.add(VectorSink::<u32>::new());
+    fg.connect_message(burst, "out", forward, "in").unwrap();
+    fg.connect_message(forward, "out", a, "in").unwrap();
+    fg.connect_message(forward, "out", b, "in").unwrap();
+    fg.connect(a, "out", add, "a").unwrap();
+    fg.connect(b, "out", add, "b").unwrap();
+    fg.connect(add, "out", sink, "in").unwrap();
+    let done = run(fg, s).unwrap();
+    let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
+    assert_eq!(items.len(), 15_000);
+    assert!(items.iter().enumerate().all(|(i, &x)| x == 2 * i as u32));
 }
