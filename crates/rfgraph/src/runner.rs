@@ -357,11 +357,9 @@ impl BlockRunner {
             return Step::Done;
         }
         let stuck_if_idle = self.look_before_work(notified);
-        // Whether an output lacked the room `work` needs before the call:
-        // such a block may be waiting for room, not for input. Looked at
-        // only where it decides something: for message group members (see
-        // `settle_group`) and once a writer is done (see `should_finish`).
-        let starved = (self.group.is_some() || self.writers_done > 0) && self.outputs_starved();
+        // Members of a message group: whether an output lacked the room
+        // `work` needs, seen before the call (see `settle_group`).
+        let starved = self.group.is_some() && self.outputs_starved();
         let mut io = WorkIo::default();
         // Messages only ever arrive on message inputs.
         let handled = !self.message_inputs.is_empty()
@@ -398,7 +396,7 @@ impl BlockRunner {
         // `Signal::begin_look`).
         let may_finish =
             notified || !progress || io.finished || self.writers_done > 0 || self.group.is_some();
-        if may_finish && self.should_finish(&io, progress, stuck_if_idle, starved) {
+        if may_finish && self.should_finish(&io, progress, stuck_if_idle) {
             self.finish();
             Step::Done
         } else if progress {
@@ -555,13 +553,7 @@ impl BlockRunner {
     }
 
     #[inline(always)]
-    fn should_finish(
-        &self,
-        io: &WorkIo,
-        progress: bool,
-        stuck_if_idle: bool,
-        starved: bool,
-    ) -> bool {
+    fn should_finish(&self, io: &WorkIo, progress: bool, stuck_if_idle: bool) -> bool {
         if io.finished {
             return true;
         }
@@ -580,13 +572,10 @@ impl BlockRunner {
         let waiting = io.call_again_at.is_some() || io.in_flight;
         // A writer done before the call, and fewer of its items left than
         // the block needs to move (none, or a remainder short of a
-        // decimation group), while the block had the room it needs to
-        // write (without room it may hold items it consumed). Waiting for
-        // outputs to drain instead would wait for ever when a reader keeps
-        // a remainder of its own.
+        // decimation group). Waiting for outputs to drain instead would
+        // wait for ever when a reader keeps a remainder of its own.
         if self.writers_done > 0
             && !waiting
-            && !starved
             && self
                 .inputs
                 .iter()

@@ -23,9 +23,9 @@ enum Until {
 const CHUNK: usize = 500;
 
 /// Consumes up to [`CHUNK`] items, holds them, then writes them out once
-/// they are released and the output has room. Its output declares that
-/// room as `min_items`: while the output lacks it, the block may still
-/// hold items, so the runtime must not end it.
+/// they are released and the output has room. While it holds a chunk it
+/// says so: a timer (also to retry a released chunk that did not fit) or
+/// work in flight.
 struct Hold {
     input: StreamInput<u32>,
     output: StreamOutput<u32>,
@@ -41,7 +41,7 @@ impl Hold {
     fn new(until: Until) -> Self {
         Self {
             input: StreamInput::new("in"),
-            output: StreamOutput::new("out").with_min_items(CHUNK),
+            output: StreamOutput::new("out"),
             until,
             held: None,
             released: Arc::default(),
@@ -100,14 +100,12 @@ impl Block for Hold {
                 }
             }
         }
-        // Waiting for release: say so. Released but short of room: the
-        // output's `min_items` says so.
-        if let Some((_, at)) = &self.held
-            && !self.is_released(*at)
-        {
-            match self.until {
-                Until::Timer => io.call_again_at(*at),
-                Until::Outside => io.in_flight(),
+        // Holding: say so. A released chunk short of room retries soon.
+        if let Some((_, at)) = &self.held {
+            match (self.until, self.is_released(*at)) {
+                (_, true) => io.call_again_at(Instant::now() + Duration::from_micros(100)),
+                (Until::Timer, false) => io.call_again_at(*at),
+                (Until::Outside, false) => io.in_flight(),
             }
         }
         Ok(())
@@ -116,7 +114,8 @@ impl Block for Hold {
 
 /// Source → [`Hold`] → sink, or with `slow_reader`, → a throttle → sink
 /// on small rings, so that the hold's output is often full while it holds
-/// a released chunk after the source finished.
+/// a released chunk after the source finished (it then retries on a
+/// timer).
 fn held_items_arrive(s: impl Scheduler, until: Until, slow_reader: bool) {
     let n = 2_300u32;
     let mut fg = Flowgraph::new();
