@@ -484,7 +484,7 @@ impl BlockRunner {
         }
         self.stats
             .record_messages(handled as u64, cycles::now().wrapping_sub(start));
-        if self.inbox.group().is_some() {
+        if self.group.is_some() {
             self.unsettled += handled;
         }
         result
@@ -567,9 +567,7 @@ impl BlockRunner {
         {
             return true;
         }
-        // A block that asked for a timer or has work in flight still holds
-        // items it consumed: only the block itself can end it then.
-        let waiting = io.call_again_at.is_some() || io.in_flight;
+        let waiting = io.is_waiting();
         // A writer done before the call, and fewer of its items left than
         // the block needs to move (none, or a remainder short of a
         // decimation group). Waiting for outputs to drain instead would
@@ -621,8 +619,8 @@ impl BlockRunner {
     #[inline(never)]
     fn settle_group(&mut self, io: &WorkIo, writing: bool) {
         let Some(group) = &self.group else { return };
-        let holds = writing || io.call_again_at.is_some() || io.in_flight;
-        let counted = self.holding && self.posts_in_group;
+        let holds = writing || io.is_waiting();
+        let counted = self.holds_group();
         let counts = holds && self.posts_in_group;
         if counts && !counted {
             group.hold();
@@ -630,6 +628,11 @@ impl BlockRunner {
         let released = std::mem::take(&mut self.unsettled) + usize::from(counted && !counts);
         self.holding = holds;
         group.release(released);
+    }
+
+    /// This member's held work counts in its group (see `settle_group`).
+    fn holds_group(&self) -> bool {
+        self.holding && self.posts_in_group
     }
 
     #[cold]
@@ -664,7 +667,7 @@ impl BlockRunner {
         self.stats.add_tally(&mut self.tally);
         // A finished member holds nothing: settle what it still counts.
         if let Some(group) = &self.group {
-            let counted = self.holding && self.posts_in_group;
+            let counted = self.holds_group();
             group.release(std::mem::take(&mut self.unsettled) + usize::from(counted));
             self.holding = false;
         }

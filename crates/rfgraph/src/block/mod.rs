@@ -49,6 +49,12 @@ impl WorkIo {
     pub fn is_finished(&self) -> bool {
         self.finished
     }
+
+    /// The block asked for a timer or has work in flight: it may hold
+    /// items it consumed, and only it can end itself.
+    pub(crate) fn is_waiting(&self) -> bool {
+        self.call_again_at.is_some() || self.in_flight
+    }
 }
 
 /// How the runtime moves tags from a block's inputs to its outputs.
