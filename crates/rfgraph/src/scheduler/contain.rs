@@ -15,7 +15,7 @@
 
 use crate::control::RunControl;
 use crate::error::RunError;
-use crate::runner::panic_message;
+use crate::runner::{BlockRunner, panic_message};
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
@@ -42,6 +42,14 @@ impl ContainedPanic {
             "{place} panicked (a bug in rfgraph): {}",
             panic_message(&*self.0)
         )));
+    }
+
+    /// [`fail_run`](Self::fail_run) for a thread that held one block,
+    /// `runner`, which is then finished (best effort: its state may be
+    /// inconsistent) so that its readers and callers are not left waiting.
+    pub(crate) fn fail_block(self, runner: &mut BlockRunner, place: &str) {
+        self.fail_run(Some(&runner.control), place);
+        let _ = contain_panic(|| runner.finish());
     }
 }
 

@@ -203,9 +203,7 @@ impl Shared {
         // so the other workers do not wait for it.
         let step = super::contain_panic(burst).unwrap_or_else(|panic| {
             let place = format!("a `pool` worker running block `{}`", runner.name());
-            panic.fail_run(Some(&runner.control), &place);
-            // Best effort: the block's state may be inconsistent.
-            let _ = super::contain_panic(|| runner.finish());
+            panic.fail_block(runner, &place);
             Step::Done
         });
         match step {

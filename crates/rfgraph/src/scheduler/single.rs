@@ -98,7 +98,7 @@ pub(crate) fn poll_until_done(groups: Vec<Vec<Task>>, options: Poll<'_>) -> Vec<
     let mut groups = into_groups(groups, options.install_waker);
     let place = options.place;
     if let Err(panic) = contain_panic(|| poll(&mut groups, options)) {
-        let control = slots(&groups).find_map(|s| s.task.control()).cloned();
+        let control = slots(&groups).next().map(|s| s.task.control().clone());
         panic.fail_run(control.as_deref(), place);
         for slot in groups.iter_mut().flat_map(|g| g.slots.iter_mut()) {
             // Best effort: the block's state may be inconsistent.

@@ -74,10 +74,10 @@ impl Task {
     }
 
     /// The run's control.
-    pub(crate) fn control(&self) -> Option<&Arc<RunControl>> {
+    pub(crate) fn control(&self) -> &Arc<RunControl> {
         match self {
-            Task::Block(r) => Some(&r.control),
-            Task::Lane(l) => Some(l.control()),
+            Task::Block(r) => &r.control,
+            Task::Lane(l) => l.control(),
         }
     }
 

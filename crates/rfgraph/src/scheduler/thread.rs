@@ -185,8 +185,7 @@ pub fn spawn_block_thread(
             // for `deinit`.
             if let Err(panic) = super::contain_panic(|| run_until_done(&mut runner)) {
                 let place = format!("the thread of block `{}`", runner.name());
-                panic.fail_run(Some(&runner.control), &place);
-                let _ = super::contain_panic(|| runner.finish());
+                panic.fail_block(&mut runner, &place);
             }
             runner.record_thread_usage(ThreadUsage::current().since(before), 1);
             runner
