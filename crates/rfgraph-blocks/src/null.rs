@@ -56,11 +56,14 @@ impl<T: Item> Block for NullSource<T> {
     }
 
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
-        let out = self.output.slice();
-        let n = self.limit.allow(out.len());
-        if self.writes {
+        let n = if self.writes {
+            let out = self.output.slice();
+            let n = self.limit.allow(out.len());
             out[..n].fill(T::zeroed());
-        }
+            n
+        } else {
+            self.limit.allow(self.output.free())
+        };
         self.output.produce(n);
         self.limit.spend(n, io);
         Ok(())
@@ -93,7 +96,7 @@ impl<T: Item> Block for NullSink<T> {
     }
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
-        let n = self.input.slice().len();
+        let n = self.input.available();
         self.input.consume(n);
         Ok(())
     }

@@ -92,9 +92,14 @@ pub struct BlockRunner {
     /// This group member holds work of its own (see `settle_group`).
     holding: bool,
     /// This group member posts to other members, so its held work keeps
-    /// the whole group alive, not only itself (set when the graph is
-    /// built).
-    pub(crate) posts_in_group: bool,
+    /// the whole group alive, not only itself (see
+    /// [`join_group`](Self::join_group)).
+    posts_in_group: bool,
+    /// No message inputs, no message group, and no writer seen done: a
+    /// call that heard nothing may take the steady path (see
+    /// [`run_once`](Self::run_once)). One flag, so that path tests one
+    /// byte.
+    steady: bool,
 }
 
 /// Copies the tags on `range` of `input` to every output, with indices
@@ -152,6 +157,7 @@ impl BlockRunner {
     ) -> Self {
         let tag_policy = block.tag_policy();
         let blocking = block.is_blocking();
+        let message_inputs_empty = message_inputs.is_empty();
         Self {
             index,
             block,
@@ -174,7 +180,16 @@ impl BlockRunner {
             unsettled: 0,
             holding: false,
             posts_in_group: false,
+            steady: message_inputs_empty,
         }
+    }
+
+    /// Makes the block a member of the message `group`; `posts_in_group`:
+    /// it posts to other members (see `settle_group`).
+    pub(crate) fn join_group(&mut self, group: Arc<MessageGroup>, posts_in_group: bool) {
+        self.group = Some(group);
+        self.posts_in_group = posts_in_group;
+        self.steady = false;
     }
 
     /// Position of the block in its flowgraph (its [`BlockId`](crate::BlockId) index).
@@ -338,9 +353,11 @@ impl BlockRunner {
     /// Handles pending messages, calls `work` once, and decides what next.
     ///
     /// Every block call of every scheduler comes through here, dozens per
-    /// cache-sized chunk in a long chain: the rare cases (messages, timed
-    /// calls, errors, idling) live in functions of their own so the usual
-    /// call stays short.
+    /// cache-sized chunk in a long chain. A block polled locally that heard
+    /// nothing since its last look, has no message ports and whose writers
+    /// all run on takes the steady path ([`run_steady`](Self::run_steady)):
+    /// nothing but its own call can finish it then. Every other call takes
+    /// [`run_checked`](Self::run_checked), out of line.
     #[inline(always)]
     pub fn run_once(&mut self) -> Step {
         if self.done {
@@ -356,6 +373,45 @@ impl BlockRunner {
             self.finish();
             return Step::Done;
         }
+        if notified || !self.steady {
+            return self.run_checked(notified);
+        }
+        self.run_steady()
+    }
+
+    /// [`run_once`](Self::run_once) for a plain block that heard nothing
+    /// and whose writers were all running at its last look. What the
+    /// checked path would find is then known before the call: no writer
+    /// finished (finishing notifies), so none is done and the block cannot
+    /// be proven stuck; no message can be handled. A call that moves items
+    /// and does not finish the block is progress, with no rule to apply.
+    #[inline(always)]
+    fn run_steady(&mut self) -> Step {
+        let mut io = WorkIo::default();
+        let block = &mut self.block;
+        let (result, time) = self
+            .timing
+            .run(|| catch_unwind(AssertUnwindSafe(|| block.work(&mut io))));
+        if let Err(step) = self.work_outcome(result) {
+            return step;
+        }
+        let (consumed, produced) = self.publish();
+        #[cfg(test)]
+        crate::scheduler::contain::inject_fault(self.name(), consumed + produced);
+        self.tally.count(&self.stats, consumed, produced, time);
+        let progress = consumed + produced > 0;
+        if progress && !io.finished {
+            return Step::Progress;
+        }
+        self.conclude(&io, progress, false)
+    }
+
+    /// The general [`run_once`](Self::run_once), after the look and the
+    /// stop check: notes finished writers, handles messages, calls `work`
+    /// unless a handler finished the block, settles message groups, and
+    /// applies every finish rule.
+    #[inline(never)]
+    fn run_checked(&mut self, notified: bool) -> Step {
         let stuck_if_idle = self.look_before_work(notified);
         // Members of a message group: whether an output lacked the room
         // `work` needs, seen before the call (see `settle_group`).
@@ -396,13 +452,25 @@ impl BlockRunner {
         // `Signal::begin_look`).
         let may_finish =
             notified || !progress || io.finished || self.writers_done > 0 || self.group.is_some();
-        if may_finish && self.should_finish(&io, progress, stuck_if_idle) {
+        if may_finish {
+            self.conclude(&io, progress, stuck_if_idle)
+        } else {
+            Step::Progress
+        }
+    }
+
+    /// The step after a call that may end the block: finishes it if a
+    /// finish rule holds (see [`should_finish`](Self::should_finish)),
+    /// else runs it again after progress or idles it.
+    #[inline(never)]
+    fn conclude(&mut self, io: &WorkIo, progress: bool, stuck_if_idle: bool) -> Step {
+        if self.should_finish(io, progress, stuck_if_idle) {
             self.finish();
             Step::Done
         } else if progress {
             Step::Progress
         } else {
-            self.idle(&io)
+            self.idle(io)
         }
     }
 
@@ -457,6 +525,7 @@ impl BlockRunner {
                 if !input.writer_done && input.edge.words().writer_finished() {
                     input.writer_done = true;
                     self.writers_done += 1;
+                    self.steady = false;
                 }
             }
         }
@@ -541,7 +610,8 @@ impl BlockRunner {
             if words.may_have_tags(input.last..now) {
                 propagate_tags(words, input.last..now, self.tag_policy, &self.outputs);
             }
-            input.last = words.publish_read(input.reader);
+            words.publish_read_at(input.reader, now);
+            input.last = now;
         }
         let mut produced = 0;
         for output in &mut self.outputs {

@@ -101,10 +101,16 @@ impl Signal {
         if self.polled_locally.load(Ordering::Relaxed) {
             // Stream peers notify from this thread, before this load: no
             // race. Notifications from other threads (messages, stop,
-            // wakers) may be lost here; the poller re-runs such blocks
-            // after every park (see `set_polled_locally`).
+            // wakers) may be seen late here; the poller re-runs such
+            // blocks after every park (see `set_polled_locally`). The flag
+            // is cleared only when it was seen set: a block that keeps
+            // moving then writes nothing here, and a notification landing
+            // between the load and a clear of a flag seen clear cannot be
+            // wiped out.
             let notified = self.pending.load(Ordering::Relaxed);
-            self.pending.store(false, Ordering::Relaxed);
+            if notified {
+                self.pending.store(false, Ordering::Relaxed);
+            }
             notified
         } else {
             self.pending.store(false, Ordering::Relaxed);

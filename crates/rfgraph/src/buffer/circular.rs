@@ -212,6 +212,12 @@ impl<T: Item> CircularWriter<T> {
         self.cursor.produce_in_place(&self.buf.positions, n);
     }
 
+    /// The length [`slice`](Self::slice) would have now.
+    #[inline]
+    pub fn free(&mut self) -> usize {
+        self.cursor.refresh(&self.buf.positions)
+    }
+
     /// Stages `n` items written into the front of the last `slice`; they
     /// become visible to readers when published.
     ///
@@ -302,6 +308,12 @@ impl<T: Item> CircularReader<T> {
     #[inline]
     pub fn consume(&mut self, n: usize) {
         self.cursor.consume(&self.buf.positions, n);
+    }
+
+    /// The length [`slice`](Self::slice) would have now.
+    #[inline]
+    pub fn available(&mut self) -> usize {
+        self.cursor.refresh(&self.buf.positions)
     }
 
     /// Publishes staged consumption to the writer now (see
@@ -404,6 +416,20 @@ mod tests {
     /// view of it (written by the ring's only reader) with `readers`
     /// readers.
     fn ring_and_view(readers: usize) -> (Arc<Signal>, Arc<CircularBuffer>, Arc<CircularBuffer>) {
+        let (root_signal, base, view, _) = ring_and_view_signals(readers);
+        (root_signal, base, view)
+    }
+
+    /// [`ring_and_view`], and the signal of the view's writer.
+    fn ring_and_view_signals(
+        readers: usize,
+    ) -> (
+        Arc<Signal>,
+        Arc<CircularBuffer>,
+        Arc<CircularBuffer>,
+        Arc<Signal>,
+    ) {
+        let view_signal = Signal::new();
         let root_signal = Signal::new();
         let base = CircularBuffer::new(EdgeSpec {
             item_size: 4,
@@ -418,11 +444,11 @@ mod tests {
             EdgeSpec {
                 item_size: 4,
                 min_bytes: 1,
-                writer_signal: Signal::new(),
+                writer_signal: view_signal.clone(),
                 reader_signals: (0..readers).map(|_| Signal::new()).collect(),
             },
         );
-        (root_signal, base, view)
+        (root_signal, base, view, view_signal)
     }
 
     /// Writer → in-place reader (doubles items) → reader of the view: the
@@ -479,6 +505,18 @@ mod tests {
         assert!(next as usize > 10 * cap);
     }
 
+    /// The in-place reader `mid_in` of a [`ring_and_view`] passes every
+    /// item it can read on to the view (`mid_out`) unchanged.
+    fn pass_in_place(mid_in: &mut CircularReader<u32>, mid_out: &mut CircularWriter<u32>) {
+        // SAFETY: `mid_in` is the base's only reader and its output is
+        // the view, made by `in_place_of` for it.
+        let m = unsafe { mid_in.slice_mut() }.len();
+        mid_in.consume(m);
+        mid_out.produce_in_place(m);
+        mid_in.publish();
+        mid_out.publish();
+    }
+
     #[test]
     fn detaching_last_reader_wakes_the_first_writer() {
         // base (writer: root) → in place → view with two readers; the
@@ -493,13 +531,7 @@ mod tests {
         let n = w.slice().len();
         w.produce(n);
         w.publish();
-        // SAFETY: `mid_in` is the base's only reader and its output is
-        // `view`, made by `in_place_of` for it.
-        let m = unsafe { mid_in.slice_mut() }.len();
-        mid_in.consume(m);
-        mid_out.produce_in_place(m);
-        mid_in.publish();
-        mid_out.publish();
+        pass_in_place(&mut mid_in, &mut mid_out);
         let k = fast.slice().len();
         fast.consume(k);
         fast.publish();
@@ -509,6 +541,65 @@ mod tests {
         view.detach_reader(1);
         assert!(root_signal.is_pending(), "first writer not woken");
         assert_eq!(w.slice().len(), cap, "space of the detached reader is back");
+    }
+
+    /// A reader's publication wakes the ring's writer only when that
+    /// writer runs on another thread, and the first writer of memory
+    /// reused in place only from a last reader on another thread.
+    #[test]
+    fn a_read_wakes_only_the_writers_on_other_threads() {
+        let (root_signal, base, view, view_writer) = ring_and_view_signals(1);
+        let mut w = CircularWriter::<u32>::new(base.clone());
+        let mut mid_in = CircularReader::<u32>::new(base.clone(), 0);
+        let mut mid_out = CircularWriter::<u32>::new(view.clone());
+        let mut last = CircularReader::<u32>::new(view.clone(), 0);
+        // Moves `n` items through and back; returns whether the view's
+        // writer and the root writer heard of the last reader's read.
+        let mut lap = |same_thread: bool, root_same_thread: bool| {
+            view.set_same_thread(0, same_thread);
+            view.set_root_writer_same_thread(0, root_same_thread);
+            let n = w.free().min(8);
+            w.produce(n);
+            w.publish();
+            pass_in_place(&mut mid_in, &mut mid_out);
+            view_writer.begin_look();
+            root_signal.begin_look();
+            let k = last.available();
+            assert_eq!(k, n);
+            last.consume(k);
+            last.publish();
+            (view_writer.is_pending(), root_signal.is_pending())
+        };
+        assert_eq!(lap(false, false), (true, true));
+        assert_eq!(lap(true, false), (false, true));
+        assert_eq!(lap(false, true), (true, false));
+        assert_eq!(lap(true, true), (false, false));
+        assert_eq!(lap(false, false), (true, true));
+    }
+
+    /// `free` and `available` count what `slice` would show, and the
+    /// counts drive `produce` and `consume` alike.
+    #[test]
+    fn counts_without_slices_match_the_slices() {
+        let buf = ring(4096, 1);
+        let mut w = CircularWriter::<u32>::new(buf.clone());
+        let mut r = CircularReader::<u32>::new(buf.clone(), 0);
+        for step in [5usize, 700, 3, 1000, 1] {
+            let free = w.free();
+            assert_eq!(free, w.slice().len());
+            let n = step.min(free);
+            w.produce(n);
+            w.publish();
+            let available = r.available();
+            assert_eq!(available, r.slice().len());
+            assert_eq!(available, n);
+            r.consume(available - 1);
+            r.publish();
+            assert_eq!(r.available(), 1);
+            r.consume(1);
+            r.publish();
+        }
+        assert_eq!(w.free(), buf.capacity());
     }
 
     #[test]

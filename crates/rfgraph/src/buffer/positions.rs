@@ -21,8 +21,17 @@ use crate::signal::Signal;
 use crate::tag::{Tag, TagStore};
 use crossbeam_utils::CachePadded;
 use std::any::Any;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
+
+/// [`ReaderSlot::wakes`]: the writer, which runs on another thread than
+/// this reader, waits for the space the reader frees.
+const WAKES_WRITER: u8 = 1;
+/// [`ReaderSlot::wakes`]: the first writer of memory reused in place (see
+/// `root_writer`) waits for this reader: the edge reuses memory in place,
+/// this reader is a last one (it passes nothing on), and it runs on
+/// another thread than that writer.
+const WAKES_ROOT: u8 = 2;
 
 /// One reader's control words, on a line of their own: its published
 /// position (read by the writer), its staged position and its flags.
@@ -32,14 +41,11 @@ struct ReaderSlot {
     /// Staged read position (touched by the reader's thread only).
     staged: AtomicU64,
     detached: AtomicBool,
-    /// Writer and this reader run on one thread (set before the run).
-    same_thread: AtomicBool,
-    /// Publishing this reader's position must wake the first writer of
-    /// this memory (see `root_writer`): the edge reuses memory in place,
-    /// this reader is a last one (it passes nothing on), and it runs on
-    /// another thread than that writer. Kept here so that publishing
-    /// reads only this line.
-    wakes_root: AtomicBool,
+    /// Whom publishing this reader's position wakes: [`WAKES_WRITER`],
+    /// [`WAKES_ROOT`], both or none (set before the run). One word, so
+    /// that a publication that wakes no one tests one byte; kept here so
+    /// that publishing reads only this line.
+    wakes: AtomicU8,
     /// Set when this reader works in place and its output edge reuses this
     /// edge's memory: items stay live until that edge's readers are done.
     passes_to: OnceLock<EdgeHandle>,
@@ -101,8 +107,7 @@ impl ReaderSlot {
             read: AtomicU64::new(0),
             staged: AtomicU64::new(0),
             detached: AtomicBool::new(false),
-            same_thread: AtomicBool::new(false),
-            wakes_root: AtomicBool::new(false),
+            wakes: AtomicU8::new(WAKES_WRITER),
             passes_to: OnceLock::new(),
         })
     }
@@ -172,7 +177,7 @@ impl EdgePositions {
             ..Self::new(spec, base.capacity())
         };
         for slot in edge.slots() {
-            slot.wakes_root.store(true, Ordering::Relaxed);
+            slot.wakes.fetch_or(WAKES_ROOT, Ordering::Relaxed);
         }
         edge
     }
@@ -182,7 +187,7 @@ impl EdgePositions {
     pub fn pass_to(&self, reader: usize, next: Arc<dyn EdgeBuffer>) {
         let slot = self.slot(reader);
         let _ = slot.passes_to.set(EdgeHandle::new(next));
-        slot.wakes_root.store(false, Ordering::Relaxed);
+        slot.wakes.fetch_and(!WAKES_ROOT, Ordering::Relaxed);
     }
 
     /// The control words of the edge that reader `reader` passes its items
@@ -406,24 +411,47 @@ impl EdgePositions {
         let slot = self.slot(reader);
         let staged = slot.staged.load(Ordering::Relaxed);
         if slot.read.load(Ordering::Relaxed) != staged {
-            slot.read.store(staged, Ordering::Release);
-            if !slot.same_thread.load(Ordering::Relaxed) {
-                self.writer_signal.notify();
-            }
-            // A last reader of memory reused in place frees space of the
-            // memory's first writer.
-            if slot.wakes_root.load(Ordering::Relaxed)
-                && let Some(root) = &self.root_writer
-            {
-                root.notify();
-            }
+            self.publish_read_at(reader, staged);
         }
         staged
     }
 
+    /// Publishes `pos`, reader `reader`'s staged position, which moved
+    /// past its published one (its runner knows both), and wakes whom
+    /// that concerns (see [`ReaderSlot::wakes`]).
+    #[inline]
+    pub(crate) fn publish_read_at(&self, reader: usize, pos: u64) {
+        let slot = self.slot(reader);
+        slot.read.store(pos, Ordering::Release);
+        let wakes = slot.wakes.load(Ordering::Relaxed);
+        if wakes != 0 {
+            self.wake_after_read(wakes);
+        }
+    }
+
+    /// The waking half of [`publish_read_at`](Self::publish_read_at).
+    #[inline(never)]
+    fn wake_after_read(&self, wakes: u8) {
+        if wakes & WAKES_WRITER != 0 {
+            self.writer_signal.notify();
+        }
+        // A last reader of memory reused in place frees space of the
+        // memory's first writer.
+        if wakes & WAKES_ROOT != 0
+            && let Some(root) = &self.root_writer
+        {
+            root.notify();
+        }
+    }
+
     /// See [`EdgeBuffer::set_same_thread`].
     pub fn set_same_thread(&self, reader: usize, same: bool) {
-        self.slot(reader).same_thread.store(same, Ordering::Relaxed);
+        let wakes = &self.slot(reader).wakes;
+        if same {
+            wakes.fetch_and(!WAKES_WRITER, Ordering::Relaxed);
+        } else {
+            wakes.fetch_or(WAKES_WRITER, Ordering::Relaxed);
+        }
         if reader < 64 {
             let bit = 1 << reader;
             if same {
@@ -439,8 +467,11 @@ impl EdgePositions {
     /// See [`EdgeBuffer::set_root_writer_same_thread`].
     pub fn set_root_writer_same_thread(&self, reader: usize, same: bool) {
         let slot = self.slot(reader);
-        let wakes = self.root_writer.is_some() && slot.passes_to.get().is_none() && !same;
-        slot.wakes_root.store(wakes, Ordering::Relaxed);
+        if self.root_writer.is_some() && slot.passes_to.get().is_none() && !same {
+            slot.wakes.fetch_or(WAKES_ROOT, Ordering::Relaxed);
+        } else {
+            slot.wakes.fetch_and(!WAKES_ROOT, Ordering::Relaxed);
+        }
     }
 
     /// See [`EdgeBuffer::limit_chunk`].

@@ -321,9 +321,9 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
         );
         if let Some(g) = &group_of[b] {
             inboxes[b].join_group(g.clone());
-            runner.group = Some(g.clone());
             // Edges between driven blocks stay inside one group.
-            runner.posts_in_group = fg.messages.iter().any(|e| e.src == b && driven[e.dst]);
+            let posts = fg.messages.iter().any(|e| e.src == b && driven[e.dst]);
+            runner.join_group(g.clone(), posts);
         } else {
             let mut fed = BTreeSet::new();
             for e in fg.messages.iter().filter(|e| e.src == b && driven[e.dst]) {

@@ -60,6 +60,17 @@ impl<T: Item> StreamInput<T> {
         }
     }
 
+    /// How many items [`slice`](Self::slice) would offer now, without
+    /// forming the slice: for a block that consumes items it does not
+    /// read (a sink that only counts).
+    #[inline]
+    pub fn available(&mut self) -> usize {
+        match &mut self.reader {
+            Some(r) => r.available(),
+            None => 0,
+        }
+    }
+
     /// Everything readable now, writable, when the flowgraph let this
     /// block work in place (an output declared
     /// [`in_place_of`](StreamOutput::in_place_of) this input, and this is
@@ -193,6 +204,18 @@ impl<T: Item> StreamOutput<T> {
         match &mut self.writer {
             Some(w) if !self.in_place => w.slice(),
             _ => &mut [],
+        }
+    }
+
+    /// How many items [`slice`](Self::slice) would offer now, without
+    /// forming the slice: for a block that produces items it does not
+    /// write (a source of whatever the memory holds). Zero while the
+    /// output works in place, as for `slice`.
+    #[inline]
+    pub fn free(&mut self) -> usize {
+        match &mut self.writer {
+            Some(w) if !self.in_place => w.free(),
+            _ => 0,
         }
     }
 

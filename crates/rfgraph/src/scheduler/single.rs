@@ -64,6 +64,10 @@ struct Group {
     /// Positions in `slots` of each slot's local stream peers, slot after
     /// slot (one small list for the group rather than one per slot).
     peers: Vec<u32>,
+    /// Slots neither done nor `again`. While there are none, every live
+    /// slot runs next round anyway, so a block that moved has no peer to
+    /// wake: in a chain streaming through one core, that is every round.
+    waiting: usize,
 }
 
 /// Longest sleep of a thread polling blocks whose stream peers all run on
@@ -141,6 +145,7 @@ fn into_groups(groups: Vec<Vec<Task>>, install_waker: bool) -> Vec<Group> {
             let mut group = Group {
                 slots,
                 peers: Vec::new(),
+                waiting: 0,
             };
             link_local_peers(&mut group);
             group
@@ -253,8 +258,12 @@ fn spin_until(limit: Duration, ready: impl Fn() -> bool) -> bool {
 /// Makes every block polled locally due (see `sweep_every` in
 /// [`poll_until_done`]).
 fn make_locally_polled_due(groups: &mut [Group]) {
-    for slot in groups.iter_mut().flat_map(|g| g.slots.iter_mut()) {
-        slot.again |= slot.task.signal().is_polled_locally();
+    for group in groups.iter_mut() {
+        for i in 0..group.slots.len() {
+            if group.slots[i].task.signal().is_polled_locally() {
+                group.make_due(i);
+            }
+        }
     }
 }
 
@@ -287,57 +296,109 @@ fn link_local_peers(group: &mut Group) {
 
 /// Runs every due block of `group` once. Returns whether anything moved,
 /// how many blocks finished, and the earliest timer asked for.
+///
+/// The loop runs once per block call: a block that moves while no slot
+/// waits costs it a flag test; everything else is out of line.
 fn run_round(group: &mut Group) -> (bool, usize, Option<Instant>) {
-    // Read the clock only if some block waits on a timer.
-    let mut now = None;
-    let (mut moved, mut finished, mut next_timer) = (false, 0, None::<Instant>);
+    let mut round = Round::default();
     for i in 0..group.slots.len() {
         let slot = &mut group.slots[i];
-        if slot.done {
+        if slot.done || !(slot.again || round.due_anyway(slot)) {
             continue;
         }
-        let due = slot.again
-            || slot.task.signal().is_pending()
-            || slot
-                .timer
-                .is_some_and(|t| t <= *now.get_or_insert_with(Instant::now));
-        if due {
-            match slot.task.run_once() {
-                Step::Progress => {
-                    slot.again = true;
-                    moved = true;
-                    group.wake_peers(i);
-                    continue;
-                }
-                Step::Idle { until } => {
-                    slot.again = false;
-                    slot.timer = until;
-                }
-                Step::Done => {
-                    slot.done = true;
-                    finished += 1;
-                    moved = true;
-                    group.wake_peers(i);
-                    continue;
-                }
-            }
+        match slot.task.run_once() {
+            Step::Progress if group.waiting == 0 => round.moved = true,
+            step => round.after(group, i, step),
+        }
+    }
+    debug_assert_eq!(
+        group.waiting,
+        group.slots.iter().filter(|s| !s.done && !s.again).count(),
+        "`Group::waiting` out of step"
+    );
+    (round.moved, round.finished, round.next_timer)
+}
+
+/// What [`run_round`] learns in one round.
+#[derive(Default)]
+struct Round {
+    moved: bool,
+    finished: usize,
+    next_timer: Option<Instant>,
+    /// The clock, read once, only if some block waits on a timer.
+    now: Option<Instant>,
+}
+
+impl Round {
+    /// Whether a slot not marked `again` is due: its signal fired or its
+    /// timer passed. Notes the timer of one that is not.
+    #[inline(never)]
+    fn due_anyway(&mut self, slot: &Slot) -> bool {
+        if slot.task.signal().is_pending() {
+            return true;
+        }
+        let Some(t) = slot.timer else { return false };
+        if t <= *self.now.get_or_insert_with(Instant::now) {
+            return true;
         }
         // Only an idle block waits on a timer (a block that moves is run
         // again without one).
-        if let Some(t) = group.slots[i].timer {
-            next_timer = Some(next_timer.map_or(t, |n| n.min(t)));
+        self.next_timer = Some(self.next_timer.map_or(t, |n| n.min(t)));
+        false
+    }
+
+    /// Books the `step` of `group.slots[i]`.
+    #[inline(never)]
+    fn after(&mut self, group: &mut Group, i: usize, step: Step) {
+        match step {
+            Step::Progress => {
+                self.moved = true;
+                group.make_due(i);
+                group.wake_peers(i);
+            }
+            Step::Idle { until } => {
+                let slot = &mut group.slots[i];
+                slot.timer = until;
+                if slot.again {
+                    slot.again = false;
+                    group.waiting += 1;
+                }
+                if let Some(t) = until {
+                    self.next_timer = Some(self.next_timer.map_or(t, |n| n.min(t)));
+                }
+            }
+            Step::Done => {
+                // A done slot does not wait (see `Group::waiting`).
+                group.make_due(i);
+                group.slots[i].done = true;
+                self.finished += 1;
+                self.moved = true;
+                group.wake_peers(i);
+            }
         }
     }
-    (moved, finished, next_timer)
 }
 
 impl Group {
-    /// Makes the local stream peers of `slots[i]` due.
+    /// Makes `slots[i]` due next round (a done slot stays done).
     #[inline]
+    fn make_due(&mut self, i: usize) {
+        let slot = &mut self.slots[i];
+        if !slot.again && !slot.done {
+            slot.again = true;
+            self.waiting -= 1;
+        }
+    }
+
+    /// Makes the local stream peers of `slots[i]` due.
     fn wake_peers(&mut self, i: usize) {
+        if self.waiting == 0 {
+            return;
+        }
         let (start, end) = self.slots[i].peers;
-        for &p in &self.peers[start as usize..end as usize] {
-            self.slots[p as usize].again = true;
+        for k in start..end {
+            let peer = self.peers[k as usize] as usize;
+            self.make_due(peer);
         }
     }
 }
