@@ -403,7 +403,7 @@ impl BlockRunner {
         if progress && !io.finished {
             return Step::Progress;
         }
-        self.conclude(&io, progress, false)
+        self.conclude(&io, progress, false, false)
     }
 
     /// The general [`run_once`](Self::run_once), after the look and the
@@ -413,9 +413,11 @@ impl BlockRunner {
     #[inline(never)]
     fn run_checked(&mut self, notified: bool) -> Step {
         let stuck_if_idle = self.look_before_work(notified);
-        // Members of a message group: whether an output lacked the room
-        // `work` needs, seen before the call (see `settle_group`).
-        let starved = self.group.is_some() && self.outputs_starved();
+        // Whether an output lacked the room `work` needs, seen before the
+        // call: the block may then hold items it consumed. Looked at only
+        // where it decides something: for message group members (see
+        // `settle_group`) and once a writer is done (see `should_finish`).
+        let starved = (self.group.is_some() || self.writers_done > 0) && self.outputs_starved();
         let mut io = WorkIo::default();
         // Messages only ever arrive on message inputs.
         let handled = !self.message_inputs.is_empty()
@@ -453,7 +455,7 @@ impl BlockRunner {
         let may_finish =
             notified || !progress || io.finished || self.writers_done > 0 || self.group.is_some();
         if may_finish {
-            self.conclude(&io, progress, stuck_if_idle)
+            self.conclude(&io, progress, stuck_if_idle, starved)
         } else {
             Step::Progress
         }
@@ -463,8 +465,14 @@ impl BlockRunner {
     /// finish rule holds (see [`should_finish`](Self::should_finish)),
     /// else runs it again after progress or idles it.
     #[inline(never)]
-    fn conclude(&mut self, io: &WorkIo, progress: bool, stuck_if_idle: bool) -> Step {
-        if self.should_finish(io, progress, stuck_if_idle) {
+    fn conclude(
+        &mut self,
+        io: &WorkIo,
+        progress: bool,
+        stuck_if_idle: bool,
+        starved: bool,
+    ) -> Step {
+        if self.should_finish(io, progress, stuck_if_idle, starved) {
             self.finish();
             Step::Done
         } else if progress {
@@ -622,8 +630,18 @@ impl BlockRunner {
         (consumed, produced)
     }
 
+    /// Whether a finish rule holds after a call (README, "Termination"):
+    /// `stuck_if_idle` from [`look_before_work`](Self::look_before_work),
+    /// `starved`: an output lacked the room `work` needs before the call
+    /// (see [`outputs_starved`](Self::outputs_starved)).
     #[inline(always)]
-    fn should_finish(&self, io: &WorkIo, progress: bool, stuck_if_idle: bool) -> bool {
+    fn should_finish(
+        &self,
+        io: &WorkIo,
+        progress: bool,
+        stuck_if_idle: bool,
+        starved: bool,
+    ) -> bool {
         if io.finished {
             return true;
         }
@@ -640,10 +658,13 @@ impl BlockRunner {
         let waiting = io.is_waiting();
         // A writer done before the call, and fewer of its items left than
         // the block needs to move (none, or a remainder short of a
-        // decimation group). Waiting for outputs to drain instead would
-        // wait for ever when a reader keeps a remainder of its own.
+        // decimation group), while the block had the room it needs to
+        // write (without it, it may hold items it consumed). Waiting for
+        // outputs to drain instead would wait for ever when a reader
+        // keeps a remainder of its own.
         if self.writers_done > 0
             && !waiting
+            && !starved
             && self
                 .inputs
                 .iter()
@@ -663,12 +684,19 @@ impl BlockRunner {
         false
     }
 
-    /// True when some output has less room than its port's `min_items`.
+    /// True when some output that needs room has less than its port's
+    /// `min_items`. An in-place output is a view of the block's input:
+    /// the block transforms items where they lie and never needs room
+    /// there. That room is the shared ring's, freed by the run's last
+    /// readers, whose reads wake only the ring's first writer and their
+    /// own edge's writer: a block in the middle of the run waiting for it
+    /// would wait for ever (a review's random graphs hung so).
     #[inline(never)]
     fn outputs_starved(&self) -> bool {
         self.outputs.iter().any(|o| {
             let words = o.edge.words();
-            (words.capacity() as u64).saturating_sub(words.unread()) < o.min_items
+            !words.is_in_place()
+                && (words.capacity() as u64).saturating_sub(words.unread()) < o.min_items
         })
     }
 

@@ -15,7 +15,8 @@ use rfgraph_blocks::{
 use std::time::{Duration, Instant};
 
 pub use crate::held_items::{
-    items_held_for_a_timer_arrive, items_held_in_flight_arrive,
+    a_map_inside_an_in_place_run_ends_while_the_ring_is_full, items_held_for_a_timer_arrive,
+    items_held_in_flight_arrive, items_held_until_the_output_has_room_arrive,
     items_held_while_the_output_lacks_room_arrive,
 };
 pub use crate::message_groups::{

@@ -37,7 +37,9 @@ macro_rules! conformance {
                 a_member_writes_all_the_items_its_messages_ask_for,
                 members_writing_into_one_block_do_not_wait_for_each_other,
                 items_held_for_a_timer_arrive, items_held_in_flight_arrive,
-                items_held_while_the_output_lacks_room_arrive
+                items_held_while_the_output_lacks_room_arrive,
+                items_held_until_the_output_has_room_arrive,
+                a_map_inside_an_in_place_run_ends_while_the_ring_is_full
             );
         }
     };
