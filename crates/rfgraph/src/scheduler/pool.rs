@@ -6,7 +6,10 @@
 //! the data is still in cache.
 
 use super::Scheduler;
-use super::thread::{RealtimePriority, ThreadSettings, start_blocking};
+use super::thread::{
+    RealtimePriority, ThreadSettings, fail_worker_start, spawn_worker, start_blocking,
+    workers_refused,
+};
 use super::timers::Timers;
 use crate::runner::{BlockRunner, Step};
 use crate::signal::Wake;
@@ -308,6 +311,8 @@ impl Scheduler for Pool {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let n_workers = self.workers.unwrap_or(cores).max(1);
         let deques: Vec<Worker<usize>> = (0..n_workers).map(|_| Worker::new_lifo()).collect();
+        let control = pooled.first().map(|r| r.control.clone());
+        let refused = workers_refused(pooled.iter().map(|r| r.name()));
         let shared = Arc::new(Shared {
             remaining: AtomicUsize::new(pooled.len()),
             tasks: pooled
@@ -337,7 +342,7 @@ impl Scheduler for Pool {
             let handles: Vec<_> = deques
                 .into_iter()
                 .enumerate()
-                .map(|(w, deque)| {
+                .filter_map(|(w, deque)| {
                     let shared = &shared;
                     let settings = ThreadSettings {
                         cpus: if self.pin {
@@ -347,15 +352,18 @@ impl Scheduler for Pool {
                         },
                         realtime_priority: self.realtime_priority,
                     };
-                    std::thread::Builder::new()
-                        .name(format!("rfgraph-pool-{w}"))
-                        .spawn_scoped(scope, move || {
-                            settings.apply();
-                            let before = ThreadUsage::current();
-                            shared.worker_loop(w, deque);
-                            ThreadUsage::current().since(before)
-                        })
-                        .expect("cannot spawn a pool worker")
+                    let name = format!("rfgraph-pool-{w}");
+                    let started = spawn_worker(scope, name.clone(), refused, move || {
+                        settings.apply();
+                        let before = ThreadUsage::current();
+                        shared.worker_loop(w, deque);
+                        ThreadUsage::current().since(before)
+                    });
+                    // Workers that started run every block until it stops;
+                    // if none did, the blocks are finished below.
+                    started
+                        .map_err(|e| fail_worker_start(control.as_deref(), &name, &e))
+                        .ok()
                 })
                 .collect();
             handles
@@ -379,8 +387,10 @@ impl Scheduler for Pool {
             .filter_map(|t| unsafe { (*t.runner.get()).take() })
             .collect();
         let sharing = out.len();
-        for r in &out {
+        for r in &mut out {
             r.record_thread_usage(total, sharing);
+            // Only when no worker started (see above); a no-op otherwise.
+            r.finish();
         }
         out.extend(own_threads.join());
         out

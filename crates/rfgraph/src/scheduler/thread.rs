@@ -212,6 +212,57 @@ pub(crate) fn spawn_or_fail(
     }
 }
 
+/// Starts a scheduler's worker thread `name` in `scope`. `refused`
+/// (test builds, see [`workers_refused`]) fails it as if the OS had
+/// refused the thread.
+pub(crate) fn spawn_worker<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    name: String,
+    refused: bool,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> std::io::Result<std::thread::ScopedJoinHandle<'scope, T>> {
+    if refused {
+        return Err(std::io::Error::other("refused for a test"));
+    }
+    std::thread::Builder::new()
+        .name(name)
+        .spawn_scoped(scope, f)
+}
+
+/// Fails the run because worker thread `name` could not start: the
+/// blocks it would have run would wait for ever, so every block stops
+/// instead (the scheduler finishes those that never ran).
+pub(crate) fn fail_worker_start(
+    control: Option<&crate::control::RunControl>,
+    name: &str,
+    cause: &std::io::Error,
+) {
+    if let Some(control) = control {
+        control.fail(crate::error::RunError::Scheduler(format!(
+            "cannot start the worker thread `{name}`: {cause}"
+        )));
+    }
+}
+
+/// Blocks whose instance name starts with this make the schedulers' worker
+/// threads fail to start (test builds only; see [`workers_refused`]).
+#[cfg(test)]
+pub(crate) const REFUSE_WORKERS: &str = "refuse-workers";
+
+/// Whether worker threads for these blocks must fail to start: never,
+/// except in test builds for a block named [`REFUSE_WORKERS`]….
+pub(crate) fn workers_refused<'a>(names: impl IntoIterator<Item = &'a str>) -> bool {
+    #[cfg(test)]
+    {
+        names.into_iter().any(|n| n.starts_with(REFUSE_WORKERS))
+    }
+    #[cfg(not(test))]
+    {
+        let _ = names;
+        false
+    }
+}
+
 /// Joins threads that ran one block each.
 pub(crate) fn join_all(
     threads: impl IntoIterator<Item = JoinHandle<BlockRunner>>,
@@ -260,4 +311,53 @@ pub(crate) fn start_blocking(runners: Vec<BlockRunner>) -> (Vec<BlockRunner>, Ow
             frees_space_of,
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::REFUSE_WORKERS;
+    use crate::scheduler::{Chain, Pool, Scheduler};
+    use crate::test_blocks::{Sink, Source};
+    use crate::{Flowgraph, RunError};
+    use std::sync::atomic::Ordering;
+    use std::sync::mpsc::channel;
+    use std::time::Duration;
+
+    /// Source → sink (blocking if `blocking_sink`), whose source makes the
+    /// workers fail to start: the run fails naming the cause, ends, and
+    /// every block gets its `deinit`.
+    fn refused_run(scheduler: impl Scheduler, blocking_sink: bool) -> RunError {
+        let mut fg = Flowgraph::new();
+        let src = fg.add_named(format!("{REFUSE_WORKERS}-source"), Source::new(1 << 30));
+        let sink = Sink::new(blocking_sink);
+        let deinits = sink.deinits.clone();
+        let sink = fg.add(sink);
+        fg.connect(src, "out", sink, "in").unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(fg.run(scheduler).map(|_| ()));
+        });
+        // A bound on liveness, not on speed.
+        let result = rx
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the run hung without its workers");
+        assert_eq!(deinits.load(Ordering::Relaxed), 1, "the sink's deinit");
+        result.expect_err("the run succeeded without workers")
+    }
+
+    #[test]
+    fn a_worker_that_cannot_start_fails_the_run() {
+        for blocking_sink in [false, true] {
+            for err in [
+                refused_run(Pool::new().workers(2), blocking_sink),
+                refused_run(Chain::new().workers(2), blocking_sink),
+                refused_run(Chain::new().workers(1), blocking_sink),
+            ] {
+                assert!(
+                    matches!(&err, RunError::Scheduler(m) if m.contains("cannot start the worker thread")),
+                    "{err:?}"
+                );
+            }
+        }
+    }
 }

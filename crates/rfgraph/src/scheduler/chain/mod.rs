@@ -14,7 +14,9 @@ use super::cache::{l2_bytes, local_ring_bytes, segment_ring_bytes};
 use super::partition::{Node, Partition, nodes_of, partition};
 use super::refine::{Refine, WorkerWaker, with_costs};
 use super::segment;
-use super::thread::{RealtimePriority, ThreadSettings, start_blocking};
+use super::thread::{
+    RealtimePriority, ThreadSettings, fail_worker_start, start_blocking, workers_refused,
+};
 use super::{GraphShape, Scheduler};
 use crate::error::RunError;
 use crate::runner::BlockRunner;
@@ -262,7 +264,8 @@ impl Scheduler for Chain {
                 },
                 realtime_priority: self.realtime_priority,
             };
-            let (jobs, threads): (Vec<Sender<Job>>, Vec<Thread>) = run
+            let refused = workers_refused(local.iter().map(|r| r.name()));
+            let started: std::io::Result<Vec<(Sender<Job>, Thread)>> = run
                 .cores
                 .iter()
                 .enumerate()
@@ -273,9 +276,21 @@ impl Scheduler for Chain {
                         pause: &pause,
                         done: done_tx.clone(),
                     };
-                    worker.spawn(scope)
+                    worker.spawn(scope, refused)
                 })
-                .unzip();
+                .collect();
+            let (jobs, threads): (Vec<Sender<Job>>, Vec<Thread>) = match started {
+                Ok(started) => started.into_iter().unzip(),
+                Err(e) => {
+                    // The workers that started leave when their job
+                    // channels drop; no block ran yet.
+                    let control = local.first().map(|r| r.control.clone());
+                    fail_worker_start(control.as_deref(), "rfgraph-chain", &e);
+                    let mut local = local;
+                    local.iter_mut().for_each(BlockRunner::finish);
+                    return local;
+                }
+            };
             let threads: Arc<[Thread]> = threads.into();
             let part_of = plan.part_of(run.nodes.len());
             let local = run.start_segments(local, &segments, &part_of, &threads);

@@ -7,7 +7,7 @@
 use super::Job;
 use crate::runner::BlockRunner;
 use crate::scheduler::single::{LOCAL_POLL_INTERVAL, Poll, poll_until_done};
-use crate::scheduler::thread::ThreadSettings;
+use crate::scheduler::thread::{ThreadSettings, spawn_worker};
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Sender, channel};
 use std::thread::{Scope, Thread};
@@ -25,27 +25,30 @@ pub(super) struct Worker<'run> {
 
 impl<'run> Worker<'run> {
     /// Starts the thread in `scope`; returns where to send its jobs and the
-    /// thread (to wake it).
-    pub(super) fn spawn<'scope>(self, scope: &'scope Scope<'scope, 'run>) -> (Sender<Job>, Thread) {
+    /// thread (to wake it), or why the thread did not start (`refused`:
+    /// see [`spawn_worker`]).
+    pub(super) fn spawn<'scope>(
+        self,
+        scope: &'scope Scope<'scope, 'run>,
+        refused: bool,
+    ) -> std::io::Result<(Sender<Job>, Thread)> {
         let (job_tx, job_rx) = channel::<Job>();
-        let handle = std::thread::Builder::new()
-            .name(format!("rfgraph-chain-{}", self.index))
-            .spawn_scoped(scope, move || {
-                self.settings.apply();
-                let place = format!("`chain` worker {}", self.index);
-                while let Ok(groups) = job_rx.recv() {
-                    let poll = Poll {
-                        max_sleep: Some(LOCAL_POLL_INTERVAL),
-                        pause: Some(self.pause),
-                        install_waker: false,
-                        place: &place,
-                    };
-                    // Also after a panic in the runtime, which fails the
-                    // run: the run waits for every worker's report.
-                    let _ = self.done.send(poll_until_done(groups, poll));
-                }
-            })
-            .expect("cannot spawn a chain worker");
-        (job_tx, handle.thread().clone())
+        let name = format!("rfgraph-chain-{}", self.index);
+        let handle = spawn_worker(scope, name, refused, move || {
+            self.settings.apply();
+            let place = format!("`chain` worker {}", self.index);
+            while let Ok(groups) = job_rx.recv() {
+                let poll = Poll {
+                    max_sleep: Some(LOCAL_POLL_INTERVAL),
+                    pause: Some(self.pause),
+                    install_waker: false,
+                    place: &place,
+                };
+                // Also after a panic in the runtime, which fails the
+                // run: the run waits for every worker's report.
+                let _ = self.done.send(poll_until_done(groups, poll));
+            }
+        })?;
+        Ok((job_tx, handle.thread().clone()))
     }
 }
