@@ -1,11 +1,12 @@
-//! Live statistics of a block handling a long burst of messages count
-//! them while the burst is still under way, not only once it is over:
-//! `chain`'s refinement weighs blocks by their measured time in `work`
-//! and handlers, and a monitor reads the same counters.
+//! Long bursts of messages: a block handles them a bounded share per call
+//! and all of them before a stream rule ends it, and its live statistics
+//! count them while the burst is under way, not only once it is over
+//! (`chain`'s refinement weighs blocks by their measured time in `work`
+//! and handlers, and a monitor reads the same counters).
 
 use rfgraph::scheduler::{Chain, Pool, Scheduler, Single, Tpb};
-use rfgraph::{Block, BoxError, Flowgraph, Pmt, Ports, WorkIo};
-use rfgraph_blocks::MessageBurst;
+use rfgraph::{Block, BoxError, Flowgraph, Pmt, Ports, StreamInput, StreamOutput, WorkIo};
+use rfgraph_blocks::{MessageBurst, VectorSink, VectorSource};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -88,4 +89,82 @@ fn live_statistics_count_messages_during_a_long_burst() {
     counts_while_the_burst_runs(Single::new());
     counts_while_the_burst_runs(Pool::new());
     counts_while_the_burst_runs(Chain::new());
+}
+
+/// Passes its stream through once a message has arrived (until then it
+/// says it waits on something outside the stream), and counts its
+/// messages; for each `work` call, notes how many handlers ran since the
+/// last one.
+struct Gated {
+    input: StreamInput<u32>,
+    output: StreamOutput<u32>,
+    messages: u64,
+    since_work: u64,
+    per_call: Vec<u64>,
+}
+
+impl Block for Gated {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new()
+            .input(&mut self.input)
+            .output(&mut self.output)
+            .message_input("ctl")
+    }
+
+    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
+        self.per_call.push(std::mem::take(&mut self.since_work));
+        if self.messages == 0 {
+            // Waiting on something outside the stream: not stuck.
+            io.in_flight();
+        } else {
+            let n = self.input.available().min(self.output.free());
+            self.output.slice()[..n].copy_from_slice(&self.input.slice()[..n]);
+            self.input.consume(n);
+            self.output.produce(n);
+        }
+        Ok(())
+    }
+
+    fn handle_message(&mut self, _: &str, _: Pmt, _: &mut WorkIo) -> Result<Pmt, BoxError> {
+        self.messages += 1;
+        self.since_work += 1;
+        Ok(Pmt::Null)
+    }
+}
+
+/// A burst of 1000 messages reaches a block whose stream writer has
+/// finished: it handles them a bounded share per call, and all of them
+/// before its writer's end finishes it (on one thread the burst is queued
+/// whole before the block's next call).
+#[test]
+fn a_long_burst_is_handled_in_shares_and_in_full() {
+    for s in [
+        Box::new(Single::new()) as Box<dyn Scheduler>,
+        Box::new(Chain::new().workers(1)),
+    ] {
+        let name = s.name().to_string();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new((0..5u32).collect()));
+        let burst = fg.add(MessageBurst::new(Pmt::U64(1), 1000));
+        let gated = fg.add(Gated {
+            input: StreamInput::new("in"),
+            output: StreamOutput::new("out"),
+            messages: 0,
+            since_work: 0,
+            per_call: Vec::new(),
+        });
+        let sink = fg.add(VectorSink::<u32>::new());
+        fg.chain(&[src, gated, sink]).unwrap();
+        fg.connect_message(burst, "out", gated, "ctl").unwrap();
+        let done = fg.run(s).unwrap();
+        let gated = done.block::<Gated>(gated).unwrap();
+        assert_eq!(gated.messages, 1000, "{name}: every queued message handled");
+        let most = gated.per_call.iter().max().copied().unwrap_or(0);
+        assert!(
+            most > 0 && most <= 256,
+            "{name}: {most} messages in one call"
+        );
+        let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
+        assert_eq!(items, [0, 1, 2, 3, 4], "{name}");
+    }
 }

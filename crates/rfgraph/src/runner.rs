@@ -110,6 +110,13 @@ pub struct BlockRunner {
 /// nanosecond per message.
 const MESSAGES_PER_RECORD: u64 = 16;
 
+/// Most messages one call handles. A burst handled in one call held its
+/// thread for as long as it took: the other blocks polled there waited,
+/// and so did `chain`'s refinement, which pauses workers between calls.
+/// At tens of nanoseconds a message this bounds a call to some
+/// microseconds, while the call's own cost stays negligible per message.
+const MESSAGES_PER_CALL: usize = 256;
+
 /// Copies the tags on `range` of `input` to every output, with indices
 /// scaled by `policy` (none are copied under [`TagPolicy::Manual`]).
 #[inline(never)]
@@ -462,7 +469,10 @@ impl BlockRunner {
         // `Signal::begin_look`).
         let may_finish =
             notified || !progress || io.finished || self.writers_done > 0 || self.group.is_some();
-        if may_finish {
+        // Messages still queued (beyond one call's share, or new ones) are
+        // handled before any finish rule but the block's own.
+        let more_messages = handled && !io.finished && !self.inbox.is_empty();
+        if may_finish && !more_messages {
             self.conclude(&io, progress, stuck_if_idle, starved)
         } else {
             Step::Progress
@@ -550,10 +560,13 @@ impl BlockRunner {
             && self.outputs.iter().all(|o| o.edge.words().unread() == 0)
     }
 
-    /// Handles `first` and every further queued message (until the block
-    /// finishes), recording their count and time every
-    /// [`MESSAGES_PER_RECORD`] messages and at the end. The group count is
-    /// settled after `work` (see [`settle_group`](Self::settle_group)).
+    /// Handles `first` and further queued messages, at most
+    /// [`MESSAGES_PER_CALL`] (and none after the block finishes),
+    /// recording their count and time every [`MESSAGES_PER_RECORD`]
+    /// messages and at the end. Messages left queued are handled in the
+    /// next call: a call with messages is progress, so the block runs
+    /// again. The group count is settled after `work` (see
+    /// [`settle_group`](Self::settle_group)).
     #[inline(never)]
     fn handle_messages(&mut self, first: Message, io: &mut WorkIo) -> Result<(), RunError> {
         let mut since = cycles::now();
@@ -572,6 +585,9 @@ impl BlockRunner {
                 self.stats
                     .record_messages(unrecorded, now.wrapping_sub(since));
                 (since, unrecorded) = (now, 0);
+            }
+            if handled == MESSAGES_PER_CALL {
+                break;
             }
             next = self.inbox.pop();
         }
