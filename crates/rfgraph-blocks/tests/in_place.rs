@@ -1,14 +1,21 @@
 //! In-place edges: 1:1 `Map` blocks overwrite their input items when they
 //! are its only reader. Results must equal out-of-place processing on
 //! every scheduler, a reader that shares the input must never see the
-//! transformed items, and tags and early detaching must work through the
-//! reused memory.
+//! transformed items, tags and early detaching must work through the
+//! reused memory, and the shared ring must hold what every block on it
+//! needs at once.
 
 mod common;
 
 use common::every_scheduler;
-use rfgraph::{Flowgraph, Map, Pmt, Scheduler, Tag};
+use rfgraph::{
+    Block, BoxError, Flowgraph, Map, Pmt, Ports, Scheduler, StreamInput, StreamOutput, Tag, WorkIo,
+};
 use rfgraph_blocks::{CopyRand, Head, VectorSink, VectorSource};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::channel;
+use std::time::Duration;
 
 /// Runs `case` once per scheduler with a fresh flowgraph of small rings
 /// (so chunks wrap often); `case` names the scheduler in its assertions.
@@ -124,4 +131,97 @@ fn tags_and_early_detach_through_in_place_maps() {
         let indices: Vec<u64> = sink.tags().iter().map(|t| t.index).collect();
         assert_eq!(indices, vec![10, 50_000], "{name}");
     });
+}
+
+/// Writes each input item `k` times, `k` at a time: its output declares
+/// `k` as its `min_items`.
+struct Interpolate {
+    input: StreamInput<f32>,
+    output: StreamOutput<f32>,
+    k: usize,
+}
+
+impl Block for Interpolate {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().input(&mut self.input).output(&mut self.output)
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let input = self.input.slice();
+        let output = self.output.slice();
+        let n = input.len().min(output.len() / self.k);
+        for (chunk, &x) in output.chunks_exact_mut(self.k).zip(&input[..n]) {
+            chunk.fill(x);
+        }
+        self.input.consume(n);
+        self.output.produce(n * self.k);
+        Ok(())
+    }
+}
+
+/// Consumes whole groups of `d` items (its input's `min_items`), reading
+/// none, and counts them.
+struct GroupSink {
+    input: StreamInput<f32>,
+    d: usize,
+    taken: Arc<AtomicU64>,
+}
+
+impl Block for GroupSink {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().input(&mut self.input)
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let n = self.input.available() / self.d * self.d;
+        self.input.consume(n);
+        self.taken.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+/// interpolator (×1000, output `min_items` 1000) → in-place map → a sink
+/// taking 999 at a time, on rings asked to be 4 KiB (found by a review).
+/// The ring the map reuses holds at once the interpolator's 1000 free
+/// items and up to 998 the sink keeps, so it must hold 1998, not the 1024
+/// its own edges' minimums gave it: the interpolator waited for ever.
+#[test]
+fn a_ring_shared_in_place_holds_its_writers_and_last_readers_minimums() {
+    let (k, d, n) = (1000, 999, 500);
+    for s in every_scheduler() {
+        let name = s.name().to_string();
+        let taken = Arc::new(AtomicU64::new(0));
+        let mut fg = Flowgraph::new();
+        fg.set_buffer_bytes(4096);
+        let src = fg.add(VectorSource::new(vec![1.0f32; n]));
+        let interpolate = fg.add(Interpolate {
+            input: StreamInput::new("in"),
+            output: StreamOutput::new("out").with_min_items(k),
+            k,
+        });
+        let map = fg.add(Map::new(|x: f32| x + 1.0));
+        let sink = fg.add(GroupSink {
+            input: StreamInput::new("in").with_min_items(d),
+            d,
+            taken: taken.clone(),
+        });
+        fg.chain(&[src, interpolate, map, sink]).unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(fg.run(s).map(|_| ()));
+        });
+        // A bound on liveness, not on speed.
+        let result = rx.recv_timeout(Duration::from_secs(60));
+        assert!(
+            matches!(result, Ok(Ok(()))),
+            "{name}: {result:?}, the sink took {} of {}",
+            taken.load(Ordering::Relaxed),
+            n * k
+        );
+        assert_eq!(
+            taken.load(Ordering::Relaxed),
+            (n * k / d * d) as u64,
+            "{name}"
+        );
+    }
 }

@@ -45,31 +45,44 @@ fn find(parent: &mut [usize], x: usize) -> usize {
     root
 }
 
-/// The item size of output `src_port` of `src`, and the fewest items its
-/// ring may hold so that the writer and each reader on `edges` reach their
-/// minimum chunks at the same time: a writer waiting for `w` free items
-/// and a reader waiting for `r` items can both stall only while
-/// `capacity < w + r - 1`.
-fn item_size_and_floor(
-    fg: &mut Flowgraph,
-    src: usize,
-    src_port: usize,
-    edges: &[usize],
-) -> (usize, usize) {
-    let (writer_min, item_size) = {
-        let ports = fg.blocks[src].block.ports();
-        let port = &ports.outputs[src_port];
-        (port.min_items(), port.item_type().size().max(1))
-    };
-    let reader_min = edges
-        .iter()
-        .map(|&i| {
-            let (dst, dst_port) = (fg.streams[i].dst, fg.streams[i].dst_port);
-            fg.blocks[dst].block.ports().inputs[dst_port].min_items()
-        })
-        .max()
-        .unwrap_or(1);
-    (item_size, writer_min + reader_min)
+/// What sizes one output's ring from below: its item size, its writer's
+/// `min_items` and the largest `min_items` of its readers.
+struct EdgeMinimums {
+    item_size: usize,
+    writer: usize,
+    reader: usize,
+}
+
+impl EdgeMinimums {
+    /// Those of output `src_port` of `src`, read by `edges`.
+    fn of(fg: &mut Flowgraph, src: usize, src_port: usize, edges: &[usize]) -> Self {
+        let (writer, item_size) = {
+            let ports = fg.blocks[src].block.ports();
+            let port = &ports.outputs[src_port];
+            (port.min_items(), port.item_type().size().max(1))
+        };
+        let reader = edges
+            .iter()
+            .map(|&i| {
+                let (dst, dst_port) = (fg.streams[i].dst, fg.streams[i].dst_port);
+                fg.blocks[dst].block.ports().inputs[dst_port].min_items()
+            })
+            .max()
+            .unwrap_or(1);
+        Self {
+            item_size,
+            writer,
+            reader,
+        }
+    }
+
+    /// The fewest items the ring may hold so that the writer and each
+    /// reader reach their minimum chunks at the same time: a writer
+    /// waiting for `w` free items and a reader waiting for `r` items can
+    /// both stall only while `capacity < w + r - 1`.
+    fn floor(&self) -> usize {
+        self.writer + self.reader
+    }
 }
 
 /// Builds the runnable parts. The flowgraph must be valid.
@@ -96,14 +109,14 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
     // reused in place serves its whole chain, so it takes the chain's
     // largest size.
     let reuses = in_place::plan(&mut fg, &by_output);
-    let items: Vec<(usize, usize)> = by_output
+    let minimums: Vec<EdgeMinimums> = by_output
         .iter()
-        .map(|((src, src_port), edges)| item_size_and_floor(&mut fg, *src, *src_port, edges))
+        .map(|((src, src_port), edges)| EdgeMinimums::of(&mut fg, *src, *src_port, edges))
         .collect();
     let mut sizes: Vec<usize> = by_output
         .iter()
-        .zip(&items)
-        .map(|((_, edges), &(item_size, floor))| {
+        .zip(&minimums)
+        .map(|((_, edges), minimums)| {
             edges
                 .iter()
                 .filter_map(|&i| fg.streams[i].min_bytes)
@@ -115,9 +128,24 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
                         .max()
                 })
                 .unwrap_or(fg.buffer_bytes)
-                .max(floor * item_size)
+                .max(minimums.floor() * minimums.item_size)
         })
         .collect();
+    // A ring reused in place holds at once the room its first writer needs
+    // and the remainder any reader down the chain keeps (a decimator after
+    // an in-place map). Each edge's floor covers only its own writer and
+    // readers, so the ring also takes its first writer's minimum plus
+    // every later reader's: without it, that writer could wait for ever for
+    // room a remainder holds (found by a review: an interpolator writing
+    // 1000 at a time, an in-place map, a reader taking 999 at a time, on a
+    // 1024-item ring).
+    for g in 0..by_output.len() {
+        let root = in_place::owner(&reuses, g);
+        if root != g {
+            let need = minimums[root].writer + minimums[g].reader;
+            sizes[root] = sizes[root].max(need * minimums[root].item_size);
+        }
+    }
     // Blocks on an in-place chain touch one buffer per call, not two, so
     // they move larger chunks; the chain's ring must hold one.
     let chunk_bytes = in_place::chunk_bytes(&reuses, fg.chunk_bytes);
@@ -186,8 +214,8 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
         // Host rings only: device kinds choose their own transfer sizes.
         let host = downcast_edge::<CircularBuffer>(edge.clone()).is_some();
         if let (Some(bytes), true) = (chunk_bytes[g], host) {
-            let (item_size, floor) = items[g];
-            edge.limit_chunk((bytes / item_size).max(floor));
+            let minimums = &minimums[g];
+            edge.limit_chunk((bytes / minimums.item_size).max(minimums.floor()));
         }
         let frees_space_of = reuses[g].map(|_| by_output[in_place::owner(&reuses, g)].0.0);
         let writer_min_items = fg.blocks[src].block.ports().outputs[src_port].min_items() as u64;
