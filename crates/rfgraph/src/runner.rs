@@ -418,7 +418,7 @@ impl BlockRunner {
         if progress && !io.finished {
             return Step::Progress;
         }
-        self.conclude(&io, progress, false, false)
+        self.conclude(&io, progress, false)
     }
 
     /// The general [`run_once`](Self::run_once), after the look and the
@@ -428,11 +428,9 @@ impl BlockRunner {
     #[inline(never)]
     fn run_checked(&mut self, notified: bool) -> Step {
         let stuck_if_idle = self.look_before_work(notified);
-        // Whether an output lacked the room `work` needs, seen before the
-        // call: the block may then hold items it consumed. Looked at only
-        // where it decides something: for message group members (see
-        // `settle_group`) and once a writer is done (see `should_finish`).
-        let starved = (self.group.is_some() || self.writers_done > 0) && self.outputs_starved();
+        // Members of a message group: whether an output lacked the room
+        // `work` needs, seen before the call (see `settle_group`).
+        let starved = self.group.is_some() && self.outputs_starved();
         let mut io = WorkIo::default();
         // Messages only ever arrive on message inputs.
         let handled = !self.message_inputs.is_empty()
@@ -473,7 +471,7 @@ impl BlockRunner {
         // handled before any finish rule but the block's own.
         let more_messages = handled && !io.finished && !self.inbox.is_empty();
         if may_finish && !more_messages {
-            self.conclude(&io, progress, stuck_if_idle, starved)
+            self.conclude(&io, progress, stuck_if_idle)
         } else {
             Step::Progress
         }
@@ -483,14 +481,8 @@ impl BlockRunner {
     /// finish rule holds (see [`should_finish`](Self::should_finish)),
     /// else runs it again after progress or idles it.
     #[inline(never)]
-    fn conclude(
-        &mut self,
-        io: &WorkIo,
-        progress: bool,
-        stuck_if_idle: bool,
-        starved: bool,
-    ) -> Step {
-        if self.should_finish(io, progress, stuck_if_idle, starved) {
+    fn conclude(&mut self, io: &WorkIo, progress: bool, stuck_if_idle: bool) -> Step {
+        if self.should_finish(io, progress, stuck_if_idle) {
             self.finish();
             Step::Done
         } else if progress {
@@ -663,17 +655,9 @@ impl BlockRunner {
     }
 
     /// Whether a finish rule holds after a call (README, "Termination"):
-    /// `stuck_if_idle` from [`look_before_work`](Self::look_before_work),
-    /// `starved`: an output lacked the room `work` needs before the call
-    /// (see [`outputs_starved`](Self::outputs_starved)).
+    /// `stuck_if_idle` from [`look_before_work`](Self::look_before_work).
     #[inline(always)]
-    fn should_finish(
-        &self,
-        io: &WorkIo,
-        progress: bool,
-        stuck_if_idle: bool,
-        starved: bool,
-    ) -> bool {
+    fn should_finish(&self, io: &WorkIo, progress: bool, stuck_if_idle: bool) -> bool {
         if io.finished {
             return true;
         }
@@ -690,13 +674,14 @@ impl BlockRunner {
         let waiting = io.is_waiting();
         // A writer done before the call, and fewer of its items left than
         // the block needs to move (none, or a remainder short of a
-        // decimation group), while the block had the room it needs to
-        // write (without it, it may hold items it consumed). Waiting for
-        // outputs to drain instead would wait for ever when a reader
-        // keeps a remainder of its own.
+        // decimation group). Waiting for outputs to drain instead would
+        // wait for ever when a reader keeps a remainder of its own, and
+        // so would waiting for output room: that room may come only once
+        // this block has finished (a reader joining this block's other
+        // branch waits for its end). A block that holds consumed items
+        // until it has room says so (a timer or `io.in_flight()`).
         if self.writers_done > 0
             && !waiting
-            && !starved
             && self
                 .inputs
                 .iter()
@@ -716,19 +701,12 @@ impl BlockRunner {
         false
     }
 
-    /// True when some output that needs room has less than its port's
-    /// `min_items`. An in-place output is a view of the block's input:
-    /// the block transforms items where they lie and never needs room
-    /// there. That room is the shared ring's, freed by the run's last
-    /// readers, whose reads wake only the ring's first writer and their
-    /// own edge's writer: a block in the middle of the run waiting for it
-    /// would wait for ever (a review's random graphs hung so).
+    /// True when some output has less room than its port's `min_items`.
     #[inline(never)]
     fn outputs_starved(&self) -> bool {
         self.outputs.iter().any(|o| {
             let words = o.edge.words();
-            !words.is_in_place()
-                && (words.capacity() as u64).saturating_sub(words.unread()) < o.min_items
+            (words.capacity() as u64).saturating_sub(words.unread()) < o.min_items
         })
     }
 

@@ -1,12 +1,12 @@
 //! The conformance cases, each generic over the scheduler.
 
 use crate::support::{
-    AddU32, ControlledGain, CountOnMessage, FailAfter, FailingHandler, SlowBlockingSource, TIMEOUT,
-    run, wait_within,
+    AddU32, ControlledGain, CountOnMessage, Decimate, FailAfter, FailingHandler, Repeat,
+    SlowBlockingSource, TIMEOUT, run, wait_within,
 };
 use rfgraph::{
-    BlockId, Flowgraph, GraphError, HandleError, Kernel, KernelBlock, Map, Pmt, RunError,
-    Scheduler, StatelessMap, Tag,
+    BlockId, Flowgraph, GraphError, HandleError, KernelBlock, Map, Pmt, RunError, Scheduler,
+    StatelessMap, Tag,
 };
 use rfgraph_blocks::{
     Copy, CopyRand, Head, MessageBurst, MessageForward, MessageSink, NullSink, NullSource,
@@ -15,8 +15,8 @@ use rfgraph_blocks::{
 use std::time::{Duration, Instant};
 
 pub use crate::held_items::{
-    a_map_inside_an_in_place_run_ends_while_the_ring_is_full, items_held_for_a_timer_arrive,
-    items_held_in_flight_arrive, items_held_until_the_output_has_room_arrive,
+    items_held_for_a_timer_arrive, items_held_in_flight_arrive,
+    items_held_in_flight_until_the_output_has_room_arrive,
     items_held_while_the_output_lacks_room_arrive,
 };
 pub use crate::message_groups::{
@@ -24,6 +24,9 @@ pub use crate::message_groups::{
     a_member_with_work_in_flight_keeps_its_group_alive,
     a_member_writes_all_the_items_its_messages_ask_for,
     members_writing_into_one_block_do_not_wait_for_each_other, messages_posted_from_work_arrive,
+};
+pub use crate::writer_done::{
+    a_map_inside_an_in_place_run_ends_while_the_ring_is_full, a_rate_mismatched_diamond_ends,
 };
 
 fn sequence(n: u32) -> Vec<u32> {
@@ -223,34 +226,6 @@ pub fn tags_arrive_at_their_indices(s: impl Scheduler) {
         assert_eq!(sink.tags(), test_tags().as_slice());
         for t in sink.tags() {
             assert_eq!(sink.items()[t.index as usize] as u64, t.index);
-        }
-    }
-}
-
-struct Decimate(usize);
-impl Kernel for Decimate {
-    type In = u32;
-    type Out = u32;
-    fn decimation(&self) -> usize {
-        self.0
-    }
-    fn process(&mut self, input: &[u32], output: &mut [u32]) {
-        for (o, chunk) in output.iter_mut().zip(input.chunks_exact(self.0)) {
-            *o = chunk[0];
-        }
-    }
-}
-
-struct Repeat(usize);
-impl Kernel for Repeat {
-    type In = u32;
-    type Out = u32;
-    fn interpolation(&self) -> usize {
-        self.0
-    }
-    fn process(&mut self, input: &[u32], output: &mut [u32]) {
-        for (chunk, &i) in output.chunks_exact_mut(self.0).zip(input) {
-            chunk.fill(i);
         }
     }
 }

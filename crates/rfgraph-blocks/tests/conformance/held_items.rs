@@ -4,9 +4,7 @@
 //! they hold items (DESIGN §2: no item is lost at shutdown).
 
 use crate::support::run;
-use rfgraph::{
-    Block, BoxError, Flowgraph, Ports, Scheduler, StatelessMap, StreamInput, StreamOutput, WorkIo,
-};
+use rfgraph::{Block, BoxError, Flowgraph, Ports, Scheduler, StreamInput, StreamOutput, WorkIo};
 use rfgraph_blocks::{Throttle, VectorSink, VectorSource};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -27,9 +25,9 @@ enum Until {
 enum Room {
     /// It retries on a 100 µs timer.
     Retry,
-    /// Its output declares the chunk as its `min_items`: the runtime
-    /// knows it waits for room, and runs it again when room comes.
-    MinItems,
+    /// It reports work in flight, and its output declares the chunk as its
+    /// `min_items`: the reader's consumption wakes it when room comes.
+    InFlight,
 }
 
 /// Items a [`Hold`] takes at once.
@@ -58,7 +56,7 @@ impl Hold {
             input: StreamInput::new("in"),
             output: match room {
                 Room::Retry => output,
-                Room::MinItems => output.with_min_items(CHUNK),
+                Room::InFlight => output.with_min_items(CHUNK),
             },
             until,
             room,
@@ -120,13 +118,13 @@ impl Block for Hold {
             }
         }
         // Holding: say so. A released chunk short of room retries soon, or
-        // leaves it to the output's `min_items`.
+        // reports work in flight until the reader frees room.
         if let Some((_, at)) = &self.held {
             match (self.until, self.is_released(*at), self.room) {
                 (_, true, Room::Retry) => {
                     io.call_again_at(Instant::now() + Duration::from_micros(100))
                 }
-                (_, true, Room::MinItems) => {}
+                (_, true, Room::InFlight) => io.in_flight(),
                 (Until::Timer, false, _) => io.call_again_at(*at),
                 (Until::Outside, false, _) => io.in_flight(),
             }
@@ -170,103 +168,8 @@ pub fn items_held_while_the_output_lacks_room_arrive(s: impl Scheduler) {
     held_items_arrive(s, Until::Timer, true, Room::Retry);
 }
 
-/// The hold waits for room without a timer: its output's `min_items`
-/// says what it needs, and the writer-done rule waits for that room.
-pub fn items_held_until_the_output_has_room_arrive(s: impl Scheduler) {
-    held_items_arrive(s, Until::Timer, true, Room::MinItems);
-}
-
-/// Fills its whole ring in its first call and finishes 10 ms later: the
-/// maps downstream have moved every item by then, and see their writer
-/// done while the ring is still full.
-struct FillOnce {
-    out: StreamOutput<u32>,
-    finish_at: Option<Instant>,
-}
-
-impl Block for FillOnce {
-    fn ports(&mut self) -> Ports<'_> {
-        Ports::new().output(&mut self.out)
-    }
-
-    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
-        if let Some(at) = self.finish_at {
-            if Instant::now() >= at {
-                io.finish();
-            } else {
-                io.call_again_at(at);
-            }
-            return Ok(());
-        }
-        loop {
-            let base = self.out.position() as u32;
-            let out = self.out.slice();
-            let n = out.len();
-            if n == 0 {
-                break;
-            }
-            for (i, x) in out.iter_mut().enumerate() {
-                *x = base + i as u32;
-            }
-            self.out.produce(n);
-        }
-        let at = Instant::now() + Duration::from_millis(10);
-        self.finish_at = Some(at);
-        io.call_again_at(at);
-        Ok(())
-    }
-}
-
-/// Reads nothing for its first 50 ms, then everything: the maps upstream
-/// make their last decision while the ring is still full.
-struct LateSink {
-    input: StreamInput<u32>,
-    start: Option<Instant>,
-    got: Arc<Mutex<u64>>,
-}
-
-impl Block for LateSink {
-    fn ports(&mut self) -> Ports<'_> {
-        Ports::new().input(&mut self.input)
-    }
-
-    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
-        let start = *self.start.get_or_insert_with(Instant::now);
-        if start.elapsed() < Duration::from_millis(50) {
-            io.call_again_at(start + Duration::from_millis(50));
-            return Ok(());
-        }
-        let n = self.input.available();
-        self.input.consume(n);
-        *self.got.lock().unwrap() += n as u64;
-        Ok(())
-    }
-}
-
-/// A map in the middle of an in-place run whose writer finished ends
-/// while the shared ring is still full: its output is a view of its
-/// input, so it never waits for room there (no one would wake it when
-/// the run's last reader frees some; the room guard of the writer-done
-/// rule once hung such runs).
-pub fn a_map_inside_an_in_place_run_ends_while_the_ring_is_full(s: impl Scheduler) {
-    let mut fg = Flowgraph::new();
-    fg.set_buffer_bytes(4096);
-    let src = fg.add(FillOnce {
-        out: StreamOutput::new("out"),
-        finish_at: None,
-    });
-    let a = fg.add(StatelessMap::new(|x: u32| x.wrapping_add(1)));
-    let b = fg.add(StatelessMap::new(|x: u32| x.wrapping_mul(3)));
-    let c = fg.add(StatelessMap::new(|x: u32| x ^ 5));
-    let got = Arc::new(Mutex::new(0));
-    let sink = fg.add(LateSink {
-        input: StreamInput::new("in"),
-        start: None,
-        got: got.clone(),
-    });
-    fg.chain(&[src, a, b, c, sink]).unwrap();
-    let done = run(fg, s).unwrap();
-    let written = done.stats()[src.0].items_produced;
-    assert!(written > 0);
-    assert_eq!(*got.lock().unwrap(), written, "every item written arrives");
+/// The hold waits for room without a timer, reporting work in flight:
+/// the reader's consumption is what wakes it.
+pub fn items_held_in_flight_until_the_output_has_room_arrive(s: impl Scheduler) {
+    held_items_arrive(s, Until::Timer, true, Room::InFlight);
 }

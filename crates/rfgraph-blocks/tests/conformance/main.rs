@@ -5,6 +5,7 @@ mod cases;
 mod held_items;
 mod message_groups;
 mod support;
+mod writer_done;
 
 macro_rules! conformance {
     ($module:ident, $scheduler:expr) => {
@@ -38,8 +39,9 @@ macro_rules! conformance {
                 members_writing_into_one_block_do_not_wait_for_each_other,
                 items_held_for_a_timer_arrive, items_held_in_flight_arrive,
                 items_held_while_the_output_lacks_room_arrive,
-                items_held_until_the_output_has_room_arrive,
-                a_map_inside_an_in_place_run_ends_while_the_ring_is_full
+                items_held_in_flight_until_the_output_has_room_arrive,
+                a_map_inside_an_in_place_run_ends_while_the_ring_is_full,
+                a_rate_mismatched_diamond_ends
             );
         }
     };

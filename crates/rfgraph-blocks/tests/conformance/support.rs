@@ -2,8 +2,8 @@
 //! test-only blocks (failing, panicking, controllable).
 
 use rfgraph::{
-    Block, BoxError, Finished, Flowgraph, Pmt, Ports, RunError, Running, Scheduler, StreamInput,
-    StreamOutput, WorkIo,
+    Block, BoxError, Finished, Flowgraph, Kernel, Pmt, Ports, RunError, Running, Scheduler,
+    StreamInput, StreamOutput, WorkIo,
 };
 use std::time::{Duration, Instant};
 
@@ -266,5 +266,37 @@ impl Block for CountOnMessage {
         self.output.produce(n);
         io.finish();
         Ok(Pmt::Null)
+    }
+}
+
+/// Keeps the first of every `n` items (decimation `n`).
+pub struct Decimate(pub usize);
+
+impl Kernel for Decimate {
+    type In = u32;
+    type Out = u32;
+    fn decimation(&self) -> usize {
+        self.0
+    }
+    fn process(&mut self, input: &[u32], output: &mut [u32]) {
+        for (o, chunk) in output.iter_mut().zip(input.chunks_exact(self.0)) {
+            *o = chunk[0];
+        }
+    }
+}
+
+/// Writes every item `n` times (interpolation `n`).
+pub struct Repeat(pub usize);
+
+impl Kernel for Repeat {
+    type In = u32;
+    type Out = u32;
+    fn interpolation(&self) -> usize {
+        self.0
+    }
+    fn process(&mut self, input: &[u32], output: &mut [u32]) {
+        for (chunk, &i) in output.chunks_exact_mut(self.0).zip(input) {
+            chunk.fill(i);
+        }
     }
 }

@@ -182,14 +182,6 @@ impl EdgePositions {
         edge
     }
 
-    /// True for an edge that reuses another edge's memory in place (see
-    /// [`in_place_of`](Self::in_place_of)): its writer transforms items
-    /// where they lie and never needs free room.
-    #[inline]
-    pub(crate) fn is_in_place(&self) -> bool {
-        self.root_writer.is_some()
-    }
-
     /// Links reader `reader` to `next`, the edge that reuses this memory
     /// after it (see [`in_place_of`](Self::in_place_of)). Once only.
     pub fn pass_to(&self, reader: usize, next: Arc<dyn EdgeBuffer>) {
