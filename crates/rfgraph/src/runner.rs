@@ -15,7 +15,7 @@ use crate::cycles;
 use crate::error::RunError;
 use crate::message::{Inbox, Message, MessageGroup};
 use crate::signal::Signal;
-use crate::stats::{StatsCell, ThreadUsage, TimingSampler, WorkTally};
+use crate::stats::{CallTime, StatsCell, ThreadUsage, TimingSampler, WorkTally};
 use crate::tag::Tag;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -403,13 +403,10 @@ impl BlockRunner {
     #[inline(always)]
     fn run_steady(&mut self) -> Step {
         let mut io = WorkIo::default();
-        let block = &mut self.block;
-        let (result, time) = self
-            .timing
-            .run(|| catch_unwind(AssertUnwindSafe(|| block.work(&mut io))));
-        if let Err(step) = self.work_outcome(result) {
-            return step;
-        }
+        let time = match self.call_work(&mut io) {
+            Ok(time) => time,
+            Err(step) => return step,
+        };
         let (consumed, produced) = self.publish();
         #[cfg(test)]
         crate::scheduler::contain::inject_fault(self.name(), consumed + produced);
@@ -441,14 +438,10 @@ impl BlockRunner {
         let called = !io.finished;
         let mut time = None;
         if called {
-            let block = &mut self.block;
-            let (result, t) = self
-                .timing
-                .run(|| catch_unwind(AssertUnwindSafe(|| block.work(&mut io))));
-            time = t;
-            if let Err(step) = self.work_outcome(result) {
-                return step;
-            }
+            time = match self.call_work(&mut io) {
+                Ok(time) => time,
+                Err(step) => return step,
+            };
         }
         // Also after handlers alone: they may have produced stream items.
         let (consumed, produced) = self.publish();
@@ -490,6 +483,18 @@ impl BlockRunner {
         } else {
             self.idle(io)
         }
+    }
+
+    /// Calls `work`, timed when the sampler says so, with panics caught;
+    /// returns the call's time, or the step of a call that failed (which
+    /// fails the run).
+    #[inline(always)]
+    fn call_work(&mut self, io: &mut WorkIo) -> Result<CallTime, Step> {
+        let block = &mut self.block;
+        let (result, time) = self
+            .timing
+            .run(|| catch_unwind(AssertUnwindSafe(|| block.work(io))));
+        self.work_outcome(result).map(|()| time)
     }
 
     /// What a `work` call's result means: a failure or panic fails the run
