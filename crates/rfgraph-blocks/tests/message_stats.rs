@@ -6,7 +6,7 @@
 
 use rfgraph::scheduler::{Chain, Pool, Scheduler, Single, Tpb};
 use rfgraph::{Block, BoxError, Flowgraph, Pmt, Ports, StreamInput, StreamOutput, WorkIo};
-use rfgraph_blocks::{MessageBurst, VectorSink, VectorSource};
+use rfgraph_blocks::{Head, MessageBurst, NullSink, NullSource, VectorSink, VectorSource};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -166,5 +166,83 @@ fn a_long_burst_is_handled_in_shares_and_in_full() {
         );
         let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
         assert_eq!(items, [0, 1, 2, 3, 4], "{name}");
+    }
+}
+
+/// Copies its stream as its output allows and drops the rest (a lossy
+/// block, like a display), once its first message has arrived; counts
+/// its messages.
+struct Lossy {
+    input: StreamInput<u32>,
+    output: StreamOutput<u32>,
+    messages: u64,
+}
+
+impl Block for Lossy {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new()
+            .input(&mut self.input)
+            .output(&mut self.output)
+            .message_input("ctl")
+    }
+
+    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
+        if self.messages == 0 {
+            io.in_flight();
+            return Ok(());
+        }
+        let available = self.input.available();
+        let n = available.min(self.output.free());
+        self.output.slice()[..n].copy_from_slice(&self.input.slice()[..n]);
+        self.input.consume(available);
+        self.output.produce(n);
+        Ok(())
+    }
+
+    fn handle_message(&mut self, _: &str, _: Pmt, _: &mut WorkIo) -> Result<Pmt, BoxError> {
+        self.messages += 1;
+        Ok(Pmt::Null)
+    }
+}
+
+/// endless source → lossy block (fed a burst of 1000 messages) → head →
+/// sink: once the head has its items the lossy block's readers are gone,
+/// which it hears once, in a call that may leave messages queued; the
+/// call that empties the queue must still end it (found by a second
+/// review: on one thread it kept consuming its endless input for ever).
+#[test]
+fn a_block_whose_readers_leave_during_a_burst_ends() {
+    for head in [1, 1000] {
+        for s in [
+            Box::new(Single::new()) as Box<dyn Scheduler>,
+            Box::new(Chain::new().workers(1)),
+            Box::new(Chain::new()),
+            Box::new(Pool::new()),
+            Box::new(Tpb::new()),
+        ] {
+            let name = s.name().to_string();
+            let mut fg = Flowgraph::new();
+            let src = fg.add(NullSource::<u32>::new());
+            let lossy = fg.add(Lossy {
+                input: StreamInput::new("in"),
+                output: StreamOutput::new("out"),
+                messages: 0,
+            });
+            let head_block = fg.add(Head::<u32>::new(head));
+            let sink = fg.add(NullSink::<u32>::new());
+            fg.chain(&[src, lossy, head_block, sink]).unwrap();
+            let burst = fg.add(MessageBurst::new(Pmt::U64(1), 1000));
+            fg.connect_message(burst, "out", lossy, "ctl").unwrap();
+            let (tx, rx) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                let _ = tx.send(fg.run(s).map(|_| ()));
+            });
+            // A bound on liveness, not on speed.
+            let result = rx.recv_timeout(NEVER);
+            assert!(
+                matches!(result, Ok(Ok(()))),
+                "{name}, head {head}: {result:?}"
+            );
+        }
     }
 }

@@ -458,8 +458,16 @@ impl BlockRunner {
         // writers finishing, messages) notifies it: a block polled
         // locally that moved and heard nothing need not look (see
         // `Signal::begin_look`).
-        let may_finish =
-            notified || !progress || io.finished || self.writers_done > 0 || self.group.is_some();
+        // A call that handled messages counts as a look too: a call that
+        // left messages queued skips the rules below, and a notification
+        // it consumed (readers gone) must be answered by the call that
+        // empties the queue, which may hear nothing new.
+        let may_finish = notified
+            || handled
+            || !progress
+            || io.finished
+            || self.writers_done > 0
+            || self.group.is_some();
         // Messages still queued (beyond one call's share, or new ones) are
         // handled before any finish rule but the block's own.
         let more_messages = handled && !io.finished && !self.inbox.is_empty();
