@@ -225,3 +225,82 @@ fn a_ring_shared_in_place_holds_its_writers_and_last_readers_minimums() {
         );
     }
 }
+
+/// Transforms whole groups of `d` items where they lie (an in-place FFT
+/// of size `d`, say): its input's `min_items` is `d`.
+struct GroupInPlace {
+    input: StreamInput<f32>,
+    output: StreamOutput<f32>,
+    d: usize,
+}
+
+impl Block for GroupInPlace {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().input(&mut self.input).output(&mut self.output)
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let data = self
+            .input
+            .slice_in_place()
+            .expect("the only reader of its input, so in place");
+        let n = data.len() / self.d * self.d;
+        data[..n].iter_mut().for_each(|x| *x += 1.0);
+        self.input.consume(n);
+        self.output.produce_in_place(n);
+        Ok(())
+    }
+}
+
+/// As above with two in-place hops that each keep a remainder (groups of
+/// 999, then 998) before the sink's 997: the remainders pile up on the
+/// one ring at once, so it must hold the interpolator's 1000 plus all of
+/// them (found by a second review; a floor of writer plus the largest
+/// single reader still hung every scheduler).
+#[test]
+fn a_ring_shared_in_place_holds_every_hops_remainder() {
+    let (k, n) = (1000, 500);
+    for s in every_scheduler() {
+        let name = s.name().to_string();
+        let taken = Arc::new(AtomicU64::new(0));
+        let mut fg = Flowgraph::new();
+        fg.set_buffer_bytes(4096);
+        let mut chain = vec![
+            fg.add(VectorSource::new(vec![1.0f32; n])),
+            fg.add(Interpolate {
+                input: StreamInput::new("in"),
+                output: StreamOutput::new("out").with_min_items(k),
+                k,
+            }),
+        ];
+        for d in [999, 998] {
+            chain.push(fg.add(GroupInPlace {
+                input: StreamInput::new("in").with_min_items(d),
+                output: StreamOutput::new("out").in_place_of(0),
+                d,
+            }));
+        }
+        chain.push(fg.add(GroupSink {
+            input: StreamInput::new("in").with_min_items(997),
+            d: 997,
+            taken: taken.clone(),
+        }));
+        fg.chain(&chain).unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(fg.run(s).map(|_| ()));
+        });
+        // A bound on liveness, not on speed.
+        let result = rx.recv_timeout(Duration::from_secs(60));
+        let taken = taken.load(Ordering::Relaxed);
+        assert!(
+            matches!(result, Ok(Ok(()))),
+            "{name}: {result:?}, the sink took {taken} of {}",
+            n * k
+        );
+        // Each hop passes whole groups: all but less than a group per hop
+        // arrives, in whole groups of the sink's.
+        assert!(taken > (n * k - 3 * 1000) as u64, "{name}: {taken}");
+        assert_eq!(taken % 997, 0, "{name}");
+    }
+}

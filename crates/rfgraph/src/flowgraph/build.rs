@@ -131,18 +131,31 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
                 .max(minimums.floor() * minimums.item_size)
         })
         .collect();
-    // A ring reused in place holds at once the room its first writer needs
-    // and the remainder any reader down the chain keeps (a decimator after
-    // an in-place map). Each edge's floor covers only its own writer and
-    // readers, so the ring also takes its first writer's minimum plus
-    // every later reader's: without it, that writer could wait for ever for
-    // room a remainder holds (found by a review: an interpolator writing
-    // 1000 at a time, an in-place map, a reader taking 999 at a time, on a
-    // 1024-item ring).
-    for g in 0..by_output.len() {
-        let root = in_place::owner(&reuses, g);
-        if root != g {
-            let need = minimums[root].writer + minimums[g].reader;
+    // A ring reused in place holds, at once, the room its first writer
+    // needs and the remainder every hop down the chain keeps short of its
+    // minimum (in-place blocks working on fixed groups, then a decimator).
+    // Each edge's floor covers only its own writer and readers, so the
+    // ring also takes its first writer's minimum plus, for each edge of
+    // the chain, the most its reader can leave unread (an in-place hop
+    // also waits for its own output's minimum). Without it that writer
+    // waited for ever for room the remainders held (found by reviews: an
+    // interpolator writing 1000 at a time, then in-place hops taking 999
+    // and 998, then a sink taking 997, on 4 KiB rings).
+    let mut kept = vec![0usize; by_output.len()];
+    for h in 0..by_output.len() {
+        let root = in_place::owner(&reuses, h);
+        let child = reuses.iter().position(|&r| r == Some(h));
+        if root == h && child.is_none() {
+            continue;
+        }
+        let stall = child.map_or(minimums[h].reader, |c| {
+            minimums[h].reader.max(minimums[c].writer)
+        });
+        kept[root] += stall - 1;
+    }
+    for root in 0..by_output.len() {
+        if kept[root] > 0 {
+            let need = minimums[root].writer + kept[root];
             sizes[root] = sizes[root].max(need * minimums[root].item_size);
         }
     }
