@@ -14,7 +14,7 @@ use rfgraph::{
 use rfgraph_blocks::{CopyRand, Head, VectorSink, VectorSource};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
 
 /// Runs `case` once per scheduler with a fresh flowgraph of small rings
@@ -133,6 +133,19 @@ fn tags_and_early_detach_through_in_place_maps() {
     });
 }
 
+/// Runs `fg` on `s` on a thread of its own; `Err` if it has not ended
+/// within a minute (a bound on liveness, not on speed).
+fn run_within_a_minute(
+    fg: Flowgraph,
+    s: Box<dyn Scheduler>,
+) -> Result<Result<(), rfgraph::RunError>, RecvTimeoutError> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(fg.run(s).map(|_| ()));
+    });
+    rx.recv_timeout(Duration::from_secs(60))
+}
+
 /// Writes each input item `k` times, `k` at a time: its output declares
 /// `k` as its `min_items`.
 struct Interpolate {
@@ -206,12 +219,7 @@ fn a_ring_shared_in_place_holds_its_writers_and_last_readers_minimums() {
             taken: taken.clone(),
         });
         fg.chain(&[src, interpolate, map, sink]).unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let _ = tx.send(fg.run(s).map(|_| ()));
-        });
-        // A bound on liveness, not on speed.
-        let result = rx.recv_timeout(Duration::from_secs(60));
+        let result = run_within_a_minute(fg, s);
         assert!(
             matches!(result, Ok(Ok(()))),
             "{name}: {result:?}, the sink took {} of {}",
@@ -286,12 +294,7 @@ fn a_ring_shared_in_place_holds_every_hops_remainder() {
             taken: taken.clone(),
         }));
         fg.chain(&chain).unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let _ = tx.send(fg.run(s).map(|_| ()));
-        });
-        // A bound on liveness, not on speed.
-        let result = rx.recv_timeout(Duration::from_secs(60));
+        let result = run_within_a_minute(fg, s);
         let taken = taken.load(Ordering::Relaxed);
         assert!(
             matches!(result, Ok(Ok(()))),

@@ -94,13 +94,28 @@ fn live_statistics_count_messages_during_a_long_burst() {
 /// Passes its stream through once a message has arrived (until then it
 /// says it waits on something outside the stream), and counts its
 /// messages; for each `work` call, notes how many handlers ran since the
-/// last one.
+/// last one. A `lossy` one keeps up with its input whatever its output's
+/// room and drops what does not fit (like a display).
 struct Gated {
     input: StreamInput<u32>,
     output: StreamOutput<u32>,
+    lossy: bool,
     messages: u64,
     since_work: u64,
     per_call: Vec<u64>,
+}
+
+impl Gated {
+    fn new(lossy: bool) -> Self {
+        Self {
+            input: StreamInput::new("in"),
+            output: StreamOutput::new("out"),
+            lossy,
+            messages: 0,
+            since_work: 0,
+            per_call: Vec::new(),
+        }
+    }
 }
 
 impl Block for Gated {
@@ -117,9 +132,10 @@ impl Block for Gated {
             // Waiting on something outside the stream: not stuck.
             io.in_flight();
         } else {
-            let n = self.input.available().min(self.output.free());
+            let available = self.input.available();
+            let n = available.min(self.output.free());
             self.output.slice()[..n].copy_from_slice(&self.input.slice()[..n]);
-            self.input.consume(n);
+            self.input.consume(if self.lossy { available } else { n });
             self.output.produce(n);
         }
         Ok(())
@@ -146,13 +162,7 @@ fn a_long_burst_is_handled_in_shares_and_in_full() {
         let mut fg = Flowgraph::new();
         let src = fg.add(VectorSource::new((0..5u32).collect()));
         let burst = fg.add(MessageBurst::new(Pmt::U64(1), 1000));
-        let gated = fg.add(Gated {
-            input: StreamInput::new("in"),
-            output: StreamOutput::new("out"),
-            messages: 0,
-            since_work: 0,
-            per_call: Vec::new(),
-        });
+        let gated = fg.add(Gated::new(false));
         let sink = fg.add(VectorSink::<u32>::new());
         fg.chain(&[src, gated, sink]).unwrap();
         fg.connect_message(burst, "out", gated, "ctl").unwrap();
@@ -166,42 +176,6 @@ fn a_long_burst_is_handled_in_shares_and_in_full() {
         );
         let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
         assert_eq!(items, [0, 1, 2, 3, 4], "{name}");
-    }
-}
-
-/// Copies its stream as its output allows and drops the rest (a lossy
-/// block, like a display), once its first message has arrived; counts
-/// its messages.
-struct Lossy {
-    input: StreamInput<u32>,
-    output: StreamOutput<u32>,
-    messages: u64,
-}
-
-impl Block for Lossy {
-    fn ports(&mut self) -> Ports<'_> {
-        Ports::new()
-            .input(&mut self.input)
-            .output(&mut self.output)
-            .message_input("ctl")
-    }
-
-    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
-        if self.messages == 0 {
-            io.in_flight();
-            return Ok(());
-        }
-        let available = self.input.available();
-        let n = available.min(self.output.free());
-        self.output.slice()[..n].copy_from_slice(&self.input.slice()[..n]);
-        self.input.consume(available);
-        self.output.produce(n);
-        Ok(())
-    }
-
-    fn handle_message(&mut self, _: &str, _: Pmt, _: &mut WorkIo) -> Result<Pmt, BoxError> {
-        self.messages += 1;
-        Ok(Pmt::Null)
     }
 }
 
@@ -223,11 +197,7 @@ fn a_block_whose_readers_leave_during_a_burst_ends() {
             let name = s.name().to_string();
             let mut fg = Flowgraph::new();
             let src = fg.add(NullSource::<u32>::new());
-            let lossy = fg.add(Lossy {
-                input: StreamInput::new("in"),
-                output: StreamOutput::new("out"),
-                messages: 0,
-            });
+            let lossy = fg.add(Gated::new(true));
             let head_block = fg.add(Head::<u32>::new(head));
             let sink = fg.add(NullSink::<u32>::new());
             fg.chain(&[src, lossy, head_block, sink]).unwrap();
