@@ -15,7 +15,7 @@ use crate::cycles;
 use crate::error::RunError;
 use crate::message::{Inbox, Message, MessageGroup};
 use crate::signal::Signal;
-use crate::stats::{CallTime, StatsCell, ThreadUsage, TimingSampler, WorkTally};
+use crate::stats::{StatsCell, ThreadUsage, TimingSampler, WorkTally};
 use crate::tag::Tag;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -383,8 +383,10 @@ impl BlockRunner {
         // notifies again (`request_stop` raises the stop flag, then
         // notifies); read the other way round, a stop landing between the
         // two finds the flag still set, wakes no one and is lost.
+        // A stop notifies every block after raising the flag, so a look
+        // that heard nothing need not read it.
         let notified = self.signal.begin_look();
-        if self.control.is_stopping() {
+        if notified && self.control.is_stopping() {
             self.finish();
             return Step::Done;
         }
@@ -403,14 +405,13 @@ impl BlockRunner {
     #[inline(always)]
     fn run_steady(&mut self) -> Step {
         let mut io = WorkIo::default();
-        let time = match self.call_work(&mut io) {
-            Ok(time) => time,
-            Err(step) => return step,
-        };
+        if let Err(step) = self.call_work(&mut io) {
+            return step;
+        }
         let (consumed, produced) = self.publish();
         #[cfg(test)]
         crate::scheduler::contain::inject_fault(self.name(), consumed + produced);
-        self.tally.count(&self.stats, consumed, produced, time);
+        self.tally.count(&self.stats, consumed, produced);
         let progress = consumed + produced > 0;
         if progress && !io.finished {
             return Step::Progress;
@@ -436,19 +437,15 @@ impl BlockRunner {
                 Err(e) => return self.fail(e),
             };
         let called = !io.finished;
-        let mut time = None;
-        if called {
-            time = match self.call_work(&mut io) {
-                Ok(time) => time,
-                Err(step) => return step,
-            };
+        if called && let Err(step) = self.call_work(&mut io) {
+            return step;
         }
         // Also after handlers alone: they may have produced stream items.
         let (consumed, produced) = self.publish();
         #[cfg(test)]
         crate::scheduler::contain::inject_fault(self.name(), consumed + produced);
         if called {
-            self.tally.count(&self.stats, consumed, produced, time);
+            self.tally.count(&self.stats, consumed, produced);
         }
         if self.group.is_some() {
             self.settle_group(&io, produced > 0 || starved);
@@ -493,16 +490,16 @@ impl BlockRunner {
         }
     }
 
-    /// Calls `work`, timed when the sampler says so, with panics caught;
-    /// returns the call's time, or the step of a call that failed (which
-    /// fails the run).
+    /// Calls `work`, timed when the sampler says so (the time goes to the
+    /// tally), with panics caught; the `Err` is the step of a call that
+    /// failed (which fails the run).
     #[inline(always)]
-    fn call_work(&mut self, io: &mut WorkIo) -> Result<CallTime, Step> {
+    fn call_work(&mut self, io: &mut WorkIo) -> Result<(), Step> {
         let block = &mut self.block;
-        let (result, time) = self
-            .timing
-            .run(|| catch_unwind(AssertUnwindSafe(|| block.work(io))));
-        self.work_outcome(result).map(|()| time)
+        let result = self.timing.run(&mut self.tally, || {
+            catch_unwind(AssertUnwindSafe(|| block.work(io)))
+        });
+        self.work_outcome(result)
     }
 
     /// What a `work` call's result means: a failure or panic fails the run

@@ -119,32 +119,37 @@ impl TimingSampler {
         }
     }
 
-    /// Runs `call`, timing it when this call is sampled (see
-    /// [`time_next`](Self::time_next)); returns its result and, if timed,
-    /// its [`CallTime`] for [`WorkTally::count`]. The timed case runs out
-    /// of line, so an untimed call costs a decrement and a branch.
+    /// Whether the next `work` call is timed: a decrement and a branch.
+    /// When it says so, [`take`](Self::take) tells how.
     #[inline(always)]
-    pub(crate) fn run<R>(&mut self, call: impl FnOnce() -> R) -> (R, CallTime) {
-        match self.time_next() {
-            Sample::Skip => (call(), None),
-            sample => run_timed(sample, call),
+    fn due(&mut self) -> bool {
+        self.countdown -= 1;
+        self.countdown == 0
+    }
+
+    /// Runs `call`, timing it when the sampler says so (see
+    /// [`due`](Self::due)); a timed call's time goes to `tally` at once,
+    /// before [`WorkTally::count`] counts the call, so the untimed case
+    /// carries nothing about time. The timed case runs out of line.
+    #[inline(always)]
+    pub(crate) fn run<R>(&mut self, tally: &mut WorkTally, call: impl FnOnce() -> R) -> R {
+        if self.due() {
+            run_timed(self.take(), tally, call)
+        } else {
+            call()
         }
     }
 
     /// Whether (and why) the next `work` call should be timed.
-    #[inline(always)]
-    pub(crate) fn time_next(&mut self) -> Sample {
-        self.countdown -= 1;
-        if self.countdown != 0 {
-            return Sample::Skip;
-        }
-        self.next_timed()
+    #[cfg(test)]
+    fn time_next(&mut self) -> Option<Sample> {
+        self.due().then(|| self.take())
     }
 
-    /// The call that `countdown` reached: early, or a random sample that
-    /// also draws the distance to the next one.
+    /// The timed call that [`due`](Self::due) announced: early, or a
+    /// random sample that also draws the distance to the next one.
     #[inline(never)]
-    fn next_timed(&mut self) -> Sample {
+    fn take(&mut self) -> Sample {
         if self.early_left > 0 {
             self.early_left -= 1;
             self.countdown = 1;
@@ -163,23 +168,17 @@ impl TimingSampler {
 
 /// [`TimingSampler::run`]'s timed case.
 #[inline(never)]
-fn run_timed<R>(sample: Sample, call: impl FnOnce() -> R) -> (R, CallTime) {
+#[cold]
+fn run_timed<R>(sample: Sample, tally: &mut WorkTally, call: impl FnOnce() -> R) -> R {
     let start = crate::cycles::now();
     let result = call();
-    (
-        result,
-        Some((sample, crate::cycles::now().wrapping_sub(start))),
-    )
+    tally.record_time(sample, crate::cycles::now().wrapping_sub(start));
+    result
 }
-
-/// How a sampled call was timed and its ticks; `None` for an untimed call.
-pub(crate) type CallTime = Option<(Sample, u64)>;
 
 /// How a `work` call is timed (see [`TimingSampler`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Sample {
-    /// Not timed.
-    Skip,
     /// One of the first [`ALWAYS_TIMED_CALLS`]: these stand for themselves
     /// only. They often differ from the rest (ring pages faulted in, cold
     /// caches); scaling them up with the random samples would inflate the
@@ -190,25 +189,32 @@ pub(crate) enum Sample {
 }
 
 /// Most `work` calls a `WorkTally` holds before it adds them to the
-/// block's `StatsCell`.
-pub const TALLY_CALLS: u64 = 64;
+/// block's `StatsCell`. Adding costs a locked add per counter (tens of
+/// nanoseconds in all), so a block whose calls take a few hundred
+/// nanoseconds adds once per this many.
+pub const TALLY_CALLS: u64 = 256;
 
-/// A timed call at least this long (in [`cycles`](crate::cycles) ticks,
-/// about 100 µs at common TSC rates) flushes its [`WorkTally`] at once.
-const LONG_CALL_TICKS: u64 = 1 << 18;
+/// About how much work time (in [`cycles`](crate::cycles) ticks, some
+/// 50 µs at common TSC rates) a `WorkTally` holds before it adds it to the
+/// block's `StatsCell`, judged by the last timed call: a block whose calls
+/// take that long adds after every call.
+const TALLY_TICKS: u64 = 1 << 17;
 
 /// The `work` counters of one block, kept by the thread running it in the
 /// runner's own memory and added to the shared [`StatsCell`] in batches:
-/// every [`TALLY_CALLS`] calls, after a long timed call, before a call
-/// lands in a different histogram bucket, and whenever the block idles or
-/// finishes. A call then
-/// touches no line of the shared cell; in a chain of blocks sharing one
-/// core, that is two lines per call fewer pushed out by each data chunk.
-/// Live snapshots of a busy block lag by less than [`TALLY_CALLS`] calls;
-/// those of an idle or finished block are exact.
-#[derive(Debug, Default)]
+/// once a batch holds about [`TALLY_TICKS`] of work, judged by the last
+/// timed call, and at most every [`TALLY_CALLS`] calls; before a call
+/// lands in a different histogram bucket; and whenever the block idles or
+/// finishes. A call then touches no line of the shared cell; in a chain
+/// of blocks sharing one core, that is two lines per call fewer pushed out
+/// by each data chunk. Live snapshots of a busy block lag by less than a
+/// batch; those of an idle or finished block are exact.
+#[derive(Debug)]
 pub(crate) struct WorkTally {
     calls: u64,
+    /// The batch size: calls in the tally at which it flushes (see the
+    /// type); kept across flushes.
+    flush_at: u64,
     consumed: u64,
     produced: u64,
     /// Items of the last call counted (its bucket is `bucket`).
@@ -221,16 +227,31 @@ pub(crate) struct WorkTally {
     sampled_ticks: u64,
 }
 
-impl WorkTally {
-    /// Counts one `work` call that consumed and produced these items, and
-    /// its `time` if it was timed, flushing into `cell` as described on the
-    /// type.
-    #[inline(always)]
-    pub(crate) fn count(&mut self, cell: &StatsCell, consumed: u64, produced: u64, time: CallTime) {
-        self.record(cell, consumed, produced);
-        if let Some((sample, ticks)) = time {
-            self.record_time(cell, sample, ticks);
+impl Default for WorkTally {
+    fn default() -> Self {
+        Self {
+            calls: 0,
+            flush_at: TALLY_CALLS,
+            consumed: 0,
+            produced: 0,
+            last_n: 0,
+            bucket: 0,
+            early_calls: 0,
+            early_ticks: 0,
+            sampled_calls: 0,
+            sampled_ticks: 0,
         }
+    }
+}
+
+impl WorkTally {
+    /// Counts one `work` call that consumed and produced these items,
+    /// flushing into `cell` as described on the type. A timed call gave
+    /// its time to [`record_time`](Self::record_time) first, so an untimed
+    /// call carries nothing about time.
+    #[inline(always)]
+    pub(crate) fn count(&mut self, cell: &StatsCell, consumed: u64, produced: u64) {
+        self.record(cell, consumed, produced);
     }
 
     /// Counts the call's items.
@@ -244,7 +265,7 @@ impl WorkTally {
         self.calls += 1;
         self.consumed += consumed;
         self.produced += produced;
-        if self.calls >= TALLY_CALLS {
+        if self.calls >= self.flush_at {
             cell.add_tally(self);
         }
     }
@@ -261,10 +282,10 @@ impl WorkTally {
         self.last_n = n;
     }
 
-    /// Adds the time of a timed `work` call (`sample` is not
-    /// [`Sample::Skip`]), after [`record`](Self::record) counted the call.
+    /// Adds the time of a timed `work` call, before
+    /// [`count`](Self::count) counts the call.
     #[inline(never)]
-    fn record_time(&mut self, cell: &StatsCell, sample: Sample, ticks: u64) {
+    pub(crate) fn record_time(&mut self, sample: Sample, ticks: u64) {
         if sample == Sample::Early {
             self.early_calls += 1;
             self.early_ticks += ticks;
@@ -272,12 +293,11 @@ impl WorkTally {
             self.sampled_calls += 1;
             self.sampled_ticks += ticks;
         }
-        // Long calls flush at once: their flush is cheap next to them, and
-        // live readers (the `chain` scheduler's calibration) see slow
-        // blocks without waiting for 64 of their calls.
-        if ticks >= LONG_CALL_TICKS {
-            cell.add_tally(self);
-        }
+        // Slow blocks flush in small batches (a call of `TALLY_TICKS` or
+        // more at once, with its count): their flush is cheap next to
+        // them, and live readers (the `chain` scheduler's calibration) see
+        // them without waiting for hundreds of their calls.
+        self.flush_at = (TALLY_TICKS / ticks.max(1)).clamp(1, TALLY_CALLS);
     }
 }
 
@@ -345,14 +365,28 @@ impl StatsCell {
             return;
         }
         bump(&self.work_calls, tally.calls);
-        bump(&self.consumed, tally.consumed);
-        bump(&self.produced, tally.produced);
-        bump(&self.early_calls, tally.early_calls);
-        bump(&self.early_ticks, tally.early_ticks);
-        bump(&self.sampled_calls, tally.sampled_calls);
-        bump(&self.sampled_ticks, tally.sampled_ticks);
         bump(&self.histogram[tally.bucket], tally.calls);
-        *tally = WorkTally::default();
+        // Each add is a locked instruction: skip the counters this batch
+        // left at zero (a source consumes nothing, most batches hold no
+        // early call).
+        for (counter, by) in [
+            (&self.consumed, tally.consumed),
+            (&self.produced, tally.produced),
+            (&self.early_calls, tally.early_calls),
+            (&self.early_ticks, tally.early_ticks),
+            (&self.sampled_calls, tally.sampled_calls),
+            (&self.sampled_ticks, tally.sampled_ticks),
+        ] {
+            if by != 0 {
+                bump(counter, by);
+            }
+        }
+        *tally = WorkTally {
+            flush_at: tally.flush_at,
+            bucket: tally.bucket,
+            last_n: tally.last_n,
+            ..WorkTally::default()
+        };
     }
 
     #[inline]
@@ -420,40 +454,72 @@ mod tests {
         cell: &StatsCell,
         consumed: u64,
         produced: u64,
-        sample: Sample,
+        sample: Option<Sample>,
         ticks: u64,
     ) {
-        tally.count(
-            cell,
-            consumed,
-            produced,
-            (sample != Sample::Skip).then_some((sample, ticks)),
-        );
+        if let Some(sample) = sample {
+            tally.record_time(sample, ticks);
+        }
+        tally.count(cell, consumed, produced);
     }
 
     #[test]
-    fn a_long_timed_call_flushes_at_once() {
+    fn a_timed_call_of_tally_ticks_flushes_at_once() {
         let s = StatsCell::new("b".into(), "T".into(), false);
         let mut tally = WorkTally::default();
-        call(&mut tally, &s, 10, 10, Sample::Skip, 0);
-        call(&mut tally, &s, 10, 10, Sample::Random, 5);
+        call(&mut tally, &s, 10, 10, None, 0);
+        call(&mut tally, &s, 10, 10, Some(Sample::Random), 5);
         assert_eq!(s.snapshot().work_calls, 0, "short calls wait for the batch");
-        call(&mut tally, &s, 10, 10, Sample::Random, LONG_CALL_TICKS);
+        call(&mut tally, &s, 10, 10, Some(Sample::Random), TALLY_TICKS);
         // The long call is in, counted with its time.
         let snap = s.snapshot();
         assert_eq!(snap.work_calls, 3);
         assert_eq!(snap.items_consumed, 30);
-        assert_eq!(s.work_ticks(), 3 * (LONG_CALL_TICKS + 5) / 2);
+        assert_eq!(s.work_ticks(), 3 * (TALLY_TICKS + 5) / 2);
+    }
+
+    #[test]
+    fn batches_hold_about_tally_ticks_of_work() {
+        let s = StatsCell::new("b".into(), "T".into(), false);
+        let mut tally = WorkTally::default();
+        // Calls of a quarter of the batch time: a batch of four.
+        call(&mut tally, &s, 10, 10, Some(Sample::Early), TALLY_TICKS / 4);
+        for _ in 0..2 {
+            call(&mut tally, &s, 10, 10, None, 0);
+        }
+        assert_eq!(s.snapshot().work_calls, 0);
+        call(&mut tally, &s, 10, 10, None, 0);
+        assert_eq!(s.snapshot().work_calls, 4);
+        // The batch size stays until the next timed call: fast calls then
+        // wait for a full batch of `TALLY_CALLS`.
+        for _ in 0..4 {
+            call(&mut tally, &s, 10, 10, None, 0);
+        }
+        assert_eq!(s.snapshot().work_calls, 8);
+        call(&mut tally, &s, 10, 10, Some(Sample::Random), 1);
+        for _ in 0..TALLY_CALLS - 2 {
+            call(&mut tally, &s, 10, 10, None, 0);
+        }
+        assert_eq!(
+            s.snapshot().work_calls,
+            8,
+            "flushed before the batch was full"
+        );
+        call(&mut tally, &s, 10, 10, None, 0);
+        assert_eq!(s.snapshot().work_calls, 8 + TALLY_CALLS);
+        let snap = s.snapshot();
+        assert_eq!(snap.items_consumed, 10 * snap.work_calls);
+        assert_eq!(snap.items_per_call_log2[4], snap.work_calls); // 10 < 2^4
     }
 
     #[test]
     fn histogram_buckets_are_log2() {
         let s = StatsCell::new("b".into(), "T".into(), false);
         let mut tally = WorkTally::default();
-        call(&mut tally, &s, 0, 0, Sample::Early, 1);
-        call(&mut tally, &s, 1, 1, Sample::Early, 1);
-        call(&mut tally, &s, 1000, 1024, Sample::Early, 1);
-        call(&mut tally, &s, 7, 0, Sample::Early, 1);
+        call(&mut tally, &s, 0, 0, Some(Sample::Early), 1);
+        call(&mut tally, &s, 1, 1, Some(Sample::Early), 1);
+        call(&mut tally, &s, 1000, 1024, Some(Sample::Early), 1);
+        call(&mut tally, &s, 7, 0, Some(Sample::Early), 1);
         s.add_tally(&mut tally);
         let snap = s.snapshot();
         assert_eq!(snap.work_calls, 4);
@@ -473,13 +539,13 @@ mod tests {
         // and 30 untimed ones of the same length: the slow early calls
         // stand for themselves only.
         for _ in 0..4 {
-            call(&mut tally, &s, 1, 1, Sample::Early, 5000);
+            call(&mut tally, &s, 1, 1, Some(Sample::Early), 5000);
         }
         for i in 0..40 {
             let sample = if i % 4 == 0 {
-                Sample::Random
+                Some(Sample::Random)
             } else {
-                Sample::Skip
+                None
             };
             call(&mut tally, &s, 1, 1, sample, 1000);
         }
@@ -487,12 +553,12 @@ mod tests {
         assert_eq!(s.work_ticks(), 4 * 5000 + 40_000);
         // Before the first sample, the early calls are scaled.
         let early = StatsCell::new("b".into(), "T".into(), false);
-        call(&mut tally, &early, 1, 1, Sample::Early, 700);
-        call(&mut tally, &early, 1, 1, Sample::Skip, 0);
+        call(&mut tally, &early, 1, 1, Some(Sample::Early), 700);
+        call(&mut tally, &early, 1, 1, None, 0);
         early.add_tally(&mut tally);
         assert_eq!(early.work_ticks(), 1400);
         let none = StatsCell::new("b".into(), "T".into(), false);
-        call(&mut tally, &none, 1, 1, Sample::Skip, 0);
+        call(&mut tally, &none, 1, 1, None, 0);
         none.add_tally(&mut tally);
         assert_eq!(none.work_ticks(), 0);
     }
@@ -501,7 +567,7 @@ mod tests {
     fn busy_time_counts_message_handlers_too() {
         let s = StatsCell::new("b".into(), "T".into(), false);
         let mut tally = WorkTally::default();
-        call(&mut tally, &s, 1, 1, Sample::Early, 700);
+        call(&mut tally, &s, 1, 1, Some(Sample::Early), 700);
         s.add_tally(&mut tally);
         s.record_messages(3, 9000);
         assert_eq!(s.work_ticks(), 700);
@@ -513,18 +579,18 @@ mod tests {
         let s = StatsCell::new("b".into(), "T".into(), false);
         let mut tally = WorkTally::default();
         for _ in 0..TALLY_CALLS - 1 {
-            call(&mut tally, &s, 100, 100, Sample::Skip, 0);
+            call(&mut tally, &s, 100, 100, None, 0);
         }
         assert_eq!(
             s.snapshot().work_calls,
             0,
             "flushed before the batch was full"
         );
-        call(&mut tally, &s, 100, 100, Sample::Skip, 0);
+        call(&mut tally, &s, 100, 100, None, 0);
         assert_eq!(s.snapshot().work_calls, TALLY_CALLS);
         // A call in another bucket flushes the calls before it first.
-        call(&mut tally, &s, 1, 1, Sample::Skip, 0);
-        call(&mut tally, &s, 3000, 3000, Sample::Random, 5);
+        call(&mut tally, &s, 1, 1, None, 0);
+        call(&mut tally, &s, 3000, 3000, Some(Sample::Random), 5);
         let snap = s.snapshot();
         assert_eq!(snap.work_calls, TALLY_CALLS + 1);
         assert_eq!(snap.items_per_call_log2[7], TALLY_CALLS); // 100 < 2^7
@@ -541,12 +607,12 @@ mod tests {
     fn sampler_times_every_early_call_then_about_one_in_period() {
         let mut sampler = TimingSampler::new(7);
         let early = (0..ALWAYS_TIMED_CALLS)
-            .filter(|_| sampler.time_next() == Sample::Early)
+            .filter(|_| sampler.time_next() == Some(Sample::Early))
             .count();
         assert_eq!(early as u64, ALWAYS_TIMED_CALLS);
         let later = 160_000;
         let timed = (0..later)
-            .filter(|_| sampler.time_next() == Sample::Random)
+            .filter(|_| sampler.time_next() == Some(Sample::Random))
             .count();
         let expected = later / TIMING_PERIOD as usize;
         assert!(
@@ -556,7 +622,7 @@ mod tests {
         // Never two untimed stretches longer than the sampler allows.
         let mut gap = 0;
         for _ in 0..10_000 {
-            if sampler.time_next() != Sample::Skip {
+            if sampler.time_next().is_some() {
                 gap = 0;
             } else {
                 gap += 1;

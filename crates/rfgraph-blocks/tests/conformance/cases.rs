@@ -463,6 +463,34 @@ pub fn message_only_graph_runs_until_stopped(s: impl Scheduler) {
     assert_eq!(forwarded, (0..10u64).map(Pmt::U64).collect::<Vec<_>>());
 }
 
+/// An endless stream graph whose blocks never stop moving ends when
+/// stopped, every block finished. Blocks that keep moving take the
+/// runner's steady path, which reads the stop flag only after a
+/// notification: the stop must notify them.
+pub fn a_stop_ends_a_busy_stream_graph(s: impl Scheduler) {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(NullSource::<f32>::new().without_writing());
+    let map = fg.add(StatelessMap::new(|x: f32| 0.5 * x));
+    let copy = fg.add(Copy::<f32>::new());
+    let sink = fg.add(NullSink::<f32>::new());
+    fg.chain(&[src, map, copy, sink]).unwrap();
+    let running = fg.start(s).unwrap();
+    let handle = running.handle();
+    // Stop only once items flow, so that every block is in its steady
+    // state when the stop lands.
+    let deadline = Instant::now() + TIMEOUT;
+    while handle.stats()[sink.0].items_consumed < 1_000_000 {
+        assert!(Instant::now() < deadline, "items never flowed");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    handle.stop();
+    let done = wait_within(running, TIMEOUT).expect("a stop ends the run");
+    let consumed = done.stats()[sink.0].items_consumed;
+    assert!(consumed >= 1_000_000, "{consumed}");
+    // The sink read no item the copy did not write.
+    assert!(done.stats()[copy.0].items_produced >= consumed);
+}
+
 pub fn statistics_count_items(s: impl Scheduler) {
     let n = 50_000u64;
     let mut fg = Flowgraph::new();

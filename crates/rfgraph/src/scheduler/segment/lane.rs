@@ -156,8 +156,9 @@ impl Lane {
         for part in items.chunks_mut(seg.sub_chunk * seg.ring.item_size()) {
             let count = (part.len() / seg.ring.item_size()) as u64;
             for (k, kernel) in seg.kernels.iter().enumerate() {
-                let (result, time) =
-                    self.timing[k].run(|| catch_unwind(AssertUnwindSafe(|| kernel.apply(part))));
+                let result = self.timing[k].run(&mut self.tallies[k], || {
+                    catch_unwind(AssertUnwindSafe(|| kernel.apply(part)))
+                });
                 if let Err(payload) = result {
                     seg.control.fail(RunError::BlockPanicked {
                         block: seg.names[k].clone(),
@@ -165,7 +166,7 @@ impl Lane {
                     });
                     return false;
                 }
-                self.tallies[k].count(&seg.stats[k], count, count, time);
+                self.tallies[k].count(&seg.stats[k], count, count);
             }
         }
         #[cfg(test)]
