@@ -638,10 +638,34 @@ impl BlockRunner {
     /// After `work` and handlers: propagates the tags of consumed items to
     /// the outputs and publishes each input's consumption, then publishes
     /// the outputs, so tags always precede their items. Returns the items
-    /// consumed and produced.
+    /// consumed and produced. Consumed items that may carry tags take the
+    /// out-of-line [`publish_tagged`](Self::publish_tagged), so that the
+    /// common case calls nothing.
     #[inline(always)]
     fn publish(&mut self) -> (u64, u64) {
         let mut consumed = 0;
+        for input in &mut self.inputs {
+            let words = input.edge.words();
+            let now = words.staged_read(input.reader);
+            if now == input.last {
+                continue;
+            }
+            if words.may_have_tags(input.last..now) {
+                return self.publish_tagged(consumed);
+            }
+            consumed += now - input.last;
+            words.publish_read_at(input.reader, now);
+            input.last = now;
+        }
+        (consumed, self.publish_outputs())
+    }
+
+    /// [`publish`](Self::publish) from the first input whose consumed items
+    /// may carry tags (the inputs before it are published, `consumed` of
+    /// their items).
+    #[inline(never)]
+    #[cold]
+    fn publish_tagged(&mut self, mut consumed: u64) -> (u64, u64) {
         for input in &mut self.inputs {
             let words = input.edge.words();
             let now = words.staged_read(input.reader);
@@ -655,13 +679,19 @@ impl BlockRunner {
             words.publish_read_at(input.reader, now);
             input.last = now;
         }
+        (consumed, self.publish_outputs())
+    }
+
+    /// Publishes every output's staged items; returns how many there were.
+    #[inline(always)]
+    fn publish_outputs(&mut self) -> u64 {
         let mut produced = 0;
         for output in &mut self.outputs {
             let now = output.edge.words().publish_write();
             produced += now - output.last;
             output.last = now;
         }
-        (consumed, produced)
+        produced
     }
 
     /// Whether a finish rule holds after a call (README, "Termination"):

@@ -248,17 +248,26 @@ impl WorkTally {
     /// Counts one `work` call that consumed and produced these items,
     /// flushing into `cell` as described on the type. A timed call gave
     /// its time to [`record_time`](Self::record_time) first, so an untimed
-    /// call carries nothing about time.
+    /// call carries nothing about time. A call that moves as many items as
+    /// the last one and does not fill the batch (the steady state) takes
+    /// one branch and calls nothing.
     #[inline(always)]
     pub(crate) fn count(&mut self, cell: &StatsCell, consumed: u64, produced: u64) {
-        self.record(cell, consumed, produced);
+        let n = if produced > 0 { produced } else { consumed };
+        if n == self.last_n && self.calls + 1 < self.flush_at {
+            self.calls += 1;
+            self.consumed += consumed;
+            self.produced += produced;
+        } else {
+            self.count_and_settle(cell, n, consumed, produced);
+        }
     }
 
-    /// Counts the call's items.
-    #[inline(always)]
-    fn record(&mut self, cell: &StatsCell, consumed: u64, produced: u64) {
-        let n = if produced > 0 { produced } else { consumed };
-        // Blocks in steady state move the same count call after call.
+    /// [`count`](Self::count) for a call that changes bucket or fills the
+    /// batch.
+    #[inline(never)]
+    #[cold]
+    fn count_and_settle(&mut self, cell: &StatsCell, n: u64, consumed: u64, produced: u64) {
         if n != self.last_n {
             self.enter_bucket_of(cell, n);
         }
