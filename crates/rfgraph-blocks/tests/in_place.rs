@@ -307,3 +307,74 @@ fn a_ring_shared_in_place_holds_every_hops_remainder() {
         assert_eq!(taken % 997, 0, "{name}");
     }
 }
+
+/// Doubles its input into two outputs that both ask to reuse the input's
+/// memory (or, with `input` past the last one, an input it lacks).
+struct TwoViews {
+    input: StreamInput<f32>,
+    a: StreamOutput<f32>,
+    b: StreamOutput<f32>,
+}
+
+impl TwoViews {
+    fn new(b_in_place_of: usize) -> Self {
+        Self {
+            input: StreamInput::new("in"),
+            a: StreamOutput::new("a").in_place_of(0),
+            b: StreamOutput::new("b").in_place_of(b_in_place_of),
+        }
+    }
+}
+
+impl Block for TwoViews {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new()
+            .input(&mut self.input)
+            .output(&mut self.a)
+            .output(&mut self.b)
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        if let Some(data) = self.input.slice_in_place() {
+            let n = data.len();
+            data.iter_mut().for_each(|x| *x *= 2.0);
+            self.input.consume(n);
+            self.a.produce_in_place(n);
+            self.b.produce_in_place(n);
+        }
+        Ok(())
+    }
+}
+
+/// Two outputs on one input's memory would overwrite each other's items
+/// (and the second view's readers would not hold the ring's space back):
+/// the flowgraph refuses such a block before it runs, as it refuses an
+/// output naming an input the block does not have.
+#[test]
+fn an_input_serves_at_most_one_output_in_place() {
+    for (b_in_place_of, cause) in [(0, "already works in place"), (1, "no input number 1")] {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(ramp(10_000)));
+        let twin = fg.add_named("twin", TwoViews::new(b_in_place_of));
+        let sink_a = fg.add(VectorSink::<f32>::new());
+        let sink_b = fg.add(VectorSink::<f32>::new());
+        fg.connect(src, "out", twin, "in").unwrap();
+        fg.connect(twin, "a", sink_a, "in").unwrap();
+        fg.connect(twin, "b", sink_b, "in").unwrap();
+        let err = match fg.run(rfgraph::scheduler::Single::new()) {
+            Err(e) => e,
+            Ok(_) => panic!("a block with two outputs on input 0 ran"),
+        };
+        match err {
+            rfgraph::RunError::Graph(rfgraph::GraphError::InvalidInPlace {
+                block,
+                output,
+                cause: why,
+            }) => {
+                assert_eq!((block.as_str(), output.as_str()), ("twin", "b"));
+                assert!(why.contains(cause), "{why}");
+            }
+            other => panic!("wrong error: {other}"),
+        }
+    }
+}

@@ -116,6 +116,18 @@ pub enum GraphError {
         "stream cycle: {0}; stream edges must not form a loop (feedback belongs on message ports)"
     )]
     StreamCycle(String),
+    /// An output asks to work in place of an input it cannot have: one
+    /// the block lacks, or one another output of the block already named
+    /// (two outputs on one memory would overwrite each other's items).
+    #[error("output `{output}` of block `{block}` cannot work in place: {cause}")]
+    InvalidInPlace {
+        /// Block instance name.
+        block: String,
+        /// The output port.
+        output: String,
+        /// What is wrong with its `in_place_of`.
+        cause: String,
+    },
     /// The ring buffer for an edge could not be created.
     #[error("cannot allocate the buffer of `{block}`.{port}: {cause}")]
     Buffer {

@@ -370,9 +370,9 @@ impl BlockRunner {
     /// Every block call of every scheduler comes through here, dozens per
     /// cache-sized chunk in a long chain. A block polled locally that heard
     /// nothing since its last look, has no message ports and whose writers
-    /// all run on takes the steady path ([`run_steady`](Self::run_steady)):
+    /// all run on takes the steady path (`run_steady`):
     /// nothing but its own call can finish it then. Every other call takes
-    /// [`run_checked`](Self::run_checked), out of line.
+    /// `run_checked`, out of line.
     #[inline(always)]
     pub fn run_once(&mut self) -> Step {
         if self.done {

@@ -1,6 +1,7 @@
 //! Whole-graph checks run before anything starts: every required port is
-//! connected, stream edges form no cycle, and tag rates are positive.
-//! Errors name blocks and ports.
+//! connected, stream edges form no cycle, tag rates are positive, and no
+//! two outputs of a block work in place of one input. Errors name blocks
+//! and ports.
 
 use super::Flowgraph;
 use crate::TagPolicy;
@@ -38,7 +39,44 @@ pub fn validate(fg: &mut Flowgraph) -> Result<(), GraphError> {
     let facts = port_facts(fg);
     check_connections(fg, &facts)?;
     check_acyclic(fg, &facts)?;
-    check_tag_rates(fg)
+    check_tag_rates(fg)?;
+    check_in_place(fg)
+}
+
+/// Each output's `in_place_of` names an input of its block, and no input
+/// twice: the in-place pass would make both outputs views of one ring,
+/// and the block would overwrite what the first one's readers still read.
+fn check_in_place(fg: &mut Flowgraph) -> Result<(), GraphError> {
+    for entry in fg.blocks.iter_mut() {
+        let ports = entry.block.ports();
+        let mut named = vec![None; ports.inputs.len()];
+        for out in &ports.outputs {
+            let Some(input) = out.in_place_of() else {
+                continue;
+            };
+            let invalid = |cause: String| GraphError::InvalidInPlace {
+                block: entry.name.clone(),
+                output: out.name().to_string(),
+                cause,
+            };
+            match named.get_mut(input) {
+                None => {
+                    return Err(invalid(format!(
+                        "the block has no input number {input} (it has {})",
+                        ports.inputs.len()
+                    )));
+                }
+                Some(Some(first)) => {
+                    return Err(invalid(format!(
+                        "output `{first}` already works in place of input `{}`",
+                        ports.inputs[input].name()
+                    )));
+                }
+                Some(slot) => *slot = Some(out.name().to_string()),
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A zero rate would divide by zero when the runtime scales a tag's index,

@@ -191,7 +191,10 @@ impl<T: Item> StreamOutput<T> {
     /// Lets this output reuse the memory of the block's input number
     /// `input` when the flowgraph finds that safe; the block must then
     /// work through [`StreamInput::slice_in_place`] whenever that returns
-    /// `Some` (this output's [`slice`](Self::slice) is empty then).
+    /// `Some` (this output's [`slice`](Self::slice) is empty then). An
+    /// input serves at most one output so: the flowgraph rejects a block
+    /// whose outputs name one input twice, or an input it lacks
+    /// ([`crate::GraphError::InvalidInPlace`]).
     pub fn in_place_of(mut self, input: usize) -> Self {
         self.in_place_of = Some(input);
         self
