@@ -384,7 +384,8 @@ impl BlockRunner {
         // notifies); read the other way round, a stop landing between the
         // two finds the flag still set, wakes no one and is lost.
         // A stop notifies every block after raising the flag, so a look
-        // that heard nothing need not read it.
+        // that heard nothing need not read it (and a look that heard
+        // something sees it: see `Signal::begin_look`).
         let notified = self.signal.begin_look();
         if notified && self.control.is_stopping() {
             self.finish();

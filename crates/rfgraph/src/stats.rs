@@ -225,6 +225,9 @@ pub(crate) struct WorkTally {
     early_ticks: u64,
     sampled_calls: u64,
     sampled_ticks: u64,
+    /// The time of the timed call not yet counted (see
+    /// [`record_time`](Self::record_time)).
+    timed: Option<(Sample, u64)>,
 }
 
 impl Default for WorkTally {
@@ -240,6 +243,7 @@ impl Default for WorkTally {
             early_ticks: 0,
             sampled_calls: 0,
             sampled_ticks: 0,
+            timed: None,
         }
     }
 }
@@ -250,7 +254,8 @@ impl WorkTally {
     /// its time to [`record_time`](Self::record_time) first, so an untimed
     /// call carries nothing about time. A call that moves as many items as
     /// the last one and does not fill the batch (the steady state) takes
-    /// one branch and calls nothing.
+    /// one branch and calls nothing; a timed call always takes the other
+    /// path.
     #[inline(always)]
     pub(crate) fn count(&mut self, cell: &StatsCell, consumed: u64, produced: u64) {
         let n = if produced > 0 { produced } else { consumed };
@@ -268,12 +273,23 @@ impl WorkTally {
     #[inline(never)]
     #[cold]
     fn count_and_settle(&mut self, cell: &StatsCell, n: u64, consumed: u64, produced: u64) {
+        // The call's time joins the tally with its count, after the flush
+        // of another bucket's calls: no flush hands the cell a time
+        // without its call.
+        let timed = self.timed.take();
         if n != self.last_n {
             self.enter_bucket_of(cell, n);
         }
         self.calls += 1;
         self.consumed += consumed;
         self.produced += produced;
+        match timed {
+            Some((sample, ticks)) => self.add_time(sample, ticks),
+            // A timed call that was never counted (its `work` failed) left
+            // the batch size at zero.
+            None if self.flush_at == 0 => self.flush_at = TALLY_CALLS,
+            None => {}
+        }
         if self.calls >= self.flush_at {
             cell.add_tally(self);
         }
@@ -291,10 +307,18 @@ impl WorkTally {
         self.last_n = n;
     }
 
-    /// Adds the time of a timed `work` call, before
-    /// [`count`](Self::count) counts the call.
+    /// Notes the time of a timed `work` call, before
+    /// [`count`](Self::count) counts the call and adds the time with it.
     #[inline(never)]
     pub(crate) fn record_time(&mut self, sample: Sample, ticks: u64) {
+        self.timed = Some((sample, ticks));
+        // Sends the call's count down `count_and_settle`, which sets the
+        // batch size again from `ticks`.
+        self.flush_at = 0;
+    }
+
+    /// Adds a counted call's time, and sizes batches from it.
+    fn add_time(&mut self, sample: Sample, ticks: u64) {
         if sample == Sample::Early {
             self.early_calls += 1;
             self.early_ticks += ticks;
@@ -485,6 +509,38 @@ mod tests {
         assert_eq!(snap.work_calls, 3);
         assert_eq!(snap.items_consumed, 30);
         assert_eq!(s.work_ticks(), 3 * (TALLY_TICKS + 5) / 2);
+    }
+
+    /// A live reader never sees a call's time before the call: a timed
+    /// call that lands in a new bucket flushes the calls before it, and
+    /// only those.
+    #[test]
+    fn a_snapshot_never_times_a_call_it_has_not_counted() {
+        let cell = StatsCell::new("b".into(), "T".into(), false);
+        let mut tally = WorkTally::default();
+        call(&mut tally, &cell, 10, 10, Some(Sample::Early), 100);
+        call(&mut tally, &cell, 1000, 1000, Some(Sample::Early), 50_000);
+        let snap = cell.snapshot();
+        assert_eq!(snap.work_calls, 1);
+        assert_eq!(cell.work_ticks(), 100);
+        cell.add_tally(&mut tally);
+        assert_eq!(cell.snapshot().work_calls, 2);
+        assert_eq!(cell.work_ticks(), 50_100);
+    }
+
+    /// A timed call whose count never came (its `work` failed) leaves
+    /// the next calls batched as usual.
+    #[test]
+    fn an_uncounted_timed_call_does_not_shrink_later_batches() {
+        let cell = StatsCell::new("b".into(), "T".into(), false);
+        let mut tally = WorkTally::default();
+        tally.record_time(Sample::Random, 10);
+        tally.timed = None;
+        for _ in 0..3 {
+            call(&mut tally, &cell, 10, 10, None, 0);
+        }
+        assert_eq!(cell.snapshot().work_calls, 0, "calls flushed one by one");
+        assert_eq!(tally.calls, 3);
     }
 
     #[test]
