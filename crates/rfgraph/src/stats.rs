@@ -128,9 +128,9 @@ impl TimingSampler {
     }
 
     /// Runs `call`, timing it when the sampler says so (see
-    /// [`due`](Self::due)); a timed call's time goes to `tally` at once,
-    /// before [`WorkTally::count`] counts the call, so the untimed case
-    /// carries nothing about time. The timed case runs out of line.
+    /// [`due`](Self::due)); a timed call's time waits in `tally` for
+    /// [`WorkTally::count`] to count the call, so the untimed case carries
+    /// nothing about time. The timed case runs out of line.
     #[inline(always)]
     pub(crate) fn run<R>(&mut self, tally: &mut WorkTally, call: impl FnOnce() -> R) -> R {
         if self.due() {
