@@ -447,6 +447,8 @@ impl BlockRunner {
         crate::scheduler::contain::inject_fault(self.name(), consumed + produced);
         if called {
             self.tally.count(&self.stats, consumed, produced);
+        } else {
+            self.tally.count_items(consumed, produced);
         }
         if self.group.is_some() {
             self.settle_group(&io, produced > 0 || starved);
@@ -491,9 +493,9 @@ impl BlockRunner {
         }
     }
 
-    /// Calls `work`, timed when the sampler says so (the time goes to the
-    /// tally), with panics caught; the `Err` is the step of a call that
-    /// failed (which fails the run).
+    /// Calls `work`, timed when the sampler says so (the time waits in the
+    /// tally for the call's count), with panics caught; the `Err` is the
+    /// step of a call that failed (which fails the run).
     #[inline(always)]
     fn call_work(&mut self, io: &mut WorkIo) -> Result<(), Step> {
         let block = &mut self.block;

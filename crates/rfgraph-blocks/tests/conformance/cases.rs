@@ -614,6 +614,9 @@ pub fn items_produced_by_a_finishing_handler_arrive(s: impl Scheduler) {
     fg.connect(counter, "out", sink, "in").unwrap();
     let done = run(fg, s).unwrap();
     assert_sequence(sink_items(&done, sink), 500);
+    // The items count in the block's statistics too, though `work` never
+    // ran after the handler finished the block.
+    assert_eq!(done.stats()[counter.0].items_produced, 500);
 }
 
 /// Source → `stages` stateless `+1` blocks (which `chain` on several cores
