@@ -85,6 +85,35 @@ fn windowed_sinc_bandstop_meets_spec() {
     assert!(ripple < 0.01 && atten > 70.0);
 }
 
+/// Every windowed-sinc design has a gain of +1, not −1, at its reference
+/// frequency, however short: a short band-stop whose band starts near DC
+/// has a negative amplitude there, which a magnitude-based normalisation
+/// turned into a gain of −1.
+#[test]
+fn windowed_sinc_gain_is_plus_one_at_the_reference_frequency() {
+    let signed_gain = |h: &[f32], f: f64| -> f64 {
+        let mid = (h.len() as f64 - 1.0) / 2.0;
+        h.iter()
+            .enumerate()
+            .map(|(n, &v)| v as f64 * (2.0 * std::f64::consts::PI * f * (n as f64 - mid)).cos())
+            .sum()
+    };
+    let windows = [Window::Rectangular, Window::Hann, Window::Blackman];
+    for taps in [7, 11, 15, 31] {
+        for window in windows {
+            for (lo, hi) in [(0.001, 0.051), (0.001, 0.201), (0.1, 0.3)] {
+                let h = design::bandstop(taps, 1.0, lo, hi, window).unwrap();
+                let g = signed_gain(&h, 0.0);
+                assert!((g - 1.0).abs() < 1e-5, "bandstop {taps} {lo}..{hi}: {g}");
+            }
+            let h = design::lowpass(taps, 1.0, 0.1, window).unwrap();
+            assert!((signed_gain(&h, 0.0) - 1.0).abs() < 1e-5);
+            let h = design::highpass(taps, 1.0, 0.1, window).unwrap();
+            assert!((signed_gain(&h, 0.5) - 1.0).abs() < 1e-5);
+        }
+    }
+}
+
 #[test]
 fn kaiser_design_meets_requested_attenuation() {
     for atten_req in [40.0, 60.0, 80.0] {

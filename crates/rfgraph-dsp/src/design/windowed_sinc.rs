@@ -22,21 +22,22 @@ pub(crate) fn ideal_lowpass(num_taps: usize, fc: f64) -> Vec<f64> {
         .collect()
 }
 
-/// `|Σ h[n] e^{-j2π f n}|`.
-pub(crate) fn gain_at(h: &[f64], f: f64) -> f64 {
-    let (mut re, mut im) = (0.0, 0.0);
-    for (n, &v) in h.iter().enumerate() {
-        let a = -2.0 * PI * f * n as f64;
-        re += v * a.cos();
-        im += v * a.sin();
-    }
-    re.hypot(im)
+/// The zero-phase amplitude `Σ h[n] cos(2π f (n − M/2))` of a symmetric
+/// (linear-phase) response: its gain at `f` with its sign. `|H(f)|` loses
+/// the sign, and a short band-stop whose band starts near DC has a negative
+/// amplitude there.
+pub(crate) fn amplitude_at(h: &[f64], f: f64) -> f64 {
+    let mid = (h.len() as f64 - 1.0) / 2.0;
+    h.iter()
+        .enumerate()
+        .map(|(n, &v)| v * (2.0 * PI * f * (n as f64 - mid)).cos())
+        .sum()
 }
 
-/// Scales `h` to unity gain at `f` and converts to `f32`.
+/// Scales `h` (symmetric) to a gain of +1 at `f` and converts to `f32`.
 pub(crate) fn normalise(h: Vec<f64>, f: f64) -> Result<Vec<f32>, DspError> {
-    let g = gain_at(&h, f);
-    if !(g.is_finite() && g > 1e-12) {
+    let g = amplitude_at(&h, f);
+    if !(g.is_finite() && g.abs() > 1e-12) {
         return Err(DspError::InvalidSpec(format!(
             "designed filter has no gain at its reference frequency {f}"
         )));
