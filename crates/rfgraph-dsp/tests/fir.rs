@@ -272,3 +272,45 @@ fn accessors() {
     assert_eq!(d.taps(), &[1.0]);
     assert_eq!(<Fff as rfgraph_dsp::FirKind>::NAME, "fff");
 }
+
+/// A non-finite sample reaches only the outputs whose window holds it, on
+/// every instruction set: the taps' alignment padding must not multiply
+/// it (0 · ∞ is NaN) into outputs past the filter's span.
+#[test]
+fn a_non_finite_sample_reaches_only_the_outputs_whose_window_holds_it() {
+    let isas = [Isa::Scalar, Isa::Avx2Fma]
+        .into_iter()
+        .filter(|isa| isa.is_available());
+    for isa in isas {
+        for ntaps in [1usize, 2, 3, 5, 8, 9] {
+            // Sample 0 is infinite; output k sees samples k - ntaps + 1..=k.
+            let n = 40;
+            let x: Vec<f32> = (0..n)
+                .map(|i| if i == 0 { f32::INFINITY } else { i as f32 })
+                .collect();
+            let xc: Vec<Complex32> = x.iter().map(|&v| Complex32::new(v, 1.0)).collect();
+            let finite_from = ntaps;
+            let mut real = Fir::<Fff>::with_isa(&vec![0.5; ntaps], isa).unwrap();
+            let mut y = vec![0.0f32; n];
+            real.process(&x, &mut y);
+            assert!(
+                y[finite_from..].iter().all(|v| v.is_finite()),
+                "fff {isa:?} {ntaps}: {y:?}"
+            );
+            let mut cf = Fir::<Ccf>::with_isa(&vec![0.5; ntaps], isa).unwrap();
+            let mut yc = vec![Complex32::default(); n];
+            cf.process(&xc, &mut yc);
+            assert!(
+                yc[finite_from..].iter().all(|v| v.is_finite()),
+                "ccf {isa:?} {ntaps}: {yc:?}"
+            );
+            let mut cc =
+                Fir::<Ccc>::with_isa(&vec![Complex32::new(0.5, 0.25); ntaps], isa).unwrap();
+            cc.process(&xc, &mut yc);
+            assert!(
+                yc[finite_from..].iter().all(|v| v.is_finite()),
+                "ccc {isa:?} {ntaps}: {yc:?}"
+            );
+        }
+    }
+}

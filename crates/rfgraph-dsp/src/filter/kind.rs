@@ -137,14 +137,7 @@ impl FirKind for Ccf {
     }
 
     fn filter_stream(simd: Simd, p: &RealTaps, x: &[Complex32], out: &mut [Complex32]) {
-        simd::fir_ccf_stream(
-            simd,
-            simd::as_f32(x),
-            p.padded.as_slice(),
-            &p.plain,
-            p.lead,
-            out,
-        );
+        simd::fir_ccf_stream(simd, simd::as_f32(x), &p.plain, p.lead, out);
     }
 
     fn filter(simd: Simd, p: &RealTaps, x: &[Complex32], out: &mut [Complex32], stride: usize) {
@@ -189,16 +182,7 @@ impl FirKind for Ccc {
     }
 
     fn filter_stream(simd: Simd, p: &ComplexTaps, x: &[Complex32], out: &mut [Complex32]) {
-        simd::fir_ccc_stream(
-            simd,
-            simd::as_f32(x),
-            p.re_dup.as_slice(),
-            p.im_dup.as_slice(),
-            &p.re,
-            &p.im,
-            p.lead,
-            out,
-        );
+        simd::fir_ccc_stream(simd, simd::as_f32(x), &p.re, &p.im, p.lead, out);
     }
 
     fn filter(simd: Simd, p: &ComplexTaps, x: &[Complex32], out: &mut [Complex32], stride: usize) {

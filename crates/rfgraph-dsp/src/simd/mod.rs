@@ -120,9 +120,10 @@ pub(crate) fn fir_ccc(
 /// Streaming real FIR over consecutive outputs, `out[k] = Σ_j x[k + j] · h[j]`.
 ///
 /// `h_padded` are the reversed taps after `lead` zeros (length a multiple of
-/// 8); `x` holds `out.len() + h_padded.len() − 1` samples. The AVX2 path skips
-/// the padding and runs one FMA chain per output (bit-identical whatever the
-/// split); the scalar path is the lane-wise dot product.
+/// 8); `x` holds `out.len() + h_padded.len() − 1` samples. Both paths skip
+/// the padding (so a non-finite sample reaches only the outputs whose span
+/// holds it) and run one sum per output; the AVX2 one is an FMA chain
+/// (bit-identical whatever the split).
 pub(crate) fn fir_fff_stream(
     simd: Simd,
     x: &[f32],
@@ -139,43 +140,32 @@ pub(crate) fn fir_fff_stream(
         unsafe { avx2::fir_real_taps_stream::<1>(&x[lead..], &h_padded[lead..], out) };
         return;
     }
-    let _ = lead;
-    scalar::fir_fff(x, h_padded, out, 1);
+    scalar::fir_fff_stream(&x[lead..], &h_padded[lead..], out);
 }
 
 /// Streaming complex-input, real-tap FIR over consecutive outputs (see
-/// [`fir_fff_stream`]); `h_dup` are the duplicated padded reversed taps (lead
-/// of `2·lead` zeros) and `h` the plain reversed taps.
-pub(crate) fn fir_ccf_stream(
-    simd: Simd,
-    x: &[f32],
-    h_dup: &[f32],
-    h: &[f32],
-    lead: usize,
-    out: &mut [Complex32],
-) {
+/// [`fir_fff_stream`]); `h` are the plain reversed taps and `x` starts
+/// `lead` complex samples before the first window.
+pub(crate) fn fir_ccf_stream(simd: Simd, x: &[f32], h: &[f32], lead: usize, out: &mut [Complex32]) {
     if out.is_empty() {
         return;
     }
+    let x = &x[2 * lead..];
     #[cfg(target_arch = "x86_64")]
     if simd.avx2 {
         // SAFETY: `simd.avx2` is only true when the CPU supports AVX2 and FMA.
-        unsafe { avx2::fir_real_taps_stream::<2>(&x[2 * lead..], h, as_f32_mut(out)) };
+        unsafe { avx2::fir_real_taps_stream::<2>(x, h, as_f32_mut(out)) };
         return;
     }
-    let _ = (h, lead);
-    scalar::fir_ccf(x, h_dup, out, 1);
+    scalar::fir_ccf_stream(x, h, out);
 }
 
 /// Streaming complex FIR over consecutive outputs (see [`fir_fff_stream`]);
-/// `hr_dup`/`hi_dup` are the duplicated padded parts and `hr`/`hi` the plain
-/// reversed parts.
-#[allow(clippy::too_many_arguments)]
+/// `hr`/`hi` are the plain reversed parts and `x` starts `lead` complex
+/// samples before the first window.
 pub(crate) fn fir_ccc_stream(
     simd: Simd,
     x: &[f32],
-    hr_dup: &[f32],
-    hi_dup: &[f32],
     hr: &[f32],
     hi: &[f32],
     lead: usize,
@@ -184,14 +174,14 @@ pub(crate) fn fir_ccc_stream(
     if out.is_empty() {
         return;
     }
+    let x = &x[2 * lead..];
     #[cfg(target_arch = "x86_64")]
     if simd.avx2 {
         // SAFETY: `simd.avx2` is only true when the CPU supports AVX2 and FMA.
-        unsafe { avx2::fir_ccc_stream(&x[2 * lead..], hr, hi, out) };
+        unsafe { avx2::fir_ccc_stream(x, hr, hi, out) };
         return;
     }
-    let _ = (hr, hi, lead);
-    scalar::fir_ccc(x, hr_dup, hi_dup, out, 1);
+    scalar::fir_ccc_stream(x, hr, hi, out);
 }
 
 /// `out[n] = x[n] * e^{j 2π (phase + n*step) / 2^32}`; returns the phase after

@@ -41,6 +41,39 @@ pub(super) fn fir_ccf(x: &[f32], h: &[f32], out: &mut [Complex32], stride: usize
     }
 }
 
+/// Streaming real FIR over exactly the taps `h` (no padding), one sum per
+/// output like the AVX2 streaming path: `out[k] = Σ_j x[k + j] · h[j]`.
+/// Multiplying padding zeros by old samples would turn one non-finite
+/// sample into non-finite outputs past the filter's span (0 · ∞ = NaN).
+pub(super) fn fir_fff_stream(x: &[f32], h: &[f32], out: &mut [f32]) {
+    for (k, o) in out.iter_mut().enumerate() {
+        *o = x[k..k + h.len()].iter().zip(h).map(|(a, b)| a * b).sum();
+    }
+}
+
+/// [`fir_fff_stream`] on interleaved complex samples with real taps `h`.
+pub(super) fn fir_ccf_stream(x: &[f32], h: &[f32], out: &mut [Complex32]) {
+    for (k, o) in out.iter_mut().enumerate() {
+        let w = x[2 * k..2 * (k + h.len())].chunks_exact(2);
+        *o = w.zip(h).fold(Complex32::new(0.0, 0.0), |acc, (v, &t)| {
+            acc + Complex32::new(v[0] * t, v[1] * t)
+        });
+    }
+}
+
+/// [`fir_fff_stream`] on interleaved complex samples with complex taps
+/// `hr + j·hi`.
+pub(super) fn fir_ccc_stream(x: &[f32], hr: &[f32], hi: &[f32], out: &mut [Complex32]) {
+    for (k, o) in out.iter_mut().enumerate() {
+        let w = x[2 * k..2 * (k + hr.len())].chunks_exact(2);
+        *o = w
+            .zip(hr.iter().zip(hi))
+            .fold(Complex32::new(0.0, 0.0), |acc, (v, (&r, &i))| {
+                acc + Complex32::new(v[0], v[1]) * Complex32::new(r, i)
+            });
+    }
+}
+
 pub(super) fn fir_ccc(x: &[f32], hr: &[f32], hi: &[f32], out: &mut [Complex32], stride: usize) {
     for (k, o) in out.iter_mut().enumerate() {
         let w = &x[2 * k * stride..];
