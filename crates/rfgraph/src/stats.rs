@@ -276,8 +276,8 @@ impl WorkTally {
         self.produced += produced;
     }
 
-    /// [`count`](Self::count) for a call that changes bucket or fills the
-    /// batch.
+    /// [`count`](Self::count) for a call that was timed, changes bucket or
+    /// fills the batch.
     #[inline(never)]
     #[cold]
     fn count_and_settle(&mut self, cell: &StatsCell, n: u64, consumed: u64, produced: u64) {
