@@ -81,8 +81,11 @@ impl<T: DeviceItem> Block for ToDevice<T> {
             // SAFETY: items [done + skip, done + skip + n) of the host slice
             // stay readable and unchanged until this copy's event completes:
             // they are consumed only then (`retire`), so the host writer
-            // cannot reuse them. The device range is free space of our ring,
-            // at most `span.len` items from `span.offset`.
+            // cannot reuse them, and when the runtime finishes this block
+            // early (its readers gone, a stop) it calls `finishing`, which
+            // waits for every copy, before it detaches the input. The
+            // device range is free space of our ring, at most `span.len`
+            // items from `span.offset`.
             let event = unsafe {
                 let src = std::slice::from_raw_parts(host_ptr.add(done + skip), n);
                 enqueue_write(self.output.writer().ring(), span.offset, src)
@@ -93,6 +96,13 @@ impl<T: DeviceItem> Block for ToDevice<T> {
             enqueued = true;
         }
         Ok(self.in_flight.end_call(enqueued, io)?)
+    }
+
+    /// Copies in flight read host items the runtime is about to hand back
+    /// to their writer (or write host items it is about to end): they
+    /// complete first.
+    fn finishing(&mut self) {
+        self.in_flight.wait_all();
     }
 
     fn deinit(&mut self) -> Result<(), BoxError> {
@@ -161,6 +171,13 @@ impl<T: DeviceItem> Block for ToHost<T> {
             enqueued = true;
         }
         Ok(self.in_flight.end_call(enqueued, io)?)
+    }
+
+    /// Copies in flight read host items the runtime is about to hand back
+    /// to their writer (or write host items it is about to end): they
+    /// complete first.
+    fn finishing(&mut self) {
+        self.in_flight.wait_all();
     }
 
     fn deinit(&mut self) -> Result<(), BoxError> {

@@ -67,3 +67,42 @@ on_every_scheduler! {
     chain => Chain::new(),
     chain_one_core => Chain::new().workers(1),
 }
+
+/// An adder whose shorter input ends first finishes while the transfer
+/// feeding its longer input still has copies in flight; that transfer,
+/// its reader gone, is finished too. Its copies still read the host items,
+/// so the runtime must let them complete (`Block::finishing`) before it
+/// hands those items back to the source, which would overwrite them: the
+/// adder's last chunk then held items from a later lap of the host ring,
+/// in a few runs in a hundred on `pool` and `chain`.
+#[test]
+fn a_transfer_finished_early_does_not_release_items_its_copies_read() {
+    use rfgraph::scheduler::{Chain, Pool};
+    let Some(ctx) = common::context_or_skip("early_finish") else {
+        return;
+    };
+    let a: Vec<f32> = (0..30_001).map(|i| i as f32).collect();
+    let b = vec![0.5f32; 12_345];
+    for run in 0..120 {
+        let scheduler: Box<dyn Scheduler> = if run % 2 == 0 {
+            Box::new(Pool::new().workers(2))
+        } else {
+            Box::new(Chain::new().workers(2))
+        };
+        let mut fg = Flowgraph::new();
+        fg.set_buffer_bytes(4096);
+        let sa = fg.add(VectorSource::new(a.clone()));
+        let sb = fg.add(VectorSource::new(b.clone()));
+        let add = fg.add(Elementwise::<f32>::add(&ctx).unwrap());
+        let snk = fg.add(VectorSink::<f32>::new());
+        fg.connect(sa, "out", add, "in0").unwrap();
+        fg.connect(sb, "out", add, "in1").unwrap();
+        fg.connect(add, "out", snk, "in").unwrap();
+        let done = fg.run(scheduler).unwrap();
+        let got = done.block::<VectorSink<f32>>(snk).unwrap().items();
+        assert_eq!(got.len(), b.len(), "run {run}");
+        for (i, &v) in got.iter().enumerate() {
+            assert_eq!(v, i as f32 + 0.5, "run {run}: item {i}");
+        }
+    }
+}

@@ -808,13 +808,23 @@ impl BlockRunner {
         Step::Done
     }
 
-    /// Finishes the block: outputs end, inputs detach, inbox closes.
+    /// Finishes the block: work in flight settles (`Block::finishing`),
+    /// outputs end, inputs detach, inbox closes.
     #[inline(never)]
     pub(crate) fn finish(&mut self) {
         if self.done {
             return;
         }
         self.done = true;
+        // Before the inputs detach: their writers may reuse the items at
+        // once, and a copy in flight may still read them.
+        let block = &mut self.block;
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| block.finishing())) {
+            let block = self.name().to_string();
+            let message = panic_message(&*payload);
+            self.control
+                .fail(RunError::BlockPanicked { block, message });
+        }
         self.stats.add_tally(&mut self.tally);
         // A finished member holds nothing: settle what it still counts.
         if let Some(group) = &self.group {

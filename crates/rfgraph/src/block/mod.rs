@@ -132,6 +132,15 @@ pub trait Block: Any + Send {
         Err(format!("no handler for message input `{port}`").into())
     }
 
+    /// Called once when the runtime finishes this block (its own
+    /// `io.finish()`, a finish rule, a stop or a failure), right before it
+    /// hands the block's input items back to their writers and ends its
+    /// outputs. A block with work in flight that still reads its input
+    /// items or writes its output items (a device copy from host memory)
+    /// waits for it here: once this returns, the writers may reuse that
+    /// memory at once.
+    fn finishing(&mut self) {}
+
     /// Called once on every block after all blocks are done.
     fn deinit(&mut self) -> Result<(), BoxError> {
         Ok(())

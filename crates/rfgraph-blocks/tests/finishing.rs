@@ -1,0 +1,142 @@
+//! `Block::finishing` runs exactly once however a block ends (its input
+//! drained, its readers gone, a stop), before the runtime hands its input
+//! items back to their writer; a panic there fails the run and names the
+//! block. Device transfers rely on it: their copies in flight still read
+//! the host items.
+
+mod common;
+
+use common::every_scheduler;
+use rfgraph::{Block, BoxError, Flowgraph, Ports, RunError, StreamInput, StreamOutput, WorkIo};
+use rfgraph_blocks::{Head, NullSink, NullSource, VectorSink, VectorSource};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Copies `u32` items and counts its `finishing` calls; panics there if
+/// asked to.
+struct Watched {
+    input: StreamInput<u32>,
+    output: StreamOutput<u32>,
+    finishing: Arc<AtomicUsize>,
+    panic: bool,
+}
+
+impl Watched {
+    fn new(finishing: &Arc<AtomicUsize>) -> Self {
+        Self {
+            input: StreamInput::new("in"),
+            output: StreamOutput::new("out"),
+            finishing: finishing.clone(),
+            panic: false,
+        }
+    }
+}
+
+impl Block for Watched {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().input(&mut self.input).output(&mut self.output)
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let i = self.input.slice();
+        let o = self.output.slice();
+        let n = i.len().min(o.len());
+        o[..n].copy_from_slice(&i[..n]);
+        self.input.consume(n);
+        self.output.produce(n);
+        Ok(())
+    }
+
+    fn finishing(&mut self) {
+        self.finishing.fetch_add(1, Ordering::SeqCst);
+        assert!(!self.panic, "deliberate panic in finishing");
+    }
+}
+
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Runs `case` on every scheduler with a fresh flowgraph and counter of
+/// `finishing` calls; `case` builds the graph around a [`Watched`] block,
+/// runs it, and leaves the counter to this check: one call.
+fn once_on_every_scheduler(
+    case: impl Fn(&str, &Arc<AtomicUsize>, Flowgraph, Box<dyn rfgraph::Scheduler>),
+) {
+    for s in every_scheduler() {
+        let name = s.name().to_string();
+        let count = Arc::new(AtomicUsize::new(0));
+        case(&name, &count, Flowgraph::new(), s);
+        assert_eq!(count.load(Ordering::SeqCst), 1, "{name}");
+    }
+}
+
+#[test]
+fn finishing_runs_once_when_the_input_drains() {
+    once_on_every_scheduler(|_, count, mut fg, s| {
+        let src = fg.add(VectorSource::new((0..50_000u32).collect()));
+        let watched = fg.add(Watched::new(count));
+        let sink = fg.add(VectorSink::<u32>::new());
+        fg.chain(&[src, watched, sink]).unwrap();
+        let done = fg.run(s).unwrap();
+        assert_eq!(
+            done.block::<VectorSink<u32>>(sink).unwrap().items().len(),
+            50_000
+        );
+    });
+}
+
+#[test]
+fn finishing_runs_once_when_the_readers_leave() {
+    once_on_every_scheduler(|_, count, mut fg, s| {
+        let src = fg.add(NullSource::<u32>::new());
+        let watched = fg.add(Watched::new(count));
+        let head = fg.add(Head::<u32>::new(10_000));
+        let sink = fg.add(NullSink::<u32>::new());
+        fg.chain(&[src, watched, head, sink]).unwrap();
+        fg.run(s).unwrap();
+    });
+}
+
+#[test]
+fn finishing_runs_once_when_stopped() {
+    once_on_every_scheduler(|name, count, mut fg, s| {
+        let src = fg.add(NullSource::<u32>::new());
+        let watched = fg.add(Watched::new(count));
+        let sink = fg.add(NullSink::<u32>::new());
+        fg.chain(&[src, watched, sink]).unwrap();
+        let running = fg.start(s).unwrap();
+        let handle = running.handle();
+        let deadline = Instant::now() + TIMEOUT;
+        while handle.stats()[sink.0].items_consumed < 100_000 {
+            assert!(Instant::now() < deadline, "{name}: items never flowed");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        handle.stop();
+        running.wait().unwrap();
+    });
+}
+
+#[test]
+fn a_panic_in_finishing_fails_the_run_and_names_the_block() {
+    once_on_every_scheduler(|name, count, mut fg, s| {
+        let src = fg.add(VectorSource::new((0..1000u32).collect()));
+        let watched = Watched {
+            panic: true,
+            ..Watched::new(count)
+        };
+        let watched = fg.add_named("watched", watched);
+        let sink = fg.add(VectorSink::<u32>::new());
+        fg.chain(&[src, watched, sink]).unwrap();
+        match fg.run(s) {
+            Err(RunError::BlockPanicked { block, message }) => {
+                assert_eq!(block, "watched", "{name}");
+                assert!(
+                    message.contains("deliberate panic in finishing"),
+                    "{name}: {message}"
+                );
+            }
+            Err(other) => panic!("{name}: wrong error {other}"),
+            Ok(_) => panic!("{name}: the run succeeded"),
+        }
+    });
+}
