@@ -796,9 +796,16 @@ impl BlockRunner {
     #[cold]
     #[inline(never)]
     fn work_panicked(&mut self, payload: &(dyn std::any::Any + Send)) -> Step {
-        let block = self.name().to_string();
-        let message = panic_message(payload);
-        self.fail(RunError::BlockPanicked { block, message })
+        let error = self.panicked(payload);
+        self.fail(error)
+    }
+
+    /// The run's error for a panic in one of this block's methods.
+    fn panicked(&self, payload: &(dyn std::any::Any + Send)) -> RunError {
+        RunError::BlockPanicked {
+            block: self.name().to_string(),
+            message: panic_message(payload),
+        }
     }
 
     #[cold]
@@ -820,10 +827,7 @@ impl BlockRunner {
         // once, and a copy in flight may still read them.
         let block = &mut self.block;
         if let Err(payload) = catch_unwind(AssertUnwindSafe(|| block.finishing())) {
-            let block = self.name().to_string();
-            let message = panic_message(&*payload);
-            self.control
-                .fail(RunError::BlockPanicked { block, message });
+            self.control.fail(self.panicked(&*payload));
         }
         self.stats.add_tally(&mut self.tally);
         // A finished member holds nothing: settle what it still counts.

@@ -261,8 +261,7 @@ impl WorkTally {
         let n = if produced > 0 { produced } else { consumed };
         if n == self.last_n && self.calls + 1 < self.flush_at {
             self.calls += 1;
-            self.consumed += consumed;
-            self.produced += produced;
+            self.count_items(consumed, produced);
         } else {
             self.count_and_settle(cell, n, consumed, produced);
         }
@@ -271,6 +270,7 @@ impl WorkTally {
     /// Counts items that message handlers moved in a call that did not
     /// reach `work` (a handler finished the block): no `work` call to
     /// count, but the items went through the block's ports.
+    #[inline(always)]
     pub(crate) fn count_items(&mut self, consumed: u64, produced: u64) {
         self.consumed += consumed;
         self.produced += produced;
@@ -289,8 +289,7 @@ impl WorkTally {
             self.enter_bucket_of(cell, n);
         }
         self.calls += 1;
-        self.consumed += consumed;
-        self.produced += produced;
+        self.count_items(consumed, produced);
         if let Some((sample, ticks)) = timed {
             self.add_time(sample, ticks);
         }
