@@ -7,7 +7,7 @@
 //! atomic load. This module owns that protocol and must never block or
 //! allocate.
 
-use std::sync::atomic::{AtomicBool, Ordering, fence};
+use std::sync::atomic::{AtomicU8, Ordering, fence};
 use std::sync::{Arc, OnceLock};
 
 /// A scheduler's way of making a block runnable again (unpark its thread,
@@ -17,21 +17,26 @@ pub trait Wake: Send + Sync {
     fn wake(&self);
 }
 
+/// [`Signal::state`]: a notification arrived since the last look.
+const PENDING: u8 = 1;
+/// [`Signal::state`]: the block is polled on the thread of all its stream
+/// peers (see [`Signal::set_polled_locally`]).
+const LOCAL: u8 = 2;
+
 /// The wake-up flag of one block.
 #[derive(Default)]
 pub struct Signal {
-    pending: AtomicBool,
-    /// Set by schedulers that poll this block on the thread of all its
-    /// stream peers and re-check it at least every few milliseconds (see
-    /// [`set_polled_locally`](Self::set_polled_locally)).
-    polled_locally: AtomicBool,
+    /// [`PENDING`] and [`LOCAL`], in one word so that a runner tells
+    /// whether a block polled locally heard nothing with one load
+    /// ([`is_quiet_local`](Self::is_quiet_local)).
+    state: AtomicU8,
     waker: OnceLock<Arc<dyn Wake>>,
 }
 
 impl std::fmt::Debug for Signal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Signal")
-            .field("pending", &self.pending.load(Ordering::Relaxed))
+            .field("pending", &self.is_pending())
             .finish()
     }
 }
@@ -62,8 +67,8 @@ impl Signal {
     /// `SeqCst` fence after publishing their change.
     #[inline]
     pub(crate) fn notify_after_fence(&self) {
-        if !self.pending.load(Ordering::Relaxed)
-            && !self.pending.swap(true, Ordering::AcqRel)
+        if self.state.load(Ordering::Relaxed) & PENDING == 0
+            && self.state.fetch_or(PENDING, Ordering::AcqRel) & PENDING == 0
             && let Some(waker) = self.waker.get()
         {
             waker.wake();
@@ -80,12 +85,24 @@ impl Signal {
     /// thread); a message or stop from another thread is seen after the
     /// next sleep at the latest.
     pub fn set_polled_locally(&self, on: bool) {
-        self.polled_locally.store(on, Ordering::Relaxed);
+        if on {
+            self.state.fetch_or(LOCAL, Ordering::Relaxed);
+        } else {
+            self.state.fetch_and(!LOCAL, Ordering::Relaxed);
+        }
     }
 
     /// True when [`set_polled_locally`](Self::set_polled_locally) is on.
     pub fn is_polled_locally(&self) -> bool {
-        self.polled_locally.load(Ordering::Relaxed)
+        self.state.load(Ordering::Relaxed) & LOCAL != 0
+    }
+
+    /// True when the block is polled locally and heard nothing since its
+    /// last look: [`begin_look`](Self::begin_look) would then return false
+    /// and change nothing, so a runner may skip it. One load.
+    #[inline(always)]
+    pub fn is_quiet_local(&self) -> bool {
+        self.state.load(Ordering::Relaxed) == LOCAL
     }
 
     /// Called by the block's runner right before it inspects its edges.
@@ -98,7 +115,8 @@ impl Signal {
     /// notifies its readers; a runner can skip looking for that otherwise.
     #[inline]
     pub fn begin_look(&self) -> bool {
-        if self.polled_locally.load(Ordering::Relaxed) {
+        let state = self.state.load(Ordering::Relaxed);
+        if state & LOCAL != 0 {
             // Stream peers notify from this thread, before this load: no
             // race. Notifications from other threads (messages, stop,
             // wakers) may be seen late here; the poller re-runs such
@@ -107,9 +125,9 @@ impl Signal {
             // moving then writes nothing here, and a notification landing
             // between the load and a clear of a flag seen clear cannot be
             // wiped out.
-            let notified = self.pending.load(Ordering::Relaxed);
+            let notified = state & PENDING != 0;
             if notified {
-                self.pending.store(false, Ordering::Relaxed);
+                self.state.fetch_and(!PENDING, Ordering::Relaxed);
                 // A notifier that finds the flag still set (before this
                 // clear is visible) does not set it again, so what it
                 // published before notifying must be visible to the reads
@@ -123,7 +141,11 @@ impl Signal {
             }
             notified
         } else {
-            self.pending.store(false, Ordering::Relaxed);
+            // A notification landing after this load stays pending: the
+            // next look sees it again, which costs a spurious look only.
+            if state & PENDING != 0 {
+                self.state.fetch_and(!PENDING, Ordering::Relaxed);
+            }
             fence(Ordering::SeqCst);
             true
         }
@@ -132,7 +154,7 @@ impl Signal {
     /// True when a notification arrived since the last [`begin_look`](Self::begin_look).
     #[inline]
     pub fn is_pending(&self) -> bool {
-        self.pending.load(Ordering::Acquire)
+        self.state.load(Ordering::Acquire) & PENDING != 0
     }
 }
 
@@ -191,6 +213,29 @@ mod tests {
         s.set_polled_locally(false);
         assert!(s.begin_look());
         assert!(s.begin_look());
+    }
+
+    /// A quiet local signal is exactly one whose look would report
+    /// nothing and change nothing, so the runner may skip that look.
+    #[test]
+    fn a_signal_is_quiet_only_when_polled_locally_with_nothing_pending() {
+        let s = Signal::new();
+        assert!(!s.is_quiet_local(), "not polled locally");
+        s.set_polled_locally(true);
+        assert!(s.is_quiet_local());
+        s.notify();
+        assert!(!s.is_quiet_local(), "a notification is pending");
+        assert!(s.is_polled_locally());
+        assert!(s.begin_look());
+        assert!(s.is_quiet_local());
+        assert!(!s.begin_look());
+        s.set_polled_locally(false);
+        assert!(!s.is_quiet_local());
+        assert!(!s.is_pending());
+        s.notify();
+        s.set_polled_locally(true);
+        assert!(s.is_pending(), "switching modes keeps a notification");
+        assert!(!s.is_quiet_local());
     }
 
     #[test]

@@ -101,6 +101,7 @@ pub const TIMING_PERIOD: u32 = 64;
 /// 2 × [`TIMING_PERIOD`] - 1 calls, so periodic patterns in call lengths
 /// cannot bias the estimate. Owned by the thread running the block.
 #[derive(Debug)]
+#[repr(C)]
 pub(crate) struct TimingSampler {
     /// Calls until the next timed one; the untimed calls in between cost
     /// a decrement and a branch.
@@ -122,7 +123,7 @@ impl TimingSampler {
     /// Whether the next `work` call is timed: a decrement and a branch.
     /// When it says so, [`take`](Self::take) tells how.
     #[inline(always)]
-    fn due(&mut self) -> bool {
+    pub(crate) fn due(&mut self) -> bool {
         self.countdown -= 1;
         self.countdown == 0
     }
@@ -138,6 +139,13 @@ impl TimingSampler {
         } else {
             call()
         }
+    }
+
+    /// Runs and times `call`, the call that [`due`](Self::due) just
+    /// announced (see [`run`](Self::run)); out of line.
+    #[inline(always)]
+    pub(crate) fn run_due<R>(&mut self, tally: &mut WorkTally, call: impl FnOnce() -> R) -> R {
+        run_timed(self.take(), tally, call)
     }
 
     /// Whether (and why) the next `work` call should be timed.
@@ -209,16 +217,24 @@ const TALLY_TICKS: u64 = 1 << 17;
 /// of blocks sharing one core, that is two lines per call fewer pushed out
 /// by each data chunk. Live snapshots of a busy block lag by less than a
 /// batch; those of an idle or finished block are exact.
+///
+/// `repr(C)`: what a steady call touches comes first.
 #[derive(Debug)]
+#[repr(C)]
 pub(crate) struct WorkTally {
-    calls: u64,
+    /// Calls the batch takes before it flushes, at least one between
+    /// calls: the tally holds `flush_at - room` calls (see
+    /// [`calls`](Self::calls)). Counting down, a steady call's count
+    /// costs one decrement.
+    room: u64,
+    /// Items consumed and produced by the last call counted (its bucket
+    /// is `bucket`).
+    last_items: (u64, u64),
+    consumed: u64,
+    produced: u64,
     /// The batch size: calls in the tally at which it flushes (see the
     /// type); kept across flushes.
     flush_at: u64,
-    consumed: u64,
-    produced: u64,
-    /// Items of the last call counted (its bucket is `bucket`).
-    last_n: u64,
     /// The histogram bucket of every call in the tally.
     bucket: usize,
     early_calls: u64,
@@ -233,11 +249,11 @@ pub(crate) struct WorkTally {
 impl Default for WorkTally {
     fn default() -> Self {
         Self {
-            calls: 0,
             flush_at: TALLY_CALLS,
+            room: TALLY_CALLS,
             consumed: 0,
             produced: 0,
-            last_n: 0,
+            last_items: (0, 0),
             bucket: 0,
             early_calls: 0,
             early_ticks: 0,
@@ -253,18 +269,42 @@ impl WorkTally {
     /// flushing into `cell` as described on the type. A timed call gave
     /// its time to [`record_time`](Self::record_time) first, so an untimed
     /// call carries nothing about time. A call that moves as many items as
-    /// the last one and does not fill the batch (the steady state) takes
-    /// one branch and calls nothing; a timed call always takes the other
-    /// path.
+    /// the last one and does not fill the batch (the steady state) costs
+    /// two comparisons, a decrement and two adds, and calls nothing; a
+    /// timed call always takes the other path.
     #[inline(always)]
     pub(crate) fn count(&mut self, cell: &StatsCell, consumed: u64, produced: u64) {
-        let n = if produced > 0 { produced } else { consumed };
-        if n == self.last_n && self.calls + 1 < self.flush_at {
-            self.calls += 1;
-            self.count_items(consumed, produced);
-        } else {
-            self.count_and_settle(cell, n, consumed, produced);
+        if !self.count_steady(consumed, produced) {
+            self.settle(cell, consumed, produced);
         }
+    }
+
+    /// The steady half of [`count`](Self::count): takes the call from the
+    /// batch's room and counts it if it moved the same items as the last
+    /// call and the batch has room left (true); otherwise leaves it to
+    /// [`settle`](Self::settle) (false).
+    #[inline(always)]
+    pub(crate) fn count_steady(&mut self, consumed: u64, produced: u64) -> bool {
+        self.room -= 1;
+        if self.room != 0 && (consumed, produced) == self.last_items {
+            self.count_items(consumed, produced);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Calls in the tally.
+    fn calls(&self) -> u64 {
+        self.flush_at - self.room
+    }
+
+    /// Makes the batch `flush_at` calls long, or as long as the calls the
+    /// tally holds if they are more (it then flushes at the next count).
+    fn resize_batch(&mut self, flush_at: u64) {
+        let calls = self.calls();
+        self.flush_at = flush_at.max(calls);
+        self.room = self.flush_at - calls;
     }
 
     /// Counts items that message handlers moved in a call that did not
@@ -276,38 +316,44 @@ impl WorkTally {
         self.produced += produced;
     }
 
-    /// [`count`](Self::count) for a call that was timed, changes bucket or
-    /// fills the batch.
+    /// Counts a call that [`count_steady`](Self::count_steady) took from
+    /// the batch's room but left uncounted: one that was timed, moved
+    /// other items than the last, or fills the batch.
     #[inline(never)]
     #[cold]
-    fn count_and_settle(&mut self, cell: &StatsCell, n: u64, consumed: u64, produced: u64) {
+    pub(crate) fn settle(&mut self, cell: &StatsCell, consumed: u64, produced: u64) {
         // The call's time joins the tally with its count, after the flush
         // of another bucket's calls: no flush hands the cell a time
         // without its call.
         let timed = self.timed.take();
-        if n != self.last_n {
-            self.enter_bucket_of(cell, n);
+        if (consumed, produced) != self.last_items {
+            // The earlier calls settle without this one.
+            self.room += 1;
+            self.enter_bucket_of(cell, consumed, produced);
+            self.room -= 1;
         }
-        self.calls += 1;
         self.count_items(consumed, produced);
         if let Some((sample, ticks)) = timed {
             self.add_time(sample, ticks);
         }
-        if self.calls >= self.flush_at {
+        if self.room == 0 {
             cell.add_tally(self);
         }
     }
 
-    /// Moves the tally to the histogram bucket of calls moving `n` items,
-    /// flushing the calls of another bucket first.
+    /// Moves the tally to the histogram bucket of calls that consume and
+    /// produce these items (the bucket of the items produced, or of those
+    /// consumed by a call that produced none), flushing the calls of
+    /// another bucket first.
     #[inline(never)]
-    fn enter_bucket_of(&mut self, cell: &StatsCell, n: u64) {
+    fn enter_bucket_of(&mut self, cell: &StatsCell, consumed: u64, produced: u64) {
+        let n = if produced > 0 { produced } else { consumed };
         let bucket = ((64 - n.leading_zeros()) as usize).min(HISTOGRAM_BUCKETS - 1);
         if bucket != self.bucket {
             cell.add_tally(self);
             self.bucket = bucket;
         }
-        self.last_n = n;
+        self.last_items = (consumed, produced);
     }
 
     /// Notes the time of a timed `work` call, before
@@ -315,9 +361,9 @@ impl WorkTally {
     #[inline(never)]
     pub(crate) fn record_time(&mut self, sample: Sample, ticks: u64) {
         self.timed = Some((sample, ticks));
-        // Sends the call's count down `count_and_settle`, which sets the
-        // batch size again from `ticks`.
-        self.flush_at = 0;
+        // Sends the call's count down `settle` (its count takes
+        // the last room), which sets the batch size again from `ticks`.
+        self.resize_batch(self.calls() + 1);
     }
 
     /// Adds a counted call's time, and sizes batches from it.
@@ -333,7 +379,7 @@ impl WorkTally {
         // more at once, with its count): their flush is cheap next to
         // them, and live readers (the `chain` scheduler's calibration) see
         // them without waiting for hundreds of their calls.
-        self.flush_at = (TALLY_TICKS / ticks.max(1)).clamp(1, TALLY_CALLS);
+        self.resize_batch((TALLY_TICKS / ticks.max(1)).clamp(1, TALLY_CALLS));
     }
 }
 
@@ -401,8 +447,8 @@ impl StatsCell {
         // left at zero (a source consumes nothing, most batches hold no
         // early call).
         for (counter, by) in [
-            (&self.work_calls, tally.calls),
-            (&self.histogram[tally.bucket], tally.calls),
+            (&self.work_calls, tally.calls()),
+            (&self.histogram[tally.bucket], tally.calls()),
             (&self.consumed, tally.consumed),
             (&self.produced, tally.produced),
             (&self.early_calls, tally.early_calls),
@@ -416,8 +462,9 @@ impl StatsCell {
         }
         *tally = WorkTally {
             flush_at: tally.flush_at,
+            room: tally.flush_at,
             bucket: tally.bucket,
-            last_n: tally.last_n,
+            last_items: tally.last_items,
             ..WorkTally::default()
         };
     }

@@ -17,14 +17,52 @@
 pub fn vectorized<R>(body: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-        {
+        if has_avx2_fma() {
             // SAFETY: the CPU supports every feature `run_avx2` enables
             // (checked just above).
             return unsafe { run_avx2(body) };
         }
     }
     body()
+}
+
+/// [`AVX2_FMA`]: not yet detected.
+#[cfg(target_arch = "x86_64")]
+const UNKNOWN: u8 = 0;
+/// [`AVX2_FMA`]: this CPU has both.
+#[cfg(target_arch = "x86_64")]
+const PRESENT: u8 = 1;
+/// [`AVX2_FMA`]: this CPU lacks one of them.
+#[cfg(target_arch = "x86_64")]
+const ABSENT: u8 = 2;
+
+/// Whether this CPU has AVX2 and FMA, detected once: one load and a
+/// branch per call (`std`'s cached detection of two features costs a
+/// block call several more instructions).
+#[cfg(target_arch = "x86_64")]
+static AVX2_FMA: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(UNKNOWN);
+
+/// True when this CPU has AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn has_avx2_fma() -> bool {
+    match AVX2_FMA.load(std::sync::atomic::Ordering::Relaxed) {
+        PRESENT => true,
+        ABSENT => false,
+        _ => detect_avx2_fma(),
+    }
+}
+
+/// Detects AVX2 and FMA and remembers the answer in [`AVX2_FMA`].
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn detect_avx2_fma() -> bool {
+    let present =
+        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma");
+    let state = if present { PRESENT } else { ABSENT };
+    AVX2_FMA.store(state, std::sync::atomic::Ordering::Relaxed);
+    present
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -51,5 +89,17 @@ mod tests {
         // Bit-exact: no contraction into FMA.
         assert_eq!(fast, slow);
         assert_eq!(vectorized(|| 41 + 1), 42);
+    }
+
+    /// The cached answer is `std`'s, however often it is asked.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_cached_detection_agrees_with_std() {
+        let std_says = std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma");
+        assert_eq!(detect_avx2_fma(), std_says);
+        for _ in 0..3 {
+            assert_eq!(has_avx2_fma(), std_says);
+        }
     }
 }

@@ -14,7 +14,7 @@ mod handle;
 pub mod mirror;
 pub mod positions;
 
-pub(crate) use handle::EdgeHandle;
+pub(crate) use handle::{EdgeHandle, ReaderHandle};
 
 use crate::signal::Signal;
 use crate::tag::Tag;

@@ -35,7 +35,7 @@ const WAKES_ROOT: u8 = 2;
 
 /// One reader's control words, on a line of their own: its published
 /// position (read by the writer), its staged position and its flags.
-struct ReaderSlot {
+pub(crate) struct ReaderSlot {
     /// Published read position.
     read: AtomicU64,
     /// Staged read position (touched by the reader's thread only).
@@ -62,7 +62,10 @@ struct WriterWords {
     /// Staged write position (touched by the writer's thread only).
     staged: AtomicU64,
     /// Bit `r` set: reader `r` runs on another thread than the writer and
-    /// needs a signal when items arrive.
+    /// needs a signal when items arrive. On an edge with more than 64
+    /// readers, bit 63 stands for readers 63 and up and stays set: they
+    /// always get signals, which is merely slower (see
+    /// [`EdgePositions::reader_bit`]).
     remote_readers: AtomicU64,
     /// Readers not detached (written only when one detaches).
     attached: AtomicUsize,
@@ -72,9 +75,6 @@ struct WriterWords {
     /// Capacity in items (fixed).
     capacity: usize,
     done: AtomicBool,
-    /// The edge has more than 64 readers; those past 63 always get
-    /// signals, which is merely slower.
-    many_readers: bool,
     tags: TagStore,
 }
 
@@ -102,6 +102,25 @@ pub struct EdgePositions {
 }
 
 impl ReaderSlot {
+    /// The reader's staged position (see the module doc), read by the
+    /// thread running the reader.
+    #[inline]
+    pub(crate) fn staged(&self) -> u64 {
+        self.staged.load(Ordering::Relaxed)
+    }
+
+    /// Publishes `pos`, this reader's staged position, which moved past
+    /// its published one (its runner knows both), and wakes whom that
+    /// concerns (see [`ReaderSlot::wakes`]); `edge` holds this slot.
+    #[inline]
+    pub(crate) fn publish(&self, edge: &EdgePositions, pos: u64) {
+        self.read.store(pos, Ordering::Release);
+        let wakes = self.wakes.load(Ordering::Relaxed);
+        if wakes != 0 {
+            edge.wake_after_read(wakes);
+        }
+    }
+
     fn new() -> CachePadded<Self> {
         CachePadded::new(ReaderSlot {
             read: AtomicU64::new(0),
@@ -131,7 +150,6 @@ impl EdgePositions {
                 chunk: AtomicUsize::new(capacity),
                 capacity,
                 done: AtomicBool::new(false),
-                many_readers: readers > 64,
                 tags: TagStore::default(),
             }),
             first_reader: ReaderSlot::new(),
@@ -141,6 +159,12 @@ impl EdgePositions {
             reader_signals: spec.reader_signals.clone().into_boxed_slice(),
             root_writer: None,
         }
+    }
+
+    /// Reader `reader`'s control words.
+    #[inline(always)]
+    pub(crate) fn reader_slot(&self, reader: usize) -> &ReaderSlot {
+        self.slot(reader)
     }
 
     /// Reader `reader`'s control words.
@@ -226,7 +250,7 @@ impl EdgePositions {
         let remote = w.remote_readers.load(Ordering::Relaxed);
         // Readers polled on the writer's thread need no signal: the usual
         // case in a `chain` partition costs one load and a branch.
-        if remote != 0 || w.many_readers {
+        if remote != 0 {
             self.signal_readers(remote);
         }
     }
@@ -235,14 +259,23 @@ impl EdgePositions {
     #[inline(never)]
     fn signal_readers(&self, mut remote: u64) {
         while remote != 0 {
-            self.reader_signals[remote.trailing_zeros() as usize].notify();
+            let bit = remote.trailing_zeros() as usize;
+            if bit == 63 {
+                for s in &self.reader_signals[63..] {
+                    s.notify();
+                }
+            } else {
+                self.reader_signals[bit].notify();
+            }
             remote &= remote - 1;
         }
-        if self.writer.many_readers {
-            for s in &self.reader_signals[64..] {
-                s.notify();
-            }
-        }
+    }
+
+    /// The bit of reader `reader` in `remote_readers`, if it may be
+    /// cleared: readers 63 and up share bit 63 on an edge with more than
+    /// 64 readers, and it stays set.
+    fn reader_bit(&self, reader: usize) -> Option<u64> {
+        (reader < 63 || self.reader_count == 64).then(|| 1 << reader)
     }
 
     /// Capacity in items.
@@ -394,15 +427,28 @@ impl EdgePositions {
     /// See [`EdgeBuffer::publish_write`].
     #[inline]
     pub fn publish_write(&self) -> u64 {
-        let w = &self.writer;
-        let staged = w.staged.load(Ordering::Relaxed);
-        if w.write.load(Ordering::Relaxed) != staged {
-            w.write.store(staged, Ordering::Release);
-            // Readers on this thread are run by the scheduler without a
-            // signal (see `set_same_thread`).
-            self.notify_remote_readers();
+        let staged = self.staged_write();
+        if self.writer.write.load(Ordering::Relaxed) != staged {
+            self.publish_write_at(staged);
         }
         staged
+    }
+
+    /// The writer's staged position (see the module doc), read by the
+    /// thread running the writer.
+    #[inline]
+    pub(crate) fn staged_write(&self) -> u64 {
+        self.writer.staged.load(Ordering::Relaxed)
+    }
+
+    /// Publishes `pos`, the writer's staged position, which moved past
+    /// its published one (its runner knows both), and signals the readers
+    /// on other threads (those on this thread are run by the scheduler
+    /// without a signal: see `set_same_thread`).
+    #[inline]
+    pub(crate) fn publish_write_at(&self, pos: u64) {
+        self.writer.write.store(pos, Ordering::Release);
+        self.notify_remote_readers();
     }
 
     /// See [`EdgeBuffer::publish_read`].
@@ -411,25 +457,12 @@ impl EdgePositions {
         let slot = self.slot(reader);
         let staged = slot.staged.load(Ordering::Relaxed);
         if slot.read.load(Ordering::Relaxed) != staged {
-            self.publish_read_at(reader, staged);
+            slot.publish(self, staged);
         }
         staged
     }
 
-    /// Publishes `pos`, reader `reader`'s staged position, which moved
-    /// past its published one (its runner knows both), and wakes whom
-    /// that concerns (see [`ReaderSlot::wakes`]).
-    #[inline]
-    pub(crate) fn publish_read_at(&self, reader: usize, pos: u64) {
-        let slot = self.slot(reader);
-        slot.read.store(pos, Ordering::Release);
-        let wakes = slot.wakes.load(Ordering::Relaxed);
-        if wakes != 0 {
-            self.wake_after_read(wakes);
-        }
-    }
-
-    /// The waking half of [`publish_read_at`](Self::publish_read_at).
+    /// The waking half of [`ReaderSlot::publish`].
     #[inline(never)]
     fn wake_after_read(&self, wakes: u8) {
         if wakes & WAKES_WRITER != 0 {
@@ -452,8 +485,7 @@ impl EdgePositions {
         } else {
             wakes.fetch_or(WAKES_WRITER, Ordering::Relaxed);
         }
-        if reader < 64 {
-            let bit = 1 << reader;
+        if let Some(bit) = self.reader_bit(reader) {
             if same {
                 self.writer
                     .remote_readers

@@ -5,7 +5,7 @@
 use super::Flowgraph;
 use super::in_place;
 use crate::buffer::circular::CircularBuffer;
-use crate::buffer::{EdgeBuffer, EdgeHandle, EdgeSpec, downcast_edge};
+use crate::buffer::{EdgeBuffer, EdgeHandle, EdgeSpec, ReaderHandle, downcast_edge};
 use crate::control::RunControl;
 use crate::error::GraphError;
 use crate::message::{Inbox, MessageGroup};
@@ -253,7 +253,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
             inputs[dst].push((
                 dst_port,
                 InputEdge {
-                    edge: EdgeHandle::new(edge.clone()),
+                    edge: ReaderHandle::new(edge.clone(), reader),
                     reader,
                     last: 0,
                     writer: src,

@@ -91,7 +91,7 @@ impl<T: Item> StreamInput<T> {
     }
 
     /// Marks the first `n` items of the last [`slice`](Self::slice) consumed.
-    #[inline]
+    #[inline(always)]
     pub fn consume(&mut self, n: usize) {
         if let Some(r) = &mut self.reader {
             r.consume(n);

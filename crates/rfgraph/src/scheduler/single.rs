@@ -68,6 +68,8 @@ struct Group {
     /// slot runs next round anyway, so a block that moved has no peer to
     /// wake: in a chain streaming through one core, that is every round.
     waiting: usize,
+    /// Slots done.
+    done: usize,
 }
 
 /// Longest sleep of a thread polling blocks whose stream peers all run on
@@ -127,7 +129,7 @@ fn into_groups(groups: Vec<Vec<Task>>, install_waker: bool) -> Vec<Group> {
     groups
         .into_iter()
         .map(|g| {
-            let slots = g
+            let slots: Vec<Slot> = g
                 .into_iter()
                 .map(|task| {
                     if install_waker {
@@ -143,6 +145,7 @@ fn into_groups(groups: Vec<Vec<Task>>, install_waker: bool) -> Vec<Group> {
                 })
                 .collect();
             let mut group = Group {
+                done: slots.iter().filter(|s| s.done).count(),
                 slots,
                 peers: Vec::new(),
                 waiting: 0,
@@ -177,13 +180,15 @@ fn poll(groups: &mut [Group], options: Poll<'_>) {
         let mut progressed = false;
         let mut next_timer: Option<Instant> = None;
         for group in groups.iter_mut() {
-            for _ in 0..QUANTUM_ROUNDS {
-                let (moved, finished, timer) = run_round(group);
-                live -= finished;
-                if let Some(t) = timer {
+            let mut left = QUANTUM_ROUNDS;
+            while left > 0 {
+                let ran = run_rounds(group, left);
+                left -= ran.rounds;
+                live -= ran.finished;
+                if let Some(t) = ran.next_timer {
                     next_timer = Some(next_timer.map_or(t, |n: Instant| n.min(t)));
                 }
-                if !moved {
+                if !ran.moved {
                     break;
                 }
                 progressed = true;
@@ -294,14 +299,80 @@ fn link_local_peers(group: &mut Group) {
     }
 }
 
-/// Runs every due block of `group` once. Returns whether anything moved,
-/// how many blocks finished, and the earliest timer asked for.
-///
-/// The loop runs once per block call: a block that moves while no slot
-/// waits costs it a flag test; everything else is out of line.
-fn run_round(group: &mut Group) -> (bool, usize, Option<Instant>) {
+/// Runs rounds of `group`, at most `max` (at least 1): while every slot
+/// is live and due (a chain streaming through one core), whole rounds in
+/// a row that look at nothing but each block's step (see [`stream`]);
+/// then, or else, one round that checks each slot's flags (see
+/// [`run_round`]).
+fn run_rounds(group: &mut Group, max: usize) -> Ran {
     let mut round = Round::default();
-    for i in 0..group.slots.len() {
+    let mut first = 0;
+    let mut streamed = 0;
+    if group.waiting == 0 && group.done == 0 {
+        let (rounds, stopped) = stream(&mut group.slots, max);
+        let Some((i, step)) = stopped else {
+            return Ran {
+                rounds,
+                moved: !group.slots.is_empty(),
+                finished: 0,
+                next_timer: None,
+            };
+        };
+        // The round that stopped at slot `i` is finished below, checking
+        // flags.
+        streamed = rounds;
+        round.moved = rounds > 0 || i > 0;
+        round.after(group, i, step);
+        first = i + 1;
+    }
+    run_round(group, first, &mut round);
+    Ran {
+        rounds: streamed + 1,
+        moved: round.moved,
+        finished: round.finished,
+        next_timer: round.next_timer,
+    }
+}
+
+/// What [`run_rounds`] did.
+struct Ran {
+    /// Rounds run (a round stopped and finished counts once).
+    rounds: usize,
+    /// Something moved.
+    moved: bool,
+    /// Blocks that finished.
+    finished: usize,
+    /// The earliest timer asked for.
+    next_timer: Option<Instant>,
+}
+
+/// Runs `slots`, all live and due, in turn, for up to `max` whole rounds
+/// while each call makes progress; a block call then costs the loop a
+/// step test and nothing else. Returns the whole rounds run and the
+/// first slot that did not progress, with its step (its round is left
+/// unfinished). Out of line, so that its loop has the registers to
+/// itself.
+#[inline(never)]
+fn stream(slots: &mut [Slot], max: usize) -> (usize, Option<(usize, Step)>) {
+    // The slot's index is worked out from its address when it stops,
+    // rather than counted on every call.
+    let first = slots.as_ptr() as usize;
+    for rounds in 0..max {
+        for slot in slots.iter_mut() {
+            let step = slot.task.run_once();
+            if !matches!(step, Step::Progress) {
+                let i = (slot as *const Slot as usize - first) / std::mem::size_of::<Slot>();
+                return (rounds, Some((i, step)));
+            }
+        }
+    }
+    (max, None)
+}
+
+/// Runs every due block of `group` from slot `first` on once, into
+/// `round`. Everything but a progressing block is out of line.
+fn run_round(group: &mut Group, first: usize, round: &mut Round) {
+    for i in first..group.slots.len() {
         let slot = &mut group.slots[i];
         if slot.done || !(slot.again || round.due_anyway(slot)) {
             continue;
@@ -316,7 +387,11 @@ fn run_round(group: &mut Group) -> (bool, usize, Option<Instant>) {
         group.slots.iter().filter(|s| !s.done && !s.again).count(),
         "`Group::waiting` out of step"
     );
-    (round.moved, round.finished, round.next_timer)
+    debug_assert_eq!(
+        group.done,
+        group.slots.iter().filter(|s| s.done).count(),
+        "`Group::done` out of step"
+    );
 }
 
 /// What [`run_round`] learns in one round.
@@ -371,6 +446,7 @@ impl Round {
                 // A done slot does not wait (see `Group::waiting`).
                 group.make_due(i);
                 group.slots[i].done = true;
+                group.done += 1;
                 self.finished += 1;
                 self.moved = true;
                 group.wake_peers(i);
