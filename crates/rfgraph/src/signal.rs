@@ -141,11 +141,15 @@ impl Signal {
             }
             notified
         } else {
-            // A notification landing after this load stays pending: the
-            // next look sees it again, which costs a spurious look only.
-            if state & PENDING != 0 {
-                self.state.fetch_and(!PENDING, Ordering::Relaxed);
-            }
+            // Cleared whether or not the load above saw it set: that load
+            // may run before this thread's own earlier stores are visible
+            // (a pool worker marking its task running), so a notifier may
+            // have set the flag, found the task not yet running and woken
+            // no one. Left set, the flag would make every later notifier
+            // skip its wake-up, and the block would never run again. The
+            // fence then makes whatever that notifier published visible to
+            // this look.
+            self.state.fetch_and(!PENDING, Ordering::Relaxed);
             fence(Ordering::SeqCst);
             true
         }

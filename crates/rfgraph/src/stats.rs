@@ -333,11 +333,18 @@ impl WorkTally {
             self.room -= 1;
         }
         self.count_items(consumed, produced);
-        if let Some((sample, ticks)) = timed {
-            self.add_time(sample, ticks);
+        // A timed call sizes the batch anew (see `add_time`); a tally that
+        // already holds that many calls flushes now, and the next batch
+        // has the new size too.
+        let batch = timed.map(|(sample, ticks)| self.add_time(sample, ticks));
+        if let Some(batch) = batch {
+            self.resize_batch(batch);
         }
         if self.room == 0 {
             cell.add_tally(self);
+            if let Some(batch) = batch {
+                self.resize_batch(batch);
+            }
         }
     }
 
@@ -367,7 +374,8 @@ impl WorkTally {
     }
 
     /// Adds a counted call's time, and sizes batches from it.
-    fn add_time(&mut self, sample: Sample, ticks: u64) {
+    /// Returns the batch size that time asks for.
+    fn add_time(&mut self, sample: Sample, ticks: u64) -> u64 {
         if sample == Sample::Early {
             self.early_calls += 1;
             self.early_ticks += ticks;
@@ -379,7 +387,7 @@ impl WorkTally {
         // more at once, with its count): their flush is cheap next to
         // them, and live readers (the `chain` scheduler's calibration) see
         // them without waiting for hundreds of their calls.
-        self.resize_batch((TALLY_TICKS / ticks.max(1)).clamp(1, TALLY_CALLS));
+        (TALLY_TICKS / ticks.max(1)).clamp(1, TALLY_CALLS)
     }
 }
 
@@ -573,6 +581,25 @@ mod tests {
         cell.add_tally(&mut tally);
         assert_eq!(cell.snapshot().work_calls, 2);
         assert_eq!(cell.work_ticks(), 50_100);
+    }
+
+    /// A slow timed call after many fast ones flushes them with it, and
+    /// the batches after it are as short as its time asks for, not as
+    /// long as the tally was.
+    #[test]
+    fn a_slow_call_shortens_the_batches_after_it() {
+        let s = StatsCell::new("b".into(), "T".into(), false);
+        let mut tally = WorkTally::default();
+        for _ in 0..100 {
+            call(&mut tally, &s, 10, 10, None, 0);
+        }
+        assert_eq!(s.snapshot().work_calls, 0);
+        call(&mut tally, &s, 10, 10, Some(Sample::Random), TALLY_TICKS);
+        assert_eq!(s.snapshot().work_calls, 101);
+        call(&mut tally, &s, 10, 10, None, 0);
+        assert_eq!(s.snapshot().work_calls, 102, "a batch of one call");
+        call(&mut tally, &s, 10, 10, None, 0);
+        assert_eq!(s.snapshot().work_calls, 103);
     }
 
     #[test]
