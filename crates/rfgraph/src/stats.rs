@@ -31,8 +31,9 @@ pub struct BlockStats {
     /// Nanoseconds spent inside `work` and message handlers. Handlers are
     /// timed always; `work` calls are timed on a random sample (every call
     /// for the first [`ALWAYS_TIMED_CALLS`], then one in
-    /// [`TIMING_PERIOD`] on average) and the total is scaled from it: reading
-    /// the clock twice per call costs more than a small chunk's copy in a VM.
+    /// [`TIMING_PERIOD`] to [`MAX_TIMING_PERIOD`] on average, the cheaper
+    /// the calls the fewer) and the total is scaled from it: reading the
+    /// clock twice per call costs more than a small chunk's copy in a VM.
     pub work_ns: u64,
     /// Log2 histogram of items per call (produced, or consumed for sinks).
     pub items_per_call_log2: Vec<u64>,
@@ -89,34 +90,58 @@ impl ThreadUsage {
 
 /// `work` calls timed before sampling starts.
 pub const ALWAYS_TIMED_CALLS: u64 = 64;
-/// Mean distance between timed `work` calls after the first
+/// Shortest mean distance between timed `work` calls after the first
 /// [`ALWAYS_TIMED_CALLS`]. A clock read costs tens of nanoseconds in this
 /// VM; with one timed call in 16, the reads alone were 3–5 % of a block
 /// call's runtime overhead (saxpy, 512-item chunks), and a run of
 /// thousands of calls still yields hundreds of samples at 64.
 pub const TIMING_PERIOD: u32 = 64;
 
+/// Longest mean distance between timed `work` calls (see
+/// [`TIMING_BUDGET_TICKS`]).
+pub const MAX_TIMING_PERIOD: u32 = 1024;
+
+/// Mean distance × mean length of a call (in [`cycles`](crate::cycles)
+/// ticks) that sampling aims at: a timed call costs about 100 ticks here
+/// (two clock reads and the bookkeeping), so timing stays near 1/160 of a
+/// block's own time. Calls of a few hundred ticks or more are timed one
+/// in [`TIMING_PERIOD`]; the cheapest (a source that only counts, ten
+/// nanoseconds a call) one in several hundred, which an 8 ms refinement
+/// window of theirs still samples dozens of times.
+const TIMING_BUDGET_TICKS: u64 = 1 << 14;
+
 /// Decides which `work` calls of one block get timed: all of the first
-/// [`ALWAYS_TIMED_CALLS`], then one at random every 1 to
-/// 2 × [`TIMING_PERIOD`] - 1 calls, so periodic patterns in call lengths
-/// cannot bias the estimate. Owned by the thread running the block.
+/// [`ALWAYS_TIMED_CALLS`], then one at random every 1 to 2 × P - 1 calls,
+/// so periodic patterns in call lengths cannot bias the estimate. The
+/// mean distance P is set once, from the early calls' mean length (see
+/// [`TIMING_BUDGET_TICKS`]), so every later call has the same chance.
+/// Owned by the thread running the block.
 #[derive(Debug)]
 #[repr(C)]
 pub(crate) struct TimingSampler {
     /// Calls until the next timed one; the untimed calls in between cost
     /// a decrement and a branch.
-    countdown: u32,
+    countdown: u16,
     /// Early calls still to time.
-    early_left: u32,
+    early_left: u16,
+    /// The mean distance between random samples.
+    period: u16,
     state: u32,
+    /// Ticks of the early calls timed so far (saturating: calls of a
+    /// second make the period the shortest anyway). Small fields keep the
+    /// sampler to 16 bytes, so that the runner's steady fields fit two
+    /// cache lines.
+    early_ticks: u32,
 }
 
 impl TimingSampler {
     pub(crate) fn new(seed: usize) -> Self {
         Self {
             countdown: 1,
-            early_left: ALWAYS_TIMED_CALLS as u32,
+            early_left: ALWAYS_TIMED_CALLS as u16,
             state: (seed as u32).wrapping_mul(0x9E37_79B9) | 1,
+            period: TIMING_PERIOD as u16,
+            early_ticks: 0,
         }
     }
 
@@ -135,7 +160,7 @@ impl TimingSampler {
     #[inline(always)]
     pub(crate) fn run<R>(&mut self, tally: &mut WorkTally, call: impl FnOnce() -> R) -> R {
         if self.due() {
-            run_timed(self.take(), tally, call)
+            self.run_due(tally, call)
         } else {
             call()
         }
@@ -143,9 +168,32 @@ impl TimingSampler {
 
     /// Runs and times `call`, the call that [`due`](Self::due) just
     /// announced (see [`run`](Self::run)); out of line.
-    #[inline(always)]
+    #[inline(never)]
+    #[cold]
     pub(crate) fn run_due<R>(&mut self, tally: &mut WorkTally, call: impl FnOnce() -> R) -> R {
-        run_timed(self.take(), tally, call)
+        let sample = self.take();
+        let start = crate::cycles::now();
+        let result = call();
+        let ticks = crate::cycles::now().wrapping_sub(start);
+        if sample == Sample::Early {
+            self.note_early(ticks);
+        }
+        tally.record_time(sample, ticks);
+        result
+    }
+
+    /// Adds an early call's time; after the last one, sets the distance
+    /// between random samples from their mean (see
+    /// [`TIMING_BUDGET_TICKS`]).
+    fn note_early(&mut self, ticks: u64) {
+        let ticks = u32::try_from(ticks).unwrap_or(u32::MAX);
+        self.early_ticks = self.early_ticks.saturating_add(ticks);
+        if self.early_left == 0 {
+            let mean = (u64::from(self.early_ticks) / ALWAYS_TIMED_CALLS).max(1);
+            self.period = (TIMING_BUDGET_TICKS / mean)
+                .clamp(u64::from(TIMING_PERIOD), u64::from(MAX_TIMING_PERIOD))
+                as u16;
+        }
     }
 
     /// Whether (and why) the next `work` call should be timed.
@@ -169,19 +217,9 @@ impl TimingSampler {
         x ^= x >> 17;
         x ^= x << 5;
         self.state = x;
-        self.countdown = 1 + x % (2 * TIMING_PERIOD - 1);
+        self.countdown = 1 + (x % (2 * u32::from(self.period) - 1)) as u16;
         Sample::Random
     }
-}
-
-/// [`TimingSampler::run`]'s timed case.
-#[inline(never)]
-#[cold]
-fn run_timed<R>(sample: Sample, tally: &mut WorkTally, call: impl FnOnce() -> R) -> R {
-    let start = crate::cycles::now();
-    let result = call();
-    tally.record_time(sample, crate::cycles::now().wrapping_sub(start));
-    result
 }
 
 /// How a `work` call is timed (see [`TimingSampler`]).
@@ -265,6 +303,11 @@ impl Default for WorkTally {
 }
 
 impl WorkTally {
+    /// Bytes from the start of a tally that a steady call touches (see
+    /// [`count_steady`](Self::count_steady)).
+    #[cfg(test)]
+    pub(crate) const STEADY_BYTES: usize = std::mem::offset_of!(WorkTally, flush_at);
+
     /// Counts one `work` call that consumed and produced these items,
     /// flushing into `cell` as described on the type. A timed call gave
     /// its time to [`record_time`](Self::record_time) first, so an untimed
@@ -752,6 +795,29 @@ mod tests {
                 gap += 1;
                 assert!(gap < 2 * TIMING_PERIOD as usize);
             }
+        }
+    }
+
+    /// After the early calls, the mean distance between samples follows
+    /// their mean length: cheap calls are timed less often, down to one
+    /// in `MAX_TIMING_PERIOD`, long ones one in `TIMING_PERIOD`.
+    #[test]
+    fn cheap_calls_are_sampled_less_often() {
+        for (ticks, period) in [(25, 655), (10_000, TIMING_PERIOD), (1, MAX_TIMING_PERIOD)] {
+            let mut sampler = TimingSampler::new(3);
+            for _ in 0..ALWAYS_TIMED_CALLS {
+                assert_eq!(sampler.time_next(), Some(Sample::Early));
+                sampler.note_early(ticks);
+            }
+            assert_eq!(u32::from(sampler.period), period, "calls of {ticks} ticks");
+            let later = 400 * period as usize;
+            let timed = (0..later)
+                .filter(|_| sampler.time_next() == Some(Sample::Random))
+                .count();
+            assert!(
+                (320..480).contains(&timed),
+                "{timed} samples in {later} calls"
+            );
         }
     }
 

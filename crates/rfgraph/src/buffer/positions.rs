@@ -75,6 +75,11 @@ struct WriterWords {
     /// Capacity in items (fixed).
     capacity: usize,
     done: AtomicBool,
+    /// Readers of the edge (fixed). Here rather than beside the reader
+    /// slots: a writer whose readers pass its items on in place follows
+    /// the chain on every call (see `readers_floor`), and this line is one
+    /// it touches anyway.
+    reader_count: u32,
     tags: TagStore,
 }
 
@@ -92,7 +97,6 @@ pub struct EdgePositions {
     first_reader: CachePadded<ReaderSlot>,
     /// Readers 1 and up.
     more_readers: Box<[CachePadded<ReaderSlot>]>,
-    reader_count: usize,
     writer_signal: Arc<Signal>,
     reader_signals: Box<[Arc<Signal>]>,
     /// For an edge that reuses another edge's memory (in place): the
@@ -150,15 +154,21 @@ impl EdgePositions {
                 chunk: AtomicUsize::new(capacity),
                 capacity,
                 done: AtomicBool::new(false),
+                reader_count: u32::try_from(readers).expect("fewer than 2^32 readers"),
                 tags: TagStore::default(),
             }),
             first_reader: ReaderSlot::new(),
             more_readers: (1..readers).map(|_| ReaderSlot::new()).collect(),
-            reader_count: readers,
             writer_signal: spec.writer_signal.clone(),
             reader_signals: spec.reader_signals.clone().into_boxed_slice(),
             root_writer: None,
         }
+    }
+
+    /// Readers of the edge.
+    #[inline(always)]
+    fn reader_count(&self) -> usize {
+        self.writer.reader_count as usize
     }
 
     /// Reader `reader`'s control words.
@@ -170,7 +180,7 @@ impl EdgePositions {
     /// Reader `reader`'s control words.
     #[inline(always)]
     fn slot(&self, reader: usize) -> &ReaderSlot {
-        debug_assert!(reader < self.reader_count, "reader {reader}");
+        debug_assert!(reader < self.reader_count(), "reader {reader}");
         if reader == 0 {
             &self.first_reader
         } else {
@@ -180,7 +190,7 @@ impl EdgePositions {
 
     /// Every reader's control words, in reader order.
     fn slots(&self) -> impl Iterator<Item = &ReaderSlot> {
-        let first = (self.reader_count > 0).then_some(&*self.first_reader);
+        let first = (self.reader_count() > 0).then_some(&*self.first_reader);
         first
             .into_iter()
             .chain(self.more_readers.iter().map(|s| &**s))
@@ -217,7 +227,7 @@ impl EdgePositions {
     /// The control words of the edge that reader `reader` passes its items
     /// to in place (see [`pass_to`](Self::pass_to)), if any.
     pub(crate) fn passes_to(&self, reader: usize) -> Option<&EdgePositions> {
-        if reader >= self.reader_count {
+        if reader >= self.reader_count() {
             return None;
         }
         self.slot(reader).passes_to.get().map(|next| next.words())
@@ -275,7 +285,7 @@ impl EdgePositions {
     /// cleared: readers 63 and up share bit 63 on an edge with more than
     /// 64 readers, and it stays set.
     fn reader_bit(&self, reader: usize) -> Option<u64> {
-        (reader < 63 || self.reader_count == 64).then(|| 1 << reader)
+        (reader < 63 || self.reader_count() == 64).then(|| 1 << reader)
     }
 
     /// Capacity in items.
@@ -312,7 +322,7 @@ impl EdgePositions {
         // head asks on every call.
         let mut edge = self;
         loop {
-            let floor = match edge.reader_count {
+            let floor = match edge.reader_count() {
                 1 => match edge.first_reader.passes_to.get() {
                     Some(next) => {
                         edge = next.words();

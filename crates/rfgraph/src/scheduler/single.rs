@@ -39,12 +39,16 @@ impl Single {
     }
 }
 
-/// One task of a group and what the poll loop keeps about it. The fields
-/// the loop reads every round come first, on the line where the task
-/// starts (`repr(C)`): a chunk sweeping through L1 between two rounds
-/// evicts what a round touches only once, so every line counts.
+/// One task of a group and what the poll loop keeps about it. The task
+/// comes first (`repr(C)`): streaming rounds (see [`stream`]) touch
+/// nothing else, and what a steady block call touches sits at the front
+/// of its runner, so a slot costs such a round two cache lines (a chunk
+/// sweeping through L1 between two rounds evicts what a round touches
+/// only once, so every line counts). The flags after it are for rounds
+/// that check them.
 #[repr(C)]
 struct Slot {
+    task: Task,
     /// The task finished (read here, not through the task).
     done: bool,
     /// Made progress last time, or a stream peer on this thread did: run
@@ -55,7 +59,6 @@ struct Slot {
     /// `mark_same_thread_peers`): when this block moves, they are due.
     peers: (u32, u32),
     timer: Option<Instant>,
-    task: Task,
 }
 
 /// The tasks of one connected component, polled round by round.
