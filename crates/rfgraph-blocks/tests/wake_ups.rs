@@ -1,10 +1,13 @@
-//! Wake-ups between threads are never lost: many short runs of a small
-//! chain on 2-worker `pool`s, two flowgraphs at a time (more threads than
-//! cores, so that workers are preempted mid-look), each of which must
-//! end. A notification that raced with a worker's look at the block it
-//! was about to run (the worker marks the task running, then looks) once
-//! left the block's flag set with no one woken; every later notification
-//! then skipped its wake-up, and a run hung within a few hundred runs.
+//! Wake-ups between threads are never lost, end to end: many short runs
+//! of a small chain on 2-worker `pool`s, two flowgraphs at a time (more
+//! threads than cores, so that workers are preempted mid-look), each of
+//! which must end. A notification that raced with a worker's look at the
+//! block it was about to run once left the block's flag set with no one
+//! woken, and the run hung. The race needs the look's load to run ahead
+//! of the worker's own store, so this test hit it only sometimes (in
+//! release builds, within its 1000 rounds); `signal.rs`'s
+//! `a_look_clears_a_notification_its_load_missed` pins the rule itself.
+//! Here it guards the whole path: scheduling, looks and wake-ups.
 
 use rfgraph::Flowgraph;
 use rfgraph::scheduler::Pool;

@@ -115,7 +115,13 @@ impl Signal {
     /// notifies its readers; a runner can skip looking for that otherwise.
     #[inline]
     pub fn begin_look(&self) -> bool {
-        let state = self.state.load(Ordering::Relaxed);
+        self.look_after(self.state.load(Ordering::Relaxed))
+    }
+
+    /// [`begin_look`](Self::begin_look) after its load of the state saw
+    /// `state`, which may already be stale (see the non-local case).
+    #[inline(always)]
+    fn look_after(&self, state: u8) -> bool {
         if state & LOCAL != 0 {
             // Stream peers notify from this thread, before this load: no
             // race. Notifications from other threads (messages, stop,
@@ -240,6 +246,26 @@ mod tests {
         s.set_polled_locally(true);
         assert!(s.is_pending(), "switching modes keeps a notification");
         assert!(!s.is_quiet_local());
+    }
+
+    /// A look from another thread than the peers' must clear a
+    /// notification that its load missed. A pool worker marks its task
+    /// running, then looks; the load may run before that store is
+    /// visible, so a notifier can set the flag, find the task not yet
+    /// running and leave the wake-up to the look. A look that cleared
+    /// only what its load saw left the flag set, every later notify
+    /// skipped its wake-up, and the block never ran again.
+    #[test]
+    fn a_look_clears_a_notification_its_load_missed() {
+        let s = Signal::new();
+        let c = Arc::new(Counter(AtomicUsize::new(0)));
+        s.set_waker(c.clone());
+        let seen = s.state.load(Ordering::Relaxed);
+        s.notify();
+        assert!(s.look_after(seen), "a non-local look always reports");
+        assert!(!s.is_pending(), "the look covers what it missed");
+        s.notify();
+        assert_eq!(c.0.load(Ordering::SeqCst), 2, "the next notify wakes again");
     }
 
     #[test]

@@ -56,6 +56,12 @@ pub struct SaxpyArgs {
     /// chunk `chain` gives this flowgraph).
     #[arg(long, conflicts_with_all = ["scheduler", "fused", "fill"])]
     pub bare: bool,
+    /// Make every step the identity map (`|x| x`), whose loop compiles
+    /// away: the flowgraph then costs only the runtime, which this
+    /// isolates (a diagnostic; the items are unchanged, so their rate
+    /// says nothing about arithmetic).
+    #[arg(long, conflicts_with_all = ["fused", "bare", "stateful"])]
+    pub identity: bool,
     /// Scheduler, repeats, buffers, statistics.
     #[command(flatten)]
     pub run: GraphOpts,
@@ -138,7 +144,9 @@ pub fn run(args: &SaxpyArgs) -> anyhow::Result<()> {
             });
             let steps: Vec<_> = (0..args.blocks)
                 .map(|_| {
-                    if args.stateful {
+                    if args.identity {
+                        fg.add(StatelessMap::new(|x: f32| x))
+                    } else if args.stateful {
                         fg.add(Map::new(|x: f32| A * x + B))
                     } else {
                         fg.add(StatelessMap::new(|x: f32| A * x + B))
@@ -173,6 +181,9 @@ pub fn run(args: &SaxpyArgs) -> anyhow::Result<()> {
         }
         if args.fill {
             record = record.field("fill", true);
+        }
+        if args.identity {
+            record = record.field("identity", true);
         }
         let record = record
             .field("blocks", args.blocks)

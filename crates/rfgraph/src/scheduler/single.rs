@@ -44,9 +44,9 @@ impl Single {
 /// nothing else, and what a steady block call touches sits at the front
 /// of its runner, so a slot costs such a round two cache lines (a chunk
 /// sweeping through L1 between two rounds evicts what a round touches
-/// only once, so every line counts). The flags after it are for rounds
-/// that check them.
-#[repr(C)]
+/// only once, so every line counts; each slot starts a line). The flags
+/// after it are for rounds that check them.
+#[repr(C, align(64))]
 struct Slot {
     task: Task,
     /// The task finished (read here, not through the task).
