@@ -70,7 +70,7 @@ impl ReaderHandle {
     /// Holds `edge` and resolves the control words of its reader `reader`.
     pub(crate) fn new(edge: Arc<dyn EdgeBuffer>, reader: usize) -> Self {
         let edge = EdgeHandle::new(edge);
-        let slot = NonNull::from(edge.words().reader_slot(reader));
+        let slot = NonNull::from(edge.words().slot(reader));
         Self { edge, slot }
     }
 
@@ -88,7 +88,7 @@ impl ReaderHandle {
     /// The reader's control words.
     #[inline]
     pub(crate) fn slot(&self) -> &ReaderSlot {
-        // SAFETY: `slot` came from the edge's `reader_slot`, a reference
+        // SAFETY: `slot` came from the edge's `slot`, a reference
         // into the `Arc`'s allocation (an inline field or a boxed slice
         // that is never resized), which `edge` keeps alive; the borrow
         // cannot outlive `self`.

@@ -173,13 +173,7 @@ impl EdgePositions {
 
     /// Reader `reader`'s control words.
     #[inline(always)]
-    pub(crate) fn reader_slot(&self, reader: usize) -> &ReaderSlot {
-        self.slot(reader)
-    }
-
-    /// Reader `reader`'s control words.
-    #[inline(always)]
-    fn slot(&self, reader: usize) -> &ReaderSlot {
+    pub(crate) fn slot(&self, reader: usize) -> &ReaderSlot {
         debug_assert!(reader < self.reader_count(), "reader {reader}");
         if reader == 0 {
             &self.first_reader
