@@ -1,0 +1,257 @@
+//! The control words of one edge: the writer's line (positions, capacity,
+//! finish flag, which readers are remote, chunk limit, tags) and one line
+//! per reader (positions, detach flag, whom it wakes), and what reading
+//! them tells.
+//!
+//! Loads and plain stores only: publishing a position or a flag that a
+//! peer must hear about is `wake`'s, and moving the staged positions is
+//! the cursors'. Nothing here may lock or allocate unless a tag is
+//! involved.
+
+use super::wake::WAKES_WRITER;
+#[cfg(doc)]
+use crate::buffer::EdgeBuffer;
+use crate::buffer::{EdgeHandle, EdgeSpec};
+use crate::signal::Signal;
+use crate::tag::{Tag, TagStore};
+use crossbeam_utils::CachePadded;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+
+/// One reader's control words, on a line of their own: its published
+/// position (read by the writer), its staged position and its flags.
+pub(crate) struct ReaderSlot {
+    /// Published read position.
+    pub(super) read: AtomicU64,
+    /// Staged read position (touched by the reader's thread only).
+    pub(super) staged: AtomicU64,
+    pub(super) detached: AtomicBool,
+    /// Whom publishing this reader's position wakes: [`WAKES_WRITER`],
+    /// [`WAKES_ROOT`], both or none (set before the run). One word, so
+    /// that a publication that wakes no one tests one byte; kept here so
+    /// that publishing reads only this line.
+    ///
+    /// [`WAKES_ROOT`]: super::wake::WAKES_ROOT
+    pub(super) wakes: AtomicU8,
+    /// Set when this reader works in place and its output edge reuses this
+    /// edge's memory: items stay live until that edge's readers are done.
+    pub(super) passes_to: OnceLock<EdgeHandle>,
+}
+
+/// The writer's control words, on one line: what every `work` call of the
+/// writer touches, and what readers poll. `repr(C)` keeps the words every
+/// call reads (down to the tag horizon) in the first 64 bytes; the tags'
+/// lock follows, touched only when tags are used.
+#[repr(C)]
+pub(super) struct WriterWords {
+    /// Published write position.
+    pub(super) write: AtomicU64,
+    /// Staged write position (touched by the writer's thread only).
+    pub(super) staged: AtomicU64,
+    /// Bit `r` set: reader `r` runs on another thread than the writer and
+    /// needs a signal when items arrive. On an edge with more than 64
+    /// readers, bit 63 stands for readers 63 and up and stays set: they
+    /// always get signals, which is merely slower (see
+    /// [`EdgePositions::reader_bit`]).
+    pub(super) remote_readers: AtomicU64,
+    /// Readers not detached (written only when one detaches).
+    pub(super) attached: AtomicUsize,
+    /// Most items a port sees at once (its slice), so that schedulers can
+    /// keep chunks cache-sized on rings made larger for slack.
+    pub(super) chunk: AtomicUsize,
+    /// Capacity in items (fixed).
+    pub(super) capacity: usize,
+    pub(super) done: AtomicBool,
+    /// Readers of the edge (fixed). Here rather than beside the reader
+    /// slots: a writer whose readers pass its items on in place follows
+    /// the chain on every call (see `readers_floor`), and this line is one
+    /// it touches anyway.
+    pub(super) reader_count: u32,
+    pub(super) tags: TagStore,
+}
+
+/// Positions, flags, signals and tags of one edge of `capacity` items.
+///
+/// Hot words are packed by owner, one cache line each: the writer's
+/// (positions, capacity, finish flag, which readers are local, whether
+/// there are tags) and one per reader, the first of them inline. A `work`
+/// call of a 1-in/1-out block thus touches two lines per edge and follows
+/// no pointer to them, which matters when a core cycles through dozens of
+/// blocks per chunk.
+pub struct EdgePositions {
+    pub(super) writer: CachePadded<WriterWords>,
+    /// Reader 0 (unused when the edge has no reader).
+    pub(super) first_reader: CachePadded<ReaderSlot>,
+    /// Readers 1 and up.
+    pub(super) more_readers: Box<[CachePadded<ReaderSlot>]>,
+    pub(super) writer_signal: Arc<Signal>,
+    pub(super) reader_signals: Box<[Arc<Signal>]>,
+    /// For an edge that reuses another edge's memory (in place): the
+    /// signal of the block that writes that memory's free space, woken
+    /// when readers here free some.
+    pub(super) root_writer: Option<Arc<Signal>>,
+}
+
+impl ReaderSlot {
+    /// The reader's staged position (see the module doc), read by the
+    /// thread running the reader.
+    #[inline]
+    pub(crate) fn staged(&self) -> u64 {
+        self.staged.load(Ordering::Relaxed)
+    }
+
+    fn new() -> CachePadded<Self> {
+        CachePadded::new(ReaderSlot {
+            read: AtomicU64::new(0),
+            staged: AtomicU64::new(0),
+            detached: AtomicBool::new(false),
+            wakes: AtomicU8::new(WAKES_WRITER),
+            passes_to: OnceLock::new(),
+        })
+    }
+}
+
+impl EdgePositions {
+    /// Control words for an edge of `capacity` items with the signals of
+    /// `spec`.
+    pub fn new(spec: &EdgeSpec, capacity: usize) -> Self {
+        let readers = spec.reader_signals.len();
+        Self {
+            writer: CachePadded::new(WriterWords {
+                write: AtomicU64::new(0),
+                staged: AtomicU64::new(0),
+                remote_readers: AtomicU64::new(if readers >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << readers) - 1
+                }),
+                attached: AtomicUsize::new(readers),
+                chunk: AtomicUsize::new(capacity),
+                capacity,
+                done: AtomicBool::new(false),
+                reader_count: u32::try_from(readers).expect("fewer than 2^32 readers"),
+                tags: TagStore::default(),
+            }),
+            first_reader: ReaderSlot::new(),
+            more_readers: (1..readers).map(|_| ReaderSlot::new()).collect(),
+            writer_signal: spec.writer_signal.clone(),
+            reader_signals: spec.reader_signals.clone().into_boxed_slice(),
+            root_writer: None,
+        }
+    }
+
+    /// Readers of the edge.
+    #[inline(always)]
+    pub(super) fn reader_count(&self) -> usize {
+        self.writer.reader_count as usize
+    }
+
+    /// Reader `reader`'s control words.
+    #[inline(always)]
+    pub(crate) fn slot(&self, reader: usize) -> &ReaderSlot {
+        debug_assert!(reader < self.reader_count(), "reader {reader}");
+        if reader == 0 {
+            &self.first_reader
+        } else {
+            &self.more_readers[reader - 1]
+        }
+    }
+
+    /// Every reader's control words, in reader order.
+    pub(super) fn slots(&self) -> impl Iterator<Item = &ReaderSlot> {
+        let first = (self.reader_count() > 0).then_some(&*self.first_reader);
+        first
+            .into_iter()
+            .chain(self.more_readers.iter().map(|s| &**s))
+    }
+
+    /// Most items a port sees at once (see [`EdgeBuffer::limit_chunk`]).
+    #[inline]
+    pub(crate) fn chunk_items(&self) -> usize {
+        self.writer.chunk.load(Ordering::Relaxed)
+    }
+
+    /// Capacity in items.
+    #[inline]
+    pub fn capacity(&self) -> usize {
+        self.writer.capacity
+    }
+
+    /// The published write position (acquire).
+    #[inline]
+    pub fn published_write(&self) -> u64 {
+        self.writer.write.load(Ordering::Acquire)
+    }
+
+    /// See [`EdgeBuffer::written`].
+    #[inline]
+    pub fn written(&self) -> u64 {
+        self.published_write()
+    }
+
+    /// See [`EdgeBuffer::read_by`].
+    #[inline]
+    pub fn read_by(&self, reader: usize) -> u64 {
+        self.slot(reader).read.load(Ordering::Acquire)
+    }
+
+    /// See [`EdgeBuffer::unread`].
+    #[inline]
+    pub fn unread(&self) -> u64 {
+        let w = self.published_write();
+        w - self.min_read(w)
+    }
+
+    /// See [`EdgeBuffer::writer_finished`].
+    #[inline]
+    pub fn writer_finished(&self) -> bool {
+        self.writer.done.load(Ordering::Acquire)
+    }
+
+    /// See [`EdgeBuffer::attached_readers`].
+    #[inline]
+    pub fn attached_readers(&self) -> usize {
+        self.writer.attached.load(Ordering::Acquire)
+    }
+
+    /// See [`EdgeBuffer::staged_read`].
+    #[inline]
+    pub fn staged_read(&self, reader: usize) -> u64 {
+        self.slot(reader).staged.load(Ordering::Relaxed)
+    }
+
+    /// The writer's staged position (see the module doc), read by the
+    /// thread running the writer.
+    #[inline]
+    pub(crate) fn staged_write(&self) -> u64 {
+        self.writer.staged.load(Ordering::Relaxed)
+    }
+
+    /// See [`EdgeBuffer::limit_chunk`].
+    pub fn limit_chunk(&self, items: usize) {
+        self.writer
+            .chunk
+            .store(items.clamp(1, self.capacity()), Ordering::Relaxed);
+    }
+
+    /// See [`EdgeBuffer::add_tag`].
+    pub fn add_tag(&self, tag: Tag) {
+        // Published read positions trail tag propagation (see module doc),
+        // so tags below every reader's published position are done with.
+        let w = self.published_write();
+        self.writer.tags.add(tag, self.min_read(w));
+    }
+
+    /// False when no tag can lie in `range` (one load; see
+    /// [`for_each_tag`](Self::for_each_tag)).
+    #[inline]
+    pub(crate) fn may_have_tags(&self, range: std::ops::Range<u64>) -> bool {
+        !range.is_empty() && self.writer.tags.may_have_from(range.start)
+    }
+
+    /// See [`EdgeBuffer::for_each_tag`].
+    #[inline]
+    pub fn for_each_tag(&self, range: std::ops::Range<u64>, f: &mut dyn FnMut(&Tag)) {
+        self.writer.tags.for_each_in(range, f);
+    }
+}
