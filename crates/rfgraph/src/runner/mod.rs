@@ -177,7 +177,7 @@ mod layout {
     /// What a steady call touches (the flags, the signal, the block, its
     /// edges, the sampler's countdown and the tally's steady counters)
     /// ends within 120 bytes: with the task's tag before it, two cache
-    /// lines per slot of a streaming round (see `scheduler::single`).
+    /// lines per slot of a streaming round (see `scheduler::poll`).
     #[test]
     fn a_steady_call_touches_the_first_120_bytes() {
         let hot_end = offset_of!(BlockRunner, tally) + WorkTally::STEADY_BYTES;

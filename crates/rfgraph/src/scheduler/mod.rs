@@ -11,6 +11,7 @@ pub mod chain;
 pub(crate) mod contain;
 mod local_polling;
 pub mod partition;
+mod poll;
 pub mod pool;
 pub mod refine;
 mod segment;

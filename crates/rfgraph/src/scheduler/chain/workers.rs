@@ -6,7 +6,7 @@
 
 use super::Job;
 use crate::runner::BlockRunner;
-use crate::scheduler::single::{LOCAL_POLL_INTERVAL, Poll, poll_until_done};
+use crate::scheduler::poll::{LOCAL_POLL_INTERVAL, Poll, poll_until_done};
 use crate::scheduler::thread::{ThreadSettings, spawn_worker};
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Sender, channel};
