@@ -114,3 +114,202 @@ impl EdgePositions {
         min
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_edges::Edge;
+    use super::super::wake::WAKES_WRITER;
+    use super::super::{ReadCursor, WriteCursor};
+    use super::*;
+
+    /// The in-place block `mid` reads `n` items of `base` and passes them
+    /// on to `view`, which reuses their memory; both its positions are
+    /// published, as its runner publishes them after `work`.
+    fn pass_on(
+        base: &Edge,
+        mid_in: &mut ReadCursor,
+        view: &Edge,
+        mid_out: &mut WriteCursor,
+        n: usize,
+    ) {
+        mid_in.refresh(base.words());
+        mid_in.consume(base.words(), n);
+        mid_out.produce_in_place(view.words(), n);
+        base.words().publish_read(mid_in.id());
+        view.words().publish_write();
+    }
+
+    /// The view shares its base's capacity and positions, and the base's
+    /// reader knows which edge it passes its items to.
+    #[test]
+    fn a_view_is_linked_to_the_reader_that_writes_it() {
+        let base = Edge::new(16, 1);
+        let view = Edge::in_place_of(&base, 0, 2);
+        assert_eq!(view.words().capacity(), 16);
+        let next = base.words().passes_to(0).expect("reader 0 passes on");
+        assert!(std::ptr::eq(next, view.words()));
+        assert!(view.words().passes_to(0).is_none());
+        assert!(base.words().passes_to(1).is_none(), "no such reader");
+        assert_eq!(view.words().attached_readers(), 2);
+    }
+
+    /// The first writer reuses items only once every reader down the
+    /// chain is done with them: not when the in-place block read them,
+    /// but when the view's slowest reader did.
+    #[test]
+    fn the_first_writer_waits_for_the_readers_of_the_view() {
+        let base = Edge::new(16, 1);
+        let view = Edge::in_place_of(&base, 0, 2);
+        let mut w = WriteCursor::new(base.words());
+        base.write(&mut w, 12);
+        let mut mid_in = ReadCursor::new(base.words(), 0);
+        let mut mid_out = WriteCursor::new(view.words());
+        pass_on(&base, &mut mid_in, &view, &mut mid_out, 10);
+        assert_eq!(base.words().read_by(0), 10);
+        assert_eq!(
+            base.words().min_read(12),
+            0,
+            "the view's readers read nothing"
+        );
+        assert_eq!(w.refresh(base.words()), 4);
+        let (mut fast, mut slow) = (
+            ReadCursor::new(view.words(), 0),
+            ReadCursor::new(view.words(), 1),
+        );
+        view.read(&mut fast, 7);
+        view.read(&mut slow, 3);
+        assert_eq!(base.words().min_read(12), 3);
+        assert_eq!(base.words().unread(), 9);
+        assert_eq!(w.refresh(base.words()), 16 - (12 - 3));
+        assert_eq!(view.words().unread(), 7);
+    }
+
+    /// With every reader of the view detached, what the view's writer
+    /// published is done with; the items the in-place block has not read
+    /// yet still are not.
+    #[test]
+    fn without_readers_down_the_chain_the_views_writes_are_done_with() {
+        let base = Edge::new(16, 1);
+        let view = Edge::in_place_of(&base, 0, 1);
+        let mut w = WriteCursor::new(base.words());
+        base.write(&mut w, 12);
+        let mut mid_in = ReadCursor::new(base.words(), 0);
+        let mut mid_out = WriteCursor::new(view.words());
+        pass_on(&base, &mut mid_in, &view, &mut mid_out, 10);
+        let mut last = ReadCursor::new(view.words(), 0);
+        view.read(&mut last, 4);
+        assert_eq!(base.words().min_read(12), 4);
+        view.words().detach_reader(0);
+        assert_eq!(base.words().min_read(12), 10);
+        assert_eq!(w.refresh(base.words()), 16 - 2);
+    }
+
+    /// Chains of in-place blocks are followed to their end, and every
+    /// view of the chain wakes the same first writer.
+    #[test]
+    fn the_walk_follows_a_chain_of_views() {
+        let base = Edge::new(16, 1);
+        let first = Edge::in_place_of(&base, 0, 1);
+        let second = Edge::in_place_of(&first, 0, 2);
+        for view in [&first, &second] {
+            let root = view.words().root_writer.as_ref().expect("a root writer");
+            assert!(Arc::ptr_eq(root, &base.writer.signal));
+        }
+        let mut w = WriteCursor::new(base.words());
+        base.write(&mut w, 12);
+        let mut a_in = ReadCursor::new(base.words(), 0);
+        let mut a_out = WriteCursor::new(first.words());
+        pass_on(&base, &mut a_in, &first, &mut a_out, 12);
+        let mut b_in = ReadCursor::new(first.words(), 0);
+        let mut b_out = WriteCursor::new(second.words());
+        pass_on(&first, &mut b_in, &second, &mut b_out, 8);
+        let (mut fast, mut slow) = (
+            ReadCursor::new(second.words(), 0),
+            ReadCursor::new(second.words(), 1),
+        );
+        second.read(&mut fast, 5);
+        second.read(&mut slow, 2);
+        assert_eq!(base.words().min_read(12), 2);
+        assert_eq!(first.words().min_read(12), 2);
+        second.words().detach_reader(1);
+        assert_eq!(base.words().min_read(12), 5);
+        second.words().detach_reader(0);
+        assert_eq!(base.words().min_read(12), 8, "the last view's writes");
+    }
+
+    /// An edge with several readers, one passing its items on in place
+    /// (built by hand: the flowgraph reuses only edges with one reader),
+    /// takes the general walk: the lowest need over every reader.
+    #[test]
+    fn the_walk_over_several_readers_takes_the_lowest_need() {
+        let base = Edge::new(16, 2);
+        let view = Edge::in_place_of(&base, 0, 1);
+        let mut w = WriteCursor::new(base.words());
+        base.write(&mut w, 12);
+        let mut mid_in = ReadCursor::new(base.words(), 0);
+        let mut mid_out = WriteCursor::new(view.words());
+        pass_on(&base, &mut mid_in, &view, &mut mid_out, 10);
+        let mut last = ReadCursor::new(view.words(), 0);
+        view.read(&mut last, 6);
+        let mut plain = ReadCursor::new(base.words(), 1);
+        base.read(&mut plain, 8);
+        assert_eq!(base.words().min_read(12), 6, "the view's reader");
+        view.read(&mut last, 3);
+        assert_eq!(base.words().min_read(12), 8, "the plain reader");
+        base.words().detach_reader(1);
+        assert_eq!(base.words().min_read(12), 9);
+        view.words().detach_reader(0);
+        assert_eq!(base.words().min_read(12), 10, "the view's writes");
+    }
+
+    /// Items passed on in place need no room on the view: they lie below
+    /// the first writer's position, so their writer stages them without
+    /// a refresh.
+    #[test]
+    fn items_passed_on_in_place_need_no_room() {
+        let base = Edge::new(16, 1);
+        let view = Edge::in_place_of(&base, 0, 1);
+        let mut w = WriteCursor::new(base.words());
+        base.write(&mut w, 16);
+        let mut mid_in = ReadCursor::new(base.words(), 0);
+        let mut mid_out = WriteCursor::new(view.words());
+        assert_eq!(mid_out.free(), 0);
+        pass_on(&base, &mut mid_in, &view, &mut mid_out, 16);
+        assert_eq!((mid_out.position(), mid_out.free()), (16, 0));
+        assert_eq!(view.words().written(), 16);
+        mid_out.produce_in_place(view.words(), 0);
+        assert_eq!(view.words().staged_write(), 16);
+    }
+
+    /// A view's readers are last readers of the memory, waking its first
+    /// writer when they free space (unless it runs on their thread); a
+    /// reader that passes its items on further is not, wherever that
+    /// writer runs.
+    #[test]
+    fn only_the_last_readers_wake_the_first_writer() {
+        let base = Edge::new(16, 1);
+        let first = Edge::in_place_of(&base, 0, 2);
+        let both = WAKES_WRITER | WAKES_ROOT;
+        for r in 0..2 {
+            assert_eq!(first.words().slot(r).wakes.load(Ordering::Relaxed), both);
+        }
+        assert_eq!(
+            base.words().slot(0).wakes.load(Ordering::Relaxed),
+            WAKES_WRITER,
+            "the base has no first writer to wake"
+        );
+        // Reader 0 of `first` passes its items on: it is no last reader.
+        let second = Edge::in_place_of(&first, 0, 1);
+        let wakes = |edge: &Edge, r: usize| edge.words().slot(r).wakes.load(Ordering::Relaxed);
+        assert_eq!(wakes(&first, 0), WAKES_WRITER);
+        assert_eq!(wakes(&first, 1), both);
+        assert_eq!(wakes(&second, 0), both);
+        // Whatever thread the first writer runs on.
+        first.words().set_root_writer_same_thread(0, false);
+        assert_eq!(wakes(&first, 0), WAKES_WRITER);
+        first.words().set_root_writer_same_thread(1, true);
+        assert_eq!(wakes(&first, 1), WAKES_WRITER);
+        first.words().set_root_writer_same_thread(1, false);
+        assert_eq!(wakes(&first, 1), both);
+    }
+}

@@ -28,6 +28,8 @@
 
 mod cursors;
 mod in_place;
+#[cfg(test)]
+mod test_edges;
 mod wake;
 mod words;
 

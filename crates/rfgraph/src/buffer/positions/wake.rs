@@ -188,3 +188,292 @@ impl EdgePositions {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_edges::Edge;
+    use super::super::{ReadCursor, WriteCursor};
+    use super::*;
+    use crate::buffer::EdgeSpec;
+    use crate::scheduler::thread::ThreadWaker;
+    use crate::signal::Signal;
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    fn remote_bits(words: &EdgePositions) -> u64 {
+        words.writer.remote_readers.load(Ordering::Relaxed)
+    }
+
+    /// A reader that frees space wakes its writer, parked on another
+    /// thread for room; through the runner's slot as through the port's
+    /// `publish_read`. Reads wake no reader.
+    #[test]
+    fn a_parked_writer_is_woken_when_a_reader_frees_space() {
+        let edge = Edge::new(16, 1);
+        let words = edge.words();
+        let mut w = WriteCursor::new(words);
+        edge.write(&mut w, 16);
+        assert_eq!(w.refresh(words), 0);
+        edge.writer.park();
+        assert!(!edge.writer.notified());
+        let mut r = ReadCursor::new(words, 0);
+        edge.read(&mut r, 4);
+        assert!(edge.writer.notified());
+        assert_eq!(edge.writer.wakes(), 1);
+        edge.writer.park();
+        r.refresh(words);
+        r.consume(words, 4);
+        words.slot(0).publish(words, r.position());
+        assert_eq!(edge.writer.wakes(), 2, "the runner's way of publishing");
+        assert_eq!(w.refresh(words), 8);
+        assert_eq!(edge.readers[0].wakes(), 1, "only the write woke the reader");
+    }
+
+    /// Published items wake every reader parked on another thread;
+    /// staging them wakes no one, and the writer hears nothing of its own
+    /// publication.
+    #[test]
+    fn a_parked_reader_is_woken_when_items_are_published() {
+        let edge = Edge::new(16, 2);
+        let words = edge.words();
+        for reader in &edge.readers {
+            reader.park();
+        }
+        let mut w = WriteCursor::new(words);
+        w.refresh(words);
+        w.produce(words, 5);
+        assert!(edge.readers.iter().all(|r| !r.notified() && r.wakes() == 0));
+        words.publish_write();
+        assert!(edge.readers.iter().all(|r| r.notified() && r.wakes() == 1));
+        assert_eq!(edge.writer.wakes(), 0);
+        assert!(!edge.writer.notified());
+    }
+
+    /// Nobody is woken when nothing moved, nor a block that has not
+    /// looked since its last notification (it is due to run, not
+    /// parked): a wake-up costs the scheduler once per look at most.
+    #[test]
+    fn no_wake_when_nobody_is_parked() {
+        let edge = Edge::new(16, 1);
+        let words = edge.words();
+        let reader = &edge.readers[0];
+        let mut w = WriteCursor::new(words);
+        edge.write(&mut w, 3);
+        assert_eq!(reader.wakes(), 1);
+        reader.park();
+        assert_eq!(words.publish_write(), 3, "nothing new");
+        assert!(!reader.notified(), "publishing nothing notifies no one");
+        edge.write(&mut w, 2);
+        assert_eq!(reader.wakes(), 2);
+        edge.write(&mut w, 2);
+        assert!(reader.notified());
+        assert_eq!(reader.wakes(), 2, "not parked: already due to run");
+        edge.writer.park();
+        assert_eq!(words.publish_read(0), 0, "nothing consumed");
+        assert!(!edge.writer.notified());
+        assert_eq!(edge.writer.wakes(), 0);
+    }
+
+    /// Peers on the writer's thread get no signal: their scheduler runs
+    /// them after the block moves. The mark can be taken back.
+    #[test]
+    fn peers_on_the_same_thread_are_not_signalled() {
+        let edge = Edge::new(16, 3);
+        let words = edge.words();
+        words.set_same_thread(1, true);
+        assert_eq!(remote_bits(words), 0b101);
+        assert_eq!(words.slot(1).wakes.load(Ordering::Relaxed), 0);
+        let mut w = WriteCursor::new(words);
+        edge.write(&mut w, 4);
+        let wakes = |edge: &Edge| edge.readers.iter().map(|r| r.wakes()).collect::<Vec<_>>();
+        assert_eq!(wakes(&edge), [1, 0, 1]);
+        assert!(!edge.readers[1].notified());
+        let mut local = ReadCursor::new(words, 1);
+        edge.read(&mut local, 4);
+        assert_eq!(edge.writer.wakes(), 0, "a local reader's read");
+        let mut remote = ReadCursor::new(words, 0);
+        edge.read(&mut remote, 4);
+        assert_eq!(edge.writer.wakes(), 1, "a remote reader's read");
+        words.set_same_thread(1, false);
+        assert_eq!(remote_bits(words), 0b111);
+        assert_eq!(words.slot(1).wakes.load(Ordering::Relaxed), WAKES_WRITER);
+        for r in 0..3 {
+            words.set_same_thread(r, true);
+        }
+        assert_eq!(remote_bits(words), 0);
+        for reader in &edge.readers {
+            reader.park();
+        }
+        edge.write(&mut w, 4);
+        assert_eq!(wakes(&edge), [1, 0, 1], "all local: no signal at all");
+    }
+
+    /// On an edge with more than 64 readers, readers 63 and up share the
+    /// last bit: they are signalled together, and stay signalled even on
+    /// the writer's thread. With exactly 64, reader 63 has a bit of its
+    /// own.
+    #[test]
+    fn readers_63_and_up_share_the_last_bit() {
+        let edge = Edge::new(8, 70);
+        let words = edge.words();
+        assert_eq!(words.reader_bit(62), Some(1 << 62));
+        assert_eq!(words.reader_bit(63), None);
+        assert_eq!(words.reader_bit(69), None);
+        for r in 0..70 {
+            words.set_same_thread(r, true);
+        }
+        assert_eq!(remote_bits(words), 1 << 63);
+        let mut w = WriteCursor::new(words);
+        edge.write(&mut w, 1);
+        let woken: Vec<usize> = (0..70).filter(|&r| edge.readers[r].wakes() == 1).collect();
+        assert_eq!(woken, (63..70).collect::<Vec<_>>());
+        let exact = Edge::new(8, 64);
+        assert_eq!(exact.words().reader_bit(63), Some(1 << 63));
+        exact.words().set_same_thread(63, true);
+        assert_eq!(remote_bits(exact.words()), u64::MAX >> 1);
+        let mut w = WriteCursor::new(exact.words());
+        exact.write(&mut w, 1);
+        assert_eq!(exact.readers[63].wakes(), 0);
+        assert_eq!(exact.readers[62].wakes(), 1);
+    }
+
+    /// A finishing writer wakes every reader, those on its own thread
+    /// too: a runner looks for finished writers only after a
+    /// notification.
+    #[test]
+    fn a_finishing_writer_wakes_every_reader() {
+        let edge = Edge::new(16, 2);
+        let words = edge.words();
+        words.set_same_thread(0, true);
+        for reader in &edge.readers {
+            reader.park();
+        }
+        words.finish_writer();
+        assert!(edge.readers.iter().all(|r| r.notified() && r.wakes() == 1));
+        assert!(words.writer_finished());
+    }
+
+    /// A detaching reader wakes its writer once, whatever thread it runs
+    /// on (the space it held is free), and the first writer of memory
+    /// reused in place (which it may have been holding back).
+    #[test]
+    fn a_detaching_reader_wakes_its_writer_and_the_first_writer_once() {
+        let plain = Edge::new(16, 1);
+        plain.words().set_same_thread(0, true);
+        plain.writer.park();
+        plain.words().detach_reader(0);
+        assert_eq!(plain.writer.wakes(), 1);
+        let base = Edge::new(16, 1);
+        let view = Edge::in_place_of(&base, 0, 2);
+        base.writer.park();
+        view.writer.park();
+        view.words().detach_reader(1);
+        assert_eq!((view.writer.wakes(), base.writer.wakes()), (1, 1));
+        base.writer.park();
+        view.writer.park();
+        view.words().detach_reader(1);
+        assert!(!view.writer.notified() && !base.writer.notified(), "once");
+    }
+
+    /// The last reader of memory reused in place wakes its first writer
+    /// when it frees space there, unless the two share a thread; a
+    /// reader that passes its items on never does.
+    #[test]
+    fn a_last_reader_of_reused_memory_wakes_the_first_writer() {
+        let base = Edge::new(16, 1);
+        let view = Edge::in_place_of(&base, 0, 1);
+        let mut w = WriteCursor::new(base.words());
+        base.write(&mut w, 16);
+        let mut mid_in = ReadCursor::new(base.words(), 0);
+        let mut mid_out = WriteCursor::new(view.words());
+        mid_in.refresh(base.words());
+        mid_in.consume(base.words(), 16);
+        mid_out.produce_in_place(view.words(), 16);
+        base.words().publish_read(0);
+        view.words().publish_write();
+        let mut last = ReadCursor::new(view.words(), 0);
+        let mut read = |n| {
+            base.writer.park();
+            view.writer.park();
+            view.read(&mut last, n);
+            (base.writer.notified(), view.writer.notified())
+        };
+        assert_eq!(read(4), (true, true), "both writers on other threads");
+        view.words().set_root_writer_same_thread(0, true);
+        assert_eq!(read(4), (false, true), "the first writer runs here");
+        view.words().set_root_writer_same_thread(0, false);
+        view.words().set_same_thread(0, true);
+        assert_eq!(read(4), (true, false), "the view's writer runs here");
+        // The base's own writer is the first writer of its memory: its
+        // readers have no other to wake.
+        base.words().set_root_writer_same_thread(0, false);
+        assert_eq!(
+            base.words().slot(0).wakes.load(Ordering::Relaxed),
+            WAKES_WRITER
+        );
+    }
+
+    /// A writer completing ranges on several threads publishes only
+    /// forward, and wakes readers only when the position moved.
+    #[test]
+    fn publishing_at_least_a_position_never_moves_back() {
+        let edge = Edge::new(16, 1);
+        let words = edge.words();
+        let reader = &edge.readers[0];
+        reader.park();
+        assert_eq!(words.publish_write_at_least(5), 5);
+        assert_eq!((words.written(), words.staged_write()), (5, 5));
+        assert!(reader.notified());
+        reader.park();
+        assert_eq!(words.publish_write_at_least(3), 5);
+        assert_eq!(words.publish_write_at_least(5), 5);
+        assert_eq!((words.written(), words.staged_write()), (5, 5));
+        assert!(!reader.notified(), "nothing new");
+        assert_eq!(words.publish_write_at_least(9), 9);
+        assert!(reader.notified());
+        assert_eq!(reader.wakes(), 2);
+    }
+
+    /// End to end with a scheduler's own waker: a writer thread that
+    /// found no room parks, and a read on this thread unparks it. Were
+    /// the read not to wake it, it would sleep until the deadline and
+    /// report so.
+    #[test]
+    fn a_writer_thread_parked_for_room_is_unparked_by_a_read() {
+        let writer_signal = Signal::new();
+        let spec = EdgeSpec {
+            item_size: 4,
+            min_bytes: 0,
+            writer_signal: writer_signal.clone(),
+            reader_signals: vec![Signal::new()],
+        };
+        let words = Arc::new(EdgePositions::new(&spec, 4));
+        let (parked, ready) = std::sync::mpsc::channel();
+        let writer = {
+            let words = words.clone();
+            std::thread::spawn(move || {
+                writer_signal.set_waker(Arc::new(ThreadWaker(std::thread::current())));
+                let mut w = WriteCursor::new(&words);
+                w.refresh(&words);
+                w.produce(&words, 4);
+                words.publish_write();
+                // The runner looks, finds no room and idles; the thread parks.
+                writer_signal.begin_look();
+                assert_eq!(w.refresh(&words), 0);
+                parked.send(()).unwrap();
+                let deadline = Instant::now() + Duration::from_secs(20);
+                while !writer_signal.is_pending() && Instant::now() < deadline {
+                    std::thread::park_timeout(deadline - Instant::now());
+                }
+                let woken = Instant::now() < deadline;
+                (woken, w.refresh(&words))
+            })
+        };
+        ready.recv().unwrap();
+        let mut r = ReadCursor::new(&words, 0);
+        r.refresh(&words);
+        r.consume(&words, 3);
+        words.publish_read(0);
+        assert_eq!(writer.join().unwrap(), (true, 3));
+    }
+}

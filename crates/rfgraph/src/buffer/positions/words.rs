@@ -255,3 +255,207 @@ impl EdgePositions {
         self.writer.tags.for_each_in(range, f);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_edges::Edge;
+    use super::super::wake::WAKES_WRITER;
+    use super::super::{ReadCursor, WriteCursor};
+    use super::*;
+
+    fn remote_bits(words: &EdgePositions) -> u64 {
+        words.writer.remote_readers.load(Ordering::Relaxed)
+    }
+
+    /// A new edge: every position at zero, every reader attached, on
+    /// another thread than the writer (its bit set in `remote_readers`,
+    /// its slot waking the writer), the chunk as large as the ring.
+    #[test]
+    fn a_new_edge_counts_every_reader_attached_and_remote() {
+        let edge = Edge::new(16, 3);
+        let words = edge.words();
+        assert_eq!(remote_bits(words), 0b111);
+        for r in 0..3 {
+            let slot = words.slot(r);
+            assert_eq!(slot.wakes.load(Ordering::Relaxed), WAKES_WRITER, "{r}");
+            assert!(!slot.detached.load(Ordering::Relaxed));
+            assert!(slot.passes_to.get().is_none());
+            assert_eq!((words.read_by(r), words.staged_read(r)), (0, 0));
+        }
+        assert_eq!(words.attached_readers(), 3);
+        assert_eq!((words.capacity(), words.chunk_items()), (16, 16));
+        assert_eq!((words.written(), words.staged_write()), (0, 0));
+        assert_eq!(words.unread(), 0);
+        assert!(!words.writer_finished());
+        assert!(words.root_writer.is_none());
+    }
+
+    /// One bit per reader up to 64 readers; beyond 64 the word is full
+    /// (readers 63 and up share its last bit, see `wake`).
+    #[test]
+    fn remote_reader_bits_fill_one_word() {
+        for (readers, bits) in [
+            (0, 0),
+            (1, 1),
+            (5, 0b1_1111),
+            (63, u64::MAX >> 1),
+            (64, u64::MAX),
+            (70, u64::MAX),
+        ] {
+            let edge = Edge::new(8, readers);
+            assert_eq!(remote_bits(edge.words()), bits, "{readers} readers");
+            assert_eq!(edge.words().attached_readers(), readers);
+        }
+    }
+
+    /// Each reader has its own slot, the first inline and the others
+    /// boxed, listed in reader order: one reader's positions never show
+    /// in another's.
+    #[test]
+    fn each_reader_has_its_own_slot() {
+        let edge = Edge::new(16, 3);
+        let words = edge.words();
+        assert!(std::ptr::eq(words.slot(0), &*words.first_reader));
+        let listed: Vec<*const ReaderSlot> = words.slots().map(std::ptr::from_ref).collect();
+        let by_index: Vec<*const ReaderSlot> =
+            (0..3).map(|r| std::ptr::from_ref(words.slot(r))).collect();
+        assert_eq!(listed, by_index);
+        assert!(listed[0] != listed[1] && listed[1] != listed[2]);
+        let mut w = WriteCursor::new(words);
+        edge.write(&mut w, 10);
+        let mut second = ReadCursor::new(words, 1);
+        second.refresh(words);
+        second.consume(words, 4);
+        assert_eq!(
+            (0..3).map(|r| words.staged_read(r)).collect::<Vec<_>>(),
+            [0, 4, 0]
+        );
+        assert_eq!(words.read_by(1), 0, "staged, not yet published");
+        words.publish_read(1);
+        assert_eq!(
+            (0..3).map(|r| words.read_by(r)).collect::<Vec<_>>(),
+            [0, 4, 0]
+        );
+        assert_eq!(words.slot(1).staged(), 4);
+    }
+
+    /// An edge without readers: nothing is ever unread, and no slot is
+    /// listed.
+    #[test]
+    fn an_edge_without_readers_holds_nothing() {
+        let edge = Edge::new(16, 0);
+        let words = edge.words();
+        assert_eq!(words.slots().count(), 0);
+        let mut w = WriteCursor::new(words);
+        edge.write(&mut w, 16);
+        assert_eq!(words.written(), 16);
+        assert_eq!(words.min_read(16), 16);
+        assert_eq!(words.unread(), 0);
+        assert_eq!(w.refresh(words), 16);
+    }
+
+    /// Items written but not read by the slowest attached reader.
+    #[test]
+    fn unread_counts_from_the_slowest_attached_reader() {
+        let edge = Edge::new(16, 2);
+        let words = edge.words();
+        let mut w = WriteCursor::new(words);
+        edge.write(&mut w, 10);
+        let (mut fast, mut slow) = (ReadCursor::new(words, 0), ReadCursor::new(words, 1));
+        edge.read(&mut fast, 7);
+        edge.read(&mut slow, 3);
+        assert_eq!(words.unread(), 7);
+        words.detach_reader(1);
+        assert_eq!(words.unread(), 3);
+        words.detach_reader(0);
+        assert_eq!(words.unread(), 0);
+    }
+
+    /// Detaching lowers the attached count once per reader, however
+    /// often it is called, and flags only that reader.
+    #[test]
+    fn a_reader_detaches_once() {
+        let edge = Edge::new(16, 2);
+        let words = edge.words();
+        words.detach_reader(1);
+        words.detach_reader(1);
+        assert_eq!(words.attached_readers(), 1);
+        assert!(words.slot(1).detached.load(Ordering::Relaxed));
+        assert!(!words.slot(0).detached.load(Ordering::Relaxed));
+        words.detach_reader(0);
+        assert_eq!(words.attached_readers(), 0);
+    }
+
+    /// The finish flag is the writer's alone: it changes no position and
+    /// detaches no reader.
+    #[test]
+    fn finishing_the_writer_only_sets_its_flag() {
+        let edge = Edge::new(16, 1);
+        let words = edge.words();
+        let mut w = WriteCursor::new(words);
+        edge.write(&mut w, 5);
+        words.finish_writer();
+        assert!(words.writer_finished());
+        assert_eq!((words.written(), words.unread()), (5, 5));
+        assert_eq!(words.attached_readers(), 1);
+    }
+
+    /// The chunk limit stays between one item and the capacity.
+    #[test]
+    fn the_chunk_limit_is_clamped_to_the_ring() {
+        let edge = Edge::new(16, 1);
+        let words = edge.words();
+        words.limit_chunk(4);
+        assert_eq!(words.chunk_items(), 4);
+        words.limit_chunk(0);
+        assert_eq!(words.chunk_items(), 1);
+        words.limit_chunk(1000);
+        assert_eq!(words.chunk_items(), 16);
+        assert_eq!(words.capacity(), 16);
+    }
+
+    /// The tag pre-check is one load of the tag horizon (highest tagged
+    /// index + 1): false for an empty range and for ranges past every
+    /// tag, true otherwise (a range below the horizon may hold none).
+    #[test]
+    fn the_tag_precheck_stops_at_the_horizon() {
+        let edge = Edge::new(16, 1);
+        let words = edge.words();
+        assert!(!words.may_have_tags(0..100), "no tag yet");
+        words.add_tag(Tag::new(10, "k", 1u64));
+        assert!(words.may_have_tags(10..11));
+        assert!(words.may_have_tags(0..5), "a pre-check, not a search");
+        assert!(!words.may_have_tags(11..100));
+        assert!(!words.may_have_tags(5..5), "empty range");
+        let mut seen = Vec::new();
+        words.for_each_tag(0..10, &mut |t| seen.push(t.index));
+        assert!(seen.is_empty(), "the range ends before the tag");
+        words.for_each_tag(0..11, &mut |t| seen.push(t.index));
+        assert_eq!(seen, [10]);
+    }
+
+    /// Adding a tag drops the tags every attached reader has published
+    /// its position past, and keeps the ones a reader may still see.
+    #[test]
+    fn tags_below_every_published_read_are_dropped() {
+        let edge = Edge::new(16, 2);
+        let words = edge.words();
+        words.add_tag(Tag::new(1, "a", 1u64));
+        words.add_tag(Tag::new(5, "b", 2u64));
+        let mut w = WriteCursor::new(words);
+        edge.write(&mut w, 10);
+        let (mut fast, mut slow) = (ReadCursor::new(words, 0), ReadCursor::new(words, 1));
+        edge.read(&mut fast, 10);
+        edge.read(&mut slow, 3);
+        words.add_tag(Tag::new(8, "c", 3u64));
+        let tags = |words: &EdgePositions| {
+            let mut seen = Vec::new();
+            words.for_each_tag(0..16, &mut |t| seen.push(t.index));
+            seen
+        };
+        assert_eq!(tags(words), [5, 8], "the slow reader may still see 5");
+        edge.read(&mut slow, 3);
+        words.add_tag(Tag::new(9, "d", 4u64));
+        assert_eq!(tags(words), [8, 9]);
+    }
+}
