@@ -5,13 +5,40 @@
 
 use crate::limit::Limit;
 use num_complex::Complex32;
-use rfgraph::{Block, BoxError, Item, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo};
+use rfgraph::{
+    Block, BoxError, FromPmt, Item, ParamInfo, Pmt, Ports, Setting, Settings, StreamInput,
+    StreamOutput, TagPolicy, WorkIo,
+};
 use rfgraph_dsp::{Kernel, Nco};
 
-/// Runs a [`Kernel`] on input `in`, writing output `out`. The kernel's
-/// `(consumed, produced)` drive the ports, so rate-changing kernels need no
-/// extra code; give their nominal rate for tag propagation with
-/// [`with_rate`](Self::with_rate).
+/// Runs a DSP [`Kernel`] on input `in`, writing output `out`.
+///
+/// The kernel's `(consumed, produced)` drive the ports, so rate-changing
+/// kernels need no extra code, and tags move by the kernel's own
+/// [`ratio`](Kernel::ratio). Kernel setters become run-time parameters with
+/// [`setting`](Self::setting): each is a message input of the same name.
+///
+/// # Stream Inputs
+/// - `in`: `K::Input`
+///
+/// # Stream Outputs
+/// - `out`: `K::Output`
+///
+/// # Message Inputs
+/// - one per setting, named after it
+///
+/// # Usage
+/// ```
+/// use rfgraph::Setting;
+/// use rfgraph_blocks::DspBlock;
+/// use rfgraph_dsp::{Ccf, FreqXlatingFir};
+///
+/// let taps = vec![0.25f32; 4];
+/// let xlate = FreqXlatingFir::<Ccf>::new(&taps, 4, 0.1).unwrap();
+/// let block = DspBlock::new(xlate)
+///     .with_setting(Setting::try_new("center", |k: &mut FreqXlatingFir<Ccf>, f: f64| k.set_center(f)).unit("cycles/sample"));
+/// # let _ = block;
+/// ```
 pub struct DspBlock<K>
 where
     K: Kernel,
@@ -21,7 +48,7 @@ where
     input: StreamInput<K::Input>,
     output: StreamOutput<K::Output>,
     kernel: K,
-    rate: (u64, u64),
+    settings: Settings<K>,
 }
 
 impl<K> DspBlock<K>
@@ -37,15 +64,24 @@ where
             input: StreamInput::new("in").with_min_items(kernel.min_input()),
             output: StreamOutput::new("out").with_min_items(kernel.min_output()),
             kernel,
-            rate: (1, 1),
+            settings: Settings::new(),
         }
     }
 
-    /// Declares that the kernel makes `interpolation` outputs per
-    /// `decimation` inputs, so tags move to the scaled index.
-    pub fn with_rate(mut self, interpolation: u64, decimation: u64) -> Self {
-        self.rate = (interpolation.max(1), decimation.max(1));
+    /// Adds a run-time parameter of the kernel (see [`Setting`]).
+    pub fn with_setting(mut self, setting: impl Into<Setting<K>>) -> Self {
+        self.settings = self.settings.with(setting.into());
         self
+    }
+
+    /// Shorthand for [`with_setting`](Self::with_setting) with a setter
+    /// that cannot fail.
+    pub fn setting<T: FromPmt + 'static>(
+        self,
+        name: &'static str,
+        set: impl Fn(&mut K, T) + Send + Sync + 'static,
+    ) -> Self {
+        self.with_setting(Setting::new(name, set))
     }
 
     /// The wrapped kernel.
@@ -61,7 +97,18 @@ where
     K::Output: Item,
 {
     fn ports(&mut self) -> Ports<'_> {
-        Ports::new().input(&mut self.input).output(&mut self.output)
+        self.settings
+            .message_inputs(Ports::new().input(&mut self.input).output(&mut self.output))
+    }
+
+    fn handle_message(&mut self, port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
+        self.settings
+            .apply(&mut self.kernel, port, msg)
+            .unwrap_or_else(|| Err(format!("no handler for message input `{port}`").into()))
+    }
+
+    fn settings(&self) -> Vec<ParamInfo> {
+        self.settings.infos()
     }
 
     #[inline]
@@ -73,9 +120,10 @@ where
     }
 
     fn tag_policy(&self) -> TagPolicy {
+        let ratio = self.kernel.ratio();
         TagPolicy::Propagate {
-            interpolation: self.rate.0,
-            decimation: self.rate.1,
+            interpolation: ratio.interpolation,
+            decimation: ratio.decimation,
         }
     }
 }

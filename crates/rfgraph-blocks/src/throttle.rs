@@ -1,7 +1,7 @@
 //! `Throttle`: limits a stream to a given item rate in wall-clock time,
 //! without blocking the scheduler thread (it asks for a timer instead).
 
-use rfgraph::{Block, BoxError, Item, Ports, StreamInput, StreamOutput, WorkIo};
+use rfgraph::{Block, BoxError, Item, ParamError, Ports, StreamInput, StreamOutput, WorkIo};
 use std::time::{Duration, Instant};
 
 /// Passes items at most at `rate` items per second.
@@ -14,16 +14,24 @@ pub struct Throttle<T: Item> {
 }
 
 impl<T: Item> Throttle<T> {
-    /// Limits to `items_per_second` (must be positive).
-    pub fn new(items_per_second: f64) -> Self {
-        assert!(items_per_second > 0.0, "throttle rate must be positive");
-        Self {
+    /// Limits to `items_per_second`.
+    ///
+    /// Errors: a rate that is not a positive finite number.
+    pub fn new(items_per_second: f64) -> Result<Self, ParamError> {
+        if !(items_per_second.is_finite() && items_per_second > 0.0) {
+            return Err(ParamError::new(
+                "Throttle",
+                "items_per_second",
+                format!("must be a positive number of items per second, not {items_per_second}"),
+            ));
+        }
+        Ok(Self {
             input: StreamInput::new("in"),
             output: StreamOutput::new("out"),
             rate: items_per_second,
             start: None,
             passed: 0,
-        }
+        })
     }
 }
 

@@ -46,7 +46,7 @@ fn a_throttled_branch_flows_while_busy_branches_fill_the_pool() {
         let mut fg = Flowgraph::new();
         let src = fg.add(NullSource::<u32>::new());
         // Waits on timers (`call_again_at`) between its items.
-        let throttle = fg.add(Throttle::<u32>::new(2_000.0));
+        let throttle = fg.add(Throttle::<u32>::new(2_000.0).unwrap());
         let sink = fg.add(NullSink::<u32>::new());
         fg.chain(&[src, throttle, sink]).unwrap();
         add_busy_branches(&mut fg, busy, true);

@@ -30,10 +30,9 @@ fn through_graph(s: impl Scheduler, decim: usize) -> (Vec<f32>, Vec<Tag>) {
     ];
     let src = fg.add(VectorSource::new(x).with_tags(tags));
     let shuffle = fg.add(CopyRand::<f32>::new(777, 5));
-    let fir = fg.add(
-        DspBlock::new(DecimatingFir::<Fff>::new(&taps(), decim).unwrap())
-            .with_rate(1, decim as u64),
-    );
+    let fir = fg.add(DspBlock::new(
+        DecimatingFir::<Fff>::new(&taps(), decim).unwrap(),
+    ));
     let sink = fg.add(VectorSink::<f32>::new());
     fg.chain(&[src, shuffle, fir, sink]).unwrap();
     let done = fg.run(s).unwrap();

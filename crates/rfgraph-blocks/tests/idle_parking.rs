@@ -20,7 +20,7 @@ fn process_cpu() -> Duration {
 fn idle_fraction(scheduler: impl Scheduler) -> f64 {
     let mut fg = Flowgraph::new();
     let src = fg.add(NullSource::<u32>::new());
-    let throttle = fg.add(Throttle::<u32>::new(2_000.0));
+    let throttle = fg.add(Throttle::<u32>::new(2_000.0).unwrap());
     let copy = fg.add(Copy::<u32>::new());
     let sink = fg.add(NullSink::<u32>::new());
     fg.chain(&[src, throttle, copy, sink]).unwrap();

@@ -2,7 +2,7 @@
 //! clamped to `[0, max_gain]`. Owns the gain state only.
 
 use crate::error::DspError;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Ratio};
 use crate::sample::Sample;
 
 /// Feedback AGC driving the output magnitude towards `reference`.
@@ -89,6 +89,10 @@ impl<T: Sample> Kernel for Agc<T> {
 
     fn process(&mut self, input: &[T], output: &mut [T]) -> (usize, usize) {
         Agc::process(self, input, output)
+    }
+
+    fn ratio(&self) -> Ratio {
+        Ratio::ONE
     }
 
     fn reset(&mut self) {

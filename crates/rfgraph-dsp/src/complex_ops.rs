@@ -2,7 +2,7 @@
 //! multiplication, as free functions and as [`Kernel`] structs. Owns no state.
 
 use crate::isa::Isa;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Ratio};
 use crate::simd::{self, Simd};
 use num_complex::Complex32;
 
@@ -72,6 +72,10 @@ impl Kernel for ComplexToMag {
     }
 
     /// Stateless.
+    fn ratio(&self) -> Ratio {
+        Ratio::ONE
+    }
+
     fn reset(&mut self) {}
 }
 
@@ -118,6 +122,10 @@ impl Kernel for ComplexToMagSquared {
     }
 
     /// Stateless.
+    fn ratio(&self) -> Ratio {
+        Ratio::ONE
+    }
+
     fn reset(&mut self) {}
 }
 

@@ -2,7 +2,7 @@
 //! Owns its two state values.
 
 use crate::error::DspError;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Ratio};
 use crate::sample::Sample;
 
 /// Removes the DC component of an `f32` or `Complex32` stream. The −3 dB corner
@@ -69,6 +69,10 @@ impl<T: Sample> Kernel for DcBlocker<T> {
 
     fn process(&mut self, input: &[T], output: &mut [T]) -> (usize, usize) {
         DcBlocker::process(self, input, output)
+    }
+
+    fn ratio(&self) -> Ratio {
+        Ratio::ONE
     }
 
     fn reset(&mut self) {

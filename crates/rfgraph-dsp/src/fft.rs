@@ -4,7 +4,7 @@
 //! allocates after construction.
 
 use crate::error::DspError;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Ratio};
 use crate::window::Window;
 use num_complex::Complex32;
 use rustfft::FftPlanner;
@@ -185,5 +185,9 @@ impl Kernel for Fft {
     }
 
     /// An FFT has no state between frames.
+    fn ratio(&self) -> Ratio {
+        Ratio::ONE
+    }
+
     fn reset(&mut self) {}
 }

@@ -7,7 +7,7 @@
 use crate::error::DspError;
 use crate::filter::{DecimatingFir, FirKind};
 use crate::isa::Isa;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Ratio};
 use crate::rotator::Rotator;
 use num_complex::Complex32;
 
@@ -108,6 +108,10 @@ impl<K: FirKind<Input = Complex32, Output = Complex32>> Kernel for FreqXlatingFi
 
     fn process(&mut self, input: &[Complex32], output: &mut [Complex32]) -> (usize, usize) {
         FreqXlatingFir::process(self, input, output)
+    }
+
+    fn ratio(&self) -> Ratio {
+        Ratio::new(1, self.decimation() as u64)
     }
 
     fn reset(&mut self) {

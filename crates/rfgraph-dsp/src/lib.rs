@@ -59,7 +59,7 @@ pub use filter::{
 };
 pub use freq_xlating::FreqXlatingFir;
 pub use isa::Isa;
-pub use kernel::Kernel;
+pub use kernel::{Kernel, Ratio};
 pub use moving_average::MovingAverage;
 pub use nco::Nco;
 pub use num_complex::Complex32;

@@ -4,7 +4,7 @@
 //! error cannot accumulate and the output does not depend on the call split.
 
 use crate::error::DspError;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Ratio};
 use crate::sample::Sample;
 
 const RECOMPUTE: u64 = 8192;
@@ -95,6 +95,10 @@ impl<T: Sample> Kernel for MovingAverage<T> {
 
     fn process(&mut self, input: &[T], output: &mut [T]) -> (usize, usize) {
         MovingAverage::process(self, input, output)
+    }
+
+    fn ratio(&self) -> Ratio {
+        Ratio::ONE
     }
 
     fn reset(&mut self) {

@@ -3,7 +3,7 @@
 
 use crate::error::DspError;
 use crate::isa::Isa;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Ratio};
 use crate::nco::{freq_of, phase_step};
 use crate::simd::{self, Simd};
 use num_complex::Complex32;
@@ -78,6 +78,10 @@ impl Kernel for Rotator {
 
     fn process(&mut self, input: &[Complex32], output: &mut [Complex32]) -> (usize, usize) {
         Rotator::process(self, input, output)
+    }
+
+    fn ratio(&self) -> Ratio {
+        Ratio::ONE
     }
 
     fn reset(&mut self) {

@@ -6,7 +6,7 @@
 use crate::error::DspError;
 use crate::fft::{Fft, FftDirection};
 use crate::isa::Isa;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Ratio};
 use crate::simd::{self, Simd};
 use crate::window::Window;
 use num_complex::Complex32;
@@ -131,5 +131,9 @@ impl Kernel for Spectrum {
     }
 
     /// A spectrum has no state between frames.
+    fn ratio(&self) -> Ratio {
+        Ratio::ONE
+    }
+
     fn reset(&mut self) {}
 }

@@ -30,6 +30,34 @@ impl std::fmt::Display for Direction {
     }
 }
 
+/// A block parameter that cannot work, rejected by the block's
+/// constructor (a zero rate, a negative item rate).
+#[derive(Debug, Clone, PartialEq, Error)]
+#[error("{block}: `{param}` {reason}")]
+pub struct ParamError {
+    /// The block type.
+    pub block: String,
+    /// The parameter.
+    pub param: String,
+    /// What is wrong with its value.
+    pub reason: String,
+}
+
+impl ParamError {
+    /// `param` of `block` is invalid because `reason`.
+    pub fn new(
+        block: impl Into<String>,
+        param: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Self {
+        Self {
+            block: block.into(),
+            param: param.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
 /// The two ends of a stream connection that do not fit together.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mismatch {
@@ -59,6 +87,21 @@ pub enum GraphError {
         /// Block instance name.
         block: String,
         /// The port asked for.
+        port: String,
+        /// Its direction.
+        direction: Direction,
+        /// The ports of that direction the block does have.
+        available: String,
+    },
+    /// [`Flowgraph::chain`](crate::Flowgraph::chain) met a block without
+    /// the `out` or `in` stream port it joins blocks through.
+    #[error(
+        "`chain` joins blocks through their ports `out` -> `in`, but block `{block}` has no {direction} named `{port}` (it has: {available}); connect it with `Flowgraph::connect` and its port names"
+    )]
+    ChainPort {
+        /// Block instance name.
+        block: String,
+        /// `out` or `in`.
         port: String,
         /// Its direction.
         direction: Direction,

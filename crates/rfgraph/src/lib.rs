@@ -56,11 +56,13 @@ pub mod tag;
 mod test_blocks;
 
 pub use block::copy_items::copy_items;
-pub use block::kernel::{Kernel, KernelBlock, Map};
+pub use block::fixed_rate::{FixedRateBlock, FixedRateKernel};
+pub use block::map::{Map, MapWith};
+pub use block::settings::{FromPmt, ParamInfo, ParamType, PmtTypeError, Setting, Settings};
 pub use block::stateless::{ParallelInPlace, StatelessMap};
 pub use block::{Block, TagPolicy, Waker, WorkIo};
 pub use buffer::MemoryDomain;
-pub use error::{BoxError, GraphError, HandleError, RunError};
+pub use error::{BoxError, GraphError, HandleError, ParamError, RunError};
 pub use flowgraph::{BlockId, Finished, Flowgraph, FlowgraphHandle, Running};
 pub use item::{Item, ItemType};
 pub use pmt::Pmt;

@@ -5,7 +5,7 @@ use crate::support::{
     SlowBlockingSource, TIMEOUT, run, wait_within,
 };
 use rfgraph::{
-    BlockId, Flowgraph, GraphError, HandleError, KernelBlock, Map, Pmt, RunError, Scheduler,
+    BlockId, FixedRateBlock, Flowgraph, GraphError, HandleError, Map, Pmt, RunError, Scheduler,
     StatelessMap, Tag,
 };
 use rfgraph_blocks::{
@@ -235,8 +235,8 @@ pub fn tags_scale_through_rate_changes(s: impl Scheduler) {
     let mut fg = Flowgraph::new();
     fg.set_buffer_bytes(4096);
     let src = fg.add(VectorSource::new(sequence(n)).with_tags(test_tags()));
-    let down = fg.add(KernelBlock::new(Decimate(4)));
-    let up = fg.add(KernelBlock::new(Repeat(3)));
+    let down = fg.add(FixedRateBlock::new(Decimate(4)).unwrap());
+    let up = fg.add(FixedRateBlock::new(Repeat(3)).unwrap());
     let sink = fg.add(VectorSink::<u32>::new());
     fg.chain(&[src, down, up, sink]).unwrap();
     let done = run(fg, s).unwrap();
@@ -517,7 +517,7 @@ pub fn decimator_remainder_does_not_hang(s: impl Scheduler) {
     // processed: the block must still finish.
     let mut fg = Flowgraph::new();
     let src = fg.add(VectorSource::new(sequence(10)));
-    let down = fg.add(KernelBlock::new(Decimate(4)));
+    let down = fg.add(FixedRateBlock::new(Decimate(4)).unwrap());
     let sink = fg.add(VectorSink::<u32>::new());
     fg.chain(&[src, down, sink]).unwrap();
     let done = run(fg, s).unwrap();
@@ -532,9 +532,9 @@ pub fn cascaded_remainders_after_a_fan_out_do_not_hang(s: impl Scheduler) {
     let mut fg = Flowgraph::new();
     fg.set_buffer_bytes(4096);
     let src = fg.add(VectorSource::new(sequence(20_001)));
-    let by4 = fg.add(KernelBlock::new(Decimate(4)));
+    let by4 = fg.add(FixedRateBlock::new(Decimate(4)).unwrap());
     let direct = fg.add(VectorSink::<u32>::new());
-    let by3 = fg.add(KernelBlock::new(Decimate(3)));
+    let by3 = fg.add(FixedRateBlock::new(Decimate(3)).unwrap());
     let after = fg.add(VectorSink::<u32>::new());
     fg.chain(&[src, by4, direct]).unwrap();
     fg.chain(&[by4, by3, after]).unwrap();
@@ -548,7 +548,7 @@ pub fn cascaded_remainders_after_a_fan_out_do_not_hang(s: impl Scheduler) {
 pub fn throttle_limits_rate_without_hanging(s: impl Scheduler) {
     let mut fg = Flowgraph::new();
     let src = fg.add(VectorSource::new(sequence(2_000)));
-    let throttle = fg.add(Throttle::<u32>::new(20_000.0));
+    let throttle = fg.add(Throttle::<u32>::new(20_000.0).unwrap());
     let sink = fg.add(VectorSink::<u32>::new());
     fg.chain(&[src, throttle, sink]).unwrap();
     let start = Instant::now();

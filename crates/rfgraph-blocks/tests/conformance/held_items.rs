@@ -145,7 +145,7 @@ fn held_items_arrive(s: impl Scheduler, until: Until, slow_reader: bool, room: R
     let sink = fg.add(VectorSink::<u32>::new());
     if slow_reader {
         fg.set_buffer_bytes(4096);
-        let throttle = fg.add(Throttle::<u32>::new(200_000.0));
+        let throttle = fg.add(Throttle::<u32>::new(200_000.0).unwrap());
         fg.chain(&[src, hold, throttle, sink]).unwrap();
     } else {
         fg.chain(&[src, hold, sink]).unwrap();

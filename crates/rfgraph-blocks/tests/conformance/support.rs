@@ -2,8 +2,8 @@
 //! test-only blocks (failing, panicking, controllable).
 
 use rfgraph::{
-    Block, BoxError, Finished, Flowgraph, Kernel, Pmt, Ports, RunError, Running, Scheduler,
-    StreamInput, StreamOutput, WorkIo,
+    Block, BoxError, Finished, FixedRateKernel, Flowgraph, Pmt, Ports, RunError, Running,
+    Scheduler, StreamInput, StreamOutput, WorkIo,
 };
 use std::time::{Duration, Instant};
 
@@ -272,7 +272,7 @@ impl Block for CountOnMessage {
 /// Keeps the first of every `n` items (decimation `n`).
 pub struct Decimate(pub usize);
 
-impl Kernel for Decimate {
+impl FixedRateKernel for Decimate {
     type In = u32;
     type Out = u32;
     fn decimation(&self) -> usize {
@@ -288,7 +288,7 @@ impl Kernel for Decimate {
 /// Writes every item `n` times (interpolation `n`).
 pub struct Repeat(pub usize);
 
-impl Kernel for Repeat {
+impl FixedRateKernel for Repeat {
     type In = u32;
     type Out = u32;
     fn interpolation(&self) -> usize {

@@ -8,7 +8,7 @@
 
 use crate::support::{AddU32, Decimate, Repeat, run};
 use rfgraph::{
-    Block, BoxError, Flowgraph, KernelBlock, Ports, Scheduler, StatelessMap, StreamInput,
+    Block, BoxError, FixedRateBlock, Flowgraph, Ports, Scheduler, StatelessMap, StreamInput,
     StreamOutput, WorkIo,
 };
 use rfgraph_blocks::{Copy, VectorSink};
@@ -72,9 +72,9 @@ pub fn a_rate_mismatched_diamond_ends(s: impl Scheduler) {
         n,
         end_at: None,
     });
-    let repeat = fg.add(KernelBlock::new(Repeat(4)));
+    let repeat = fg.add(FixedRateBlock::new(Repeat(4)).unwrap());
     let copy = fg.add(Copy::<u32>::new());
-    let decimate = fg.add(KernelBlock::new(Decimate(2)));
+    let decimate = fg.add(FixedRateBlock::new(Decimate(2)).unwrap());
     let add = fg.add(AddU32::new());
     let sink = fg.add(VectorSink::<u32>::new());
     fg.chain(&[src, repeat, copy]).unwrap();

@@ -126,7 +126,7 @@ fn build(args: &DspArgs) -> anyhow::Result<(Flowgraph, Option<usize>)> {
                 &lowpass(taps)?,
                 rfgraph_dsp::Isa::detect(),
             )?;
-            let b = fg.add(DspBlock::new(r).with_rate(3, 2));
+            let b = fg.add(DspBlock::new(r));
             pipe::<Complex32, Complex32>(&mut fg, random_c32(SOURCE_LEN), n, b)?;
         }
         "quad-demod" => {

@@ -58,7 +58,7 @@ pub fn run(args: &LoadArgs) -> anyhow::Result<()> {
     for run in 0..args.repeat {
         let mut fg = Flowgraph::new();
         let src = fg.add(NullSource::<f32>::new());
-        let throttle = fg.add(Throttle::<f32>::new(args.rate));
+        let throttle = fg.add(Throttle::<f32>::new(args.rate)?);
         let mut chain = vec![src, throttle];
         match args.mode {
             Mode::Intra => {

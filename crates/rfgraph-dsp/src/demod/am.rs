@@ -4,7 +4,7 @@
 use crate::dc_blocker::DcBlocker;
 use crate::error::DspError;
 use crate::isa::Isa;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Ratio};
 use crate::simd::{self, Simd};
 use num_complex::Complex32;
 
@@ -68,6 +68,10 @@ impl Kernel for AmDemod {
 
     fn process(&mut self, input: &[Complex32], output: &mut [f32]) -> (usize, usize) {
         AmDemod::process(self, input, output)
+    }
+
+    fn ratio(&self) -> Ratio {
+        Ratio::ONE
     }
 
     fn reset(&mut self) {

@@ -4,7 +4,7 @@
 
 use crate::error::DspError;
 use crate::filter::Biquad;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Ratio};
 
 /// FM de-emphasis filter.
 #[derive(Debug, Clone)]
@@ -66,6 +66,10 @@ impl Kernel for Deemphasis {
 
     fn process(&mut self, input: &[f32], output: &mut [f32]) -> (usize, usize) {
         Deemphasis::process(self, input, output)
+    }
+
+    fn ratio(&self) -> Ratio {
+        Ratio::ONE
     }
 
     fn reset(&mut self) {

@@ -3,7 +3,7 @@
 
 use crate::error::DspError;
 use crate::isa::Isa;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Ratio};
 use crate::simd::{self, Simd};
 use num_complex::Complex32;
 
@@ -83,6 +83,10 @@ impl Kernel for QuadratureDemod {
 
     fn process(&mut self, input: &[Complex32], output: &mut [f32]) -> (usize, usize) {
         QuadratureDemod::process(self, input, output)
+    }
+
+    fn ratio(&self) -> Ratio {
+        Ratio::ONE
     }
 
     fn reset(&mut self) {

@@ -6,7 +6,7 @@ use super::history::{History, filter_strided};
 use super::kind::{FirKind, check_taps};
 use crate::error::DspError;
 use crate::isa::Isa;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Ratio};
 use crate::simd::Simd;
 
 /// FIR filter followed by keeping every `decimation`-th output, computing only
@@ -119,6 +119,10 @@ impl<K: FirKind> Kernel for DecimatingFir<K> {
 
     fn min_input(&self) -> usize {
         self.decimation
+    }
+
+    fn ratio(&self) -> Ratio {
+        Ratio::new(1, self.decimation() as u64)
     }
 
     fn reset(&mut self) {

@@ -6,7 +6,7 @@ use super::history::{History, filter_contiguous};
 use super::kind::{FirKind, check_taps};
 use crate::error::DspError;
 use crate::isa::Isa;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Ratio};
 use crate::simd::Simd;
 
 /// Streaming FIR filter `y[n] = Σ_k h[k] · x[n-k]`, one output per input.
@@ -94,6 +94,10 @@ impl<K: FirKind> Kernel for Fir<K> {
 
     fn process(&mut self, input: &[K::Input], output: &mut [K::Output]) -> (usize, usize) {
         Fir::process(self, input, output)
+    }
+
+    fn ratio(&self) -> Ratio {
+        Ratio::ONE
     }
 
     fn reset(&mut self) {

@@ -3,7 +3,7 @@
 //! direct form II. Owns the IIR state; never designs FIR filters.
 
 use crate::error::DspError;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Ratio};
 use crate::sample::Sample;
 use core::f64::consts::PI;
 use num_complex::Complex64;
@@ -246,6 +246,10 @@ impl<T: Sample> Kernel for BiquadCascade<T> {
 
     fn process(&mut self, input: &[T], output: &mut [T]) -> (usize, usize) {
         BiquadCascade::process(self, input, output)
+    }
+
+    fn ratio(&self) -> Ratio {
+        Ratio::ONE
     }
 
     fn reset(&mut self) {

@@ -8,7 +8,7 @@ use super::history::{History, filter_contiguous};
 use super::kind::{FirKind, check_taps};
 use crate::error::DspError;
 use crate::isa::Isa;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Ratio};
 use crate::sample::Sample;
 use crate::simd::Simd;
 
@@ -121,6 +121,10 @@ impl<K: FirKind> Kernel for InterpolatingFir<K> {
 
     fn min_output(&self) -> usize {
         self.phases.len()
+    }
+
+    fn ratio(&self) -> Ratio {
+        Ratio::new(self.interpolation() as u64, 1)
     }
 
     fn reset(&mut self) {

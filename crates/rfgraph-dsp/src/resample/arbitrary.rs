@@ -14,7 +14,7 @@ use crate::error::DspError;
 use crate::filter::history_window as window;
 use crate::filter::{FirKind, History, polyphase_split};
 use crate::isa::Isa;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Ratio};
 use crate::sample::Sample;
 use crate::simd::Simd;
 
@@ -188,6 +188,10 @@ impl<K: FirKind> Kernel for ArbitraryResampler<K> {
 
     fn process(&mut self, input: &[K::Input], output: &mut [K::Output]) -> (usize, usize) {
         ArbitraryResampler::process(self, input, output)
+    }
+
+    fn ratio(&self) -> Ratio {
+        Ratio::approximate(self.rate())
     }
 
     fn reset(&mut self) {

@@ -9,7 +9,7 @@ use crate::filter::history_window as window;
 use crate::filter::polyphase_split;
 use crate::filter::{FirKind, History};
 use crate::isa::Isa;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Ratio};
 use crate::simd::Simd;
 
 fn gcd(a: usize, b: usize) -> usize {
@@ -173,6 +173,10 @@ impl<K: FirKind> Kernel for RationalResampler<K> {
 
     fn min_input(&self) -> usize {
         self.decim.div_ceil(self.interp)
+    }
+
+    fn ratio(&self) -> Ratio {
+        Ratio::new(self.interpolation() as u64, self.decimation() as u64)
     }
 
     fn reset(&mut self) {

@@ -2,10 +2,13 @@
 //!
 //! This module owns [`Block`], the per-call [`WorkIo`] a block uses to tell
 //! the runtime it finished or wants a timer, and the [`TagPolicy`]. Helpers
-//! for 1:1, decimating and interpolating blocks live in [`kernel`].
+//! for 1:1, decimating and interpolating blocks live in [`fixed_rate`] and
+//! [`map`]; run-time parameters bound to message inputs in [`settings`].
 
 pub mod copy_items;
-pub mod kernel;
+pub mod fixed_rate;
+pub mod map;
+pub mod settings;
 pub mod stateless;
 pub mod vectorize;
 
@@ -144,6 +147,14 @@ pub trait Block: Any + Send {
     /// Called once on every block after all blocks are done.
     fn deinit(&mut self) -> Result<(), BoxError> {
         Ok(())
+    }
+
+    /// The parameters this block lets messages change while it runs,
+    /// each a message input of the same name (see [`settings`]). Blocks
+    /// that keep a [`Settings`](settings::Settings) table return its
+    /// [`infos`](settings::Settings::infos).
+    fn settings(&self) -> Vec<settings::ParamInfo> {
+        Vec::new()
     }
 
     /// How tags travel through this block.

@@ -12,7 +12,7 @@
 //! This module owns the contract and the closure block; it never looks at
 //! buffers or threads.
 
-use super::kernel::{Kernel, KernelBlock};
+use super::fixed_rate::{FixedRateBlock, FixedRateKernel};
 use super::vectorize::vectorized;
 use crate::item::Item;
 use std::marker::PhantomData;
@@ -32,7 +32,7 @@ pub trait ParallelInPlace: Send + Sync {
 
 /// A 1:1 block from a closure with no state: `f` must give the same
 /// output for the same input whatever it saw before, like
-/// `|x: f32| a * x + b`. Unlike [`Map`](super::kernel::Map), whose closure
+/// `|x: f32| a * x + b`. Unlike [`Map`](super::map::Map), whose closure
 /// may keep state, its chunks may be processed on several cores at once.
 pub struct StatelessMap<T, F> {
     f: Arc<F>,
@@ -42,8 +42,8 @@ pub struct StatelessMap<T, F> {
 impl<T: Item, F: Fn(T) -> T + Send + Sync + 'static> StatelessMap<T, F> {
     /// A block applying `f` to every item.
     #[allow(clippy::new_ret_no_self)]
-    pub fn new(f: F) -> KernelBlock<Self> {
-        KernelBlock::new(Self {
+    pub fn new(f: F) -> FixedRateBlock<Self> {
+        FixedRateBlock::of_valid(Self {
             f: Arc::new(f),
             _item: PhantomData,
         })
@@ -60,7 +60,7 @@ fn map_in_place<T: Item>(f: &impl Fn(T) -> T, items: &mut [T]) {
     });
 }
 
-impl<T: Item, F: Fn(T) -> T + Send + Sync + 'static> Kernel for StatelessMap<T, F> {
+impl<T: Item, F: Fn(T) -> T + Send + Sync + 'static> FixedRateKernel for StatelessMap<T, F> {
     type In = T;
     type Out = T;
 

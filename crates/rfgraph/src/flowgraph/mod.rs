@@ -285,10 +285,26 @@ impl Flowgraph {
         Ok(())
     }
 
-    /// Connects blocks in a line through their ports `out` → `in`.
+    /// Connects blocks in a line through their ports `out` → `in`. A
+    /// block without those ports is a [`GraphError::ChainPort`] naming it
+    /// and the ports it has.
     pub fn chain(&mut self, blocks: &[BlockId]) -> Result<(), GraphError> {
         for pair in blocks.windows(2) {
-            self.connect(pair[0], "out", pair[1], "in")?;
+            self.connect(pair[0], "out", pair[1], "in")
+                .map_err(|e| match e {
+                    GraphError::UnknownPort {
+                        block,
+                        port,
+                        direction,
+                        available,
+                    } => GraphError::ChainPort {
+                        block,
+                        port,
+                        direction,
+                        available,
+                    },
+                    other => other,
+                })?;
         }
         Ok(())
     }

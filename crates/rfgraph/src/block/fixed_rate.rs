@@ -1,21 +1,26 @@
 //! Helpers for fixed-rate blocks: write the per-item arithmetic, get a block.
 //!
-//! A [`Kernel`] maps whole groups of `decimation` input items to groups of
-//! `interpolation` output items. [`KernelBlock`] wraps it into a [`Block`]
-//! that sizes the slices, consumes, produces and propagates tags with the
-//! right rate. [`Map`] is the 1:1 case for a closure.
+//! A [`FixedRateKernel`] maps whole groups of `decimation` input items to
+//! groups of `interpolation` output items. [`FixedRateBlock`] wraps it into
+//! a [`Block`] that sizes the slices, consumes, produces and propagates tags
+//! with the right rate, and binds run-time [`Settings`] on the kernel to
+//! message inputs. [`Map`](super::map::Map) is the 1:1 case for a closure.
+//!
+//! (The DSP crate's streaming kernels, with their own consumed/produced
+//! counts, have their own wrapper in the block library.)
 
+use super::settings::{FromPmt, ParamInfo, Setting, Settings};
 use super::stateless::ParallelInPlace;
 use super::{Block, TagPolicy, WorkIo};
-use crate::error::BoxError;
+use crate::error::{BoxError, ParamError};
 use crate::item::Item;
+use crate::pmt::Pmt;
 use crate::port::Ports;
 use crate::port::stream::{StreamInput, StreamOutput};
-use std::any::TypeId;
 use std::sync::Arc;
 
 /// Fixed-rate processing of one input stream into one output stream.
-pub trait Kernel: Send + 'static {
+pub trait FixedRateKernel: Send + 'static {
     /// Input item type.
     type In: Item;
     /// Output item type.
@@ -53,18 +58,39 @@ pub trait Kernel: Send + 'static {
     }
 }
 
-/// A block running a [`Kernel`] between input `in` and output `out`.
-pub struct KernelBlock<K: Kernel> {
+/// A block running a [`FixedRateKernel`] between input `in` and output
+/// `out`, with one message input per [setting](Self::with_setting).
+pub struct FixedRateBlock<K: FixedRateKernel> {
     input: StreamInput<K::In>,
     output: StreamOutput<K::Out>,
     kernel: K,
+    settings: Settings<K>,
 }
 
-impl<K: Kernel> KernelBlock<K> {
+impl<K: FixedRateKernel> FixedRateBlock<K> {
     /// Wraps `kernel`. A kernel that supports in-place processing lets
     /// its output reuse the input's ring when the flowgraph allows it.
-    pub fn new(kernel: K) -> Self {
-        assert!(kernel.interpolation() > 0 && kernel.decimation() > 0);
+    ///
+    /// Errors: a kernel whose interpolation or decimation is zero.
+    pub fn new(kernel: K) -> Result<Self, ParamError> {
+        for (param, value) in [
+            ("interpolation", kernel.interpolation()),
+            ("decimation", kernel.decimation()),
+        ] {
+            if value == 0 {
+                return Err(ParamError::new(
+                    std::any::type_name::<K>(),
+                    param,
+                    "must be at least 1",
+                ));
+            }
+        }
+        Ok(Self::of_valid(kernel))
+    }
+
+    /// Wraps a kernel whose interpolation and decimation are known to be
+    /// positive.
+    pub(crate) fn of_valid(kernel: K) -> Self {
         let one_to_one = kernel.interpolation() == 1 && kernel.decimation() == 1;
         let output = StreamOutput::new("out");
         // A call needs a whole decimation group in and room for a whole
@@ -79,7 +105,27 @@ impl<K: Kernel> KernelBlock<K> {
                 output
             },
             kernel,
+            settings: Settings::new(),
         }
+    }
+
+    /// Adds a run-time parameter of the kernel: a message input named
+    /// after `setting` whose messages reach its setter between two calls.
+    /// A [`MapWith`](super::map::MapWith) kernel also takes settings of its
+    /// state.
+    pub fn with_setting(mut self, setting: impl Into<Setting<K>>) -> Self {
+        self.settings = self.settings.with(setting.into());
+        self
+    }
+
+    /// Shorthand for [`with_setting`](Self::with_setting) with a setter
+    /// that cannot fail: `.setting("gain", |k, g: f32| k.gain = g)`.
+    pub fn setting<T: FromPmt + 'static>(
+        self,
+        name: &'static str,
+        set: impl Fn(&mut K, T) + Send + Sync + 'static,
+    ) -> Self {
+        self.with_setting(Setting::new(name, set))
     }
 
     /// The wrapped kernel.
@@ -88,9 +134,20 @@ impl<K: Kernel> KernelBlock<K> {
     }
 }
 
-impl<K: Kernel> Block for KernelBlock<K> {
+impl<K: FixedRateKernel> Block for FixedRateBlock<K> {
     fn ports(&mut self) -> Ports<'_> {
-        Ports::new().input(&mut self.input).output(&mut self.output)
+        self.settings
+            .message_inputs(Ports::new().input(&mut self.input).output(&mut self.output))
+    }
+
+    fn handle_message(&mut self, port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
+        self.settings
+            .apply(&mut self.kernel, port, msg)
+            .unwrap_or_else(|| Err(format!("no handler for message input `{port}`").into()))
+    }
+
+    fn settings(&self) -> Vec<ParamInfo> {
+        self.settings.infos()
     }
 
     #[inline]
@@ -126,59 +183,12 @@ impl<K: Kernel> Block for KernelBlock<K> {
 
     fn parallel_in_place(&self) -> Option<Arc<dyn ParallelInPlace>> {
         let one_to_one = self.kernel.interpolation() == 1 && self.kernel.decimation() == 1;
-        if one_to_one && self.kernel.supports_in_place() {
+        // A block with settings has message inputs: its arithmetic changes
+        // between calls, so no copy of it may run elsewhere.
+        if one_to_one && self.kernel.supports_in_place() && self.settings.is_empty() {
             self.kernel.parallel_in_place()
         } else {
             None
         }
-    }
-}
-
-/// A 1:1 kernel from a closure, e.g. `Map::new(|x: f32| 2.0 * x)`.
-pub struct Map<I, O, F> {
-    f: F,
-    _types: std::marker::PhantomData<fn(I) -> O>,
-}
-
-impl<I: Item, O: Item, F: FnMut(I) -> O + Send + 'static> Map<I, O, F> {
-    /// A block applying `f` to every item.
-    #[allow(clippy::new_ret_no_self)]
-    pub fn new(f: F) -> KernelBlock<Self> {
-        KernelBlock::new(Self {
-            f,
-            _types: std::marker::PhantomData,
-        })
-    }
-}
-
-impl<I: Item, O: Item, F: FnMut(I) -> O + Send + 'static> Kernel for Map<I, O, F> {
-    type In = I;
-    type Out = O;
-    #[inline]
-    fn process(&mut self, input: &[I], output: &mut [O]) {
-        let f = &mut self.f;
-        super::vectorize::vectorized(|| {
-            for (o, &i) in output.iter_mut().zip(input) {
-                *o = f(i);
-            }
-        });
-    }
-
-    fn supports_in_place(&self) -> bool {
-        TypeId::of::<I>() == TypeId::of::<O>()
-    }
-
-    #[inline]
-    fn process_in_place(&mut self, data: &mut [I]) {
-        assert!(self.supports_in_place(), "in place needs equal item types");
-        let f = &mut self.f;
-        super::vectorize::vectorized(|| {
-            for x in data.iter_mut() {
-                let y = f(*x);
-                // SAFETY: `I` and `O` are the same type (equal `TypeId`s,
-                // asserted above), so this copies an `I` into an `I`.
-                *x = unsafe { std::mem::transmute_copy::<O, I>(&y) };
-            }
-        });
     }
 }

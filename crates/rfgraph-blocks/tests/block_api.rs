@@ -1,0 +1,213 @@
+//! The block API's guard rails: run-time settings bound to message inputs,
+//! constructors that reject bad parameters with errors, tags moved by a DSP
+//! kernel's own ratio, and `chain`'s error for blocks without `out`/`in`.
+
+mod common;
+
+use common::{every_scheduler, wait_within};
+use rfgraph::{
+    BlockId, FixedRateBlock, FixedRateKernel, Flowgraph, FlowgraphHandle, GraphError, HandleError,
+    MapWith, ParamType, Pmt, Setting, Tag,
+};
+use rfgraph_blocks::{DspBlock, NullSink, Throttle, VectorSink, VectorSource};
+use rfgraph_dsp::{Ccf, Fff, FreqXlatingFir, RationalResampler};
+use std::time::{Duration, Instant};
+
+const CALL_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Waits until `block` produced more than `items` items.
+fn wait_for_output(handle: &FlowgraphHandle, block: BlockId, items: u64) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while handle.stats()[block.0].items_produced <= items {
+        assert!(Instant::now() < deadline, "block made no progress");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+struct Gain {
+    k: f32,
+}
+
+#[test]
+fn a_setting_changes_a_map_between_two_calls_on_every_scheduler() {
+    for s in every_scheduler() {
+        let name = s.name().to_string();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(vec![1.0f32; 4096]).repeat(u64::MAX / 8192));
+        let throttle = fg.add(Throttle::<f32>::new(2e6).unwrap());
+        let gain = fg.add(
+            MapWith::new(Gain { k: 1.0 }, |g: &mut Gain, x: f32| g.k * x).with_setting(
+                Setting::new("gain", |g: &mut Gain, k: f32| g.k = k).doc("linear gain"),
+            ),
+        );
+        let sink = fg.add(VectorSink::<f32>::new());
+        fg.chain(&[src, throttle, gain, sink]).unwrap();
+        let running = fg.start(s).unwrap();
+        let handle = running.handle();
+        wait_for_output(&handle, gain, 0);
+        let reply = handle.call(gain, "gain", 3.0f64, CALL_TIMEOUT).unwrap();
+        assert_eq!(reply, Pmt::Null);
+        let after = handle.stats()[gain.0].items_produced;
+        wait_for_output(&handle, gain, after + 1000);
+        handle.stop();
+        let done = wait_within(running, Duration::from_secs(60)).unwrap();
+        let items = done.block::<VectorSink<f32>>(sink).unwrap().items();
+        let switch = items
+            .iter()
+            .position(|&x| x != 1.0)
+            .expect("gain never changed");
+        assert!(switch > 0, "{name}: the change landed before any item");
+        assert!(
+            items[switch..].iter().all(|&x| x == 3.0),
+            "{name}: an item after the change was not scaled by the new gain"
+        );
+        let infos = &done.stats()[gain.0];
+        assert!(infos.items_produced >= switch as u64);
+    }
+}
+
+#[test]
+fn a_wrongly_typed_setting_is_refused_with_both_types_and_changes_nothing() {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(vec![1.0f32; 4096]).repeat(u64::MAX / 8192));
+    let throttle = fg.add(Throttle::<f32>::new(1e6).unwrap());
+    let gain = fg.add(
+        MapWith::new(Gain { k: 2.0 }, |g: &mut Gain, x: f32| g.k * x)
+            .setting("gain", |g, k: f32| g.k = k),
+    );
+    let sink = fg.add(VectorSink::<f32>::new());
+    fg.chain(&[src, throttle, gain, sink]).unwrap();
+    let running = fg.start(rfgraph::scheduler::Pool::new()).unwrap();
+    let handle = running.handle();
+    wait_for_output(&handle, gain, 0);
+    match handle.call(gain, "gain", "loud", CALL_TIMEOUT) {
+        Err(HandleError::Handler { cause, .. }) => assert_eq!(
+            cause,
+            "parameter `gain`: expected float, found string \"loud\""
+        ),
+        other => panic!("expected a handler error, got {other:?}"),
+    }
+    let after = handle.stats()[gain.0].items_produced;
+    wait_for_output(&handle, gain, after + 1000);
+    handle.stop();
+    let done = wait_within(running, Duration::from_secs(60)).unwrap();
+    let items = done.block::<VectorSink<f32>>(sink).unwrap().items();
+    assert!(!items.is_empty() && items.iter().all(|&x| x == 2.0));
+}
+
+#[test]
+fn a_dsp_block_lists_its_settings_and_retunes_its_kernel() {
+    let taps = vec![1.0f32];
+    let xlate = FreqXlatingFir::<Ccf>::new(&taps, 1, 0.0).unwrap();
+    let block = DspBlock::new(xlate).with_setting(
+        Setting::try_new("center", |k: &mut FreqXlatingFir<Ccf>, f: f64| {
+            k.set_center(f)
+        })
+        .unit("cycles/sample")
+        .doc("frequency moved to DC"),
+    );
+    let infos = rfgraph::Block::settings(&block);
+    assert_eq!(infos.len(), 1);
+    assert_eq!(
+        (infos[0].name, infos[0].ty, infos[0].unit),
+        ("center", ParamType::Float, "cycles/sample")
+    );
+
+    // A tone at 0.25 cycles/sample becomes DC once the filter is tuned to it.
+    let n = 1 << 14;
+    let quarter = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)];
+    let tone: Vec<_> = (0..n)
+        .map(|i| num_complex::Complex32::new(quarter[i % 4].0, quarter[i % 4].1))
+        .collect();
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(tone).repeat(u64::MAX / (2 * n as u64)));
+    let throttle = fg.add(Throttle::<num_complex::Complex32>::new(2e6).unwrap());
+    let xlate = fg.add(block);
+    let sink = fg.add(VectorSink::<num_complex::Complex32>::new());
+    fg.chain(&[src, throttle, xlate, sink]).unwrap();
+    let running = fg.start(rfgraph::scheduler::Tpb::new()).unwrap();
+    let handle = running.handle();
+    wait_for_output(&handle, xlate, 0);
+    handle.call(xlate, "center", 0.25, CALL_TIMEOUT).unwrap();
+    match handle.call(xlate, "center", f64::NAN, CALL_TIMEOUT) {
+        Err(HandleError::Handler { cause, .. }) => assert!(cause.starts_with("parameter `center`")),
+        other => panic!("a NaN centre must be refused, got {other:?}"),
+    }
+    let after = handle.stats()[xlate.0].items_produced;
+    wait_for_output(&handle, xlate, after + 4096);
+    handle.stop();
+    let done = wait_within(running, Duration::from_secs(60)).unwrap();
+    let out = done
+        .block::<VectorSink<num_complex::Complex32>>(sink)
+        .unwrap()
+        .items();
+    // The last items were translated by -0.25 cycles/sample: constant phase.
+    let tail = &out[out.len() - 1024..];
+    let step = tail.windows(2).map(|w| (w[1] * w[0].conj()).arg().abs());
+    assert!(
+        step.fold(0.0f32, f32::max) < 1e-3,
+        "the tone was not moved to DC"
+    );
+}
+
+#[test]
+fn tags_move_by_the_kernels_own_ratio() {
+    for s in every_scheduler() {
+        let name = s.name().to_string();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(vec![0.5f32; 6000]).with_tags(vec![
+            Tag::new(0, "a", Pmt::U64(1)),
+            Tag::new(3000, "b", Pmt::U64(2)),
+        ]));
+        let up = fg.add(DspBlock::new(RationalResampler::<Fff>::new(3, 2).unwrap()));
+        let sink = fg.add(VectorSink::<f32>::new());
+        fg.chain(&[src, up, sink]).unwrap();
+        let done = wait_within(fg.start(s).unwrap(), Duration::from_secs(60)).unwrap();
+        let tags = done.block::<VectorSink<f32>>(sink).unwrap().tags();
+        let indices: Vec<_> = tags.iter().map(|t| (t.key.as_str(), t.index)).collect();
+        assert_eq!(indices, [("a", 0), ("b", 4500)], "{name}");
+    }
+}
+
+struct ZeroRate;
+
+impl FixedRateKernel for ZeroRate {
+    type In = f32;
+    type Out = f32;
+    fn decimation(&self) -> usize {
+        0
+    }
+    fn process(&mut self, _input: &[f32], _output: &mut [f32]) {}
+}
+
+#[test]
+fn constructors_reject_bad_parameters_with_errors() {
+    let e = FixedRateBlock::new(ZeroRate)
+        .err()
+        .expect("zero decimation");
+    assert_eq!(e.param, "decimation");
+    for rate in [0.0, -5.0, f64::NAN, f64::INFINITY] {
+        let e = Throttle::<f32>::new(rate).err().expect("bad rate");
+        assert!(e.to_string().contains("positive"), "{e}");
+    }
+}
+
+#[test]
+fn chain_names_the_block_without_out_or_in() {
+    let mut fg = Flowgraph::new();
+    let src = fg.add_named("recording", VectorSource::new(vec![0.0f32; 8]));
+    let sink = fg.add_named("speaker", NullSink::<f32>::new());
+    let more = fg.add(NullSink::<f32>::new());
+    let error = fg.chain(&[src, sink, more]).unwrap_err();
+    let message = error.to_string();
+    match error {
+        GraphError::ChainPort { block, port, .. } => {
+            assert_eq!((block.as_str(), port.as_str()), ("speaker", "out"))
+        }
+        other => panic!("expected a chain port error, got {other:?}"),
+    }
+    assert!(
+        message.contains("`speaker`") && message.contains("Flowgraph::connect"),
+        "{message}"
+    );
+}
