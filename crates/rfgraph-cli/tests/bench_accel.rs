@@ -44,6 +44,8 @@ fn accel_reports_both_modes_per_size() {
             assert!(line[f].as_f64().unwrap() > 0.0, "{f} in {line}");
         }
         assert!(line["p50_us"].as_f64() <= line["p99_us"].as_f64());
+        common::assert_span(line);
+        common::assert_rate(line, "buffers_per_s", 20.0);
         let transfers = match line["mode"].as_str().unwrap() {
             "baseline" => 10,
             "enhanced" => 2,

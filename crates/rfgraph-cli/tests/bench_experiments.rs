@@ -1,9 +1,10 @@
 //! The JSON contract of `msg`, `chain`, `saxpy`, `load` and `plot`: fields
-//! present, numbers positive, item and message counts exact. No timing.
+//! present, numbers positive, item and message counts exact, `seconds`
+//! holding `run_seconds`, rates being counts per `seconds`. No timing.
 
 mod common;
 
-use common::bench;
+use common::{assert_rate, assert_span, bench};
 use serde_json::Value;
 
 fn assert_common(line: &Value, experiment: &str, scheduler: &str) {
@@ -11,7 +12,12 @@ fn assert_common(line: &Value, experiment: &str, scheduler: &str) {
     assert_eq!(line["runtime"], "rfgraph");
     assert_eq!(line["scheduler"], scheduler);
     assert!(line["run"].is_u64());
-    assert!(line["seconds"].as_f64().unwrap() > 0.0, "{line}");
+    assert_span(line);
+}
+
+/// The rooflines have no runtime to set up: the run phase is the span.
+fn assert_roofline_span(line: &Value) {
+    assert_eq!(line["seconds"], line["run_seconds"], "{line}");
 }
 
 fn positive(line: &Value, fields: &[&str]) {
@@ -43,6 +49,16 @@ fn msg_counts_every_message() {
             (3.into(), 4.into(), 500.into())
         );
         positive(l, &["messages_per_s", "hop_ns"]);
+        let messages = 3.0 * 500.0;
+        assert_rate(l, "messages_per_s", messages);
+        // hop_ns is seconds per hop: the inverse rate of 5 hops a message.
+        let hops = messages * 5.0;
+        let seconds = l["seconds"].as_f64().unwrap();
+        let hop_ns = l["hop_ns"].as_f64().unwrap();
+        assert!(
+            (hop_ns - seconds * 1e9 / hops).abs() <= 1e-12 * hop_ns,
+            "{l}"
+        );
     }
 }
 
@@ -68,6 +84,9 @@ fn chain_on_a_scheduler_and_fused() {
         assert_eq!(l["items"], 50_000);
         assert_eq!(l["branches"], 4);
         positive(l, &["items_per_s", "block_items_per_s"]);
+        // 4 branches of head, 3 copies and the sink.
+        assert_rate(l, "items_per_s", 4.0 * 50_000.0);
+        assert_rate(l, "block_items_per_s", 4.0 * 50_000.0 * 5.0);
     }
     let (ok, lines, err) = bench(&[
         "chain",
@@ -81,10 +100,13 @@ fn chain_on_a_scheduler_and_fused() {
     ]);
     assert!(ok, "{err}");
     assert_common(&lines[0], "chain", "fused");
+    assert_roofline_span(&lines[0]);
     positive(
         &lines[0],
         &["items_per_s", "block_items_per_s", "chunk_items"],
     );
+    assert_rate(&lines[0], "items_per_s", 2.0 * 100_000.0);
+    assert_rate(&lines[0], "block_items_per_s", 2.0 * 100_000.0 * 7.0);
 }
 
 #[test]
@@ -121,6 +143,11 @@ fn saxpy_on_cores_and_fused() {
         let fill = extra.contains(&"--fill");
         assert_eq!(l.get("fill").is_some(), fill, "{l}");
         positive(l, &["items_per_s", "block_items_per_s"]);
+        assert_rate(l, "items_per_s", 200_000.0);
+        assert_rate(l, "block_items_per_s", 200_000.0 * 4.0);
+        if scheduler == "fused" {
+            assert_roofline_span(l);
+        }
     }
 }
 
@@ -133,6 +160,9 @@ fn saxpy_bare_runtime_floor_runs_on_one_core() {
     assert_eq!(l["blocks"], 3);
     assert_eq!(l["items"], 100_001);
     positive(l, &["items_per_s", "block_items_per_s"]);
+    assert_roofline_span(l);
+    assert_rate(l, "items_per_s", 100_001.0);
+    assert_rate(l, "block_items_per_s", 100_001.0 * 3.0);
     let (ok, _, err) = bench(&["saxpy", "--bare", "--cores", "2"]);
     assert!(!ok);
     assert!(err.contains("--bare runs on one core"), "{err}");
@@ -140,7 +170,9 @@ fn saxpy_bare_runtime_floor_runs_on_one_core() {
 
 #[test]
 fn load_reports_quality_at_most_one() {
-    for mode in ["intra", "inter"] {
+    // `single` runs the sink between the other blocks, where the runtime's
+    // live statistics lag; the sink's own count must not.
+    for (mode, scheduler) in [("intra", "tpb"), ("inter", "tpb"), ("inter", "single")] {
         let (ok, lines, err) = bench(&[
             "load",
             "--workload",
@@ -156,17 +188,30 @@ fn load_reports_quality_at_most_one() {
             "--duration",
             "0.3",
             "--scheduler",
-            "tpb",
+            scheduler,
         ]);
         assert!(ok, "{err}");
         let l = &lines[0];
-        assert_common(l, "load", "tpb");
+        assert_common(l, "load", scheduler);
         assert_eq!(l["mode"], mode);
         assert_eq!(l["workload"], "intadd");
         let q = l["quality"].as_f64().unwrap();
         assert!(q > 0.0 && q <= 1.0, "{l}");
         // Whole packets only: the processed count is a multiple of 1024.
-        assert_eq!(l["items_processed"].as_u64().unwrap() % 1024, 0);
+        let processed = l["items_processed"].as_u64().unwrap();
+        assert_eq!(processed % 1024, 0);
+        // items_per_s is over the whole run; quality over the window, which
+        // lies inside it.
+        assert_rate(l, "items_per_s", processed as f64);
+        let window = l["window_seconds"].as_f64().unwrap();
+        assert!(
+            window > 0.0 && window <= l["seconds"].as_f64().unwrap(),
+            "{l}"
+        );
+        let window_items = l["window_items"].as_u64().unwrap();
+        assert!(window_items <= processed, "{l}");
+        let quality = (window_items as f64 / (200_000.0 * window)).min(1.0);
+        assert!((q - quality).abs() <= 1e-12, "{l}");
     }
 }
 
@@ -229,6 +274,8 @@ fn dsp_runs_every_kernel_with_exact_counts() {
         let expected = if kernel == "fft" { 20_000 } else { 20_001 };
         assert_eq!(l["items_processed"], expected, "{l}");
         positive(l, &["items_per_s"]);
+        assert_rate(l, "items_per_s", expected as f64);
+        assert_rate(l, "block_items_per_s", expected as f64);
     }
     let (ok, _, err) = bench(&["dsp", "--kernel", "fir-xyz", "--items", "10"]);
     assert!(!ok);

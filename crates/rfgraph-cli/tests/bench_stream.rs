@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::bench;
+use common::{assert_rate, assert_span, bench};
 use serde_json::Value;
 
 #[test]
@@ -34,6 +34,10 @@ fn stream_prints_one_record_per_run_with_exact_counts() {
             for rate in ["seconds", "items_per_s", "block_items_per_s"] {
                 assert!(line[rate].as_f64().unwrap() > 0.0, "{rate} in {line}");
             }
+            // The whole run holds the run phase; rates divide the whole run.
+            assert_span(line);
+            assert_rate(line, "items_per_s", 2.0 * 100_000.0);
+            assert_rate(line, "block_items_per_s", 2.0 * 100_000.0 * 5.0);
         }
     }
 }

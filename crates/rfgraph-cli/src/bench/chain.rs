@@ -1,10 +1,17 @@
 //! The `chain` experiment (GRCon'19 Fig. 7/8): B independent branches of S
 //! copies, N items each, on a scheduler, or `--fused` with no runtime: one
 //! thread per branch pushing L1-sized chunks through S real buffers.
+//!
+//! On a scheduler, `seconds` is the span of [`super::stream`] (the whole
+//! `Flowgraph::run`, as GNU Radio's `tb.run()`). `--fused` is a roofline
+//! with no runtime: its timer covers spawning one thread per branch, each
+//! allocating its S + 1 chunk buffers and running the loop, and joining
+//! them; there is no set-up beyond that to include, which is the point of
+//! a roofline, so its `run_seconds` equals `seconds`.
 
 use super::setup::GraphOpts;
 use super::stream::{StreamArgs, measure_pipes};
-use super::{Record, fused, setup};
+use super::{Record, Span, fused, setup};
 use anyhow::bail;
 use clap::Args;
 use std::time::Instant;
@@ -51,7 +58,7 @@ fn run_fused(args: &ChainArgs, run: usize) -> Record {
         }
     });
     let seconds = start.elapsed().as_secs_f64();
-    Record::new("chain", "fused", run, seconds).field("chunk_items", chunk)
+    Record::new("chain", "fused", run, Span::whole(seconds)).field("chunk_items", chunk)
 }
 
 /// Runs the experiment.
@@ -77,7 +84,7 @@ pub fn run(args: &ChainArgs) -> anyhow::Result<()> {
             let (record, done) = measure_pipes("chain", &stream, run)?;
             (record, Some(done))
         };
-        let seconds = record.value()["seconds"].as_f64().unwrap_or(f64::NAN);
+        let seconds = record.seconds();
         let record = record
             .field("branches", args.branches)
             .field("stages", args.stages)

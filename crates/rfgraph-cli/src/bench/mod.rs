@@ -1,5 +1,42 @@
 //! `rfgraph bench`: the papers' experiments as flowgraphs, each run printed
 //! as one JSON object on stdout (DESIGN §6) with a human summary on stderr.
+//!
+//! # What `seconds` covers
+//!
+//! A benchmark's timer must cover the same span as the peer it is compared
+//! with. GNU Radio's script (`bench/gnuradio/gr_bench.py`) builds a fresh
+//! top block and times `tb.run()`, which is `tb.start()` (flattening,
+//! buffer allocation, scheduler and thread creation, each block's `start`
+//! on its thread) then `tb.wait()` (the run, each block's `stop`, the
+//! joins). FutureSDR's benchmarks likewise time `Runtime::run` (init, run,
+//! deinit). So every flowgraph experiment here reports, in `seconds`, the
+//! span of [`setup::run_timed`]: the graph is built first, then the timer
+//! runs from just before the scheduler is created until `Flowgraph::run`
+//! returned (validation, buffer planning, rings, every block's `init`, the
+//! scheduler's threads, the run, every `deinit`, the joins). Dropping the
+//! finished graph comes after it, as GNU Radio frees its buffers at
+//! `del tb`. `run_seconds` keeps the run phase alone
+//! ([`rfgraph::Finished::run_time`]), which `seconds` was before. Every rate
+//! (`items_per_s`, `block_items_per_s`, `messages_per_s`, `hop_ns`,
+//! `buffers_per_s`) divides by `seconds`.
+//!
+//! | experiment | before the timer, both sides | rfgraph's `seconds` | GNU Radio's `seconds` |
+//! |---|---|---|---|
+//! | `stream`, `chain` | the P (B) pipes of source → head → S copies → sink | scheduler + `Flowgraph::run` | `tb.run()` |
+//! | `msg` | the pipes; the messages (rfgraph: K blobs per pipe in `MessageBurst`; GNU Radio: one shared PDU posted K times into each first forwarder) | scheduler + `Flowgraph::run`, the source's K posts included | `tb.run()` |
+//! | `saxpy` | the chain and its core groups (GNU Radio: processor affinities) | scheduler (with pinning) + `Flowgraph::run` | `tb.run()` |
+//! | `dsp` | source data, taps, kernel, graph | scheduler + `Flowgraph::run` | `tb.run(65536)` |
+//! | `load` | the graph | scheduler + `start` … `stop` + `wait`; `quality` over the window only | – |
+//! | `accel` | OpenCL contexts, kernels, graph | scheduler + `Flowgraph::run` | – |
+//! | `chain --fused`, `saxpy --fused` | nothing | spawn the threads, allocate the chunks, the loops, join | – |
+//! | `saxpy --bare` | nothing | allocate the ring and blocks, the round-robin loop | – |
+//!
+//! Before this, rfgraph's `seconds` was the run phase only (the
+//! scheduler's `execute`: no validation, rings, `init`, `deinit` or the
+//! run thread's spawn and join), shorter than GNU Radio's `tb.run()`.
+//! The one asymmetry left is `msg`'s first hop: see [`msg`]. The rooflines
+//! have no runtime to set up, which is what makes them rooflines; their
+//! `run_seconds` equals `seconds`.
 
 mod accel;
 mod bare;
@@ -18,7 +55,7 @@ mod summary;
 mod workload;
 
 use clap::Subcommand;
-pub use record::Record;
+pub use record::{Record, Span};
 
 /// One benchmark experiment.
 #[derive(Subcommand)]

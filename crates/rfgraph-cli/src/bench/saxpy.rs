@@ -12,9 +12,25 @@
 //! `chain` runs data-parallel when it spreads them over cores;
 //! `--stateful` builds them as `Map` blocks, which it cuts between cores
 //! instead.
+//!
+//! # What `seconds` covers
+//!
+//! - On a scheduler: [`setup::run_timed`]'s span. The graph is built
+//!   first; the timer covers the scheduler's creation (with its core
+//!   pinning) and the whole `Flowgraph::run`: rings, `init`, threads, run,
+//!   `deinit`. `gr_bench.py saxpy` builds its top block (with processor
+//!   affinities) and times `tb.run()`, the same span.
+//! - `--fused` (the roofline): spawning C threads, each allocating its
+//!   chunk and running the passes, and joining them.
+//! - `--bare` (the floor): allocating the ring and the `dyn` blocks and
+//!   running them round robin on this thread.
+//!
+//! The two baselines have no runtime to set up or tear down, which is the
+//! point of them: they time only the loop and its own minimal set-up, so
+//! their `run_seconds` equals `seconds`.
 
 use super::setup::GraphOpts;
-use super::{Record, bare, fused, setup};
+use super::{Record, Span, bare, fused, setup};
 use anyhow::bail;
 use clap::Args;
 use rfgraph::{Flowgraph, Map, StatelessMap};
@@ -127,10 +143,10 @@ pub fn run(args: &SaxpyArgs) -> anyhow::Result<()> {
         &args.run.scheduler
     };
     for run in 0..args.run.repeat {
-        let (seconds, done) = if args.fused {
-            (run_fused(args), None)
+        let (span, done) = if args.fused {
+            (Span::whole(run_fused(args)), None)
         } else if args.bare {
-            (run_bare(args), None)
+            (Span::whole(run_bare(args)), None)
         } else {
             let mut fg = Flowgraph::new();
             if let Some(bytes) = args.run.buffer_bytes {
@@ -161,21 +177,27 @@ pub fn run(args: &SaxpyArgs) -> anyhow::Result<()> {
             let mut groups = setup::split_groups(&steps, args.cores);
             groups[0].push(src);
             groups[args.cores - 1].push(sink);
-            let scheduler = setup::scheduler(
-                &args.run.scheduler,
-                Some(args.cores),
-                &groups,
-                args.run.explain,
+            let (done, span) = setup::run_timed(
+                fg,
+                || {
+                    setup::scheduler(
+                        &args.run.scheduler,
+                        Some(args.cores),
+                        &groups,
+                        args.run.explain,
+                    )
+                },
+                &format!("saxpy run {run}"),
             )?;
-            let done = setup::run(fg, scheduler, &format!("saxpy run {run}"))?;
             let received = setup::consumed_by(&done, "NullSink");
             if received != args.items {
                 bail!("sink received {received} items, expected {}", args.items);
             }
-            (done.run_time().as_secs_f64(), Some(done))
+            (span, Some(done))
         };
         let items = args.items as f64;
-        let mut record = Record::new("saxpy", scheduler_name, run, seconds);
+        let seconds = span.seconds;
+        let mut record = Record::new("saxpy", scheduler_name, run, span);
         if args.stateful {
             record = record.field("stateful", true);
         }

@@ -1,10 +1,13 @@
 //! What every experiment shares: choosing a scheduler by name (with an
-//! optional core budget), and running a flowgraph into a timed result.
+//! optional core budget), and running a flowgraph into a timed result over
+//! the span GNU Radio's `tb.run()` covers (see [`run_timed`]).
 
+use super::Span;
 use anyhow::Context;
 use clap::Args;
 use rfgraph::scheduler::{Chain, Pool, Scheduler, Single, Tpb, by_name};
-use rfgraph::{BlockId, Finished, Flowgraph};
+use rfgraph::{BlockId, Finished, Flowgraph, Running};
+use std::time::Instant;
 
 /// Options every flowgraph experiment shares.
 #[derive(Args, Debug, Clone)]
@@ -60,9 +63,55 @@ pub fn scheduler(
     }
 }
 
-/// Runs `fg` and returns the finished graph.
-pub fn run(fg: Flowgraph, scheduler: Box<dyn Scheduler>, what: &str) -> anyhow::Result<Finished> {
-    fg.run(scheduler).with_context(|| format!("{what} failed"))
+/// Creates the scheduler with `scheduler` and runs the built `fg` to
+/// completion, timing the span every experiment reports as `seconds`: from
+/// just before the scheduler is created (GNU Radio creates its scheduler
+/// inside `tb.start()`, FutureSDR's benchmarks inside their timer) until
+/// `Flowgraph::run` returned, so it holds validation, buffer planning, the
+/// rings, every block's `init`, the scheduler's threads, the run, every
+/// `deinit` and the joins. Building the graph (blocks, their data, the
+/// connections) comes before it, as GNU Radio's scripts build the top block
+/// before `tb.run()`. The span's `run_seconds` is the run phase alone.
+pub fn run_timed(
+    fg: Flowgraph,
+    scheduler: impl FnOnce() -> anyhow::Result<Box<dyn Scheduler>>,
+    what: &str,
+) -> anyhow::Result<(Finished, Span)> {
+    // `Flowgraph::run` is `start` then `wait`; timing the two halves keeps
+    // one code path with `load`, which observes the graph between them.
+    let (start, running) = start_timed(fg, scheduler, what)?;
+    wait_timed(running, start, what)
+}
+
+/// [`run_timed`]'s start for flowgraphs observed while they run (`load`):
+/// the instant the span starts, and the started graph.
+pub fn start_timed(
+    fg: Flowgraph,
+    scheduler: impl FnOnce() -> anyhow::Result<Box<dyn Scheduler>>,
+    what: &str,
+) -> anyhow::Result<(Instant, Running)> {
+    let start = Instant::now();
+    let scheduler = scheduler()?;
+    let running = fg
+        .start(scheduler)
+        .with_context(|| format!("{what} failed to start"))?;
+    Ok((start, running))
+}
+
+/// [`run_timed`]'s end for a graph from [`start_timed`]: waits for it and
+/// returns the finished graph and the span since `start`.
+pub fn wait_timed(
+    running: Running,
+    start: Instant,
+    what: &str,
+) -> anyhow::Result<(Finished, Span)> {
+    let done = running.wait().with_context(|| format!("{what} failed"))?;
+    let seconds = start.elapsed().as_secs_f64();
+    let span = Span {
+        seconds,
+        run_seconds: done.run_time().as_secs_f64(),
+    };
+    Ok((done, span))
 }
 
 /// Items consumed by blocks whose type name contains `type_fragment`.

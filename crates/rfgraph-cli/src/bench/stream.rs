@@ -2,6 +2,11 @@
 //! S copies → null sink. Measures the runtime's cost per block and item.
 //! The `chain` experiment is the same topology with the paper's naming
 //! (branches) plus a fused roofline, so both share [`build_pipes`].
+//!
+//! `seconds` is [`setup::run_timed`]'s span: the graph is built first, then
+//! the timer covers the scheduler's creation and the whole `Flowgraph::run`
+//! (rings, `init`, threads, run, `deinit`), as `gr_bench.py stream`/`chain`
+//! build the top block and then time `tb.run()`.
 
 use super::setup::GraphOpts;
 use super::{Record, setup};
@@ -67,10 +72,13 @@ pub fn measure_pipes(
     if args.pipes == 0 || args.items == 0 {
         bail!("pipes/branches and --items must be positive");
     }
-    let scheduler = setup::scheduler(&args.run.scheduler, None, &[], args.run.explain)?;
     let (fg, _) = build_pipes(args.pipes, args.stages, args.items, args.run.buffer_bytes)?;
-    let done = setup::run(fg, scheduler, &format!("{experiment} run {run}"))?;
-    let seconds = done.run_time().as_secs_f64();
+    let (done, span) = setup::run_timed(
+        fg,
+        || setup::scheduler(&args.run.scheduler, None, &[], args.run.explain),
+        &format!("{experiment} run {run}"),
+    )?;
+    let seconds = span.seconds;
     let expected = args.items * args.pipes as u64;
     let received = setup::consumed_by(&done, "NullSink");
     if received != expected {
@@ -78,7 +86,7 @@ pub fn measure_pipes(
     }
     // Blocks that process samples: head, the copies and the sink.
     let counted = args.stages + 2;
-    let record = Record::new(experiment, &args.run.scheduler, run, seconds)
+    let record = Record::new(experiment, &args.run.scheduler, run, span)
         .field("stages", args.stages)
         .field("items", args.items)
         .field(
