@@ -15,7 +15,7 @@ pub use fir::Fir;
 pub(crate) use history::{History, window as history_window};
 pub use iir::{Biquad, BiquadCascade};
 pub use interpolating::InterpolatingFir;
-pub(crate) use interpolating::polyphase_split;
+pub(crate) use interpolating::polyphase_prepare;
 pub(crate) use kind::check_taps;
 pub use kind::{Ccc, Ccf, Fff, FirKind};
 

@@ -6,7 +6,7 @@ use super::{DEFAULT_ATTENUATION_DB, DEFAULT_PASSBAND};
 use crate::design;
 use crate::error::DspError;
 use crate::filter::history_window as window;
-use crate::filter::polyphase_split;
+use crate::filter::polyphase_prepare;
 use crate::filter::{FirKind, History};
 use crate::isa::Isa;
 use crate::kernel::Kernel;
@@ -99,10 +99,7 @@ impl<K: FirKind> RationalResampler<K> {
         crate::filter::check_taps(taps)?;
         let g = gcd(interp, decim);
         let (interp, decim) = (interp / g, decim / g);
-        let phases: Vec<K::Prepared> = polyphase_split(taps, interp)
-            .iter()
-            .map(|p| K::prepare(p))
-            .collect();
+        let phases = polyphase_prepare::<K>(taps, interp);
         let history = History::new(K::window_len(&phases[0]));
         Ok(RationalResampler {
             interp,

@@ -19,8 +19,22 @@ fn reduce_pairs(v: __m256) -> (f32, f32) {
     (_mm_cvtss_f32(s), _mm_cvtss_f32(_mm_shuffle_ps(s, s, 1)))
 }
 
-/// Lane-wise `Σ x[i] h[i]` over `h.len()` (a multiple of 8) with four
-/// independent accumulators.
+/// `[-1; 8]` then `[0; 8]`: eight consecutive entries starting at `8 − r`
+/// are a mask selecting the first `r` lanes.
+static TAIL_MASK: [i32; 16] = [-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0];
+
+/// Mask selecting the first `r` lanes, `1 <= r <= 8`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn tail_mask(r: usize) -> __m256i {
+    debug_assert!((1..=8).contains(&r));
+    // SAFETY: 8 − r + 8 <= 16 entries of TAIL_MASK are read.
+    unsafe { _mm256_loadu_si256(TAIL_MASK.as_ptr().add(8 - r).cast()) }
+}
+
+/// Lane-wise `Σ x[i] h[i]` over exactly `h.len()` floats with four
+/// independent accumulators; the last `< 8` floats go through masked loads,
+/// which read nothing past the slices (and so multiply nothing but taps).
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 fn dot_acc(x: &[f32], h: &[f32]) -> __m256 {
@@ -63,6 +77,18 @@ fn dot_acc(x: &[f32], h: &[f32]) -> __m256 {
             a0 = _mm256_fmadd_ps(_mm256_loadu_ps(xp.add(i)), _mm256_loadu_ps(hp.add(i)), a0);
         }
         i += 8;
+    }
+    if i < n {
+        let m = tail_mask(n - i);
+        // SAFETY: the masked loads touch only lanes 0..n−i, i.e. floats i..n,
+        // inside both slices; the other lanes read as 0.0 without access.
+        unsafe {
+            a1 = _mm256_fmadd_ps(
+                _mm256_maskload_ps(xp.add(i), m),
+                _mm256_maskload_ps(hp.add(i), m),
+                a1,
+            );
+        }
     }
     _mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3))
 }
@@ -121,6 +147,16 @@ pub(super) fn fir_ccc(x: &[f32], hr: &[f32], hi: &[f32], out: &mut [Complex32], 
                 i0 = _mm256_fmadd_ps(x0, _mm256_loadu_ps(hip.add(j)), i0);
             }
             j += 8;
+        }
+        if j < n {
+            let m = tail_mask(n - j);
+            // SAFETY: the masked loads touch only floats j..n of w, hr and hi
+            // (all of length n); the other lanes read as 0.0 without access.
+            unsafe {
+                let x1 = _mm256_maskload_ps(wp.add(j), m);
+                r1 = _mm256_fmadd_ps(x1, _mm256_maskload_ps(hrp.add(j), m), r1);
+                i1 = _mm256_fmadd_ps(x1, _mm256_maskload_ps(hip.add(j), m), i1);
+            }
         }
         // r = [xr·hr, xi·hr, ..], i = [xr·hi, xi·hi, ..]; swap i's pairs and
         // addsub: even lanes xr·hr − xi·hi, odd lanes xi·hr + xr·hi.

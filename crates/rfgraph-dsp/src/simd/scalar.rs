@@ -7,14 +7,22 @@
 use super::poly;
 use num_complex::Complex32;
 
+/// Lane-wise `Σ x[i] h[i]` over exactly `h.len()` floats, lane `i mod 8`
+/// (the vector code's lanes; a short last block fills only its first lanes).
 #[inline]
 fn dot_lanes(x: &[f32], h: &[f32]) -> [f32; 8] {
     let x = &x[..h.len()];
     let mut acc = [0.0f32; 8];
-    for (xc, hc) in x.chunks_exact(8).zip(h.chunks_exact(8)) {
+    let xc = x.chunks_exact(8);
+    let hc = h.chunks_exact(8);
+    let (xr, hr) = (xc.remainder(), hc.remainder());
+    for (xc, hc) in xc.zip(hc) {
         for j in 0..8 {
             acc[j] += xc[j] * hc[j];
         }
+    }
+    for (a, (x, h)) in acc.iter_mut().zip(xr.iter().zip(hr)) {
+        *a += x * h;
     }
     acc
 }
@@ -41,10 +49,8 @@ pub(super) fn fir_ccf(x: &[f32], h: &[f32], out: &mut [Complex32], stride: usize
     }
 }
 
-/// Streaming real FIR over exactly the taps `h` (no padding), one sum per
-/// output like the AVX2 streaming path: `out[k] = Σ_j x[k + j] · h[j]`.
-/// Multiplying padding zeros by old samples would turn one non-finite
-/// sample into non-finite outputs past the filter's span (0 · ∞ = NaN).
+/// Streaming real FIR over exactly the taps `h`, one sum per output like the
+/// AVX2 streaming path: `out[k] = Σ_j x[k + j] · h[j]`.
 pub(super) fn fir_fff_stream(x: &[f32], h: &[f32], out: &mut [f32]) {
     for (k, o) in out.iter_mut().enumerate() {
         *o = x[k..k + h.len()].iter().zip(h).map(|(a, b)| a * b).sum();
