@@ -1,7 +1,7 @@
 //! Filtering kernels: streaming FIR (plain, decimating, interpolating) for the
 //! `fff` / `ccf` / `ccc` type combinations, and IIR biquad cascades (`f64`
 //! coefficients and state). Owns the streaming history handling and the tap
-//! layouts; FIR *design* lives in [`crate::design`].
+//! layouts; FIR *design* lives in [`crate::design`] and [`crate::firdes`].
 
 mod biquad;
 mod decimating;

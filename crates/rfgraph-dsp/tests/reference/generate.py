@@ -165,7 +165,7 @@ def firdes():
     add("complex_band_reject", (1.0, 1.0, -0.2, 0.1, 0.05), "blackman", p, True)
     add("complex_band_reject_2", (1.0, 48000.0, -8000.0, -3000.0, 1000.0, 60.0), "kaiser", 6.0, True)
     for ntaps, win, param in [(19, "rectangular", p), (31, "hamming", p), (65, "blackman", p),
-                              (7, "kaiser", 5.0), (3, "hann", p)]:
+                              (7, "kaiser", 5.0), (3, "rectangular", p)]:
         taps = FD.hilbert(ntaps, WINDOWS[win], param)
         lines.append(line({"func": "hilbert", "args": str(ntaps), "window": win,
                            "param": num(param), "ntaps": len(taps)}, taps))
