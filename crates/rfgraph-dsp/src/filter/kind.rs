@@ -2,15 +2,21 @@
 //! its taps for the SIMD dot products. Owns the tap layouts and where the taps
 //! sit in a kernel's window; never the streaming logic.
 //!
-//! A prepared tap vector covers only its real taps: zeros that make phases of
-//! a polyphase bank line up (or that a window has beyond a phase's taps) are
-//! never stored, so the loops never multiply them by a sample. That keeps a
-//! non-finite sample (`0 · ∞ = NaN`) out of every output whose taps do not
-//! reach it.
+//! A window is padded to whole 8-float blocks (so the dot-product loops have
+//! the same trip count for every phase of a bank and no tail), and the taps
+//! sit in it with zeros around them: before the oldest tap (lane padding, a
+//! polyphase phase shorter than the others) and after the newest (the
+//! arbitrary resampler's phase 0). Those zeros never turn a non-finite
+//! sample into a non-finite output (`0 · ∞ = NaN`): an output that comes out
+//! non-finite is summed again with the window's first and last blocks masked
+//! down to the real taps' span, so it stays non-finite only if a real tap
+//! covers the bad sample. (A zero tap times a finite sample adds nothing, so
+//! finite outputs need no second look.) The streaming loops take the real
+//! taps only.
 
 use crate::sample::Sample;
 use crate::simd::aligned::AlignedF32;
-use crate::simd::{self, Simd};
+use crate::simd::{self, EdgeMasks, Simd};
 use num_complex::Complex32;
 
 /// Selects the input, tap and output types of a FIR kernel.
@@ -32,13 +38,15 @@ pub trait FirKind: private::Sealed + Send + Sync + 'static {
     #[doc(hidden)]
     type Prepared: Clone + core::fmt::Debug + Send + Sync;
 
-    /// Lays out `taps` for a window of `window` samples in which `taps[i]`
-    /// multiplies the sample `newest + i` places before the window's last
-    /// one. Requires `window >= newest + taps.len()` and `window >= 1`.
+    /// Lays out `taps` for a window of at least `window` samples in which
+    /// `taps[i]` multiplies the sample `newest + i` places before the
+    /// window's last one. Requires `window >= newest + taps.len()` and
+    /// `window >= 1`; the taps must fill the window but for at most one
+    /// sample at its start and one at its end (the window is then padded).
     #[doc(hidden)]
     fn prepare_in(taps: &[Self::Tap], window: usize, newest: usize) -> Self::Prepared;
 
-    /// Lays out `taps` for a window of exactly `taps.len()` samples.
+    /// Lays out `taps` for a window of `taps.len()` samples (padded).
     #[doc(hidden)]
     fn prepare(taps: &[Self::Tap]) -> Self::Prepared {
         Self::prepare_in(taps, taps.len().max(1), 0)
@@ -84,8 +92,8 @@ pub struct Ccf;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Ccc;
 
-/// Where the taps sit in the window: `lead` samples of window come before
-/// the oldest tap (and `window − lead − taps` after the newest).
+/// Where the taps sit in the (padded) window: `lead` samples before the
+/// oldest tap, `window` samples in all.
 #[derive(Debug, Clone, Copy)]
 struct Placement {
     lead: usize,
@@ -93,21 +101,38 @@ struct Placement {
 }
 
 impl Placement {
-    fn new(taps: usize, window: usize, newest: usize) -> Placement {
+    /// `taps` real taps, the newest `newest` samples before the end of a
+    /// window of `window` samples padded to whole blocks of `lanes` samples.
+    fn new(taps: usize, window: usize, newest: usize, lanes: usize) -> Placement {
         debug_assert!(window >= 1 && window >= newest + taps);
+        let window = window.div_ceil(lanes) * lanes;
         Placement {
             lead: window - newest - taps,
             window,
         }
     }
+
+    /// The dot-product layout of `rev` (reversed taps, `per` floats per
+    /// tap) in this window of `floats_per_sample` floats per sample: zeros
+    /// around the taps, and the masks that keep only their span.
+    fn layout(&self, rev: &[f32], floats_per_sample: usize) -> (AlignedF32, EdgeMasks) {
+        let floats = self.window * floats_per_sample;
+        let start = self.lead * floats_per_sample;
+        let mut v = vec![0.0f32; floats];
+        v[start..start + rev.len()].copy_from_slice(rev);
+        let masks = EdgeMasks::new(floats, start, start + rev.len());
+        (AlignedF32::new(&v), masks)
+    }
 }
 
-/// Real taps, reversed (so a dot product runs forward over the window), for
-/// the dot-product loops (`dot`: as is for `Fff`, duplicated per complex lane
-/// for `Ccf`) and for the streaming loops (`plain`).
+/// Real taps, reversed (so a dot product runs forward over the window), laid
+/// out in the padded window for the dot-product loops (`dot`: as is for
+/// `Fff`, duplicated per complex lane for `Ccf`) and alone for the streaming
+/// loops (`plain`).
 #[derive(Debug, Clone)]
 pub struct RealTaps {
     dot: AlignedF32,
+    masks: EdgeMasks,
     plain: AlignedF32,
     at: Placement,
 }
@@ -128,11 +153,14 @@ impl FirKind for Fff {
     type Prepared = RealTaps;
 
     fn prepare_in(taps: &[f32], window: usize, newest: usize) -> RealTaps {
-        let plain = AlignedF32::new(&reversed(taps));
+        let at = Placement::new(taps.len(), window, newest, 8);
+        let rev = reversed(taps);
+        let (dot, masks) = at.layout(&rev, 1);
         RealTaps {
-            dot: plain.clone(),
-            plain,
-            at: Placement::new(taps.len(), window, newest),
+            dot,
+            masks,
+            plain: AlignedF32::new(&rev),
+            at,
         }
     }
 
@@ -145,7 +173,7 @@ impl FirKind for Fff {
     }
 
     fn filter(simd: Simd, p: &RealTaps, x: &[f32], out: &mut [f32], stride: usize) {
-        simd::fir_fff(simd, &x[p.at.lead..], p.dot.as_slice(), out, stride);
+        simd::fir_fff(simd, x, p.dot.as_slice(), &p.masks, out, stride);
     }
 }
 
@@ -157,11 +185,14 @@ impl FirKind for Ccf {
     type Prepared = RealTaps;
 
     fn prepare_in(taps: &[f32], window: usize, newest: usize) -> RealTaps {
-        let plain = reversed(taps);
+        let at = Placement::new(taps.len(), window, newest, 4);
+        let rev = reversed(taps);
+        let (dot, masks) = at.layout(&duplicated(&rev), 2);
         RealTaps {
-            dot: AlignedF32::new(&duplicated(&plain)),
-            plain: AlignedF32::new(&plain),
-            at: Placement::new(taps.len(), window, newest),
+            dot,
+            masks,
+            plain: AlignedF32::new(&rev),
+            at,
         }
     }
 
@@ -175,17 +206,19 @@ impl FirKind for Ccf {
     }
 
     fn filter(simd: Simd, p: &RealTaps, x: &[Complex32], out: &mut [Complex32], stride: usize) {
-        let x = simd::as_f32(&x[p.at.lead..]);
-        simd::fir_ccf(simd, x, p.dot.as_slice(), out, stride);
+        let x = simd::as_f32(x);
+        simd::fir_ccf(simd, x, p.dot.as_slice(), &p.masks, out, stride);
     }
 }
 
 /// Complex taps, reversed: real and imaginary parts duplicated per complex
-/// lane for the dot-product loops, and plain for the streaming loops.
+/// lane and laid out in the padded window for the dot-product loops, and
+/// alone for the streaming loops.
 #[derive(Debug, Clone)]
 pub struct ComplexTaps {
     re_dup: AlignedF32,
     im_dup: AlignedF32,
+    masks: EdgeMasks,
     re: AlignedF32,
     im: AlignedF32,
     at: Placement,
@@ -199,14 +232,18 @@ impl FirKind for Ccc {
     type Prepared = ComplexTaps;
 
     fn prepare_in(taps: &[Complex32], window: usize, newest: usize) -> ComplexTaps {
+        let at = Placement::new(taps.len(), window, newest, 4);
         let re: Vec<f32> = taps.iter().rev().map(|t| t.re).collect();
         let im: Vec<f32> = taps.iter().rev().map(|t| t.im).collect();
+        let (re_dup, masks) = at.layout(&duplicated(&re), 2);
+        let (im_dup, _) = at.layout(&duplicated(&im), 2);
         ComplexTaps {
-            re_dup: AlignedF32::new(&duplicated(&re)),
-            im_dup: AlignedF32::new(&duplicated(&im)),
+            re_dup,
+            im_dup,
+            masks,
             re: AlignedF32::new(&re),
             im: AlignedF32::new(&im),
-            at: Placement::new(taps.len(), window, newest),
+            at,
         }
     }
 
@@ -222,9 +259,10 @@ impl FirKind for Ccc {
     fn filter(simd: Simd, p: &ComplexTaps, x: &[Complex32], out: &mut [Complex32], stride: usize) {
         simd::fir_ccc(
             simd,
-            simd::as_f32(&x[p.at.lead..]),
+            simd::as_f32(x),
             p.re_dup.as_slice(),
             p.im_dup.as_slice(),
+            &p.masks,
             out,
             stride,
         );
