@@ -1,7 +1,8 @@
 //! # rfgraph-dsp
 //!
 //! Pure digital-signal-processing kernels for the rfgraph SDR runtime: FIR and IIR
-//! filters, filter design, FFT and spectra, rational and arbitrary-ratio
+//! filters, filter design (rfgraph's own in [`design`], GNU Radio's in
+//! [`firdes`]), FFT and spectra, rational and arbitrary-ratio
 //! resamplers, NCO / rotator, frequency-translating filter, FM / AM demodulators
 //! and a few small helpers (DC blocker, AGC, moving average, complex arithmetic).
 //!
@@ -35,6 +36,7 @@ pub mod design;
 pub mod error;
 pub mod fft;
 pub mod filter;
+pub mod firdes;
 pub mod freq_xlating;
 pub mod isa;
 pub mod kernel;

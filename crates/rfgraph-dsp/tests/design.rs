@@ -275,7 +275,7 @@ fn butterworth_iir_response() {
     assert!(BiquadCascade::<f32>::butterworth_lowpass(0, fs, fc).is_err());
     assert!(BiquadCascade::<f32>::butterworth_lowpass(2, fs, 30_000.0).is_err());
     assert!(BiquadCascade::<f32>::new(&[]).is_err());
-    assert!(Biquad::new(1.0, 0.0, 0.0, f32::NAN, 0.0).is_err());
+    assert!(Biquad::new(1.0, 0.0, 0.0, f64::NAN, 0.0).is_err());
 }
 
 #[test]

@@ -6,14 +6,15 @@ use crate::error::DspError;
 use crate::filter::Biquad;
 use crate::kernel::{Kernel, Ratio};
 
-/// FM de-emphasis filter.
+/// FM de-emphasis filter (`f64` coefficients and state, like the other IIR
+/// filters).
 #[derive(Debug, Clone)]
 pub struct Deemphasis {
-    b0: f32,
-    b1: f32,
-    a1: f32,
-    x1: f32,
-    y1: f32,
+    b0: f64,
+    b1: f64,
+    a1: f64,
+    x1: f64,
+    y1: f64,
 }
 
 impl Deemphasis {
@@ -43,10 +44,11 @@ impl Deemphasis {
         let n = input.len().min(output.len());
         let (mut x1, mut y1) = (self.x1, self.y1);
         for (o, &x) in output[..n].iter_mut().zip(input) {
+            let x = x as f64;
             let y = self.b0 * x + self.b1 * x1 - self.a1 * y1;
             x1 = x;
             y1 = y;
-            *o = y;
+            *o = y as f32;
         }
         self.x1 = x1;
         self.y1 = y1;

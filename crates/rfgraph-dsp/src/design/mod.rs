@@ -22,4 +22,5 @@ pub use hilbert::hilbert;
 pub use kaiser::{kaiser_bandpass, kaiser_beta, kaiser_highpass, kaiser_lowpass, kaiser_order};
 pub use response::{magnitude_response, magnitude_response_db};
 pub use rrc::root_raised_cosine;
+pub(crate) use rrc::rrc_at;
 pub use windowed_sinc::{bandpass, bandstop, highpass, lowpass};

@@ -40,20 +40,7 @@ pub fn root_raised_cosine(
     }
     let mid = (num_taps as f64 - 1.0) / 2.0;
     let h: Vec<f64> = (0..num_taps)
-        .map(|n| {
-            let t = (n as f64 - mid) / sps; // in symbol periods
-            if t.abs() < 1e-9 {
-                1.0 - alpha + 4.0 * alpha / PI
-            } else if ((4.0 * alpha * t).abs() - 1.0).abs() < 1e-9 {
-                let a = PI / (4.0 * alpha);
-                alpha / 2f64.sqrt() * ((1.0 + 2.0 / PI) * a.sin() + (1.0 - 2.0 / PI) * a.cos())
-            } else {
-                let num = (PI * t * (1.0 - alpha)).sin()
-                    + 4.0 * alpha * t * (PI * t * (1.0 + alpha)).cos();
-                let den = PI * t * (1.0 - (4.0 * alpha * t).powi(2));
-                num / den
-            }
-        })
+        .map(|n| rrc_at((n as f64 - mid) / sps, alpha))
         .collect();
     let sum: f64 = h.iter().sum();
     if sum.abs() < 1e-12 {
@@ -62,4 +49,20 @@ pub fn root_raised_cosine(
         ));
     }
     Ok(h.into_iter().map(|v| (v * gain / sum) as f32).collect())
+}
+
+/// The root-raised-cosine impulse response at `t` symbol periods for roll-off
+/// `alpha` (peak `1 − α + 4α/π` at 0), with its removable singularities at
+/// `t = 0` and `|t| = 1 / 4α` filled in by their limits.
+pub(crate) fn rrc_at(t: f64, alpha: f64) -> f64 {
+    if t.abs() < 1e-9 {
+        1.0 - alpha + 4.0 * alpha / PI
+    } else if ((4.0 * alpha * t).abs() - 1.0).abs() < 1e-9 {
+        let a = PI / (4.0 * alpha);
+        alpha / 2f64.sqrt() * ((1.0 + 2.0 / PI) * a.sin() + (1.0 - 2.0 / PI) * a.cos())
+    } else {
+        let num = (PI * t * (1.0 - alpha)).sin() + 4.0 * alpha * t * (PI * t * (1.0 + alpha)).cos();
+        let den = PI * t * (1.0 - (4.0 * alpha * t).powi(2));
+        num / den
+    }
 }

@@ -12,17 +12,22 @@ use crate::kernel::{Kernel, Ratio};
 use crate::sample::Sample;
 use crate::simd::Simd;
 
-/// Splits `taps` into `phases` sub-filters `h_p[j] = taps[p + j·phases]`, all
-/// zero-padded to the same length.
-pub(crate) fn polyphase_split<T: Sample>(taps: &[T], phases: usize) -> Vec<Vec<T>> {
-    let per_phase = taps.len().div_ceil(phases).max(1);
-    (0..phases)
-        .map(|p| {
-            (0..per_phase)
-                .map(|j| taps.get(p + j * phases).copied().unwrap_or(T::ZERO))
-                .collect()
-        })
-        .collect()
+/// Splits `taps` into `phases` sub-filters `h_p[j] = taps[p + j·phases]`
+/// (each only as long as it has taps; some may have none) and returns them
+/// with the longest one's length, the window every phase is laid out in.
+pub(crate) fn polyphase_split<T: Copy>(taps: &[T], phases: usize) -> (Vec<Vec<T>>, usize) {
+    let split: Vec<Vec<T>> = (0..phases)
+        .map(|p| taps.iter().skip(p).step_by(phases).copied().collect())
+        .collect();
+    let window = taps.len().div_ceil(phases).max(1);
+    (split, window)
+}
+
+/// Lays out every phase of `taps` in one common window (a phase shorter than
+/// the window gets no padding: its missing oldest taps are simply not there).
+pub(crate) fn polyphase_prepare<K: FirKind>(taps: &[K::Tap], phases: usize) -> Vec<K::Prepared> {
+    let (split, window) = polyphase_split(taps, phases);
+    split.iter().map(|p| K::prepare_in(p, window, 0)).collect()
 }
 
 /// Upsample by `L` (zero insertion) then FIR-filter, done as `L` polyphase
@@ -54,10 +59,7 @@ impl<K: FirKind> InterpolatingFir<K> {
     pub fn with_isa(taps: &[K::Tap], interpolation: usize, isa: Isa) -> Result<Self, DspError> {
         check_taps(taps)?;
         DspError::factor("interpolation", interpolation)?;
-        let phases: Vec<K::Prepared> = polyphase_split(taps, interpolation)
-            .iter()
-            .map(|p| K::prepare(p))
-            .collect();
+        let phases = polyphase_prepare::<K>(taps, interpolation);
         let history = History::new(K::window_len(&phases[0]));
         Ok(InterpolatingFir {
             taps: taps.to_vec(),

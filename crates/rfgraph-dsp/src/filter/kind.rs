@@ -1,10 +1,22 @@
 //! The three FIR type combinations (`Fff`, `Ccf`, `Ccc`) and how each lays out
-//! its taps for the SIMD dot products. Owns the tap layouts; never the
-//! streaming logic.
+//! its taps for the SIMD dot products. Owns the tap layouts and where the taps
+//! sit in a kernel's window; never the streaming logic.
+//!
+//! A window is padded to whole 8-float blocks (so the dot-product loops have
+//! the same trip count for every phase of a bank and no tail), and the taps
+//! sit in it with zeros around them: before the oldest tap (lane padding, a
+//! polyphase phase shorter than the others) and after the newest (the
+//! arbitrary resampler's phase 0). Those zeros never turn a non-finite
+//! sample into a non-finite output (`0 · ∞ = NaN`): an output that comes out
+//! non-finite is summed again with the window's first and last blocks masked
+//! down to the real taps' span, so it stays non-finite only if a real tap
+//! covers the bad sample. (A zero tap times a finite sample adds nothing, so
+//! finite outputs need no second look.) The streaming loops take the real
+//! taps only.
 
 use crate::sample::Sample;
 use crate::simd::aligned::AlignedF32;
-use crate::simd::{self, Simd};
+use crate::simd::{self, EdgeMasks, Simd};
 use num_complex::Complex32;
 
 /// Selects the input, tap and output types of a FIR kernel.
@@ -26,21 +38,33 @@ pub trait FirKind: private::Sealed + Send + Sync + 'static {
     #[doc(hidden)]
     type Prepared: Clone + core::fmt::Debug + Send + Sync;
 
-    /// Reverses and pads `taps`.
+    /// Lays out `taps` for a window of at least `window` samples in which
+    /// `taps[i]` multiplies the sample `newest + i` places before the
+    /// window's last one. Requires `window >= newest + taps.len()` and
+    /// `window >= 1`; the taps must fill the window but for at most one
+    /// sample at its start and one at its end (the window is then padded).
     #[doc(hidden)]
-    fn prepare(taps: &[Self::Tap]) -> Self::Prepared;
+    fn prepare_in(taps: &[Self::Tap], window: usize, newest: usize) -> Self::Prepared;
 
-    /// Window length in samples (taps plus zero padding).
+    /// Lays out `taps` for a window of `taps.len()` samples (padded).
+    #[doc(hidden)]
+    fn prepare(taps: &[Self::Tap]) -> Self::Prepared {
+        Self::prepare_in(taps, taps.len().max(1), 0)
+    }
+
+    /// Window length in samples.
     #[doc(hidden)]
     fn window_len(p: &Self::Prepared) -> usize;
 
-    /// `out[k] = Σ_j x[k + j] · rev_taps[j]` for a run of consecutive outputs
-    /// (the streaming 1:1 FIR; may use a different summation order than
-    /// `filter`, but always the same one for a given output).
+    /// The filter over a run of consecutive windows: `x` holds
+    /// `out.len() + window − 1` samples and `out[k]` is the filter over
+    /// `x[k..k + window]` (the streaming 1:1 FIR; may use a different
+    /// summation order than `filter`, but always the same one for a given
+    /// output).
     #[doc(hidden)]
     fn filter_stream(simd: Simd, p: &Self::Prepared, x: &[Self::Input], out: &mut [Self::Output]);
 
-    /// `out[k] = Σ_j x[k*stride + j] · rev_taps[j]`.
+    /// `out[k]` is the filter over the window `x[k·stride..k·stride + window]`.
     #[doc(hidden)]
     fn filter(
         simd: Simd,
@@ -68,20 +92,57 @@ pub struct Ccf;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Ccc;
 
-/// Number of samples in a padded window: taps rounded up to a multiple of
-/// `lanes` samples.
-fn padded(n: usize, lanes: usize) -> usize {
-    n.div_ceil(lanes) * lanes
+/// Where the taps sit in the (padded) window: `lead` samples before the
+/// oldest tap, `window` samples in all.
+#[derive(Debug, Clone, Copy)]
+struct Placement {
+    lead: usize,
+    window: usize,
 }
 
-/// Real taps, reversed: padded to a multiple of 8 lanes for the dot-product
-/// loops (`padded`, possibly duplicated per complex lane) and plain (`plain`).
+impl Placement {
+    /// `taps` real taps, the newest `newest` samples before the end of a
+    /// window of `window` samples padded to whole blocks of `lanes` samples.
+    fn new(taps: usize, window: usize, newest: usize, lanes: usize) -> Placement {
+        debug_assert!(window >= 1 && window >= newest + taps);
+        let window = window.div_ceil(lanes) * lanes;
+        Placement {
+            lead: window - newest - taps,
+            window,
+        }
+    }
+
+    /// The dot-product layout of `rev` (reversed taps, `per` floats per
+    /// tap) in this window of `floats_per_sample` floats per sample: zeros
+    /// around the taps, and the masks that keep only their span.
+    fn layout(&self, rev: &[f32], floats_per_sample: usize) -> (AlignedF32, EdgeMasks) {
+        let floats = self.window * floats_per_sample;
+        let start = self.lead * floats_per_sample;
+        let mut v = vec![0.0f32; floats];
+        v[start..start + rev.len()].copy_from_slice(rev);
+        let masks = EdgeMasks::new(floats, start, start + rev.len());
+        (AlignedF32::new(&v), masks)
+    }
+}
+
+/// Real taps, reversed (so a dot product runs forward over the window), laid
+/// out in the padded window for the dot-product loops (`dot`: as is for
+/// `Fff`, duplicated per complex lane for `Ccf`) and alone for the streaming
+/// loops (`plain`).
 #[derive(Debug, Clone)]
 pub struct RealTaps {
-    padded: AlignedF32,
-    plain: Vec<f32>,
-    /// Zero taps in front of the reversed taps, in samples.
-    lead: usize,
+    dot: AlignedF32,
+    masks: EdgeMasks,
+    plain: AlignedF32,
+    at: Placement,
+}
+
+fn reversed<T: Copy>(taps: &[T]) -> Vec<T> {
+    taps.iter().rev().copied().collect()
+}
+
+fn duplicated(v: &[f32]) -> Vec<f32> {
+    v.iter().flat_map(|&t| [t, t]).collect()
 }
 
 impl FirKind for Fff {
@@ -91,26 +152,28 @@ impl FirKind for Fff {
     const NAME: &'static str = "fff";
     type Prepared = RealTaps;
 
-    fn prepare(taps: &[f32]) -> RealTaps {
-        let plain: Vec<f32> = taps.iter().rev().copied().collect();
-        let lead = padded(taps.len(), 8) - taps.len();
+    fn prepare_in(taps: &[f32], window: usize, newest: usize) -> RealTaps {
+        let at = Placement::new(taps.len(), window, newest, 8);
+        let rev = reversed(taps);
+        let (dot, masks) = at.layout(&rev, 1);
         RealTaps {
-            padded: AlignedF32::with_lead(lead, &plain),
-            plain,
-            lead,
+            dot,
+            masks,
+            plain: AlignedF32::new(&rev),
+            at,
         }
     }
 
     fn window_len(p: &RealTaps) -> usize {
-        p.padded.len()
+        p.at.window
     }
 
     fn filter_stream(simd: Simd, p: &RealTaps, x: &[f32], out: &mut [f32]) {
-        simd::fir_fff_stream(simd, x, p.padded.as_slice(), p.lead, out);
+        simd::fir_fff_stream(simd, &x[p.at.lead..], p.plain.as_slice(), out);
     }
 
     fn filter(simd: Simd, p: &RealTaps, x: &[f32], out: &mut [f32], stride: usize) {
-        simd::fir_fff(simd, x, p.padded.as_slice(), out, stride);
+        simd::fir_fff(simd, x, p.dot.as_slice(), &p.masks, out, stride);
     }
 }
 
@@ -121,39 +184,44 @@ impl FirKind for Ccf {
     const NAME: &'static str = "ccf";
     type Prepared = RealTaps;
 
-    fn prepare(taps: &[f32]) -> RealTaps {
-        let plain: Vec<f32> = taps.iter().rev().copied().collect();
-        let dup: Vec<f32> = plain.iter().flat_map(|&t| [t, t]).collect();
-        let lead = padded(taps.len(), 4) - taps.len();
+    fn prepare_in(taps: &[f32], window: usize, newest: usize) -> RealTaps {
+        let at = Placement::new(taps.len(), window, newest, 4);
+        let rev = reversed(taps);
+        let (dot, masks) = at.layout(&duplicated(&rev), 2);
         RealTaps {
-            padded: AlignedF32::with_lead(2 * lead, &dup),
-            plain,
-            lead,
+            dot,
+            masks,
+            plain: AlignedF32::new(&rev),
+            at,
         }
     }
 
     fn window_len(p: &RealTaps) -> usize {
-        p.padded.len() / 2
+        p.at.window
     }
 
     fn filter_stream(simd: Simd, p: &RealTaps, x: &[Complex32], out: &mut [Complex32]) {
-        simd::fir_ccf_stream(simd, simd::as_f32(x), &p.plain, p.lead, out);
+        let x = simd::as_f32(&x[p.at.lead..]);
+        simd::fir_ccf_stream(simd, x, p.plain.as_slice(), out);
     }
 
     fn filter(simd: Simd, p: &RealTaps, x: &[Complex32], out: &mut [Complex32], stride: usize) {
-        simd::fir_ccf(simd, simd::as_f32(x), p.padded.as_slice(), out, stride);
+        let x = simd::as_f32(x);
+        simd::fir_ccf(simd, x, p.dot.as_slice(), &p.masks, out, stride);
     }
 }
 
-/// Complex taps, reversed: real and imaginary parts duplicated and padded for
-/// the dot-product loops, and plain.
+/// Complex taps, reversed: real and imaginary parts duplicated per complex
+/// lane and laid out in the padded window for the dot-product loops, and
+/// alone for the streaming loops.
 #[derive(Debug, Clone)]
 pub struct ComplexTaps {
     re_dup: AlignedF32,
     im_dup: AlignedF32,
-    re: Vec<f32>,
-    im: Vec<f32>,
-    lead: usize,
+    masks: EdgeMasks,
+    re: AlignedF32,
+    im: AlignedF32,
+    at: Placement,
 }
 
 impl FirKind for Ccc {
@@ -163,26 +231,29 @@ impl FirKind for Ccc {
     const NAME: &'static str = "ccc";
     type Prepared = ComplexTaps;
 
-    fn prepare(taps: &[Complex32]) -> ComplexTaps {
-        let lead = padded(taps.len(), 4) - taps.len();
+    fn prepare_in(taps: &[Complex32], window: usize, newest: usize) -> ComplexTaps {
+        let at = Placement::new(taps.len(), window, newest, 4);
         let re: Vec<f32> = taps.iter().rev().map(|t| t.re).collect();
         let im: Vec<f32> = taps.iter().rev().map(|t| t.im).collect();
-        let dup = |v: &[f32]| -> Vec<f32> { v.iter().flat_map(|&t| [t, t]).collect() };
+        let (re_dup, masks) = at.layout(&duplicated(&re), 2);
+        let (im_dup, _) = at.layout(&duplicated(&im), 2);
         ComplexTaps {
-            re_dup: AlignedF32::with_lead(2 * lead, &dup(&re)),
-            im_dup: AlignedF32::with_lead(2 * lead, &dup(&im)),
-            re,
-            im,
-            lead,
+            re_dup,
+            im_dup,
+            masks,
+            re: AlignedF32::new(&re),
+            im: AlignedF32::new(&im),
+            at,
         }
     }
 
     fn window_len(p: &ComplexTaps) -> usize {
-        p.re_dup.len() / 2
+        p.at.window
     }
 
     fn filter_stream(simd: Simd, p: &ComplexTaps, x: &[Complex32], out: &mut [Complex32]) {
-        simd::fir_ccc_stream(simd, simd::as_f32(x), &p.re, &p.im, p.lead, out);
+        let x = simd::as_f32(&x[p.at.lead..]);
+        simd::fir_ccc_stream(simd, x, p.re.as_slice(), p.im.as_slice(), out);
     }
 
     fn filter(simd: Simd, p: &ComplexTaps, x: &[Complex32], out: &mut [Complex32], stride: usize) {
@@ -191,6 +262,7 @@ impl FirKind for Ccc {
             simd::as_f32(x),
             p.re_dup.as_slice(),
             p.im_dup.as_slice(),
+            &p.masks,
             out,
             stride,
         );

@@ -1,8 +1,9 @@
 //! Filtering kernels: streaming FIR (plain, decimating, interpolating) for the
-//! `fff` / `ccf` / `ccc` type combinations, and IIR biquad cascades. Owns the
-//! streaming history handling and the tap layouts; filter *design* lives in
-//! [`crate::design`].
+//! `fff` / `ccf` / `ccc` type combinations, and IIR biquad cascades (`f64`
+//! coefficients and state). Owns the streaming history handling and the tap
+//! layouts; FIR *design* lives in [`crate::design`] and [`crate::firdes`].
 
+mod biquad;
 mod decimating;
 mod fir;
 mod history;
@@ -10,12 +11,13 @@ mod iir;
 mod interpolating;
 mod kind;
 
+pub use biquad::Biquad;
 pub use decimating::DecimatingFir;
 pub use fir::Fir;
 pub(crate) use history::{History, window as history_window};
-pub use iir::{Biquad, BiquadCascade};
+pub use iir::BiquadCascade;
 pub use interpolating::InterpolatingFir;
-pub(crate) use interpolating::polyphase_split;
+pub(crate) use interpolating::polyphase_prepare;
 pub(crate) use kind::check_taps;
 pub use kind::{Ccc, Ccf, Fff, FirKind};
 

@@ -12,7 +12,7 @@ use super::{DEFAULT_ATTENUATION_DB, DEFAULT_PASSBAND};
 use crate::design;
 use crate::error::DspError;
 use crate::filter::history_window as window;
-use crate::filter::{FirKind, History, polyphase_split};
+use crate::filter::{FirKind, History};
 use crate::isa::Isa;
 use crate::kernel::{Kernel, Ratio};
 use crate::sample::Sample;
@@ -77,6 +77,34 @@ where
     }
 }
 
+/// The `N + 1` phases of `prototype` with a leading zero `h' = [0, h]`: phase
+/// `j` is `h'[j + iN]` on the sample `i` places back. Only real prototype taps
+/// are laid out: phase 0's tap on the newest sample (the added zero) and the
+/// zeros that square off the bank are left out, so a non-finite sample only
+/// reaches the outputs whose taps cover it. Phase `N` (`h'[N + iN]`) is phase
+/// 0 one input sample later.
+fn phase_bank<K: FirKind>(prototype: &[K::Tap], n: usize) -> Vec<K::Prepared> {
+    // Phase j's taps h'[j + iN] = h[j − 1 + iN] for i >= first (the index
+    // must be >= 1 in h'), newest first.
+    let taps = |j: usize| -> (Vec<K::Tap>, usize) {
+        let first = usize::from(j == 0);
+        let start = j + first * n - 1;
+        let t = prototype.iter().skip(start).step_by(n).copied().collect();
+        (t, first)
+    };
+    let layouts: Vec<(Vec<K::Tap>, usize)> = (0..=n).map(taps).collect();
+    let window = layouts
+        .iter()
+        .map(|(t, newest)| t.len() + newest)
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    layouts
+        .iter()
+        .map(|(t, newest)| K::prepare_in(t, window, *newest))
+        .collect()
+}
+
 fn check_rate(rate: f64) -> Result<(), DspError> {
     DspError::positive("rate", rate)?;
     if !(1e-6..1e6).contains(&rate) {
@@ -104,19 +132,7 @@ impl<K: FirKind> ArbitraryResampler<K> {
         check_rate(rate)?;
         DspError::factor("num_filters", num_filters)?;
         crate::filter::check_taps(prototype)?;
-        let mut padded = Vec::with_capacity(prototype.len() + 1 + num_filters);
-        padded.push(K::Tap::ZERO);
-        padded.extend_from_slice(prototype);
-        // Make the length a multiple of N so the split has no ragged phase, then
-        // build phase N from the same taps shifted by one input sample.
-        let per_phase = padded.len().div_ceil(num_filters);
-        padded.resize(per_phase * num_filters + num_filters, K::Tap::ZERO);
-        let mut split = polyphase_split(&padded[..per_phase * num_filters], num_filters);
-        let last: Vec<K::Tap> = (0..per_phase)
-            .map(|j| padded[(j + 1) * num_filters])
-            .collect();
-        split.push(last);
-        let phases: Vec<K::Prepared> = split.iter().map(|p| K::prepare(p)).collect();
+        let phases = phase_bank::<K>(prototype, num_filters);
         let history = History::new(K::window_len(&phases[0]));
         Ok(ArbitraryResampler {
             rate,
@@ -159,8 +175,15 @@ impl<K: FirKind> ArbitraryResampler<K> {
                 let j = (self.mu as usize).min(nf - 1);
                 let frac = (self.mu - j as f64) as f32;
                 K::filter(self.simd, &self.phases[j], w, &mut pair[..1], 1);
-                K::filter(self.simd, &self.phases[j + 1], w, &mut pair[1..], 1);
-                output[produced] = pair[0] * (1.0 - frac) + pair[1] * frac;
+                output[produced] = if frac == 0.0 {
+                    // On a phase: the next phase has no weight, and leaving it
+                    // out keeps a non-finite sample it alone covers (0 · NaN)
+                    // out of this output.
+                    pair[0]
+                } else {
+                    K::filter(self.simd, &self.phases[j + 1], w, &mut pair[1..], 1);
+                    pair[0] * (1.0 - frac) + pair[1] * frac
+                };
                 produced += 1;
                 self.mu += self.step;
                 let whole = (self.mu / nf as f64).floor();

@@ -6,7 +6,7 @@ use super::{DEFAULT_ATTENUATION_DB, DEFAULT_PASSBAND};
 use crate::design;
 use crate::error::DspError;
 use crate::filter::history_window as window;
-use crate::filter::polyphase_split;
+use crate::filter::polyphase_prepare;
 use crate::filter::{FirKind, History};
 use crate::isa::Isa;
 use crate::kernel::{Kernel, Ratio};
@@ -81,7 +81,11 @@ where
 
 impl<K: FirKind> RationalResampler<K> {
     /// A resampler with caller-supplied prototype `taps` designed at the
-    /// upsampled rate `interp/g · input rate` (g = gcd), forced onto `isa`.
+    /// *reduced* upsampled rate `interp/g · input rate` (g = gcd), forced onto
+    /// `isa`: `with_taps(6, 4, ..)` reads the taps as a 3/2 prototype. Taps
+    /// written for GNU Radio (designed at `interp ·` the input rate, factors
+    /// as given) belong in
+    /// [`with_unreduced_taps`](Self::with_unreduced_taps).
     ///
     /// Errors: factors not in `1..=2^20`, empty or non-finite taps.
     pub fn with_taps(
@@ -95,10 +99,7 @@ impl<K: FirKind> RationalResampler<K> {
         crate::filter::check_taps(taps)?;
         let g = gcd(interp, decim);
         let (interp, decim) = (interp / g, decim / g);
-        let phases: Vec<K::Prepared> = polyphase_split(taps, interp)
-            .iter()
-            .map(|p| K::prepare(p))
-            .collect();
+        let phases = polyphase_prepare::<K>(taps, interp);
         let history = History::new(K::window_len(&phases[0]));
         Ok(RationalResampler {
             interp,
@@ -109,6 +110,34 @@ impl<K: FirKind> RationalResampler<K> {
             phase: 0,
             simd: Simd::new(isa),
         })
+    }
+
+    /// A resampler reading `taps` as GNU Radio's `rational_resampler_xxx`
+    /// does with user taps: designed at `interp ×` the input rate, with the
+    /// factors as given (not reduced). Output `k` is output `k · decim` of
+    /// "insert `interp − 1` zeros after each input sample, then filter with
+    /// `taps`", so `(6, 4)` taps of gain 6 give unity gain, where
+    /// [`with_taps`](Self::with_taps) would read them as a 3/2 prototype (gain
+    /// 6 at 3×, +6 dB).
+    ///
+    /// With `g = gcd(interp, decim) > 1` the outputs only ever land on every
+    /// `g`-th upsampled position, so only the taps `taps[g·i]` are used, and
+    /// the resampler runs as `interp/g` over `decim/g` with those (the same
+    /// output, a `g`-times smaller bank).
+    ///
+    /// Errors: factors not in `1..=2^20`, empty or non-finite taps.
+    pub fn with_unreduced_taps(
+        interp: usize,
+        decim: usize,
+        taps: &[K::Tap],
+        isa: Isa,
+    ) -> Result<Self, DspError> {
+        DspError::factor("interp", interp)?;
+        DspError::factor("decim", decim)?;
+        crate::filter::check_taps(taps)?;
+        let g = gcd(interp, decim);
+        let used: Vec<K::Tap> = taps.iter().step_by(g).copied().collect();
+        Self::with_taps(interp / g, decim / g, &used, isa)
     }
 
     /// Reduced interpolation factor `L`.

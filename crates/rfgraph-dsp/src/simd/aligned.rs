@@ -1,6 +1,6 @@
-//! 32-byte-aligned, zero-padded `f32` storage for tap vectors. Owns the padding
-//! rule (length rounded up to a multiple of 8) that lets the SIMD loops run
-//! without tails.
+//! 32-byte-aligned `f32` storage for tap vectors. Owns the alignment only: the
+//! slice it hands out has exactly the length it was given (the storage behind
+//! it is rounded up to whole 8-lane blocks, which are never read as taps).
 
 use bytemuck::{Pod, Zeroable};
 
@@ -8,30 +8,28 @@ use bytemuck::{Pod, Zeroable};
 #[repr(C, align(32))]
 struct Lane8([f32; 8]);
 
-/// A 32-byte-aligned `f32` buffer whose length is a multiple of 8.
+/// A 32-byte-aligned `f32` buffer.
 #[derive(Clone)]
 pub struct AlignedF32 {
     lanes: Vec<Lane8>,
+    len: usize,
 }
 
 impl AlignedF32 {
-    /// Copies `data` after `lead` zeros, then pads with zeros up to a multiple of 8.
-    pub(crate) fn with_lead(lead: usize, data: &[f32]) -> AlignedF32 {
-        let len = (lead + data.len()).div_ceil(8) * 8;
-        let mut lanes = vec![Lane8([0.0; 8]); len / 8];
+    /// Copies `data` into aligned storage.
+    pub(crate) fn new(data: &[f32]) -> AlignedF32 {
+        let mut lanes = vec![Lane8([0.0; 8]); data.len().div_ceil(8)];
         let flat: &mut [f32] = bytemuck::cast_slice_mut(&mut lanes);
-        flat[lead..lead + data.len()].copy_from_slice(data);
-        AlignedF32 { lanes }
+        flat[..data.len()].copy_from_slice(data);
+        AlignedF32 {
+            lanes,
+            len: data.len(),
+        }
     }
 
-    /// The padded contents.
+    /// The contents, exactly as given.
     pub(crate) fn as_slice(&self) -> &[f32] {
-        bytemuck::cast_slice(&self.lanes)
-    }
-
-    /// Padded length in `f32`.
-    pub(crate) fn len(&self) -> usize {
-        self.lanes.len() * 8
+        &bytemuck::cast_slice(&self.lanes)[..self.len]
     }
 }
 

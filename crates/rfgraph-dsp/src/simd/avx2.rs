@@ -6,6 +6,7 @@
 //! the same vector code, so a sample's result never depends on where a call
 //! boundary fell.
 
+use super::EdgeMasks;
 use super::poly;
 use core::arch::x86_64::*;
 use num_complex::Complex32;
@@ -19,14 +20,60 @@ fn reduce_pairs(v: __m256) -> (f32, f32) {
     (_mm_cvtss_f32(s), _mm_cvtss_f32(_mm_shuffle_ps(s, s, 1)))
 }
 
-/// Lane-wise `Σ x[i] h[i]` over `h.len()` (a multiple of 8) with four
-/// independent accumulators.
+/// The two edge masks as vectors.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn dot_acc(x: &[f32], h: &[f32]) -> __m256 {
+fn masks(m: &EdgeMasks) -> (__m256, __m256) {
+    let (f, l) = m.lanes();
+    // SAFETY: both arrays hold 8 u32 = 32 bytes; unaligned loads.
+    unsafe {
+        (
+            _mm256_castsi256_ps(_mm256_loadu_si256(f.as_ptr().cast())),
+            _mm256_castsi256_ps(_mm256_loadu_si256(l.as_ptr().cast())),
+        )
+    }
+}
+
+/// The 8 floats at `p`, the first block (`i == 0`) ANDed with `first` and the
+/// last (`i == last_at`) with `last` when `MASKED` (so padding multiplies a
+/// zero, never a sample); plain when not.
+///
+/// # Safety
+/// `p` must be readable for 8 `f32`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn block<const MASKED: bool>(
+    p: *const f32,
+    i: usize,
+    last_at: usize,
+    first: __m256,
+    last: __m256,
+) -> __m256 {
+    // SAFETY: the caller guarantees 8 readable floats at p.
+    let v = unsafe { _mm256_loadu_ps(p) };
+    if !MASKED {
+        v
+    } else if i == 0 {
+        _mm256_and_ps(v, first)
+    } else if i == last_at {
+        _mm256_and_ps(v, last)
+    } else {
+        v
+    }
+}
+
+/// Lane-wise `Σ x[i] h[i]` over a padded window (`h.len()` a multiple of 8)
+/// with four independent accumulators; `MASKED` masks the window's first and
+/// last blocks (see [`block`]).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn dot_acc<const MASKED: bool>(x: &[f32], h: &[f32], first: __m256, last: __m256) -> __m256 {
     let n = h.len();
     let x = &x[..n];
     let (xp, hp) = (x.as_ptr(), h.as_ptr());
+    let last_at = n.wrapping_sub(8);
+    // SAFETY (for every `xb` below): called with i + 8 <= n == x.len().
+    let xb = |i: usize| unsafe { block::<MASKED>(xp.add(i), i, last_at, first, last) };
     let (mut a0, mut a1, mut a2, mut a3) = (
         _mm256_setzero_ps(),
         _mm256_setzero_ps(),
@@ -38,97 +85,150 @@ fn dot_acc(x: &[f32], h: &[f32]) -> __m256 {
         // SAFETY: i + 32 <= n == x.len() == h.len(), so the four 8-lane loads at
         // i, i+8, i+16, i+24 stay inside both slices.
         unsafe {
-            a0 = _mm256_fmadd_ps(_mm256_loadu_ps(xp.add(i)), _mm256_loadu_ps(hp.add(i)), a0);
-            a1 = _mm256_fmadd_ps(
-                _mm256_loadu_ps(xp.add(i + 8)),
-                _mm256_loadu_ps(hp.add(i + 8)),
-                a1,
-            );
-            a2 = _mm256_fmadd_ps(
-                _mm256_loadu_ps(xp.add(i + 16)),
-                _mm256_loadu_ps(hp.add(i + 16)),
-                a2,
-            );
-            a3 = _mm256_fmadd_ps(
-                _mm256_loadu_ps(xp.add(i + 24)),
-                _mm256_loadu_ps(hp.add(i + 24)),
-                a3,
-            );
+            a0 = _mm256_fmadd_ps(xb(i), _mm256_loadu_ps(hp.add(i)), a0);
+            a1 = _mm256_fmadd_ps(xb(i + 8), _mm256_loadu_ps(hp.add(i + 8)), a1);
+            a2 = _mm256_fmadd_ps(xb(i + 16), _mm256_loadu_ps(hp.add(i + 16)), a2);
+            a3 = _mm256_fmadd_ps(xb(i + 24), _mm256_loadu_ps(hp.add(i + 24)), a3);
         }
         i += 32;
     }
     while i + 8 <= n {
         // SAFETY: i + 8 <= n == x.len() == h.len().
         unsafe {
-            a0 = _mm256_fmadd_ps(_mm256_loadu_ps(xp.add(i)), _mm256_loadu_ps(hp.add(i)), a0);
+            a0 = _mm256_fmadd_ps(xb(i), _mm256_loadu_ps(hp.add(i)), a0);
         }
         i += 8;
     }
     _mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3))
 }
 
-/// Real FIR over strided windows (see `simd::fir_fff`).
+/// The real dot product of window `w` with the padding masked off: the rare
+/// path (see [`fir_fff`]), kept out of line so the hot loop stays small.
+#[cold]
+#[inline(never)]
 #[target_feature(enable = "avx2,fma")]
-pub(super) fn fir_fff(x: &[f32], h: &[f32], out: &mut [f32], stride: usize) {
+fn masked_pairs(w: &[f32], h: &[f32], m: &EdgeMasks) -> (f32, f32) {
+    let (first, last) = masks(m);
+    reduce_pairs(dot_acc::<true>(w, h, first, last))
+}
+
+/// Real FIR over strided windows (see `simd::fir_fff`). Each output is
+/// first summed over the whole padded window (padding times a finite sample
+/// adds nothing); only a non-finite result, which padding times a
+/// non-finite sample could have caused, is summed again with the padding
+/// masked off.
+#[target_feature(enable = "avx2,fma")]
+pub(super) fn fir_fff(x: &[f32], h: &[f32], m: &EdgeMasks, out: &mut [f32], stride: usize) {
+    let z = _mm256_setzero_ps();
     for (k, o) in out.iter_mut().enumerate() {
-        let (e, od) = reduce_pairs(dot_acc(&x[k * stride..], h));
+        let w = &x[k * stride..];
+        let (e, od) = reduce_pairs(dot_acc::<false>(w, h, z, z));
         *o = e + od;
+        if !o.is_finite() {
+            let (e, od) = masked_pairs(w, h, m);
+            *o = e + od;
+        }
     }
 }
 
-/// Complex-input, real-tap FIR over strided windows (see `simd::fir_ccf`).
+/// Complex-input, real-tap FIR over strided windows (see `simd::fir_ccf`;
+/// non-finite results are redone masked, as in [`fir_fff`]).
 #[target_feature(enable = "avx2,fma")]
-pub(super) fn fir_ccf(x: &[f32], h: &[f32], out: &mut [Complex32], stride: usize) {
+pub(super) fn fir_ccf(x: &[f32], h: &[f32], m: &EdgeMasks, out: &mut [Complex32], stride: usize) {
+    let z = _mm256_setzero_ps();
     for (k, o) in out.iter_mut().enumerate() {
-        let (re, im) = reduce_pairs(dot_acc(&x[2 * k * stride..], h));
+        let w = &x[2 * k * stride..];
+        let (re, im) = reduce_pairs(dot_acc::<false>(w, h, z, z));
         *o = Complex32::new(re, im);
+        if !o.is_finite() {
+            let (re, im) = masked_pairs(w, h, m);
+            *o = Complex32::new(re, im);
+        }
     }
 }
 
-/// Complex FIR over strided windows (see `simd::fir_ccc`).
+/// One complex-tap output over the padded window `w` (see [`dot_acc`] for
+/// `MASKED`).
+#[inline]
 #[target_feature(enable = "avx2,fma")]
-pub(super) fn fir_ccc(x: &[f32], hr: &[f32], hi: &[f32], out: &mut [Complex32], stride: usize) {
+fn ccc_dot<const MASKED: bool>(
+    w: &[f32],
+    hr: &[f32],
+    hi: &[f32],
+    first: __m256,
+    last: __m256,
+) -> Complex32 {
     let n = hr.len();
-    let hi = &hi[..n];
-    let (hrp, hip) = (hr.as_ptr(), hi.as_ptr());
+    let (w, hi) = (&w[..n], &hi[..n]);
+    let (wp, hrp, hip) = (w.as_ptr(), hr.as_ptr(), hi.as_ptr());
+    let last_at = n.wrapping_sub(8);
+    // SAFETY (for every `xb` below): called with j + 8 <= n == w.len().
+    let xb = |j: usize| unsafe { block::<MASKED>(wp.add(j), j, last_at, first, last) };
+    let (mut r0, mut r1, mut i0, mut i1) = (
+        _mm256_setzero_ps(),
+        _mm256_setzero_ps(),
+        _mm256_setzero_ps(),
+        _mm256_setzero_ps(),
+    );
+    let mut j = 0;
+    while j + 16 <= n {
+        // SAFETY: j + 16 <= n == w.len() == hr.len() == hi.len().
+        unsafe {
+            let x0 = xb(j);
+            let x1 = xb(j + 8);
+            r0 = _mm256_fmadd_ps(x0, _mm256_loadu_ps(hrp.add(j)), r0);
+            i0 = _mm256_fmadd_ps(x0, _mm256_loadu_ps(hip.add(j)), i0);
+            r1 = _mm256_fmadd_ps(x1, _mm256_loadu_ps(hrp.add(j + 8)), r1);
+            i1 = _mm256_fmadd_ps(x1, _mm256_loadu_ps(hip.add(j + 8)), i1);
+        }
+        j += 16;
+    }
+    while j + 8 <= n {
+        // SAFETY: j + 8 <= n == w.len() == hr.len() == hi.len().
+        unsafe {
+            let x0 = xb(j);
+            r0 = _mm256_fmadd_ps(x0, _mm256_loadu_ps(hrp.add(j)), r0);
+            i0 = _mm256_fmadd_ps(x0, _mm256_loadu_ps(hip.add(j)), i0);
+        }
+        j += 8;
+    }
+    // r = [xr·hr, xi·hr, ..], i = [xr·hi, xi·hi, ..]; swap i's pairs and
+    // addsub: even lanes xr·hr − xi·hi, odd lanes xi·hr + xr·hi.
+    let r = _mm256_add_ps(r0, r1);
+    let i = _mm256_add_ps(i0, i1);
+    let c = _mm256_addsub_ps(r, _mm256_permute_ps(i, 0xB1));
+    let (re, im) = reduce_pairs(c);
+    Complex32::new(re, im)
+}
+
+/// [`ccc_dot`] with the padding masked off, out of line (see
+/// [`masked_pairs`]).
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx2,fma")]
+fn ccc_masked(w: &[f32], hr: &[f32], hi: &[f32], m: &EdgeMasks) -> Complex32 {
+    let (first, last) = masks(m);
+    ccc_dot::<true>(w, hr, hi, first, last)
+}
+
+/// Complex FIR over strided windows (see `simd::fir_ccc`; non-finite results
+/// are redone masked, as in [`fir_fff`]).
+#[target_feature(enable = "avx2,fma")]
+pub(super) fn fir_ccc(
+    x: &[f32],
+    hr: &[f32],
+    hi: &[f32],
+    m: &EdgeMasks,
+    out: &mut [Complex32],
+    stride: usize,
+) {
+    let z = _mm256_setzero_ps();
     for (k, o) in out.iter_mut().enumerate() {
-        let w = &x[2 * k * stride..][..n];
-        let wp = w.as_ptr();
-        let (mut r0, mut r1, mut i0, mut i1) = (
-            _mm256_setzero_ps(),
-            _mm256_setzero_ps(),
-            _mm256_setzero_ps(),
-            _mm256_setzero_ps(),
-        );
-        let mut j = 0;
-        while j + 16 <= n {
-            // SAFETY: j + 16 <= n == w.len() == hr.len() == hi.len().
-            unsafe {
-                let x0 = _mm256_loadu_ps(wp.add(j));
-                let x1 = _mm256_loadu_ps(wp.add(j + 8));
-                r0 = _mm256_fmadd_ps(x0, _mm256_loadu_ps(hrp.add(j)), r0);
-                i0 = _mm256_fmadd_ps(x0, _mm256_loadu_ps(hip.add(j)), i0);
-                r1 = _mm256_fmadd_ps(x1, _mm256_loadu_ps(hrp.add(j + 8)), r1);
-                i1 = _mm256_fmadd_ps(x1, _mm256_loadu_ps(hip.add(j + 8)), i1);
-            }
-            j += 16;
+        let w = &x[2 * k * stride..];
+        *o = ccc_dot::<false>(w, hr, hi, z, z);
+        if !o.is_finite() {
+            *o = ccc_masked(w, hr, hi, m);
         }
-        while j + 8 <= n {
-            // SAFETY: j + 8 <= n == w.len() == hr.len() == hi.len().
-            unsafe {
-                let x0 = _mm256_loadu_ps(wp.add(j));
-                r0 = _mm256_fmadd_ps(x0, _mm256_loadu_ps(hrp.add(j)), r0);
-                i0 = _mm256_fmadd_ps(x0, _mm256_loadu_ps(hip.add(j)), i0);
-            }
-            j += 8;
-        }
-        // r = [xr·hr, xi·hr, ..], i = [xr·hi, xi·hi, ..]; swap i's pairs and
-        // addsub: even lanes xr·hr − xi·hi, odd lanes xi·hr + xr·hi.
-        let r = _mm256_add_ps(r0, r1);
-        let i = _mm256_add_ps(i0, i1);
-        let c = _mm256_addsub_ps(r, _mm256_permute_ps(i, 0xB1));
-        let (re, im) = reduce_pairs(c);
-        *o = Complex32::new(re, im);
     }
 }
 

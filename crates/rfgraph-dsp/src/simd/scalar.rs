@@ -4,16 +4,34 @@
 //! rounding behaviour is close and the compiler can vectorise for the baseline
 //! target.
 
+use super::EdgeMasks;
 use super::poly;
 use num_complex::Complex32;
 
+/// `x` with the bits `mask` drops cleared (a dropped float reads `+0.0`).
 #[inline]
-fn dot_lanes(x: &[f32], h: &[f32]) -> [f32; 8] {
+fn keep(x: f32, mask: u32) -> f32 {
+    f32::from_bits(x.to_bits() & mask)
+}
+
+/// Lane-wise `Σ x[i] h[i]` over a padded window (`h.len()` a multiple of 8),
+/// lane `i mod 8` like the vector code; `MASKED` masks the window's first and
+/// last blocks first (see `EdgeMasks`).
+#[inline]
+fn dot_lanes<const MASKED: bool>(x: &[f32], h: &[f32], m: &EdgeMasks) -> [f32; 8] {
     let x = &x[..h.len()];
+    let blocks = h.len() / 8;
+    let (first, last) = m.lanes();
     let mut acc = [0.0f32; 8];
-    for (xc, hc) in x.chunks_exact(8).zip(h.chunks_exact(8)) {
+    for (b, (xc, hc)) in x.chunks_exact(8).zip(h.chunks_exact(8)).enumerate() {
+        let mask = match b {
+            0 if MASKED => first,
+            b if MASKED && b + 1 == blocks => last,
+            _ => &[u32::MAX; 8],
+        };
         for j in 0..8 {
-            acc[j] += xc[j] * hc[j];
+            let v = if MASKED { keep(xc[j], mask[j]) } else { xc[j] };
+            acc[j] += v * hc[j];
         }
     }
     acc
@@ -27,24 +45,36 @@ fn pairs(acc: [f32; 8]) -> (f32, f32) {
     )
 }
 
-pub(super) fn fir_fff(x: &[f32], h: &[f32], out: &mut [f32], stride: usize) {
+/// Real FIR over strided windows: summed over the whole padded window, and
+/// again with the padding masked off only where that gave a non-finite
+/// result (as the AVX2 twin does).
+pub(super) fn fir_fff(x: &[f32], h: &[f32], m: &EdgeMasks, out: &mut [f32], stride: usize) {
     for (k, o) in out.iter_mut().enumerate() {
-        let (e, od) = pairs(dot_lanes(&x[k * stride..], h));
+        let w = &x[k * stride..];
+        let (e, od) = pairs(dot_lanes::<false>(w, h, m));
         *o = e + od;
+        if !o.is_finite() {
+            let (e, od) = pairs(dot_lanes::<true>(w, h, m));
+            *o = e + od;
+        }
     }
 }
 
-pub(super) fn fir_ccf(x: &[f32], h: &[f32], out: &mut [Complex32], stride: usize) {
+/// Complex-input, real-tap FIR over strided windows (see [`fir_fff`]).
+pub(super) fn fir_ccf(x: &[f32], h: &[f32], m: &EdgeMasks, out: &mut [Complex32], stride: usize) {
     for (k, o) in out.iter_mut().enumerate() {
-        let (re, im) = pairs(dot_lanes(&x[2 * k * stride..], h));
+        let w = &x[2 * k * stride..];
+        let (re, im) = pairs(dot_lanes::<false>(w, h, m));
         *o = Complex32::new(re, im);
+        if !o.is_finite() {
+            let (re, im) = pairs(dot_lanes::<true>(w, h, m));
+            *o = Complex32::new(re, im);
+        }
     }
 }
 
-/// Streaming real FIR over exactly the taps `h` (no padding), one sum per
-/// output like the AVX2 streaming path: `out[k] = Σ_j x[k + j] · h[j]`.
-/// Multiplying padding zeros by old samples would turn one non-finite
-/// sample into non-finite outputs past the filter's span (0 · ∞ = NaN).
+/// Streaming real FIR over exactly the taps `h`, one sum per output like the
+/// AVX2 streaming path: `out[k] = Σ_j x[k + j] · h[j]`.
 pub(super) fn fir_fff_stream(x: &[f32], h: &[f32], out: &mut [f32]) {
     for (k, o) in out.iter_mut().enumerate() {
         *o = x[k..k + h.len()].iter().zip(h).map(|(a, b)| a * b).sum();
@@ -74,12 +104,26 @@ pub(super) fn fir_ccc_stream(x: &[f32], hr: &[f32], hi: &[f32], out: &mut [Compl
     }
 }
 
-pub(super) fn fir_ccc(x: &[f32], hr: &[f32], hi: &[f32], out: &mut [Complex32], stride: usize) {
+/// Complex FIR over strided windows (see [`fir_fff`]).
+pub(super) fn fir_ccc(
+    x: &[f32],
+    hr: &[f32],
+    hi: &[f32],
+    m: &EdgeMasks,
+    out: &mut [Complex32],
+    stride: usize,
+) {
+    fn one<const MASKED: bool>(w: &[f32], hr: &[f32], hi: &[f32], m: &EdgeMasks) -> Complex32 {
+        let (xr_hr, xi_hr) = pairs(dot_lanes::<MASKED>(w, hr, m));
+        let (xr_hi, xi_hi) = pairs(dot_lanes::<MASKED>(w, hi, m));
+        Complex32::new(xr_hr - xi_hi, xi_hr + xr_hi)
+    }
     for (k, o) in out.iter_mut().enumerate() {
         let w = &x[2 * k * stride..];
-        let (xr_hr, xi_hr) = pairs(dot_lanes(w, hr));
-        let (xr_hi, xi_hi) = pairs(dot_lanes(w, hi));
-        *o = Complex32::new(xr_hr - xi_hi, xi_hr + xr_hi);
+        *o = one::<false>(w, hr, hi, m);
+        if !o.is_finite() {
+            *o = one::<true>(w, hr, hi, m);
+        }
     }
 }
 

@@ -3,6 +3,8 @@
 //! driver for any `Kernel`.
 #![allow(dead_code)]
 
+pub mod reference;
+
 use num_complex::{Complex32, Complex64};
 use rfgraph_dsp::{Fft, FftDirection, Kernel, Window};
 use std::f64::consts::TAU;
