@@ -8,6 +8,12 @@
 //! protocol (where the port is, how much it may touch, staging), so typed
 //! views over any memory share one implementation of the rules.
 //!
+//! Each role is taken once: creating a cursor claims the edge's writer
+//! slot or one reader slot for good, so no edge ever has two writers (two
+//! overlapping `&mut` slices) or two readers with one id (see
+//! [`ClaimError`]). The claim is one atomic swap when a port attaches;
+//! the hot path does not look at it again.
+//!
 //! Positions move in two steps, like GNU Radio's buffer update after
 //! `work`: `produce`/`consume` only *stage* the new position (a relaxed
 //! store to a line no other thread reads); the runtime *publishes* it once
@@ -16,13 +22,16 @@
 //! their items. No locks, allocation or system calls here unless a tag is
 //! involved or a peer is parked.
 
-use super::{EdgeBuffer, EdgeHandle, EdgeSpec};
+use super::{ClaimError, EdgeBuffer, EdgeHandle, EdgeSpec};
 use crate::signal::Signal;
 use crate::tag::{Tag, TagStore};
 use crossbeam_utils::CachePadded;
 use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
+
+mod cursor;
+pub use cursor::{ReadCursor, WriteCursor};
 
 /// [`ReaderSlot::wakes`]: the writer, which runs on another thread than
 /// this reader, waits for the space the reader frees.
@@ -49,6 +58,9 @@ pub(crate) struct ReaderSlot {
     /// Set when this reader works in place and its output edge reuses this
     /// edge's memory: items stay live until that edge's readers are done.
     passes_to: OnceLock<EdgeHandle>,
+    /// Taken by the first [`ReadCursor`] of this reader (see
+    /// [`EdgePositions::claim_reader`]); read nowhere else.
+    claimed: AtomicBool,
 }
 
 /// The writer's control words, on one line: what every `work` call of the
@@ -103,7 +115,19 @@ pub struct EdgePositions {
     /// signal of the block that writes that memory's free space, woken
     /// when readers here free some.
     root_writer: Option<Arc<Signal>>,
+    /// Who may still take the writer's place: [`WRITER_FREE`],
+    /// [`WRITER_RESERVED`] or [`WRITER_TAKEN`] (see
+    /// [`claim_writer`](Self::claim_writer)). Off the hot lines.
+    writer_claim: AtomicU8,
 }
+
+/// [`EdgePositions::writer_claim`]: the first [`WriteCursor`] takes it.
+const WRITER_FREE: u8 = 0;
+/// [`EdgePositions::writer_claim`]: an edge reusing another edge's memory
+/// in place, whose writer only this crate's in-place output may become.
+const WRITER_RESERVED: u8 = 1;
+/// [`EdgePositions::writer_claim`]: the edge has its writer.
+const WRITER_TAKEN: u8 = 2;
 
 impl ReaderSlot {
     /// The reader's staged position (see the module doc), read by the
@@ -132,6 +156,7 @@ impl ReaderSlot {
             detached: AtomicBool::new(false),
             wakes: AtomicU8::new(WAKES_WRITER),
             passes_to: OnceLock::new(),
+            claimed: AtomicBool::new(false),
         })
     }
 }
@@ -162,12 +187,41 @@ impl EdgePositions {
             writer_signal: spec.writer_signal.clone(),
             reader_signals: spec.reader_signals.clone().into_boxed_slice(),
             root_writer: None,
+            writer_claim: AtomicU8::new(WRITER_FREE),
         }
+    }
+
+    /// Takes the writer's place, which must be `from` ([`WRITER_FREE`] for
+    /// a public cursor, [`WRITER_RESERVED`] for the in-place output of
+    /// this crate). Once per edge: the place is never given back.
+    pub(crate) fn claim_writer(&self, from: u8) -> Result<(), ClaimError> {
+        match self.writer_claim.compare_exchange(
+            from,
+            WRITER_TAKEN,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            Ok(_) => Ok(()),
+            Err(WRITER_RESERVED) => Err(ClaimError::InPlaceView),
+            Err(_) => Err(ClaimError::WriterTaken),
+        }
+    }
+
+    /// Takes reader `reader`'s place. Once per reader and edge.
+    pub(crate) fn claim_reader(&self, reader: usize) -> Result<(), ClaimError> {
+        let readers = self.reader_count();
+        if reader >= readers {
+            return Err(ClaimError::NoSuchReader { reader, readers });
+        }
+        if self.slot(reader).claimed.swap(true, Ordering::AcqRel) {
+            return Err(ClaimError::ReaderTaken { reader });
+        }
+        Ok(())
     }
 
     /// Readers of the edge.
     #[inline(always)]
-    fn reader_count(&self) -> usize {
+    pub(crate) fn reader_count(&self) -> usize {
         self.writer.reader_count as usize
     }
 
@@ -195,6 +249,8 @@ impl EdgePositions {
     /// items it reads where they lie. `base`'s writer then reuses space
     /// only after this edge's readers are done with it (see
     /// [`min_read`](Self::min_read)), and is woken when they free some.
+    /// Its writer's place is reserved for the runtime's in-place output:
+    /// no public [`WriteCursor`] can take it.
     pub fn in_place_of(spec: &EdgeSpec, base: &EdgePositions) -> Self {
         let edge = Self {
             root_writer: Some(
@@ -202,6 +258,7 @@ impl EdgePositions {
                     .clone()
                     .unwrap_or_else(|| base.writer_signal.clone()),
             ),
+            writer_claim: AtomicU8::new(WRITER_RESERVED),
             ..Self::new(spec, base.capacity())
         };
         for slot in edge.slots() {
@@ -212,7 +269,9 @@ impl EdgePositions {
 
     /// Links reader `reader` to `next`, the edge that reuses this memory
     /// after it (see [`in_place_of`](Self::in_place_of)). Once only.
-    pub fn pass_to(&self, reader: usize, next: Arc<dyn EdgeBuffer>) {
+    /// Crate-private: it changes which positions bound the writer's
+    /// space, so only the flowgraph's in-place pass may call it.
+    pub(crate) fn pass_to(&self, reader: usize, next: Arc<dyn EdgeBuffer>) {
         let slot = self.slot(reader);
         let _ = slot.passes_to.set(EdgeHandle::new(next));
         slot.wakes.fetch_and(!WAKES_ROOT, Ordering::Relaxed);
@@ -360,11 +419,20 @@ impl EdgePositions {
 }
 
 /// A buffer kind whose edge state is an [`EdgePositions`]; it gets
-/// [`EdgeBuffer`] for free.
-pub trait PositionedBuffer: Any + Send + Sync {
+/// [`EdgeBuffer`] for free (the only way to get it).
+///
+/// # Safety
+/// `positions` returns control words this buffer owns alone (a field of
+/// it, say), the same ones on every call: the runtime publishes and
+/// detaches through them on the writer's and readers' threads, and the
+/// claims that keep an edge to one writer live in them. Handing out
+/// another edge's words would let two edges' runtimes move one edge.
+pub unsafe trait PositionedBuffer: Any + Send + Sync {
     /// The edge's control words.
     fn positions(&self) -> &EdgePositions;
 }
+
+impl<B: PositionedBuffer> super::sealed::Sealed for B {}
 
 impl EdgePositions {
     /// See [`EdgeBuffer::written`].
@@ -400,8 +468,9 @@ impl EdgePositions {
         self.writer.done.load(Ordering::Acquire)
     }
 
-    /// See [`EdgeBuffer::detach_reader`].
-    pub fn detach_reader(&self, reader: usize) {
+    /// Detaches reader `reader` (it will read no more) and wakes the
+    /// writer. Runtime only: the writer then reuses the reader's items.
+    pub(crate) fn detach_reader(&self, reader: usize) {
         if !self.slot(reader).detached.swap(true, Ordering::AcqRel) {
             self.writer.attached.fetch_sub(1, Ordering::AcqRel);
             self.writer_signal.notify();
@@ -428,9 +497,12 @@ impl EdgePositions {
         self.slot(reader).staged.load(Ordering::Relaxed)
     }
 
-    /// See [`EdgeBuffer::publish_write`].
+    /// Publishes the writer's staged items (wakes readers if any); returns
+    /// the new written count. Only on the writer's thread (the staged
+    /// position is a relaxed word): by the runtime after `work`, or by a
+    /// view driving an edge by hand.
     #[inline]
-    pub fn publish_write(&self) -> u64 {
+    pub(crate) fn publish_write(&self) -> u64 {
         let staged = self.staged_write();
         if self.writer.write.load(Ordering::Relaxed) != staged {
             self.publish_write_at(staged);
@@ -455,9 +527,11 @@ impl EdgePositions {
         self.notify_remote_readers();
     }
 
-    /// See [`EdgeBuffer::publish_read`].
+    /// Publishes reader `reader`'s staged consumption (wakes the writer if
+    /// any); returns the new read position. Only on that reader's thread,
+    /// as for [`publish_write`](Self::publish_write).
     #[inline]
-    pub fn publish_read(&self, reader: usize) -> u64 {
+    pub(crate) fn publish_read(&self, reader: usize) -> u64 {
         let slot = self.slot(reader);
         let staged = slot.staged.load(Ordering::Relaxed);
         if slot.read.load(Ordering::Relaxed) != staged {
@@ -561,20 +635,11 @@ impl<B: PositionedBuffer> EdgeBuffer for B {
     fn writer_finished(&self) -> bool {
         self.positions().writer_finished()
     }
-    fn detach_reader(&self, reader: usize) {
-        self.positions().detach_reader(reader);
-    }
     fn attached_readers(&self) -> usize {
         self.positions().attached_readers()
     }
     fn staged_read(&self, reader: usize) -> u64 {
         self.positions().staged_read(reader)
-    }
-    fn publish_write(&self) -> u64 {
-        self.positions().publish_write()
-    }
-    fn publish_read(&self, reader: usize) -> u64 {
-        self.positions().publish_read(reader)
     }
     fn set_same_thread(&self, reader: usize, same: bool) {
         self.positions().set_same_thread(reader, same);
@@ -590,158 +655,5 @@ impl<B: PositionedBuffer> EdgeBuffer for B {
     }
     fn for_each_tag(&self, range: std::ops::Range<u64>, f: &mut dyn FnMut(&Tag)) {
         self.positions().for_each_tag(range, f);
-    }
-}
-
-/// The writer's side of the protocol: its position and the free space it
-/// saw last. A typed view adds the memory.
-#[derive(Debug)]
-pub struct WriteCursor {
-    pos: u64,
-    /// Free items as of the last `refresh`; `produce` never reads remote state.
-    free: usize,
-}
-
-impl WriteCursor {
-    /// A cursor at the edge's current write position.
-    pub fn new(edge: &EdgePositions) -> Self {
-        Self {
-            pos: edge.published_write(),
-            free: 0,
-        }
-    }
-
-    /// Re-reads the readers' positions; returns the free items from
-    /// `position`, at most the edge's chunk limit.
-    #[inline]
-    pub fn refresh(&mut self, edge: &EdgePositions) -> usize {
-        let min = edge.min_read(self.pos);
-        let free = edge.capacity() - (self.pos - min) as usize;
-        self.free = free.min(edge.writer.chunk.load(Ordering::Relaxed));
-        self.free
-    }
-
-    /// Stages `n` items that a reader of the edge this one reuses (see
-    /// [`EdgePositions::in_place_of`]) just consumed and transformed in
-    /// place. They fit by construction: they lie below the first writer's
-    /// position, and this edge's readers are behind them. Skips the free
-    /// space check, which would walk every later edge of the chain.
-    #[inline]
-    pub fn produce_in_place(&mut self, edge: &EdgePositions, n: usize) {
-        if n == 0 {
-            return;
-        }
-        self.free = self.free.saturating_sub(n);
-        self.pos += n as u64;
-        edge.writer.staged.store(self.pos, Ordering::Relaxed);
-    }
-
-    /// Stages `n` items written at `position`.
-    ///
-    /// # Panics
-    /// If `n` exceeds the free space seen by the last `refresh`.
-    #[inline]
-    pub fn produce(&mut self, edge: &EdgePositions, n: usize) {
-        assert!(
-            n <= self.free,
-            "produce({n}) exceeds the {} free items of the output",
-            self.free
-        );
-        if n == 0 {
-            return;
-        }
-        self.free -= n;
-        self.pos += n as u64;
-        edge.writer.staged.store(self.pos, Ordering::Relaxed);
-    }
-
-    /// Absolute index of the next item to be written.
-    #[inline]
-    pub fn position(&self) -> u64 {
-        self.pos
-    }
-
-    /// Free items as of the last refresh, less what was produced since.
-    #[inline]
-    pub fn free(&self) -> usize {
-        self.free
-    }
-}
-
-/// One reader's side of the protocol: its position and the writer position
-/// it saw last.
-#[derive(Debug)]
-pub struct ReadCursor {
-    id: usize,
-    pos: u64,
-    /// Writer position as of the last `refresh`.
-    seen: u64,
-}
-
-impl ReadCursor {
-    /// Reader number `id` of `edge`, at its current read position.
-    pub fn new(edge: &EdgePositions, id: usize) -> Self {
-        let pos = edge.slot(id).read.load(Ordering::Acquire);
-        Self { id, pos, seen: pos }
-    }
-
-    /// Re-reads the writer's position; returns the readable items, at most
-    /// the edge's chunk limit.
-    #[inline]
-    pub fn refresh(&mut self, edge: &EdgePositions) -> usize {
-        // The window ends at the chunk limit, so that tags and `consume`
-        // cover exactly the items the port shows (a writer more than a
-        // chunk ahead once made tags past the window show up twice).
-        let chunk = edge.writer.chunk.load(Ordering::Relaxed) as u64;
-        self.seen = edge.published_write().min(self.pos + chunk);
-        (self.seen - self.pos) as usize
-    }
-
-    /// Stages `n` items as consumed.
-    ///
-    /// # Panics
-    /// If `n` exceeds what the last `refresh` showed.
-    #[inline]
-    pub fn consume(&mut self, edge: &EdgePositions, n: usize) {
-        assert!(
-            n as u64 <= self.seen - self.pos,
-            "consume({n}) exceeds the {} readable items of the input",
-            self.seen - self.pos
-        );
-        if n == 0 {
-            return;
-        }
-        self.pos += n as u64;
-        edge.slot(self.id).staged.store(self.pos, Ordering::Relaxed);
-    }
-
-    /// Reader number.
-    #[inline]
-    pub fn id(&self) -> usize {
-        self.id
-    }
-
-    /// Absolute index of the next item to be read.
-    #[inline]
-    pub fn position(&self) -> u64 {
-        self.pos
-    }
-
-    /// Readable items as of the last refresh, less what was consumed since.
-    #[inline]
-    pub fn available(&self) -> usize {
-        (self.seen - self.pos) as usize
-    }
-
-    /// Tags on `[position, seen)`, with absolute indices.
-    pub fn tags(&self, edge: &dyn EdgeBuffer) -> Vec<Tag> {
-        let mut out = Vec::new();
-        edge.for_each_tag(self.pos..self.seen, &mut |t| out.push(t.clone()));
-        out
-    }
-
-    /// True when the writer finished and every item it wrote was consumed.
-    pub fn is_finished(&self, edge: &dyn EdgeBuffer) -> bool {
-        edge.writer_finished() && edge.written() == self.pos
     }
 }
