@@ -10,7 +10,10 @@
 //!
 //! Host memory a copy in flight writes ([`ToHost`]) is only ever held as a
 //! raw pointer until the copy's event completed: no `&mut` slice covers it
-//! meanwhile, since the device writes it behind Rust's back.
+//! meanwhile, since the device writes it behind Rust's back. When the
+//! runtime ends a transfer early, `finishing` waits for the copies in
+//! flight and counts their items (consumed, and produced for `ToHost`), so
+//! the statistics show every item a transfer moved.
 
 use crate::completion::InFlight;
 use crate::context::OclContext;
@@ -103,10 +106,12 @@ impl<T: DeviceItem> Block for ToDevice<T> {
     }
 
     /// Copies in flight read host items the runtime is about to hand back
-    /// to their writer (or write host items it is about to end): they
-    /// complete first.
+    /// to their writer: they complete first. Their items were produced on
+    /// the device when enqueued; now they are consumed on the host too
+    /// (the runtime publishes what `finishing` consumed).
     fn finishing(&mut self) {
-        self.in_flight.wait_all();
+        let done = self.in_flight.wait_all();
+        self.input.consume(done);
     }
 
     fn deinit(&mut self) -> Result<(), BoxError> {
@@ -187,11 +192,13 @@ impl<T: DeviceItem> Block for ToHost<T> {
         Ok(self.in_flight.end_call(enqueued, io)?)
     }
 
-    /// Copies in flight read host items the runtime is about to hand back
-    /// to their writer (or write host items it is about to end): they
-    /// complete first.
+    /// Copies in flight write host items the runtime is about to end:
+    /// they complete first, and then count as produced (and their device
+    /// items as consumed), as if `work` had retired them.
     fn finishing(&mut self) {
-        self.in_flight.wait_all();
+        let done = self.in_flight.wait_all();
+        self.output.produce(done);
+        self.input.consume(done);
     }
 
     fn deinit(&mut self) -> Result<(), BoxError> {
