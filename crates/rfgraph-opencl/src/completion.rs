@@ -115,12 +115,25 @@ impl InFlight {
         Ok(done)
     }
 
-    /// Blocks until every command completed (shutdown only).
-    pub fn wait_all(&mut self) {
-        for (event, _) in self.commands.drain(..) {
-            let _ = event.wait();
+    /// Blocks until every command completed (shutdown only); returns the
+    /// items of the commands that completed in order without an error,
+    /// up to the first that failed: those a transfer block still owes its
+    /// ports (consumed, or produced), as [`retire`](Self::retire) would
+    /// have counted them.
+    pub fn wait_all(&mut self) -> usize {
+        let mut done = 0;
+        let mut failed = false;
+        for (event, items) in self.commands.drain(..) {
+            // Wait for every command, failed or not: each may still touch
+            // host memory until it is over.
+            let ok = event.wait().is_ok();
+            failed |= !ok;
+            if !failed {
+                done += items;
+            }
         }
         self.items = 0;
+        done
     }
 
     /// Items of all commands in flight.

@@ -99,7 +99,8 @@ impl<T: DeviceItem> StreamPort for DeviceInput<T> {
 impl<T: DeviceItem> InputPort for DeviceInput<T> {
     fn attach(&mut self, edge: Arc<dyn EdgeBuffer>, reader: usize) -> Result<(), String> {
         let ring = attach_ring(edge, &self.context, self.name)?;
-        self.reader = Some(RingReader::new(ring, reader));
+        let reader = RingReader::new(ring, reader).map_err(|e| format!("`{}`: {e}", self.name))?;
+        self.reader = Some(reader);
         Ok(())
     }
 }
@@ -181,7 +182,8 @@ impl<T: DeviceItem> OutputPort for DeviceOutput<T> {
 
     fn attach(&mut self, edge: Arc<dyn EdgeBuffer>) -> Result<(), String> {
         let ring = attach_ring(edge, &self.context, self.name)?;
-        self.writer = Some(RingWriter::new(ring));
+        let writer = RingWriter::new(ring).map_err(|e| format!("`{}`: {e}", self.name))?;
+        self.writer = Some(writer);
         Ok(())
     }
 }

@@ -8,6 +8,10 @@
 //! across the end (an FIR's history) index modulo the capacity. The ring
 //! never touches item memory from the host: positions move when commands
 //! are *enqueued*, and the context's in-order queue orders the commands.
+//!
+//! Writer and reader views claim their places on the edge through the
+//! runtime's cursors, so an edge never has two writers, nor one reader
+//! twice (see [`rfgraph::buffer::ClaimError`]).
 
 use crate::context::OclContext;
 use crate::error::OclError;
@@ -17,8 +21,8 @@ use opencl3::event::Event;
 use opencl3::memory::{Buffer, ClMem};
 use opencl3::types::{CL_BLOCKING, CL_NON_BLOCKING, cl_mem};
 use rfgraph::Item;
-use rfgraph::buffer::EdgeSpec;
 use rfgraph::buffer::positions::{EdgePositions, PositionedBuffer, ReadCursor, WriteCursor};
+use rfgraph::buffer::{ClaimError, EdgeSpec};
 use std::sync::Arc;
 
 /// The shared state of one device edge.
@@ -101,22 +105,28 @@ pub(crate) unsafe fn enqueue_write<T: Item>(
     Ok(Event::new(event))
 }
 
-/// Enqueues a non-blocking copy of `dst.len()` items of `ring` from item
-/// `offset` into `dst`.
+/// Enqueues a non-blocking copy of `len` items of `ring` from item
+/// `offset` into host memory at `dst`.
+///
+/// A raw pointer, not a `&mut [T]`: the device writes `dst` after this
+/// returns, and a Rust reference must not cover memory that something
+/// else writes while it lives.
 ///
 /// # Safety
-/// Nothing may read or write `dst` until the returned event completes, and
-/// `offset + dst.len()` items must fit in the ring.
+/// `dst` must be valid for writes of `len` items, and nothing may read,
+/// write or form a reference to them until the returned event completes;
+/// `offset + len` items must fit in the ring.
 pub(crate) unsafe fn enqueue_read<T: Item>(
     ring: &DeviceRing,
     offset: usize,
-    dst: &mut [T],
+    dst: *mut T,
+    len: usize,
 ) -> Result<Event, OclError> {
-    debug_assert!(offset + dst.len() <= ring.capacity());
+    debug_assert!(offset + len <= ring.capacity());
     let queue = ring.context.queue().get();
-    let bytes = std::mem::size_of_val(dst);
-    // SAFETY: the caller leaves `dst` alone until completion; the byte
-    // range is inside the allocation.
+    let bytes = len * std::mem::size_of::<T>();
+    // SAFETY: the caller keeps `dst` valid and untouched until completion;
+    // the byte range is inside the allocation.
     let event = unsafe {
         enqueue_read_buffer(
             queue,
@@ -124,7 +134,7 @@ pub(crate) unsafe fn enqueue_read<T: Item>(
             CL_NON_BLOCKING,
             offset * std::mem::size_of::<T>(),
             bytes,
-            dst.as_mut_ptr().cast(),
+            dst.cast(),
             0,
             std::ptr::null(),
         )
@@ -158,7 +168,9 @@ pub(crate) fn write_blocking<T: Item>(
     .map_err(|code| OclError::api("clEnqueueWriteBuffer")(ClError(code)))
 }
 
-impl PositionedBuffer for DeviceRing {
+// SAFETY: `positions` is a field of the ring, the same on every call, and
+// no other buffer hands it out.
+unsafe impl PositionedBuffer for DeviceRing {
     fn positions(&self) -> &EdgePositions {
         &self.positions
     }
@@ -178,37 +190,41 @@ pub struct Span {
 
 /// The writer's view of a [`DeviceRing`].
 pub struct RingWriter {
-    ring: Arc<DeviceRing>,
-    cursor: WriteCursor,
+    cursor: WriteCursor<DeviceRing>,
 }
 
 impl RingWriter {
     /// The writer of `ring`.
-    pub fn new(ring: Arc<DeviceRing>) -> Self {
-        let cursor = WriteCursor::new(&ring.positions);
-        Self { ring, cursor }
+    ///
+    /// # Errors
+    /// If `ring` already has a writer (see [`ClaimError`]).
+    pub fn new(ring: Arc<DeviceRing>) -> Result<Self, ClaimError> {
+        Ok(Self {
+            cursor: WriteCursor::new(ring)?,
+        })
     }
 
     /// Refreshes the readers' positions; returns all free items.
     pub fn refresh(&mut self) -> usize {
-        self.cursor.refresh(&self.ring.positions)
+        self.cursor.refresh()
     }
 
     /// Free space starting `skip` items after the write position, contiguous
     /// in the allocation, as of the last refresh.
     pub fn span(&self, skip: usize) -> Span {
+        let ring = self.ring();
         let free = self.cursor.free().saturating_sub(skip);
-        let offset = self.ring.offset_of(self.cursor.position() + skip as u64);
+        let offset = ring.offset_of(self.cursor.position() + skip as u64);
         Span {
-            mem: self.ring.mem(),
+            mem: ring.mem(),
             offset,
-            len: free.min(self.ring.capacity() - offset),
+            len: free.min(ring.capacity() - offset),
         }
     }
 
     /// Stages `n` items written (enqueued) at the write position.
     pub fn produce(&mut self, n: usize) {
-        self.cursor.produce(&self.ring.positions, n);
+        self.cursor.produce(n);
     }
 
     /// Absolute index of the next item to be written.
@@ -218,37 +234,42 @@ impl RingWriter {
 
     /// The ring.
     pub fn ring(&self) -> &Arc<DeviceRing> {
-        &self.ring
+        self.cursor.buffer()
     }
 }
 
 /// One reader's view of a [`DeviceRing`].
 pub struct RingReader {
-    ring: Arc<DeviceRing>,
-    cursor: ReadCursor,
+    cursor: ReadCursor<DeviceRing>,
 }
 
 impl RingReader {
     /// Reader `id` of `ring`.
-    pub fn new(ring: Arc<DeviceRing>, id: usize) -> Self {
-        let cursor = ReadCursor::new(&ring.positions, id);
-        Self { ring, cursor }
+    ///
+    /// # Errors
+    /// If `ring` has no reader `id`, or it is attached already (see
+    /// [`ClaimError`]).
+    pub fn new(ring: Arc<DeviceRing>, id: usize) -> Result<Self, ClaimError> {
+        Ok(Self {
+            cursor: ReadCursor::new(ring, id)?,
+        })
     }
 
     /// Refreshes the writer's position; returns all readable items.
     pub fn refresh(&mut self) -> usize {
-        self.cursor.refresh(&self.ring.positions)
+        self.cursor.refresh()
     }
 
     /// Readable items starting `skip` items after the read position,
     /// contiguous in the allocation, as of the last refresh.
     pub fn span(&self, skip: usize) -> Span {
+        let ring = self.ring();
         let avail = self.cursor.available().saturating_sub(skip);
-        let offset = self.ring.offset_of(self.cursor.position() + skip as u64);
+        let offset = ring.offset_of(self.cursor.position() + skip as u64);
         Span {
-            mem: self.ring.mem(),
+            mem: ring.mem(),
             offset,
-            len: avail.min(self.ring.capacity() - offset),
+            len: avail.min(ring.capacity() - offset),
         }
     }
 
@@ -259,7 +280,7 @@ impl RingReader {
 
     /// Stages `n` items consumed.
     pub fn consume(&mut self, n: usize) {
-        self.cursor.consume(&self.ring.positions, n);
+        self.cursor.consume(n);
     }
 
     /// Absolute index of the next item to be read.
@@ -269,11 +290,11 @@ impl RingReader {
 
     /// True when the writer finished and every item was consumed.
     pub fn is_finished(&self) -> bool {
-        self.cursor.is_finished(&*self.ring)
+        self.cursor.is_finished()
     }
 
     /// The ring.
     pub fn ring(&self) -> &Arc<DeviceRing> {
-        &self.ring
+        self.cursor.buffer()
     }
 }

@@ -7,6 +7,13 @@
 //! until then; the device side moves at enqueue, since the in-order queue
 //! orders every later command after the copy. Completion wakes the block
 //! through its [`Waker`]; nothing waits in `clFinish`.
+//!
+//! Host memory a copy in flight writes ([`ToHost`]) is only ever held as a
+//! raw pointer until the copy's event completed: no `&mut` slice covers it
+//! meanwhile, since the device writes it behind Rust's back. When the
+//! runtime ends a transfer early, `finishing` waits for the copies in
+//! flight and counts their items (consumed, and produced for `ToHost`), so
+//! the statistics show every item a transfer moved.
 
 use crate::completion::InFlight;
 use crate::context::OclContext;
@@ -99,10 +106,12 @@ impl<T: DeviceItem> Block for ToDevice<T> {
     }
 
     /// Copies in flight read host items the runtime is about to hand back
-    /// to their writer (or write host items it is about to end): they
-    /// complete first.
+    /// to their writer: they complete first. Their items were produced on
+    /// the device when enqueued; now they are consumed on the host too
+    /// (the runtime publishes what `finishing` consumed).
     fn finishing(&mut self) {
-        self.in_flight.wait_all();
+        let done = self.in_flight.wait_all();
+        self.input.consume(done);
     }
 
     fn deinit(&mut self) -> Result<(), BoxError> {
@@ -145,8 +154,10 @@ impl<T: DeviceItem> Block for ToHost<T> {
     }
 
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
-        let host = self.output.slice();
-        let (host_ptr, host_len) = (host.as_mut_ptr(), host.len());
+        // The free space, raw: copies enqueued by earlier calls may still
+        // be writing its first items (see the module doc).
+        let host = self.output.slice_raw();
+        let (host_ptr, host_len) = (host.cast::<T>(), host.len());
         let done = self.in_flight.retire()?;
         self.output.produce(done);
         self.input.refresh();
@@ -159,13 +170,21 @@ impl<T: DeviceItem> Block for ToHost<T> {
             if n == 0 {
                 break;
             }
-            // SAFETY: host items [done + skip, done + skip + n) are free
-            // space of our output that only this block writes, and they are
-            // produced (made visible) only after this copy's event completed.
-            // The device range holds `n` readable items from `span.offset`.
+            // SAFETY: host items [done + skip, done + skip + n) lie inside
+            // the free space `slice_raw` returned (`n <= host_len - done -
+            // skip`), which only this block writes and which no reference
+            // covers; the earlier copies in flight write the `skip` items
+            // before them, not these. They are produced (made visible)
+            // only after this copy's event completed, and `finishing` and
+            // `deinit` wait for it before the output can end. The device
+            // range holds `n` readable items from `span.offset`.
             let event = unsafe {
-                let dst = std::slice::from_raw_parts_mut(host_ptr.add(done + skip), n);
-                enqueue_read(self.input.reader().ring(), span.offset, dst)
+                enqueue_read(
+                    self.input.reader().ring(),
+                    span.offset,
+                    host_ptr.add(done + skip),
+                    n,
+                )
             }?;
             self.in_flight.push(event, n)?;
             enqueued = true;
@@ -173,11 +192,13 @@ impl<T: DeviceItem> Block for ToHost<T> {
         Ok(self.in_flight.end_call(enqueued, io)?)
     }
 
-    /// Copies in flight read host items the runtime is about to hand back
-    /// to their writer (or write host items it is about to end): they
-    /// complete first.
+    /// Copies in flight write host items the runtime is about to end:
+    /// they complete first, and then count as produced (and their device
+    /// items as consumed), as if `work` had retired them.
     fn finishing(&mut self) {
-        self.in_flight.wait_all();
+        let done = self.in_flight.wait_all();
+        self.output.produce(done);
+        self.input.consume(done);
     }
 
     fn deinit(&mut self) -> Result<(), BoxError> {

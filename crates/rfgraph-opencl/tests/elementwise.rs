@@ -6,8 +6,8 @@
 //! kernels the OpenCL compiler may contract into fused multiply-adds are
 //! compared with a tolerance. Every run must insert exactly one host→device
 //! transfer per input and one device→host transfer; the transfers of
-//! one-input kernels move every item (see `assert_binary_transfers` for
-//! what two-input kernels can promise).
+//! kernels move every item (see `assert_binary_transfers` for how a
+//! two-input kernel's transfers get there).
 
 mod common;
 
@@ -73,13 +73,13 @@ fn check_binary<T: DeviceItem>(
     }
 }
 
-/// One transfer per input and one back. The result travels through the
-/// device→host transfer alone, so it moved every item. A host→device
-/// transfer produces (enqueues) every item, but its host side may count
-/// fewer consumed: once the kernel block has consumed one input entirely it
-/// finishes, which detaches it from the other input's transfer, and the
-/// runtime ends that transfer before its last copies (already enqueued and
-/// already read by kernels on the in-order queue) are retired and counted.
+/// One transfer per input and one back, each of which moved every item.
+/// The host→device transfers are the delicate ones: once the kernel block
+/// has consumed one input entirely it finishes, which detaches it from the
+/// other input's transfer, and the runtime ends that transfer while its
+/// last copies (already enqueued, already read by kernels on the in-order
+/// queue) are in flight. Its `finishing` waits for them and counts their
+/// host items as consumed; uncounted, `items_consumed` fell short of `n`.
 fn assert_binary_transfers(done: &rfgraph::Finished, n: usize) {
     assert_eq!(transfers(done).len(), 3, "{:#?}", transfers(done));
     let to_host = transfers_of(done, "ToHost");
@@ -90,7 +90,7 @@ fn assert_binary_transfers(done: &rfgraph::Finished, n: usize) {
     assert_eq!(to_device.len(), 2, "{to_device:#?}");
     for t in &to_device {
         assert_eq!(t.items_produced, n as u64, "{t:#?}");
-        assert!(t.items_consumed <= n as u64, "{t:#?}");
+        assert_eq!(t.items_consumed, n as u64, "{t:#?}");
     }
 }
 

@@ -233,3 +233,37 @@ fn shared_contexts_are_one_domain() {
     );
     assert_transfers(&done, 2, n);
 }
+
+/// Device→host copies land in host ring memory the transfer holds as raw
+/// pointers while they are in flight: with eight copies in flight on
+/// rings far smaller than the stream, the host ring is written by several
+/// copies at once, lap after lap, while the transfer's later calls take
+/// new free space next to them. Every item arrives, in order, on every
+/// ring size, and the transfer counts each item once.
+#[test]
+fn device_to_host_with_many_copies_in_flight() {
+    let Some(ctx) = common::context_or_skip("device_to_host_with_many_copies_in_flight") else {
+        return;
+    };
+    let n = 200_003;
+    let x = signal(n);
+    let want: Vec<f32> = x.iter().map(|v| v * 4.0).collect();
+    for (ring, in_flight) in [(4096, 8), (12_340, 8), (4096, 3)] {
+        ctx.set_in_flight(in_flight);
+        let mut fg = Flowgraph::new();
+        fg.set_buffer_bytes(ring);
+        let src = fg.add(VectorSource::new(x.clone()));
+        let gain = fg.add(Elementwise::gain(&ctx, 4.0f32).unwrap());
+        let snk = fg.add(VectorSink::<f32>::new());
+        fg.chain(&[src, gain, snk]).unwrap();
+        let done = fg.run(Tpb::new()).unwrap();
+        let what = format!("{ring}-byte rings, {in_flight} in flight");
+        assert_exact(
+            &what,
+            done.block::<VectorSink<f32>>(snk).unwrap().items(),
+            &want,
+        );
+        assert_transfers(&done, 2, n);
+        assert_eq!(transfers_of(&done, "ToHost").len(), 1, "{what}");
+    }
+}

@@ -18,8 +18,8 @@ fn hot_path(c: &mut Criterion) {
             reader_signals: vec![Signal::new()],
         })
         .expect("mmap");
-        let mut w = CircularWriter::<f32>::new(buf.clone());
-        let mut r = CircularReader::<f32>::new(buf, 0);
+        let mut w = CircularWriter::<f32>::new(buf.clone()).expect("the only writer");
+        let mut r = CircularReader::<f32>::new(buf, 0).expect("the only reader 0");
         group.throughput(Throughput::Elements(chunk as u64));
         group.bench_function(format!("produce_consume_{chunk}"), |b| {
             b.iter(|| {

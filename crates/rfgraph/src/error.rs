@@ -181,6 +181,18 @@ pub enum GraphError {
         /// The OS error.
         cause: String,
     },
+    /// A port refused the edge it was connected to: another kind of
+    /// memory, or a place on the edge that is taken (a second writer, a
+    /// reader attached twice; see [`crate::buffer::ClaimError`]).
+    #[error("cannot connect `{block}`.{port} to its edge: {cause}")]
+    Attach {
+        /// Block instance name.
+        block: String,
+        /// The port.
+        port: String,
+        /// What the port said.
+        cause: String,
+    },
 }
 
 /// Why a run failed.

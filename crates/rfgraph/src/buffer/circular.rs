@@ -6,15 +6,22 @@
 //! [`EdgePositions`] protocol. Hot path: `slice` reads the remote position
 //! once; no locks, allocation or system calls unless a tag is involved or
 //! a peer is parked.
+//!
+//! Safe code gets `&mut` item slices from a writer view only: one per edge
+//! (its cursor claims the edge's writer slot), over space no reader sees.
+//! An edge reusing another ring in place has no public writer: the
+//! runtime's in-place output passes on items its block transformed
+//! through the reader's `slice_mut`, and only as many as that reader
+//! consumed.
 
 use super::mirror::{MirroredMemory, page_size};
 use super::positions::{EdgePositions, PositionedBuffer, ReadCursor, WriteCursor};
-use super::{EdgeBuffer, EdgeSpec};
+use super::{ClaimError, EdgeBuffer, EdgeSpec};
 use crate::item::Item;
 use crate::tag::Tag;
 use std::marker::PhantomData;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Weak};
 
 /// The shared state of one host edge.
 pub struct CircularBuffer {
@@ -24,6 +31,9 @@ pub struct CircularBuffer {
     positions: EdgePositions,
     /// Item offset of absolute position 0 inside the ring.
     skew: usize,
+    /// For an edge reusing another ring in place: that ring, whose only
+    /// reader writes this edge (weak: that ring holds this edge).
+    in_place_of: Option<Weak<CircularBuffer>>,
 }
 
 /// Buffers created so far, to give each a different skew.
@@ -60,6 +70,7 @@ impl CircularBuffer {
             item_size: item,
             positions: EdgePositions::new(&spec, capacity),
             skew: next_skew_bytes() / item % capacity,
+            in_place_of: None,
         }))
     }
 
@@ -67,14 +78,21 @@ impl CircularBuffer {
     /// reader `reader` (a 1:1 block that transforms the items where they
     /// lie): item `i` of the new edge is item `i` of `base`. `base`'s
     /// writer reuses a slot only once the new edge's readers consumed it.
-    /// The caller guarantees that `reader` is `base`'s only reader.
-    pub fn in_place_of(base: &Arc<CircularBuffer>, reader: usize, spec: EdgeSpec) -> Arc<Self> {
+    /// The caller (the flowgraph's in-place pass) guarantees that `reader`
+    /// is `base`'s only reader, and that the block reading it writes the
+    /// new edge (through [`CircularWriter::attach`]).
+    pub(crate) fn in_place_of(
+        base: &Arc<CircularBuffer>,
+        reader: usize,
+        spec: EdgeSpec,
+    ) -> Arc<Self> {
         assert_eq!(base.item_size, spec.item_size.max(1), "in-place item size");
         let edge = Arc::new(Self {
             mem: base.mem.clone(),
             item_size: base.item_size,
             positions: EdgePositions::in_place_of(&spec, &base.positions),
             skew: base.skew,
+            in_place_of: Some(Arc::downgrade(base)),
         });
         base.positions.pass_to(reader, edge.clone());
         edge
@@ -165,7 +183,9 @@ impl RingGeometry {
     }
 }
 
-impl PositionedBuffer for CircularBuffer {
+// SAFETY: `positions` is a field of the ring, the same on every call, and
+// no other buffer hands it out.
+unsafe impl PositionedBuffer for CircularBuffer {
     fn positions(&self) -> &EdgePositions {
         &self.positions
     }
@@ -173,49 +193,117 @@ impl PositionedBuffer for CircularBuffer {
 
 /// The writer's typed view of a [`CircularBuffer`].
 pub struct CircularWriter<T> {
-    buf: Arc<CircularBuffer>,
     ring: RingGeometry,
-    cursor: WriteCursor,
+    cursor: WriteCursor<CircularBuffer>,
+    /// For an edge reusing another ring in place: that ring, whose reader
+    /// 0 (this writer's block) bounds what
+    /// [`produce_in_place`](Self::produce_in_place) may pass on.
+    base: Option<Arc<CircularBuffer>>,
     _item: PhantomData<T>,
 }
 
 impl<T: Item> CircularWriter<T> {
     /// The writer of `buf`. The item size must match `T`.
-    pub fn new(buf: Arc<CircularBuffer>) -> Self {
+    ///
+    /// # Errors
+    /// If `buf` already has a writer, or reuses another ring's memory in
+    /// place (only the runtime's in-place output writes such an edge): see
+    /// [`ClaimError`].
+    pub fn new(buf: Arc<CircularBuffer>) -> Result<Self, ClaimError> {
         assert_eq!(buf.item_size, std::mem::size_of::<T>().max(1));
-        let cursor = WriteCursor::new(&buf.positions);
+        let cursor = WriteCursor::new(buf)?;
+        Ok(Self::with_cursor(cursor, None))
+    }
+
+    /// The writer of `buf` for an output of this crate: as
+    /// [`new`](Self::new), and also the in-place writer of an edge made by
+    /// [`CircularBuffer::in_place_of`], which passes on only what the
+    /// base ring's reader consumed ([`is_in_place`](Self::is_in_place)).
+    pub(crate) fn attach(buf: Arc<CircularBuffer>) -> Result<Self, ClaimError> {
+        let Some(base) = &buf.in_place_of else {
+            return Self::new(buf);
+        };
+        assert_eq!(buf.item_size, std::mem::size_of::<T>().max(1));
+        // The flowgraph holds every ring until the run's parts are built.
+        let base = base.upgrade().ok_or(ClaimError::InPlaceView)?;
+        let cursor = WriteCursor::new_in_place(buf)?;
+        Ok(Self::with_cursor(cursor, Some(base)))
+    }
+
+    fn with_cursor(cursor: WriteCursor<CircularBuffer>, base: Option<Arc<CircularBuffer>>) -> Self {
         Self {
-            ring: buf.geometry(),
-            buf,
+            ring: cursor.buffer().geometry(),
             cursor,
+            base,
             _item: PhantomData,
         }
+    }
+
+    /// True for the writer of an edge that reuses another ring in place:
+    /// its [`slice`](Self::slice) must not be used (that space is the
+    /// base ring's), only [`produce_in_place`](Self::produce_in_place).
+    pub(crate) fn is_in_place(&self) -> bool {
+        self.base.is_some()
+    }
+
+    /// All free space, contiguous, as a raw slice pointer: for a writer
+    /// whose items are filled after this call returns (a device copy in
+    /// flight), which must not hold a `&mut` over memory the device
+    /// writes. Refreshes the readers' positions. Only this writer touches
+    /// that space until it produces it.
+    #[inline]
+    pub fn slice_raw(&mut self) -> *mut [T] {
+        let free = self.cursor.refresh();
+        let ptr = self.ring.ptr_at(self.cursor.position());
+        std::ptr::slice_from_raw_parts_mut(ptr.cast::<T>(), free)
     }
 
     /// All free space, contiguous. Refreshes the readers' positions.
     #[inline]
     pub fn slice(&mut self) -> &mut [T] {
-        let free = self.cursor.refresh(&self.buf.positions);
+        debug_assert!(!self.is_in_place(), "slice of an in-place writer");
+        let free = self.cursor.refresh();
         let ptr = self.ring.ptr_at(self.cursor.position());
         // SAFETY: [pos, pos + free) is not readable by any attached reader
-        // (they read below `pos`), so only this writer touches it; the double
-        // mapping makes it contiguous; the memory holds zeros or earlier `T`
-        // values, both valid for a `Pod` type; alignment: base is page-aligned
-        // and offsets are multiples of size_of::<T>().
+        // (they read below `pos`), and this is the edge's only writer (its
+        // cursor claimed the edge; in-place writers, whose free space is
+        // another ring's, are the crate's and never call this), so only
+        // this view touches it; the double mapping makes it contiguous;
+        // the memory holds zeros or earlier `T` values, both valid for a
+        // `Pod` type; alignment: base is page-aligned and offsets are
+        // multiples of size_of::<T>().
         unsafe { std::slice::from_raw_parts_mut(ptr.cast::<T>(), free) }
     }
 
     /// Stages `n` items that were written in place through the reader of
-    /// the edge this one reuses (see [`CircularBuffer::in_place_of`]).
+    /// the edge this one reuses in place (an edge the flowgraph made).
+    ///
+    /// # Panics
+    /// Unless this writer works in place and that reader consumed the
+    /// items first: passing on more would show this edge's readers items
+    /// the reader may still transform, or the base writer's free space.
     #[inline]
     pub fn produce_in_place(&mut self, n: usize) {
-        self.cursor.produce_in_place(&self.buf.positions, n);
+        if n == 0 {
+            return;
+        }
+        let consumed = self
+            .base
+            .as_ref()
+            .map_or(0, |base| base.positions.staged_read(0));
+        assert!(
+            self.cursor.position() + n as u64 <= consumed,
+            "produce_in_place({n}) passes on items its input has not consumed \
+             (consumed up to {consumed}, produced up to {})",
+            self.cursor.position()
+        );
+        self.cursor.produce_in_place(n);
     }
 
     /// The length [`slice`](Self::slice) would have now.
     #[inline]
     pub fn free(&mut self) -> usize {
-        self.cursor.refresh(&self.buf.positions)
+        self.cursor.refresh()
     }
 
     /// Stages `n` items written into the front of the last `slice`; they
@@ -225,13 +313,13 @@ impl<T: Item> CircularWriter<T> {
     /// If `n` exceeds the free space seen by the last `slice`.
     #[inline]
     pub fn produce(&mut self, n: usize) {
-        self.cursor.produce(&self.buf.positions, n);
+        self.cursor.produce(n);
     }
 
     /// Publishes staged items to the readers now. The runtime does this
     /// after every `work` call; only code driving a buffer by hand needs it.
     pub fn publish(&self) {
-        self.buf.publish_write();
+        self.cursor.publish();
     }
 
     /// Absolute index of the next item to be written.
@@ -241,41 +329,58 @@ impl<T: Item> CircularWriter<T> {
 
     /// Attaches a tag to the item `offset` items after [`position`](Self::position).
     pub fn add_tag(&self, offset: usize, key: &str, value: crate::Pmt) {
-        self.buf
+        self.cursor
+            .buffer()
             .add_tag(Tag::new(self.position() + offset as u64, key, value));
     }
 
     /// Readers still attached.
     pub fn attached_readers(&self) -> usize {
-        self.buf.attached_readers()
+        self.cursor.buffer().attached_readers()
     }
 }
 
 /// One reader's typed view of a [`CircularBuffer`].
 pub struct CircularReader<T> {
-    buf: Arc<CircularBuffer>,
     ring: RingGeometry,
-    cursor: ReadCursor,
+    cursor: ReadCursor<CircularBuffer>,
     _item: PhantomData<T>,
 }
 
 impl<T: Item> CircularReader<T> {
     /// Reader number `id` of `buf`. The item size must match `T`.
-    pub fn new(buf: Arc<CircularBuffer>, id: usize) -> Self {
+    ///
+    /// # Errors
+    /// If `buf` has no reader `id` or that reader is attached already:
+    /// see [`ClaimError`].
+    pub fn new(buf: Arc<CircularBuffer>, id: usize) -> Result<Self, ClaimError> {
         assert_eq!(buf.item_size, std::mem::size_of::<T>().max(1));
-        let cursor = ReadCursor::new(&buf.positions, id);
-        Self {
-            ring: buf.geometry(),
-            buf,
+        let cursor = ReadCursor::new(buf, id)?;
+        Ok(Self {
+            ring: cursor.buffer().geometry(),
             cursor,
             _item: PhantomData,
-        }
+        })
+    }
+
+    /// True when this reader may transform its items in place (see
+    /// [`slice_mut`](Self::slice_mut)): it is the only reader of its ring
+    /// and the flowgraph made the ring's next edge reuse the ring for it
+    /// ([`CircularBuffer::in_place_of`]). `edge` and `reader` name the
+    /// edge and reader the flowgraph granted: a grant meant for another
+    /// port proves nothing here.
+    pub(crate) fn may_work_in_place(&self, edge: &dyn EdgeBuffer, reader: usize) -> bool {
+        let words = self.cursor.buffer().control_words();
+        std::ptr::eq(edge.control_words(), words)
+            && reader == self.cursor.id()
+            && words.reader_count() == 1
+            && words.passes_to(reader).is_some()
     }
 
     /// Everything readable, contiguous. Refreshes the writer's position.
     #[inline]
     pub fn slice(&mut self) -> &[T] {
-        let n = self.cursor.refresh(&self.buf.positions);
+        let n = self.cursor.refresh();
         let ptr = self.ring.ptr_at(self.cursor.position());
         // SAFETY: [pos, pos + n) was published by the writer with a Release
         // store we acquired; the writer does not touch it until we advance
@@ -287,14 +392,13 @@ impl<T: Item> CircularReader<T> {
     /// transforms items in place.
     ///
     /// # Safety
-    /// This reader must be the edge's only reader, and the items must be
-    /// passed on only through an edge made by
-    /// [`CircularBuffer::in_place_of`] for it: then nobody else reads
-    /// `[position, written)` (the writer writes above it, the next edge's
-    /// readers read below it) until this reader consumes it.
+    /// [`may_work_in_place`](Self::may_work_in_place) must hold: then
+    /// nobody else reads `[position, written)` (the writer writes above
+    /// it, the next edge's readers read below it: its writer passes on
+    /// only consumed items) until this reader consumes it.
     #[inline]
-    pub unsafe fn slice_mut(&mut self) -> &mut [T] {
-        let n = self.cursor.refresh(&self.buf.positions);
+    pub(crate) unsafe fn slice_mut(&mut self) -> &mut [T] {
+        let n = self.cursor.refresh();
         let ptr = self.ring.ptr_at(self.cursor.position());
         // SAFETY: as for `slice`, plus the caller's guarantee that no one
         // else reads or writes these items while this slice lives.
@@ -307,19 +411,19 @@ impl<T: Item> CircularReader<T> {
     /// If `n` exceeds what the last `slice` showed.
     #[inline(always)]
     pub fn consume(&mut self, n: usize) {
-        self.cursor.consume(&self.buf.positions, n);
+        self.cursor.consume(n);
     }
 
     /// The length [`slice`](Self::slice) would have now.
     #[inline]
     pub fn available(&mut self) -> usize {
-        self.cursor.refresh(&self.buf.positions)
+        self.cursor.refresh()
     }
 
     /// Publishes staged consumption to the writer now (see
     /// [`CircularWriter::publish`]).
     pub fn publish(&self) {
-        self.buf.publish_read(self.cursor.id());
+        self.cursor.publish();
     }
 
     /// Absolute index of the next item to be read.
@@ -329,12 +433,12 @@ impl<T: Item> CircularReader<T> {
 
     /// Tags on the items of the last `slice`, with absolute indices.
     pub fn tags(&self) -> Vec<Tag> {
-        self.cursor.tags(&*self.buf)
+        self.cursor.tags()
     }
 
     /// True when the writer finished and every item it wrote was consumed.
     pub fn is_finished(&self) -> bool {
-        self.cursor.is_finished(&*self.buf)
+        self.cursor.is_finished()
     }
 }
 
@@ -402,7 +506,7 @@ mod tests {
             edge.set_same_thread(r, true);
         }
         edge.set_same_thread(3, false);
-        let mut w = CircularWriter::<u32>::new(edge.clone());
+        let mut w = CircularWriter::<u32>::new(edge.clone()).unwrap();
         w.slice()[0] = 1;
         w.produce(1);
         w.publish();
@@ -462,10 +566,10 @@ mod tests {
         let (root_signal, base, view) = ring_and_view(1);
         let cap = base.capacity();
         assert_eq!(view.capacity(), cap);
-        let mut w = CircularWriter::<u32>::new(base.clone());
-        let mut mid_in = CircularReader::<u32>::new(base.clone(), 0);
-        let mut mid_out = CircularWriter::<u32>::new(view.clone());
-        let mut last = CircularReader::<u32>::new(view.clone(), 0);
+        let mut w = CircularWriter::<u32>::new(base.clone()).unwrap();
+        let mut mid_in = CircularReader::<u32>::new(base.clone(), 0).unwrap();
+        let mut mid_out = CircularWriter::<u32>::attach(view.clone()).unwrap();
+        let mut last = CircularReader::<u32>::new(view.clone(), 0).unwrap();
         let mut next = 0u32;
         let mut expect = 0u32;
         for round in 0..40 {
@@ -526,10 +630,10 @@ mod tests {
         // of the space, not only the view's writer.
         let (root_signal, base, view) = ring_and_view(2);
         let cap = base.capacity();
-        let mut w = CircularWriter::<u32>::new(base.clone());
-        let mut mid_in = CircularReader::<u32>::new(base.clone(), 0);
-        let mut mid_out = CircularWriter::<u32>::new(view.clone());
-        let mut fast = CircularReader::<u32>::new(view.clone(), 0);
+        let mut w = CircularWriter::<u32>::new(base.clone()).unwrap();
+        let mut mid_in = CircularReader::<u32>::new(base.clone(), 0).unwrap();
+        let mut mid_out = CircularWriter::<u32>::attach(view.clone()).unwrap();
+        let mut fast = CircularReader::<u32>::new(view.clone(), 0).unwrap();
         let n = w.slice().len();
         w.produce(n);
         w.publish();
@@ -540,7 +644,7 @@ mod tests {
         // The slow reader (1) read nothing: still no room.
         assert_eq!(w.slice().len(), cap - n);
         root_signal.begin_look();
-        view.detach_reader(1);
+        view.positions.detach_reader(1);
         assert!(root_signal.is_pending(), "first writer not woken");
         assert_eq!(w.slice().len(), cap, "space of the detached reader is back");
     }
@@ -551,10 +655,10 @@ mod tests {
     #[test]
     fn a_read_wakes_only_the_writers_on_other_threads() {
         let (root_signal, base, view, view_writer) = ring_and_view_signals(1);
-        let mut w = CircularWriter::<u32>::new(base.clone());
-        let mut mid_in = CircularReader::<u32>::new(base.clone(), 0);
-        let mut mid_out = CircularWriter::<u32>::new(view.clone());
-        let mut last = CircularReader::<u32>::new(view.clone(), 0);
+        let mut w = CircularWriter::<u32>::new(base.clone()).unwrap();
+        let mut mid_in = CircularReader::<u32>::new(base.clone(), 0).unwrap();
+        let mut mid_out = CircularWriter::<u32>::attach(view.clone()).unwrap();
+        let mut last = CircularReader::<u32>::new(view.clone(), 0).unwrap();
         // Moves `n` items through and back; returns whether the view's
         // writer and the root writer heard of the last reader's read.
         let mut lap = |same_thread: bool, root_same_thread: bool| {
@@ -584,8 +688,8 @@ mod tests {
     #[test]
     fn counts_without_slices_match_the_slices() {
         let buf = ring(4096, 1);
-        let mut w = CircularWriter::<u32>::new(buf.clone());
-        let mut r = CircularReader::<u32>::new(buf.clone(), 0);
+        let mut w = CircularWriter::<u32>::new(buf.clone()).unwrap();
+        let mut r = CircularReader::<u32>::new(buf.clone(), 0).unwrap();
         for step in [5usize, 700, 3, 1000, 1] {
             let free = w.free();
             assert_eq!(free, w.slice().len());
@@ -608,7 +712,7 @@ mod tests {
     fn tags_stop_at_the_chunk_limited_window() {
         let buf = ring(4096, 1);
         buf.limit_chunk(10);
-        let mut w = CircularWriter::<u32>::new(buf.clone());
+        let mut w = CircularWriter::<u32>::new(buf.clone()).unwrap();
         w.slice();
         for i in [5, 15, 25] {
             w.add_tag(i, "k", crate::Pmt::U64(i as u64));
@@ -619,7 +723,7 @@ mod tests {
         w.slice();
         w.produce(10);
         w.publish();
-        let mut r = CircularReader::<u32>::new(buf.clone(), 0);
+        let mut r = CircularReader::<u32>::new(buf.clone(), 0).unwrap();
         let mut seen = Vec::new();
         while !r.slice().is_empty() {
             assert!(r.slice().len() <= 10);
@@ -658,8 +762,8 @@ mod tests {
     fn a_reader_taking_whole_laps_stays_in_step() {
         let buf = ring(3 * page_size(), 1);
         let cap = buf.capacity();
-        let mut w = CircularWriter::<u32>::new(buf.clone());
-        let mut r = CircularReader::<u32>::new(buf.clone(), 0);
+        let mut w = CircularWriter::<u32>::new(buf.clone()).unwrap();
+        let mut r = CircularReader::<u32>::new(buf.clone(), 0).unwrap();
         for lap in 0..5u32 {
             let s = w.slice();
             assert_eq!(s.len(), cap);
@@ -682,9 +786,9 @@ mod tests {
 
     fn wraps_contiguously_with_two_readers_on(buf: Arc<CircularBuffer>) {
         let cap = buf.capacity();
-        let mut w = CircularWriter::<u32>::new(buf.clone());
-        let mut r0 = CircularReader::<u32>::new(buf.clone(), 0);
-        let mut r1 = CircularReader::<u32>::new(buf.clone(), 1);
+        let mut w = CircularWriter::<u32>::new(buf.clone()).unwrap();
+        let mut r0 = CircularReader::<u32>::new(buf.clone(), 0).unwrap();
+        let mut r1 = CircularReader::<u32>::new(buf.clone(), 1).unwrap();
         let mut next = 0u32;
         let (mut got0, mut got1) = (0u32, 0u32);
         for round in 0..50 {
@@ -722,17 +826,17 @@ mod tests {
     #[test]
     fn detached_reader_frees_the_writer() {
         let buf = ring(4096, 2);
-        let mut w = CircularWriter::<u32>::new(buf.clone());
+        let mut w = CircularWriter::<u32>::new(buf.clone()).unwrap();
         let n = w.slice().len();
         w.produce(n);
         w.publish();
         assert_eq!(w.slice().len(), 0);
-        let mut r0 = CircularReader::<u32>::new(buf.clone(), 0);
+        let mut r0 = CircularReader::<u32>::new(buf.clone(), 0).unwrap();
         let k = r0.slice().len();
         r0.consume(k);
         r0.publish();
         assert_eq!(w.slice().len(), 0, "reader 1 still holds everything");
-        buf.detach_reader(1);
+        buf.positions.detach_reader(1);
         assert_eq!(w.slice().len(), n);
         assert_eq!(buf.attached_readers(), 1);
     }
@@ -741,7 +845,7 @@ mod tests {
     #[should_panic(expected = "exceeds")]
     fn overproduce_panics() {
         let buf = ring(4096, 1);
-        let mut w = CircularWriter::<u32>::new(buf);
+        let mut w = CircularWriter::<u32>::new(buf).unwrap();
         let n = w.slice().len();
         w.produce(n + 1);
     }
@@ -749,12 +853,12 @@ mod tests {
     #[test]
     fn tags_are_seen_in_the_readable_window() {
         let buf = ring(4096, 1);
-        let mut w = CircularWriter::<u32>::new(buf.clone());
+        let mut w = CircularWriter::<u32>::new(buf.clone()).unwrap();
         w.slice();
         w.add_tag(3, "k", crate::Pmt::U64(9));
         w.produce(10);
         w.publish();
-        let mut r = CircularReader::<u32>::new(buf.clone(), 0);
+        let mut r = CircularReader::<u32>::new(buf.clone(), 0).unwrap();
         r.slice();
         let tags = r.tags();
         assert_eq!(tags.len(), 1);
@@ -771,7 +875,7 @@ mod tests {
         let total = 1_000_000u32;
         let wbuf = buf.clone();
         let writer = std::thread::spawn(move || {
-            let mut w = CircularWriter::<u32>::new(wbuf);
+            let mut w = CircularWriter::<u32>::new(wbuf).unwrap();
             let mut next = 0u32;
             while next < total {
                 let s = w.slice();
@@ -788,7 +892,7 @@ mod tests {
             }
             buf_finish(&w);
         });
-        let mut r = CircularReader::<u32>::new(buf.clone(), 0);
+        let mut r = CircularReader::<u32>::new(buf.clone(), 0).unwrap();
         let mut expect = 0u32;
         while !r.is_finished() {
             let s = r.slice();
@@ -808,6 +912,84 @@ mod tests {
     }
 
     fn buf_finish(w: &CircularWriter<u32>) {
-        w.buf.finish_writer();
+        w.cursor.buffer().finish_writer();
+    }
+}
+
+/// `produce_in_place` passes on only what the in-place reader consumed.
+#[cfg(test)]
+mod in_place_bounds {
+    use super::*;
+    use crate::signal::Signal;
+
+    /// A ring with `n` items written and published, its in-place view, the
+    /// ring's only reader and the view's writer.
+    fn pair(n: usize) -> (CircularReader<u32>, CircularWriter<u32>) {
+        let spec = |readers| EdgeSpec {
+            item_size: 4,
+            min_bytes: 4096,
+            writer_signal: Signal::new(),
+            reader_signals: (0..readers).map(|_| Signal::new()).collect(),
+        };
+        let base = CircularBuffer::new(spec(1)).unwrap();
+        let view = CircularBuffer::in_place_of(&base, 0, spec(1));
+        let mut w = CircularWriter::<u32>::new(base.clone()).unwrap();
+        w.slice();
+        w.produce(n);
+        w.publish();
+        let reader = CircularReader::new(base, 0).unwrap();
+        (reader, CircularWriter::attach(view).unwrap())
+    }
+
+    #[test]
+    fn consumed_items_pass_on() {
+        let (mut input, mut output) = pair(100);
+        assert_eq!(input.available(), 100);
+        input.consume(60);
+        output.produce_in_place(60);
+        input.consume(40);
+        output.produce_in_place(30);
+        output.produce_in_place(10);
+        assert_eq!(output.position(), 100);
+    }
+
+    /// Passing on unconsumed items would show the view's readers items
+    /// the in-place reader may still hold as `&mut`, or the base writer's
+    /// free space: it panics instead.
+    #[test]
+    #[should_panic(expected = "has not consumed")]
+    fn unconsumed_items_do_not_pass_on() {
+        let (mut input, mut output) = pair(100);
+        input.available();
+        input.consume(10);
+        output.produce_in_place(11);
+    }
+
+    /// Before the input consumed anything, nothing passes on.
+    #[test]
+    #[should_panic(expected = "has not consumed")]
+    fn producing_before_consuming_panics() {
+        let (mut input, mut output) = pair(100);
+        input.available();
+        output.produce_in_place(1);
+    }
+
+    /// A writer of its own ring passes nothing on in place.
+    #[test]
+    #[should_panic(expected = "has not consumed")]
+    fn an_ordinary_writer_passes_nothing_on() {
+        let (_, _) = pair(1);
+        let mut w = CircularWriter::<u32>::new(
+            CircularBuffer::new(EdgeSpec {
+                item_size: 4,
+                min_bytes: 4096,
+                writer_signal: Signal::new(),
+                reader_signals: vec![Signal::new()],
+            })
+            .unwrap(),
+        )
+        .unwrap();
+        w.produce_in_place(0);
+        w.produce_in_place(1);
     }
 }

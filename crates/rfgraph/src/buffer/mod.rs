@@ -3,8 +3,15 @@
 //! This module owns the *contract* every buffer kind fulfils ([`EdgeBuffer`]):
 //! absolute write/read positions, the finished/detached flags that drive
 //! termination, and tags. The runtime only ever talks to edges through this
-//! trait, so a device-memory kind (OpenCL, CUDA) plugs in by implementing it
-//! and by providing port types whose [`MemoryDomain`] names the device.
+//! trait, so a device-memory kind (OpenCL, CUDA) plugs in by implementing
+//! [`positions::PositionedBuffer`] (which is how a kind gets the trait) and
+//! by providing port types whose [`MemoryDomain`] names the device.
+//!
+//! Safe code cannot make two writers share an edge: a port becomes an
+//! edge's writer or one of its readers by creating a cursor
+//! ([`positions::WriteCursor`], [`positions::ReadCursor`]), which claims
+//! that place for good, and the runtime-only moves (publishing staged
+//! positions, detaching a reader) are not part of the public contract.
 //!
 //! The host kind is [`circular::CircularBuffer`], a lock-free double-mapped
 //! ring. Buffers never allocate, lock or make system calls on the hot path.
@@ -15,6 +22,44 @@ pub mod mirror;
 pub mod positions;
 
 pub(crate) use handle::{EdgeHandle, ReaderHandle};
+
+/// Why a port could not take a place on an edge (see
+/// [`positions::WriteCursor::new`] and [`positions::ReadCursor::new`]).
+/// Each place is taken once: two writers on one edge would hand out
+/// overlapping `&mut` slices, two readers with one id would move one
+/// position twice.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClaimError {
+    /// The edge already has its writer.
+    #[error("the edge already has a writer")]
+    WriterTaken,
+    /// The edge reuses another edge's memory in place: only the runtime's
+    /// in-place output may write it.
+    #[error("the edge reuses another edge's memory in place; only the runtime writes it")]
+    InPlaceView,
+    /// The reader's place is taken.
+    #[error("reader {reader} of the edge is already attached")]
+    ReaderTaken {
+        /// The reader asked for.
+        reader: usize,
+    },
+    /// The edge has fewer readers.
+    #[error("the edge has no reader {reader} (it has {readers})")]
+    NoSuchReader {
+        /// The reader asked for.
+        reader: usize,
+        /// Readers of the edge.
+        readers: usize,
+    },
+}
+
+/// Keeps [`EdgeBuffer`] to the buffer kinds that implement
+/// [`positions::PositionedBuffer`].
+pub(crate) mod sealed {
+    /// Implemented for every [`PositionedBuffer`](super::positions::PositionedBuffer).
+    pub trait Sealed {}
+}
 
 use crate::signal::Signal;
 use crate::tag::Tag;
@@ -67,7 +112,12 @@ pub struct EdgeSpec {
 /// reads as zeros): a writer may produce items it did not write (see
 /// `NullSource::without_writing` in `rfgraph-blocks`), and its readers then
 /// see earlier bytes, which are valid items because items are plain data.
-pub trait EdgeBuffer: Any + Send + Sync {
+///
+/// Sealed: a kind gets it by implementing
+/// [`PositionedBuffer`](positions::PositionedBuffer). Publishing staged
+/// positions and detaching readers are the runtime's alone (on the
+/// threads that staged them), so they are not part of this trait.
+pub trait EdgeBuffer: Any + Send + Sync + sealed::Sealed {
     /// The edge's control words, for the runtime's per-call bookkeeping
     /// (static calls instead of one dynamic call per method). Every buffer
     /// kind gets this trait through [`positions::PositionedBuffer`].
@@ -85,8 +135,6 @@ pub trait EdgeBuffer: Any + Send + Sync {
     fn finish_writer(&self);
     /// True once the writer finished (all its items are already published).
     fn writer_finished(&self) -> bool;
-    /// Detaches reader `reader` (it will read no more) and wakes the writer.
-    fn detach_reader(&self, reader: usize);
     /// Readers still attached.
     fn attached_readers(&self) -> usize;
     /// Declares that the writer and reader `reader` run on the same thread,
@@ -105,12 +153,6 @@ pub trait EdgeBuffer: Any + Send + Sync {
     fn add_tag(&self, tag: Tag);
     /// Reader `reader`'s consumption staged by its port but not yet published.
     fn staged_read(&self, reader: usize) -> u64;
-    /// Publishes the writer's staged items (wakes readers if any); returns
-    /// the new written count. Called by the runtime after each `work`.
-    fn publish_write(&self) -> u64;
-    /// Publishes reader `reader`'s staged consumption (wakes the writer if
-    /// any); returns the new read position. Called after each `work`.
-    fn publish_read(&self, reader: usize) -> u64;
     /// Calls `f` on every tag with index in `range`. Cheap when there are none.
     fn for_each_tag(&self, range: std::ops::Range<u64>, f: &mut dyn FnMut(&Tag));
 }

@@ -9,6 +9,7 @@ use crate::buffer::{EdgeBuffer, EdgeHandle, EdgeSpec, ReaderHandle, downcast_edg
 use crate::control::RunControl;
 use crate::error::GraphError;
 use crate::message::{Inbox, MessageGroup};
+use crate::port::InPlaceGrant;
 use crate::port::message::MessageTarget;
 use crate::runner::{BlockRunner, InputEdge, OutputEdge};
 use crate::signal::{Signal, Waker};
@@ -207,20 +208,22 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
                 })?,
             };
             port.attach(edge.clone())
-                .map_err(|cause| GraphError::Buffer {
+                .map_err(|cause| GraphError::Attach {
                     block: src_name.clone(),
                     port: port.name().to_string(),
                     cause,
                 })?;
             if base.is_some() {
-                port.grant_in_place();
+                port.grant_in_place(InPlaceGrant::new(edge.clone(), 0));
             }
             edge
         };
-        if base.is_some() {
+        if let Some(base) = base {
             let input = fg.blocks[src].block.ports().outputs[src_port].in_place_of();
             if let Some(input) = input {
-                fg.blocks[src].block.ports().inputs[input].grant_in_place();
+                // Reader 0: the plan only reuses edges with one reader.
+                fg.blocks[src].block.ports().inputs[input]
+                    .grant_in_place(InPlaceGrant::new(base, 0));
             }
         }
         built[g] = Some(edge.clone());
@@ -245,7 +248,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
             let port = &mut ports.inputs[dst_port];
             let min_items = port.min_items() as u64;
             port.attach(edge.clone(), reader)
-                .map_err(|cause| GraphError::Buffer {
+                .map_err(|cause| GraphError::Attach {
                     block: dst_name,
                     port: port.name().to_string(),
                     cause,

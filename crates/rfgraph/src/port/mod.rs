@@ -63,6 +63,130 @@ impl Transfer {
     }
 }
 
+/// The flowgraph's leave for a port to work in place on one edge, handed
+/// to [`InputPort::grant_in_place`] and [`OutputPort::grant_in_place`].
+///
+/// Only the flowgraph makes one (there is no public constructor), so code
+/// outside this crate cannot call those methods: a block granting its own
+/// input would get `&mut` items that other readers read on other threads.
+/// A grant names its edge and reader; the crate's ports check both, so a
+/// port that passes its grant on to another port grants nothing there.
+///
+/// The examples below differ from this one, which compiles, only in their
+/// last line, so they fail for that line alone:
+///
+/// ```
+/// # use rfgraph::StreamInput;
+/// # use rfgraph::buffer::EdgeSpec;
+/// # use rfgraph::buffer::circular::CircularBuffer;
+/// # use rfgraph::port::{InPlaceGrant, InputPort};
+/// # use rfgraph::signal::Signal;
+/// # let spec = EdgeSpec {
+/// #     item_size: 4,
+/// #     min_bytes: 4096,
+/// #     writer_signal: Signal::new(),
+/// #     reader_signals: vec![Signal::new()],
+/// # };
+/// // A block's input, connected as the only reader of a ring.
+/// let ring = CircularBuffer::new(spec).unwrap();
+/// let mut input = StreamInput::<f32>::new("in");
+/// input.attach(ring.clone(), 0).unwrap();
+/// assert!(input.slice_in_place().is_none());
+/// ```
+///
+/// A block cannot make a grant for its own input:
+///
+/// ```compile_fail
+/// # use rfgraph::StreamInput;
+/// # use rfgraph::buffer::EdgeSpec;
+/// # use rfgraph::buffer::circular::CircularBuffer;
+/// # use rfgraph::port::{InPlaceGrant, InputPort};
+/// # use rfgraph::signal::Signal;
+/// # let spec = EdgeSpec {
+/// #     item_size: 4,
+/// #     min_bytes: 4096,
+/// #     writer_signal: Signal::new(),
+/// #     reader_signals: vec![Signal::new()],
+/// # };
+/// // A block's input, connected as the only reader of a ring.
+/// let ring = CircularBuffer::new(spec).unwrap();
+/// let mut input = StreamInput::<f32>::new("in");
+/// input.attach(ring.clone(), 0).unwrap();
+/// input.grant_in_place(InPlaceGrant::new(ring, 0)); // private constructor
+/// ```
+///
+/// ```compile_fail
+/// # use rfgraph::StreamInput;
+/// # use rfgraph::buffer::EdgeSpec;
+/// # use rfgraph::buffer::circular::CircularBuffer;
+/// # use rfgraph::port::{InPlaceGrant, InputPort};
+/// # use rfgraph::signal::Signal;
+/// # let spec = EdgeSpec {
+/// #     item_size: 4,
+/// #     min_bytes: 4096,
+/// #     writer_signal: Signal::new(),
+/// #     reader_signals: vec![Signal::new()],
+/// # };
+/// // A block's input, connected as the only reader of a ring.
+/// let ring = CircularBuffer::new(spec).unwrap();
+/// let mut input = StreamInput::<f32>::new("in");
+/// input.attach(ring.clone(), 0).unwrap();
+/// input.grant_in_place(InPlaceGrant { edge: ring, reader: 0 }); // private fields
+/// ```
+///
+/// nor call the grant without one, as it could before grants existed:
+///
+/// ```compile_fail
+/// # use rfgraph::StreamInput;
+/// # use rfgraph::buffer::EdgeSpec;
+/// # use rfgraph::buffer::circular::CircularBuffer;
+/// # use rfgraph::port::{InPlaceGrant, InputPort};
+/// # use rfgraph::signal::Signal;
+/// # let spec = EdgeSpec {
+/// #     item_size: 4,
+/// #     min_bytes: 4096,
+/// #     writer_signal: Signal::new(),
+/// #     reader_signals: vec![Signal::new()],
+/// # };
+/// // A block's input, connected as the only reader of a ring.
+/// let ring = CircularBuffer::new(spec).unwrap();
+/// let mut input = StreamInput::<f32>::new("in");
+/// input.attach(ring.clone(), 0).unwrap();
+/// input.grant_in_place();
+/// ```
+pub struct InPlaceGrant {
+    /// The edge the port may work in place on.
+    edge: Arc<dyn EdgeBuffer>,
+    /// For an input: its reader number on `edge`.
+    reader: usize,
+}
+
+impl InPlaceGrant {
+    /// The flowgraph's grant for reader `reader` of `edge` (an input), or
+    /// for the writer of `edge` (an output, `reader` 0 unused).
+    pub(crate) fn new(edge: Arc<dyn EdgeBuffer>, reader: usize) -> Self {
+        Self { edge, reader }
+    }
+
+    /// The edge the grant is for.
+    pub fn edge(&self) -> &Arc<dyn EdgeBuffer> {
+        &self.edge
+    }
+
+    /// For an input's grant: its reader number on [`edge`](Self::edge).
+    pub fn reader(&self) -> usize {
+        self.reader
+    }
+}
+
+impl std::fmt::Debug for InPlaceGrant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InPlaceGrant")
+            .field("reader", &self.reader)
+            .finish_non_exhaustive()
+    }
+}
+
 /// A stream input, as the flowgraph sees it.
 pub trait InputPort: StreamPort {
     /// Connects the port as reader number `reader` of `edge`.
@@ -75,8 +199,9 @@ pub trait InputPort: StreamPort {
     /// Called by the flowgraph once this port is the only reader of its
     /// edge and the block's output that asked for it
     /// ([`OutputPort::in_place_of`]) reuses this edge's memory: from now on
-    /// the block transforms items where they lie.
-    fn grant_in_place(&mut self) {}
+    /// the block transforms items where they lie. Only the flowgraph can
+    /// call it: see [`InPlaceGrant`].
+    fn grant_in_place(&mut self, _grant: InPlaceGrant) {}
 }
 
 /// A stream output, as the flowgraph sees it. The output creates its edge,
@@ -94,8 +219,10 @@ pub trait OutputPort: StreamPort {
         None
     }
     /// Called by the flowgraph when it made this output's edge reuse the
-    /// input's memory (see [`in_place_of`](Self::in_place_of)).
-    fn grant_in_place(&mut self) {}
+    /// input's memory (see [`in_place_of`](Self::in_place_of)), after
+    /// [`attach`](Self::attach). Only the flowgraph can call it: see
+    /// [`InPlaceGrant`].
+    fn grant_in_place(&mut self, _grant: InPlaceGrant) {}
 }
 
 /// The ports of one block, in declaration order.

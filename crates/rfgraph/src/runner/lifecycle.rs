@@ -1,7 +1,7 @@
 //! A block's life around its calls: `init` and `deinit` with panics
 //! caught, failing the run when `work` fails or panics, and finishing the
-//! block (work in flight settles, outputs end, inputs detach, the inbox
-//! closes).
+//! block (work in flight settles, and what that settles is published and
+//! counted; outputs end, inputs detach, the inbox closes).
 //!
 //! A block finishes once, and its finish must never leave a peer waiting:
 //! every output ends and every input detaches, whatever the block did.
@@ -93,10 +93,12 @@ impl BlockRunner {
         self.steady = false;
         // Before the inputs detach: their writers may reuse the items at
         // once, and a copy in flight may still read them.
+        let staged_reads = self.staged_reads();
         let block = &mut self.block;
         if let Err(payload) = catch_unwind(AssertUnwindSafe(|| block.finishing())) {
             self.control.fail(self.panicked(&*payload));
         }
+        self.publish_finishing(staged_reads);
         self.stats.add_tally(&mut self.tally);
         // A finished member holds nothing: settle what it still counts.
         if let Some(group) = &self.group {
@@ -115,5 +117,30 @@ impl BlockRunner {
             g.root_finished();
         }
         self.control.block_finished(self.group.is_some());
+    }
+}
+
+// What `Block::finishing` settles is published and counted.
+impl BlockRunner {
+    /// Every input's staged read position, summed (wrapping): positions
+    /// only move forward, by less than a lap of `u64`, so the sum changes
+    /// exactly when one of them moved.
+    fn staged_reads(&self) -> u64 {
+        self.inputs
+            .iter()
+            .fold(0, |sum, i| sum.wrapping_add(i.edge.slot().staged()))
+    }
+
+    /// Publishes and counts what `finishing` staged, if it consumed
+    /// anything (`staged_reads`: the sum before it): copies in flight
+    /// that it saw complete, whose items `work` left unconsumed (and, for
+    /// a copy to the host, unproduced) until then. Keyed to inputs, which
+    /// only the block's own thread stages: the outputs of a data-parallel
+    /// segment's last block move on other threads meanwhile.
+    fn publish_finishing(&mut self, staged_reads: u64) {
+        if self.staged_reads() != staged_reads {
+            let (consumed, produced) = self.publish();
+            self.tally.count_items(consumed, produced);
+        }
     }
 }

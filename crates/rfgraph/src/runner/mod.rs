@@ -14,7 +14,8 @@
 //! - `publish`: publishing positions and propagating tags after a call;
 //! - `finish_rules`: whether a call ends the block;
 //! - `messages`: message dispatch and message-group accounting;
-//! - `lifecycle`: `init`, `deinit`, failing and finishing;
+//! - `lifecycle`: `init`, `deinit`, failing and finishing (publishing
+//!   and counting what `Block::finishing` settled);
 //! - `peers`: the block's stream neighbours, for schedulers.
 //!
 //! A runner must never decide on which thread or when its block runs, nor

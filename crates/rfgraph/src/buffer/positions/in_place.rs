@@ -3,14 +3,22 @@
 //! writer of that memory may reuse space only once every reader down the
 //! chain is done with it: [`EdgePositions::min_read`] walks the chain.
 //!
+//! Such an edge's writer's place is reserved for this crate's in-place
+//! output (no public [`WriteCursor`] can take it), and only the
+//! flowgraph's in-place pass links a reader to the edge it passes its
+//! items to: both change which positions bound a writer's space.
+//!
 //! The walk only reads; it must never return a position above one that
 //! an attached reader down the chain still needs.
 
 use super::EdgePositions;
+#[cfg(doc)]
+use super::WriteCursor;
 use super::wake::WAKES_ROOT;
+use super::words::WRITER_RESERVED;
 use crate::buffer::{EdgeBuffer, EdgeHandle, EdgeSpec};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 impl EdgePositions {
     /// Control words for an edge that reuses the memory of `base` in
@@ -18,6 +26,8 @@ impl EdgePositions {
     /// items it reads where they lie. `base`'s writer then reuses space
     /// only after this edge's readers are done with it (see
     /// [`min_read`](Self::min_read)), and is woken when they free some.
+    /// Its writer's place is reserved for the runtime's in-place output:
+    /// no public [`WriteCursor`] can take it.
     pub fn in_place_of(spec: &EdgeSpec, base: &EdgePositions) -> Self {
         let edge = Self {
             root_writer: Some(
@@ -25,6 +35,7 @@ impl EdgePositions {
                     .clone()
                     .unwrap_or_else(|| base.writer_signal.clone()),
             ),
+            writer_claim: AtomicU8::new(WRITER_RESERVED),
             ..Self::new(spec, base.capacity())
         };
         for slot in edge.slots() {
@@ -35,7 +46,9 @@ impl EdgePositions {
 
     /// Links reader `reader` to `next`, the edge that reuses this memory
     /// after it (see [`in_place_of`](Self::in_place_of)). Once only.
-    pub fn pass_to(&self, reader: usize, next: Arc<dyn EdgeBuffer>) {
+    /// Crate-private: it changes which positions bound the writer's
+    /// space, so only the flowgraph's in-place pass may call it.
+    pub(crate) fn pass_to(&self, reader: usize, next: Arc<dyn EdgeBuffer>) {
         let slot = self.slot(reader);
         let _ = slot.passes_to.set(EdgeHandle::new(next));
         slot.wakes.fetch_and(!WAKES_ROOT, Ordering::Relaxed);
@@ -117,9 +130,9 @@ impl EdgePositions {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_edges::Edge;
+    use super::super::test_edges::{Bare, Edge};
     use super::super::wake::WAKES_WRITER;
-    use super::super::{ReadCursor, WriteCursor};
+    use super::super::{PositionedBuffer, ReadCursor, WriteCursor};
     use super::*;
 
     /// The in-place block `mid` reads `n` items of `base` and passes them
@@ -127,14 +140,16 @@ mod tests {
     /// published, as its runner publishes them after `work`.
     fn pass_on(
         base: &Edge,
-        mid_in: &mut ReadCursor,
+        mid_in: &mut ReadCursor<Bare>,
         view: &Edge,
-        mid_out: &mut WriteCursor,
+        mid_out: &mut WriteCursor<Bare>,
         n: usize,
     ) {
-        mid_in.refresh(base.words());
-        mid_in.consume(base.words(), n);
-        mid_out.produce_in_place(view.words(), n);
+        assert!(std::ptr::eq(mid_in.buffer().positions(), base.words()));
+        assert!(std::ptr::eq(mid_out.buffer().positions(), view.words()));
+        mid_in.refresh();
+        mid_in.consume(n);
+        mid_out.produce_in_place(n);
         base.words().publish_read(mid_in.id());
         view.words().publish_write();
     }
@@ -160,10 +175,10 @@ mod tests {
     fn the_first_writer_waits_for_the_readers_of_the_view() {
         let base = Edge::new(16, 1);
         let view = Edge::in_place_of(&base, 0, 2);
-        let mut w = WriteCursor::new(base.words());
+        let mut w = base.write_cursor();
         base.write(&mut w, 12);
-        let mut mid_in = ReadCursor::new(base.words(), 0);
-        let mut mid_out = WriteCursor::new(view.words());
+        let mut mid_in = base.read_cursor(0);
+        let mut mid_out = view.in_place_cursor();
         pass_on(&base, &mut mid_in, &view, &mut mid_out, 10);
         assert_eq!(base.words().read_by(0), 10);
         assert_eq!(
@@ -171,16 +186,13 @@ mod tests {
             0,
             "the view's readers read nothing"
         );
-        assert_eq!(w.refresh(base.words()), 4);
-        let (mut fast, mut slow) = (
-            ReadCursor::new(view.words(), 0),
-            ReadCursor::new(view.words(), 1),
-        );
+        assert_eq!(w.refresh(), 4);
+        let (mut fast, mut slow) = (view.read_cursor(0), view.read_cursor(1));
         view.read(&mut fast, 7);
         view.read(&mut slow, 3);
         assert_eq!(base.words().min_read(12), 3);
         assert_eq!(base.words().unread(), 9);
-        assert_eq!(w.refresh(base.words()), 16 - (12 - 3));
+        assert_eq!(w.refresh(), 16 - (12 - 3));
         assert_eq!(view.words().unread(), 7);
     }
 
@@ -191,17 +203,17 @@ mod tests {
     fn without_readers_down_the_chain_the_views_writes_are_done_with() {
         let base = Edge::new(16, 1);
         let view = Edge::in_place_of(&base, 0, 1);
-        let mut w = WriteCursor::new(base.words());
+        let mut w = base.write_cursor();
         base.write(&mut w, 12);
-        let mut mid_in = ReadCursor::new(base.words(), 0);
-        let mut mid_out = WriteCursor::new(view.words());
+        let mut mid_in = base.read_cursor(0);
+        let mut mid_out = view.in_place_cursor();
         pass_on(&base, &mut mid_in, &view, &mut mid_out, 10);
-        let mut last = ReadCursor::new(view.words(), 0);
+        let mut last = view.read_cursor(0);
         view.read(&mut last, 4);
         assert_eq!(base.words().min_read(12), 4);
         view.words().detach_reader(0);
         assert_eq!(base.words().min_read(12), 10);
-        assert_eq!(w.refresh(base.words()), 16 - 2);
+        assert_eq!(w.refresh(), 16 - 2);
     }
 
     /// Chains of in-place blocks are followed to their end, and every
@@ -215,18 +227,15 @@ mod tests {
             let root = view.words().root_writer.as_ref().expect("a root writer");
             assert!(Arc::ptr_eq(root, &base.writer.signal));
         }
-        let mut w = WriteCursor::new(base.words());
+        let mut w = base.write_cursor();
         base.write(&mut w, 12);
-        let mut a_in = ReadCursor::new(base.words(), 0);
-        let mut a_out = WriteCursor::new(first.words());
+        let mut a_in = base.read_cursor(0);
+        let mut a_out = first.in_place_cursor();
         pass_on(&base, &mut a_in, &first, &mut a_out, 12);
-        let mut b_in = ReadCursor::new(first.words(), 0);
-        let mut b_out = WriteCursor::new(second.words());
+        let mut b_in = first.read_cursor(0);
+        let mut b_out = second.in_place_cursor();
         pass_on(&first, &mut b_in, &second, &mut b_out, 8);
-        let (mut fast, mut slow) = (
-            ReadCursor::new(second.words(), 0),
-            ReadCursor::new(second.words(), 1),
-        );
+        let (mut fast, mut slow) = (second.read_cursor(0), second.read_cursor(1));
         second.read(&mut fast, 5);
         second.read(&mut slow, 2);
         assert_eq!(base.words().min_read(12), 2);
@@ -244,14 +253,14 @@ mod tests {
     fn the_walk_over_several_readers_takes_the_lowest_need() {
         let base = Edge::new(16, 2);
         let view = Edge::in_place_of(&base, 0, 1);
-        let mut w = WriteCursor::new(base.words());
+        let mut w = base.write_cursor();
         base.write(&mut w, 12);
-        let mut mid_in = ReadCursor::new(base.words(), 0);
-        let mut mid_out = WriteCursor::new(view.words());
+        let mut mid_in = base.read_cursor(0);
+        let mut mid_out = view.in_place_cursor();
         pass_on(&base, &mut mid_in, &view, &mut mid_out, 10);
-        let mut last = ReadCursor::new(view.words(), 0);
+        let mut last = view.read_cursor(0);
         view.read(&mut last, 6);
-        let mut plain = ReadCursor::new(base.words(), 1);
+        let mut plain = base.read_cursor(1);
         base.read(&mut plain, 8);
         assert_eq!(base.words().min_read(12), 6, "the view's reader");
         view.read(&mut last, 3);
@@ -269,15 +278,15 @@ mod tests {
     fn items_passed_on_in_place_need_no_room() {
         let base = Edge::new(16, 1);
         let view = Edge::in_place_of(&base, 0, 1);
-        let mut w = WriteCursor::new(base.words());
+        let mut w = base.write_cursor();
         base.write(&mut w, 16);
-        let mut mid_in = ReadCursor::new(base.words(), 0);
-        let mut mid_out = WriteCursor::new(view.words());
+        let mut mid_in = base.read_cursor(0);
+        let mut mid_out = view.in_place_cursor();
         assert_eq!(mid_out.free(), 0);
         pass_on(&base, &mut mid_in, &view, &mut mid_out, 16);
         assert_eq!((mid_out.position(), mid_out.free()), (16, 0));
         assert_eq!(view.words().written(), 16);
-        mid_out.produce_in_place(view.words(), 0);
+        mid_out.produce_in_place(0);
         assert_eq!(view.words().staged_write(), 16);
     }
 

@@ -8,6 +8,12 @@
 //! protocol (where the port is, how much it may touch, staging), so typed
 //! views over any memory share one implementation of the rules.
 //!
+//! Each role is taken once: creating a cursor claims the edge's writer
+//! slot or one reader slot for good, so no edge ever has two writers (two
+//! overlapping `&mut` slices) or two readers with one id (see
+//! [`ClaimError`]). The claim is one atomic swap when a port attaches;
+//! the hot path does not look at it again.
+//!
 //! Positions move in two steps, like GNU Radio's buffer update after
 //! `work`: `produce`/`consume` only *stage* the new position (a relaxed
 //! store to a line no other thread reads); the runtime *publishes* it once
@@ -18,13 +24,15 @@
 //!
 //! The parts:
 //! - `words`: the control words, one cache line per owner, and what
-//!   reading them tells (positions, flags, chunk limit, tags);
-//! - `cursors`: [`WriteCursor`] and [`ReadCursor`], each port's side;
-//! - `in_place`: edges that reuse another edge's memory, and the walk
-//!   that finds the lowest position any reader down such a chain still
-//!   needs;
-//! - `wake`: publishing positions and flags, and whom each publication
-//!   wakes.
+//!   reading them tells (positions, flags, chunk limit, tags); the claims
+//!   of the writer's and readers' places;
+//! - `cursors`: [`WriteCursor`] and [`ReadCursor`], each port's side,
+//!   owning the edge whose place it claimed;
+//! - `in_place`: edges that reuse another edge's memory (their writer's
+//!   place reserved for the runtime), and the walk that finds the lowest
+//!   position any reader down such a chain still needs;
+//! - `wake`: publishing positions and flags (the runtime's alone), and
+//!   whom each publication wakes.
 
 mod cursors;
 mod in_place;
@@ -37,16 +45,27 @@ pub use cursors::{ReadCursor, WriteCursor};
 pub use words::EdgePositions;
 pub(crate) use words::ReaderSlot;
 
+#[cfg(doc)]
+use super::ClaimError;
 use super::EdgeBuffer;
 use crate::tag::Tag;
 use std::any::Any;
 
 /// A buffer kind whose edge state is an [`EdgePositions`]; it gets
-/// [`EdgeBuffer`] for free.
-pub trait PositionedBuffer: Any + Send + Sync {
+/// [`EdgeBuffer`] for free (the only way to get it).
+///
+/// # Safety
+/// `positions` returns control words this buffer owns alone (a field of
+/// it, say), the same ones on every call: the runtime publishes and
+/// detaches through them on the writer's and readers' threads, and the
+/// claims that keep an edge to one writer live in them. Handing out
+/// another edge's words would let two edges' runtimes move one edge.
+pub unsafe trait PositionedBuffer: Any + Send + Sync {
     /// The edge's control words.
     fn positions(&self) -> &EdgePositions;
 }
+
+impl<B: PositionedBuffer> super::sealed::Sealed for B {}
 
 impl<B: PositionedBuffer> EdgeBuffer for B {
     fn control_words(&self) -> &EdgePositions {
@@ -70,20 +89,11 @@ impl<B: PositionedBuffer> EdgeBuffer for B {
     fn writer_finished(&self) -> bool {
         self.positions().writer_finished()
     }
-    fn detach_reader(&self, reader: usize) {
-        self.positions().detach_reader(reader);
-    }
     fn attached_readers(&self) -> usize {
         self.positions().attached_readers()
     }
     fn staged_read(&self, reader: usize) -> u64 {
         self.positions().staged_read(reader)
-    }
-    fn publish_write(&self) -> u64 {
-        self.positions().publish_write()
-    }
-    fn publish_read(&self, reader: usize) -> u64 {
-        self.positions().publish_read(reader)
     }
     fn set_same_thread(&self, reader: usize, same: bool) {
         self.positions().set_same_thread(reader, same);

@@ -55,9 +55,11 @@ impl Peer {
 }
 
 /// Control words standing in for a buffer kind, without memory.
-pub(super) struct Bare(EdgePositions);
+pub(super) struct Bare(pub(super) EdgePositions);
 
-impl PositionedBuffer for Bare {
+// SAFETY: the control words are this value's own field, the same on
+// every call, and no other buffer hands them out.
+unsafe impl PositionedBuffer for Bare {
     fn positions(&self) -> &EdgePositions {
         &self.0
     }
@@ -105,24 +107,40 @@ impl Edge {
         &self.buffer.0
     }
 
-    /// The edge as ports and the runtime hold it.
-    pub(super) fn buffer(&self) -> &dyn EdgeBuffer {
-        &*self.buffer
+    /// The edge's writer, as a port attaching to it gets one: it claims
+    /// the writer's place for good.
+    pub(super) fn write_cursor(&self) -> WriteCursor<Bare> {
+        WriteCursor::new(self.buffer.clone()).expect("the writer's place is free")
     }
 
-    /// The writer stages `n` items through `cursor`, and its runner
-    /// publishes them.
-    pub(super) fn write(&self, cursor: &mut WriteCursor, n: usize) {
-        cursor.refresh(self.words());
-        cursor.produce(self.words(), n);
+    /// The writer of an edge made by [`in_place_of`](Self::in_place_of),
+    /// as the runtime's in-place output gets one: it takes the place
+    /// reserved for it.
+    pub(super) fn in_place_cursor(&self) -> WriteCursor<Bare> {
+        WriteCursor::new_in_place(self.buffer.clone()).expect("the in-place writer's place is free")
+    }
+
+    /// Reader `reader` of the edge, as a port attaching to it gets it: it
+    /// claims that reader's place for good.
+    pub(super) fn read_cursor(&self, reader: usize) -> ReadCursor<Bare> {
+        ReadCursor::new(self.buffer.clone(), reader).expect("the reader's place is free")
+    }
+
+    /// The writer stages `n` items through `cursor`, this edge's writer,
+    /// and its runner publishes them.
+    pub(super) fn write(&self, cursor: &mut WriteCursor<Bare>, n: usize) {
+        assert!(std::ptr::eq(cursor.buffer().positions(), self.words()));
+        cursor.refresh();
+        cursor.produce(n);
         self.words().publish_write();
     }
 
-    /// The reader of `cursor` consumes `n` items, and its runner publishes
-    /// its position.
-    pub(super) fn read(&self, cursor: &mut ReadCursor, n: usize) {
-        cursor.refresh(self.words());
-        cursor.consume(self.words(), n);
+    /// The reader of `cursor`, one of this edge's, consumes `n` items, and
+    /// its runner publishes its position.
+    pub(super) fn read(&self, cursor: &mut ReadCursor<Bare>, n: usize) {
+        assert!(std::ptr::eq(cursor.buffer().positions(), self.words()));
+        cursor.refresh();
+        cursor.consume(n);
         self.words().publish_read(cursor.id());
     }
 }

@@ -10,6 +10,11 @@
 //! writer still notifies every reader). A publication must never lock,
 //! allocate or make a system call unless a peer on another thread is to
 //! be woken.
+//!
+//! Publishing staged positions and detaching readers are the runtime's
+//! alone (crate-private, not part of [`EdgeBuffer`]), each on the thread
+//! that staged the position; a cursor's `publish`, for code driving an
+//! edge by hand, forwards here on its own thread.
 
 use super::{EdgePositions, ReaderSlot};
 #[cfg(doc)]
@@ -40,9 +45,12 @@ impl ReaderSlot {
 }
 
 impl EdgePositions {
-    /// See [`EdgeBuffer::publish_write`].
+    /// Publishes the writer's staged items (wakes readers if any); returns
+    /// the new written count. Only on the writer's thread (the staged
+    /// position is a relaxed word): by the runtime after `work`, or by a
+    /// view driving an edge by hand.
     #[inline]
-    pub fn publish_write(&self) -> u64 {
+    pub(crate) fn publish_write(&self) -> u64 {
         let staged = self.staged_write();
         if self.writer.write.load(Ordering::Relaxed) != staged {
             self.publish_write_at(staged);
@@ -102,9 +110,11 @@ impl EdgePositions {
         }
     }
 
-    /// See [`EdgeBuffer::publish_read`].
+    /// Publishes reader `reader`'s staged consumption (wakes the writer if
+    /// any); returns the new read position. Only on that reader's thread,
+    /// as for [`publish_write`](Self::publish_write).
     #[inline]
-    pub fn publish_read(&self, reader: usize) -> u64 {
+    pub(crate) fn publish_read(&self, reader: usize) -> u64 {
         let slot = self.slot(reader);
         let staged = slot.staged.load(Ordering::Relaxed);
         if slot.read.load(Ordering::Relaxed) != staged {
@@ -136,8 +146,9 @@ impl EdgePositions {
         }
     }
 
-    /// See [`EdgeBuffer::detach_reader`].
-    pub fn detach_reader(&self, reader: usize) {
+    /// Detaches reader `reader` (it will read no more) and wakes the
+    /// writer. Runtime only: the writer then reuses the reader's items.
+    pub(crate) fn detach_reader(&self, reader: usize) {
         if !self.slot(reader).detached.swap(true, Ordering::AcqRel) {
             self.writer.attached.fetch_sub(1, Ordering::AcqRel);
             self.writer_signal.notify();
@@ -191,8 +202,8 @@ impl EdgePositions {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_edges::Edge;
-    use super::super::{ReadCursor, WriteCursor};
+    use super::super::test_edges::{Bare, Edge};
+    use super::super::{PositionedBuffer, ReadCursor, WriteCursor};
     use super::*;
     use crate::buffer::EdgeSpec;
     use crate::scheduler::thread::ThreadWaker;
@@ -205,27 +216,27 @@ mod tests {
     }
 
     /// A reader that frees space wakes its writer, parked on another
-    /// thread for room; through the runner's slot as through the port's
+    /// thread for room; through the runner's slot as through
     /// `publish_read`. Reads wake no reader.
     #[test]
     fn a_parked_writer_is_woken_when_a_reader_frees_space() {
         let edge = Edge::new(16, 1);
         let words = edge.words();
-        let mut w = WriteCursor::new(words);
+        let mut w = edge.write_cursor();
         edge.write(&mut w, 16);
-        assert_eq!(w.refresh(words), 0);
+        assert_eq!(w.refresh(), 0);
         edge.writer.park();
         assert!(!edge.writer.notified());
-        let mut r = ReadCursor::new(words, 0);
+        let mut r = edge.read_cursor(0);
         edge.read(&mut r, 4);
         assert!(edge.writer.notified());
         assert_eq!(edge.writer.wakes(), 1);
         edge.writer.park();
-        r.refresh(words);
-        r.consume(words, 4);
+        r.refresh();
+        r.consume(4);
         words.slot(0).publish(words, r.position());
         assert_eq!(edge.writer.wakes(), 2, "the runner's way of publishing");
-        assert_eq!(w.refresh(words), 8);
+        assert_eq!(w.refresh(), 8);
         assert_eq!(edge.readers[0].wakes(), 1, "only the write woke the reader");
     }
 
@@ -239,9 +250,9 @@ mod tests {
         for reader in &edge.readers {
             reader.park();
         }
-        let mut w = WriteCursor::new(words);
-        w.refresh(words);
-        w.produce(words, 5);
+        let mut w = edge.write_cursor();
+        w.refresh();
+        w.produce(5);
         assert!(edge.readers.iter().all(|r| !r.notified() && r.wakes() == 0));
         words.publish_write();
         assert!(edge.readers.iter().all(|r| r.notified() && r.wakes() == 1));
@@ -257,7 +268,7 @@ mod tests {
         let edge = Edge::new(16, 1);
         let words = edge.words();
         let reader = &edge.readers[0];
-        let mut w = WriteCursor::new(words);
+        let mut w = edge.write_cursor();
         edge.write(&mut w, 3);
         assert_eq!(reader.wakes(), 1);
         reader.park();
@@ -283,15 +294,15 @@ mod tests {
         words.set_same_thread(1, true);
         assert_eq!(remote_bits(words), 0b101);
         assert_eq!(words.slot(1).wakes.load(Ordering::Relaxed), 0);
-        let mut w = WriteCursor::new(words);
+        let mut w = edge.write_cursor();
         edge.write(&mut w, 4);
         let wakes = |edge: &Edge| edge.readers.iter().map(|r| r.wakes()).collect::<Vec<_>>();
         assert_eq!(wakes(&edge), [1, 0, 1]);
         assert!(!edge.readers[1].notified());
-        let mut local = ReadCursor::new(words, 1);
+        let mut local = edge.read_cursor(1);
         edge.read(&mut local, 4);
         assert_eq!(edge.writer.wakes(), 0, "a local reader's read");
-        let mut remote = ReadCursor::new(words, 0);
+        let mut remote = edge.read_cursor(0);
         edge.read(&mut remote, 4);
         assert_eq!(edge.writer.wakes(), 1, "a remote reader's read");
         words.set_same_thread(1, false);
@@ -323,7 +334,7 @@ mod tests {
             words.set_same_thread(r, true);
         }
         assert_eq!(remote_bits(words), 1 << 63);
-        let mut w = WriteCursor::new(words);
+        let mut w = edge.write_cursor();
         edge.write(&mut w, 1);
         let woken: Vec<usize> = (0..70).filter(|&r| edge.readers[r].wakes() == 1).collect();
         assert_eq!(woken, (63..70).collect::<Vec<_>>());
@@ -331,7 +342,7 @@ mod tests {
         assert_eq!(exact.words().reader_bit(63), Some(1 << 63));
         exact.words().set_same_thread(63, true);
         assert_eq!(remote_bits(exact.words()), u64::MAX >> 1);
-        let mut w = WriteCursor::new(exact.words());
+        let mut w = exact.write_cursor();
         exact.write(&mut w, 1);
         assert_eq!(exact.readers[63].wakes(), 0);
         assert_eq!(exact.readers[62].wakes(), 1);
@@ -382,16 +393,16 @@ mod tests {
     fn a_last_reader_of_reused_memory_wakes_the_first_writer() {
         let base = Edge::new(16, 1);
         let view = Edge::in_place_of(&base, 0, 1);
-        let mut w = WriteCursor::new(base.words());
+        let mut w = base.write_cursor();
         base.write(&mut w, 16);
-        let mut mid_in = ReadCursor::new(base.words(), 0);
-        let mut mid_out = WriteCursor::new(view.words());
-        mid_in.refresh(base.words());
-        mid_in.consume(base.words(), 16);
-        mid_out.produce_in_place(view.words(), 16);
+        let mut mid_in = base.read_cursor(0);
+        let mut mid_out = view.in_place_cursor();
+        mid_in.refresh();
+        mid_in.consume(16);
+        mid_out.produce_in_place(16);
         base.words().publish_read(0);
         view.words().publish_write();
-        let mut last = ReadCursor::new(view.words(), 0);
+        let mut last = view.read_cursor(0);
         let mut read = |n| {
             base.writer.park();
             view.writer.park();
@@ -447,33 +458,33 @@ mod tests {
             writer_signal: writer_signal.clone(),
             reader_signals: vec![Signal::new()],
         };
-        let words = Arc::new(EdgePositions::new(&spec, 4));
+        let buf = Arc::new(Bare(EdgePositions::new(&spec, 4)));
         let (parked, ready) = std::sync::mpsc::channel();
         let writer = {
-            let words = words.clone();
+            let buf = buf.clone();
             std::thread::spawn(move || {
                 writer_signal.set_waker(Arc::new(ThreadWaker(std::thread::current())));
-                let mut w = WriteCursor::new(&words);
-                w.refresh(&words);
-                w.produce(&words, 4);
-                words.publish_write();
+                let mut w = WriteCursor::new(buf.clone()).unwrap();
+                w.refresh();
+                w.produce(4);
+                buf.positions().publish_write();
                 // The runner looks, finds no room and idles; the thread parks.
                 writer_signal.begin_look();
-                assert_eq!(w.refresh(&words), 0);
+                assert_eq!(w.refresh(), 0);
                 parked.send(()).unwrap();
                 let deadline = Instant::now() + Duration::from_secs(20);
                 while !writer_signal.is_pending() && Instant::now() < deadline {
                     std::thread::park_timeout(deadline - Instant::now());
                 }
                 let woken = Instant::now() < deadline;
-                (woken, w.refresh(&words))
+                (woken, w.refresh())
             })
         };
         ready.recv().unwrap();
-        let mut r = ReadCursor::new(&words, 0);
-        r.refresh(&words);
-        r.consume(&words, 3);
-        words.publish_read(0);
+        let mut r = ReadCursor::new(buf.clone(), 0).unwrap();
+        r.refresh();
+        r.consume(3);
+        buf.positions().publish_read(0);
         assert_eq!(writer.join().unwrap(), (true, 3));
     }
 }

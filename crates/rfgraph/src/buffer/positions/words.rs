@@ -1,17 +1,25 @@
 //! The control words of one edge: the writer's line (positions, capacity,
-//! finish flag, which readers are remote, chunk limit, tags) and one line
-//! per reader (positions, detach flag, whom it wakes), and what reading
-//! them tells.
+//! finish flag, which readers are remote, chunk limit, tags), one line
+//! per reader (positions, detach flag, whom it wakes, whether a cursor
+//! claimed it) and the writer's claim, off the hot lines; and what
+//! reading them tells.
 //!
-//! Loads and plain stores only: publishing a position or a flag that a
-//! peer must hear about is `wake`'s, and moving the staged positions is
-//! the cursors'. Nothing here may lock or allocate unless a tag is
-//! involved.
+//! Here too are the claims that give an edge one writer and each reader
+//! id one cursor: [`EdgePositions::claim_writer`] and
+//! [`EdgePositions::claim_reader`], one atomic swap each when a port
+//! attaches (see [`ClaimError`]), never looked at again on the hot path.
+//!
+//! Otherwise loads and plain stores only: publishing a position or a flag
+//! that a peer must hear about is `wake`'s, and moving the staged
+//! positions is the cursors'. Nothing here may lock or allocate unless a
+//! tag is involved.
 
 use super::wake::WAKES_WRITER;
 #[cfg(doc)]
+use super::{ReadCursor, WriteCursor};
+#[cfg(doc)]
 use crate::buffer::EdgeBuffer;
-use crate::buffer::{EdgeHandle, EdgeSpec};
+use crate::buffer::{ClaimError, EdgeHandle, EdgeSpec};
 use crate::signal::Signal;
 use crate::tag::{Tag, TagStore};
 use crossbeam_utils::CachePadded;
@@ -36,6 +44,9 @@ pub(crate) struct ReaderSlot {
     /// Set when this reader works in place and its output edge reuses this
     /// edge's memory: items stay live until that edge's readers are done.
     pub(super) passes_to: OnceLock<EdgeHandle>,
+    /// Taken by the first [`ReadCursor`] of this reader (see
+    /// [`EdgePositions::claim_reader`]); read nowhere else.
+    claimed: AtomicBool,
 }
 
 /// The writer's control words, on one line: what every `work` call of the
@@ -90,7 +101,19 @@ pub struct EdgePositions {
     /// signal of the block that writes that memory's free space, woken
     /// when readers here free some.
     pub(super) root_writer: Option<Arc<Signal>>,
+    /// Who may still take the writer's place: [`WRITER_FREE`],
+    /// [`WRITER_RESERVED`] or [`WRITER_TAKEN`] (see
+    /// [`claim_writer`](Self::claim_writer)). Off the hot lines.
+    pub(super) writer_claim: AtomicU8,
 }
+
+/// [`EdgePositions::writer_claim`]: the first [`WriteCursor`] takes it.
+pub(super) const WRITER_FREE: u8 = 0;
+/// [`EdgePositions::writer_claim`]: an edge reusing another edge's memory
+/// in place, whose writer only this crate's in-place output may become.
+pub(super) const WRITER_RESERVED: u8 = 1;
+/// [`EdgePositions::writer_claim`]: the edge has its writer.
+pub(super) const WRITER_TAKEN: u8 = 2;
 
 impl ReaderSlot {
     /// The reader's staged position (see the module doc), read by the
@@ -107,6 +130,7 @@ impl ReaderSlot {
             detached: AtomicBool::new(false),
             wakes: AtomicU8::new(WAKES_WRITER),
             passes_to: OnceLock::new(),
+            claimed: AtomicBool::new(false),
         })
     }
 }
@@ -137,12 +161,41 @@ impl EdgePositions {
             writer_signal: spec.writer_signal.clone(),
             reader_signals: spec.reader_signals.clone().into_boxed_slice(),
             root_writer: None,
+            writer_claim: AtomicU8::new(WRITER_FREE),
         }
+    }
+
+    /// Takes the writer's place, which must be `from` ([`WRITER_FREE`] for
+    /// a public cursor, [`WRITER_RESERVED`] for the in-place output of
+    /// this crate). Once per edge: the place is never given back.
+    pub(crate) fn claim_writer(&self, from: u8) -> Result<(), ClaimError> {
+        match self.writer_claim.compare_exchange(
+            from,
+            WRITER_TAKEN,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            Ok(_) => Ok(()),
+            Err(WRITER_RESERVED) => Err(ClaimError::InPlaceView),
+            Err(_) => Err(ClaimError::WriterTaken),
+        }
+    }
+
+    /// Takes reader `reader`'s place. Once per reader and edge.
+    pub(crate) fn claim_reader(&self, reader: usize) -> Result<(), ClaimError> {
+        let readers = self.reader_count();
+        if reader >= readers {
+            return Err(ClaimError::NoSuchReader { reader, readers });
+        }
+        if self.slot(reader).claimed.swap(true, Ordering::AcqRel) {
+            return Err(ClaimError::ReaderTaken { reader });
+        }
+        Ok(())
     }
 
     /// Readers of the edge.
     #[inline(always)]
-    pub(super) fn reader_count(&self) -> usize {
+    pub(crate) fn reader_count(&self) -> usize {
         self.writer.reader_count as usize
     }
 
@@ -260,7 +313,6 @@ impl EdgePositions {
 mod tests {
     use super::super::test_edges::Edge;
     use super::super::wake::WAKES_WRITER;
-    use super::super::{ReadCursor, WriteCursor};
     use super::*;
 
     fn remote_bits(words: &EdgePositions) -> u64 {
@@ -269,7 +321,8 @@ mod tests {
 
     /// A new edge: every position at zero, every reader attached, on
     /// another thread than the writer (its bit set in `remote_readers`,
-    /// its slot waking the writer), the chunk as large as the ring.
+    /// its slot waking the writer), the chunk as large as the ring, and
+    /// no place claimed.
     #[test]
     fn a_new_edge_counts_every_reader_attached_and_remote() {
         let edge = Edge::new(16, 3);
@@ -280,6 +333,7 @@ mod tests {
             assert_eq!(slot.wakes.load(Ordering::Relaxed), WAKES_WRITER, "{r}");
             assert!(!slot.detached.load(Ordering::Relaxed));
             assert!(slot.passes_to.get().is_none());
+            assert!(!slot.claimed.load(Ordering::Relaxed));
             assert_eq!((words.read_by(r), words.staged_read(r)), (0, 0));
         }
         assert_eq!(words.attached_readers(), 3);
@@ -288,6 +342,7 @@ mod tests {
         assert_eq!(words.unread(), 0);
         assert!(!words.writer_finished());
         assert!(words.root_writer.is_none());
+        assert_eq!(words.writer_claim.load(Ordering::Relaxed), WRITER_FREE);
     }
 
     /// One bit per reader up to 64 readers; beyond 64 the word is full
@@ -321,11 +376,11 @@ mod tests {
             (0..3).map(|r| std::ptr::from_ref(words.slot(r))).collect();
         assert_eq!(listed, by_index);
         assert!(listed[0] != listed[1] && listed[1] != listed[2]);
-        let mut w = WriteCursor::new(words);
+        let mut w = edge.write_cursor();
         edge.write(&mut w, 10);
-        let mut second = ReadCursor::new(words, 1);
-        second.refresh(words);
-        second.consume(words, 4);
+        let mut second = edge.read_cursor(1);
+        second.refresh();
+        second.consume(4);
         assert_eq!(
             (0..3).map(|r| words.staged_read(r)).collect::<Vec<_>>(),
             [0, 4, 0]
@@ -346,12 +401,12 @@ mod tests {
         let edge = Edge::new(16, 0);
         let words = edge.words();
         assert_eq!(words.slots().count(), 0);
-        let mut w = WriteCursor::new(words);
+        let mut w = edge.write_cursor();
         edge.write(&mut w, 16);
         assert_eq!(words.written(), 16);
         assert_eq!(words.min_read(16), 16);
         assert_eq!(words.unread(), 0);
-        assert_eq!(w.refresh(words), 16);
+        assert_eq!(w.refresh(), 16);
     }
 
     /// Items written but not read by the slowest attached reader.
@@ -359,9 +414,9 @@ mod tests {
     fn unread_counts_from_the_slowest_attached_reader() {
         let edge = Edge::new(16, 2);
         let words = edge.words();
-        let mut w = WriteCursor::new(words);
+        let mut w = edge.write_cursor();
         edge.write(&mut w, 10);
-        let (mut fast, mut slow) = (ReadCursor::new(words, 0), ReadCursor::new(words, 1));
+        let (mut fast, mut slow) = (edge.read_cursor(0), edge.read_cursor(1));
         edge.read(&mut fast, 7);
         edge.read(&mut slow, 3);
         assert_eq!(words.unread(), 7);
@@ -369,6 +424,50 @@ mod tests {
         assert_eq!(words.unread(), 3);
         words.detach_reader(0);
         assert_eq!(words.unread(), 0);
+    }
+
+    /// Each place is claimed once, for good: the writer's from the state
+    /// the claim names (free for a port, reserved for the runtime's
+    /// in-place output), each reader's once per id the edge has.
+    #[test]
+    fn each_place_is_claimed_once() {
+        let edge = Edge::new(16, 2);
+        let words = edge.words();
+        assert_eq!(
+            words.claim_writer(WRITER_RESERVED),
+            Err(ClaimError::WriterTaken),
+            "not reserved: the in-place output cannot take it"
+        );
+        assert_eq!(words.claim_writer(WRITER_FREE), Ok(()));
+        assert_eq!(words.writer_claim.load(Ordering::Relaxed), WRITER_TAKEN);
+        assert_eq!(
+            words.claim_writer(WRITER_FREE),
+            Err(ClaimError::WriterTaken)
+        );
+        assert_eq!(words.claim_reader(1), Ok(()));
+        assert_eq!(
+            words.claim_reader(1),
+            Err(ClaimError::ReaderTaken { reader: 1 })
+        );
+        assert!(!words.slot(0).claimed.load(Ordering::Relaxed));
+        assert_eq!(words.claim_reader(0), Ok(()));
+        assert_eq!(
+            words.claim_reader(2),
+            Err(ClaimError::NoSuchReader {
+                reader: 2,
+                readers: 2
+            })
+        );
+        let base = Edge::new(16, 1);
+        let view = Edge::in_place_of(&base, 0, 1);
+        let view = view.words();
+        assert_eq!(view.writer_claim.load(Ordering::Relaxed), WRITER_RESERVED);
+        assert_eq!(view.claim_writer(WRITER_FREE), Err(ClaimError::InPlaceView));
+        assert_eq!(view.claim_writer(WRITER_RESERVED), Ok(()));
+        assert_eq!(
+            view.claim_writer(WRITER_RESERVED),
+            Err(ClaimError::WriterTaken)
+        );
     }
 
     /// Detaching lowers the attached count once per reader, however
@@ -392,7 +491,7 @@ mod tests {
     fn finishing_the_writer_only_sets_its_flag() {
         let edge = Edge::new(16, 1);
         let words = edge.words();
-        let mut w = WriteCursor::new(words);
+        let mut w = edge.write_cursor();
         edge.write(&mut w, 5);
         words.finish_writer();
         assert!(words.writer_finished());
@@ -442,9 +541,9 @@ mod tests {
         let words = edge.words();
         words.add_tag(Tag::new(1, "a", 1u64));
         words.add_tag(Tag::new(5, "b", 2u64));
-        let mut w = WriteCursor::new(words);
+        let mut w = edge.write_cursor();
         edge.write(&mut w, 10);
-        let (mut fast, mut slow) = (ReadCursor::new(words, 0), ReadCursor::new(words, 1));
+        let (mut fast, mut slow) = (edge.read_cursor(0), edge.read_cursor(1));
         edge.read(&mut fast, 10);
         edge.read(&mut slow, 3);
         words.add_tag(Tag::new(8, "c", 3u64));
