@@ -3,6 +3,9 @@
 //! end up on different cores, blocks migrate between workers mid-run, and
 //! every item still arrives exactly once, in order.
 
+mod common;
+
+use common::RunBounded;
 use rfgraph::scheduler::chain::Chain;
 use rfgraph::scheduler::refine::Refine;
 use rfgraph::{Flowgraph, Map};
@@ -50,7 +53,7 @@ fn refine_heavy_neighbours() -> (Partition, Option<Partition>, (usize, usize)) {
         window: Duration::from_millis(20),
         min_gain: 0.1,
     });
-    let done = fg.run(scheduler.clone()).expect("run");
+    let done = fg.run_bounded(scheduler.clone()).expect("run");
 
     let expected: Vec<u32> = input
         .iter()
@@ -97,7 +100,7 @@ fn static_partition_keeps_the_first_split() {
     let sink = fg.add(VectorSink::<u32>::new());
     fg.chain(&[src, heavy, light, sink]).unwrap();
     let scheduler = Chain::new().workers(2).static_partition();
-    let done = fg.run(scheduler.clone()).expect("run");
+    let done = fg.run_bounded(scheduler.clone()).expect("run");
     let got = done.block::<VectorSink<u32>>(sink).unwrap().items();
     assert!(got.iter().enumerate().all(|(i, &v)| v == 2 * i as u32 + 1));
     assert_eq!(scheduler.partitions().len(), 1);

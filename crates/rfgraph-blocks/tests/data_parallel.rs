@@ -4,6 +4,9 @@
 //! tags, statistics count every item once, and an early-finishing reader
 //! downstream ends the run.
 
+mod common;
+
+use common::RunBounded;
 use rfgraph::scheduler::chain::Chain;
 use rfgraph::{
     Block, BlockId, BoxError, Flowgraph, Map, Pmt, Ports, StatelessMap, StreamOutput, Tag, WorkIo,
@@ -114,7 +117,7 @@ fn cut_stateless_run_goes_data_parallel_and_keeps_every_item() {
     let (n, stages) = (1_000_000, 10);
     let (fg, steps, sink) = graph(n, stages, true);
     let scheduler = Chain::new().workers(2);
-    let done = fg.run(scheduler.clone()).expect("run");
+    let done = fg.run_bounded(scheduler.clone()).expect("run");
     check(&done, sink, n, stages);
     let ids: Vec<usize> = steps.iter().map(|b| b.0).collect();
     assert_eq!(scheduler.parallel_segments(), vec![ids]);
@@ -134,7 +137,7 @@ fn stateful_blocks_or_one_core_stay_sequential() {
         (true, Chain::new().workers(2).data_parallel(false)),
     ] {
         let (fg, _, sink) = graph(n, stages, stateless);
-        let done = fg.run(scheduler.clone()).expect("run");
+        let done = fg.run_bounded(scheduler.clone()).expect("run");
         check(&done, sink, n, stages);
         assert!(scheduler.parallel_segments().is_empty());
     }
@@ -144,7 +147,7 @@ fn stateful_blocks_or_one_core_stay_sequential() {
 fn early_finishing_reader_ends_an_endless_segment() {
     let (fg, sink) = head_graph(NullSource::<u32>::new(), 300_000);
     let scheduler = Chain::new().workers(2);
-    let done = fg.run(scheduler.clone()).expect("run");
+    let done = fg.run_bounded(scheduler.clone()).expect("run");
     assert_eq!(scheduler.parallel_segments().len(), 1);
     let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
     assert_eq!(items.len(), 300_000);
@@ -180,7 +183,7 @@ fn blocking_upstream_feeds_a_segment() {
     chain.push(sink);
     fg.chain(&chain).unwrap();
     let scheduler = Chain::new().workers(2);
-    let done = fg.run(scheduler.clone()).expect("run");
+    let done = fg.run_bounded(scheduler.clone()).expect("run");
     assert_eq!(scheduler.parallel_segments().len(), 1);
     let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
     assert!(items.iter().copied().eq((0..n).map(|x| x + 8)));
@@ -201,7 +204,7 @@ fn head_after_a_segment_ends_the_run_while_upstream_idles() {
         }
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
-    let done = running.wait().expect("run");
+    let done = running.wait_timeout(common::WATCHDOG).expect("run");
     assert_eq!(scheduler.parallel_segments().len(), 1);
     let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
     assert!(items.iter().copied().eq((0..50_000).map(|x| x + 8)));
@@ -224,7 +227,7 @@ fn pipelines_kept_whole_stay_sequential() {
         })
         .collect();
     let scheduler = Chain::new().workers(2);
-    let done = fg.run(scheduler.clone()).expect("run");
+    let done = fg.run_bounded(scheduler.clone()).expect("run");
     assert!(scheduler.parallel_segments().is_empty());
     for sink in sinks {
         let items = done.block::<VectorSink<u32>>(sink).unwrap().items();

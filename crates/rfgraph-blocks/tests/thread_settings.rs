@@ -1,6 +1,9 @@
 //! Scheduler thread settings: CPU pinning and real-time priority must never
 //! make a run fail; when the OS refuses, the run goes on with a warning.
 
+mod common;
+
+use common::RunBounded;
 use rfgraph::Flowgraph;
 use rfgraph::scheduler::{Chain, Pool, RealtimePriority, RtPolicy, Single, Tpb};
 use rfgraph_blocks::{Copy, Head, NullSource, VectorSink, VectorSource};
@@ -21,7 +24,7 @@ fn tpb_with_pinning_and_realtime_priority_completes() {
     // CPU 0 always exists; priority 10 is refused without CAP_SYS_NICE,
     // which must only warn.
     let tpb = Tpb::new().pin(copy, &[0]).realtime_priority(10);
-    let done = fg.run(tpb).unwrap();
+    let done = fg.run_bounded(tpb).unwrap();
     assert_eq!(
         done.block::<VectorSink<u16>>(sink).unwrap().items().len(),
         10_000
@@ -32,7 +35,7 @@ fn tpb_with_pinning_and_realtime_priority_completes() {
 fn impossible_pinning_only_warns() {
     let (fg, copy, sink) = graph();
     let tpb = Tpb::new().pin(copy, &[100_000]);
-    let done = fg.run(tpb).unwrap();
+    let done = fg.run_bounded(tpb).unwrap();
     assert_eq!(
         done.block::<VectorSink<u16>>(sink).unwrap().items().len(),
         10_000
@@ -43,7 +46,7 @@ fn impossible_pinning_only_warns() {
 fn single_with_settings_completes() {
     let (fg, _, sink) = graph();
     let done = fg
-        .run(Single::new().pin(&[0]).realtime_priority(5))
+        .run_bounded(Single::new().pin(&[0]).realtime_priority(5))
         .unwrap();
     assert_eq!(
         done.block::<VectorSink<u16>>(sink).unwrap().items().len(),
@@ -59,7 +62,7 @@ fn pool_and_chain_take_cpu_sets_and_round_robin_priority() {
     };
     let (fg, _, sink) = graph();
     let done = fg
-        .run(Pool::new().workers(2).pinned().realtime_priority(rr))
+        .run_bounded(Pool::new().workers(2).pinned().realtime_priority(rr))
         .unwrap();
     assert_eq!(
         done.block::<VectorSink<u16>>(sink).unwrap().items().len(),
@@ -67,7 +70,7 @@ fn pool_and_chain_take_cpu_sets_and_round_robin_priority() {
     );
     let (fg, _, sink) = graph();
     let done = fg
-        .run(Chain::new().on_cores(&[1, 0]).realtime_priority(rr))
+        .run_bounded(Chain::new().on_cores(&[1, 0]).realtime_priority(rr))
         .unwrap();
     assert_eq!(
         done.block::<VectorSink<u16>>(sink).unwrap().items().len(),
@@ -81,7 +84,7 @@ fn chain_on_no_cores_fails_the_run() {
     let src = fg.add(VectorSource::new((0..1000u32).collect()));
     let sink = fg.add(VectorSink::<u32>::new());
     fg.connect(src, "out", sink, "in").unwrap();
-    match fg.run(Chain::new().on_cores(&[])) {
+    match fg.run_bounded(Chain::new().on_cores(&[])) {
         Err(rfgraph::RunError::Scheduler(message)) => {
             assert!(message.contains("no cores"), "{message}")
         }
