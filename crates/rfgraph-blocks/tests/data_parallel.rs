@@ -234,3 +234,43 @@ fn pipelines_kept_whole_stay_sequential() {
         assert!(items.iter().copied().eq((0..n).map(|x| x + 8)));
     }
 }
+
+#[test]
+fn an_idle_segment_reports_exact_live_statistics() {
+    // The source writes 4e6 items (past the early calls, which are always
+    // counted at once), then waits without finishing: once
+    // the lanes have nothing to claim, a live snapshot counts every item
+    // each step moved, as an idle runner's does.
+    let n = 4_000_000u64;
+    let mut fg = Flowgraph::new();
+    let mut chain = source_and_eight_steps(&mut fg, Counter::new(n as u32, true, false));
+    let sink = fg.add(VectorSink::<u32>::new());
+    chain.push(sink);
+    fg.chain(&chain).unwrap();
+    let steps = chain[1..9].to_vec();
+    let scheduler = Chain::new().workers(2);
+    let running = fg.start(scheduler.clone()).expect("start");
+    let handle = running.handle();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let exact = |stats: &[rfgraph::BlockStats]| {
+        stats[sink.0].items_consumed == n
+            && steps
+                .iter()
+                .all(|s| (stats[s.0].items_consumed, stats[s.0].items_produced) == (n, n))
+    };
+    while !exact(&handle.stats()) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "live statistics lag: {:?}",
+            handle
+                .stats()
+                .iter()
+                .map(|s| s.items_consumed)
+                .collect::<Vec<_>>()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert_eq!(scheduler.parallel_segments().len(), 1);
+    handle.stop();
+    running.wait_timeout(common::WATCHDOG).expect("run");
+}
