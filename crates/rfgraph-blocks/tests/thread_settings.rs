@@ -32,12 +32,15 @@ fn thread_cpus() -> Vec<usize> {
         .collect()
 }
 
+/// The distinct CPU sets a probe's `work` ran with.
+type SeenCpus = Arc<Mutex<Vec<Vec<usize>>>>;
+
 /// Passes `u16` items through and records the CPU set of the thread its
 /// `work` ran on.
 struct AffinityProbe {
     input: StreamInput<u16>,
     output: StreamOutput<u16>,
-    seen: Arc<Mutex<Vec<Vec<usize>>>>,
+    seen: SeenCpus,
 }
 
 impl Block for AffinityProbe {
@@ -68,7 +71,7 @@ fn tpb_pins_each_block_to_its_cpus_and_survives_a_refused_priority() {
     let mut fg = Flowgraph::new();
     let src = fg.add(NullSource::<u16>::new());
     let head = fg.add(Head::<u16>::new(10_000));
-    let probes: Vec<(rfgraph::BlockId, Arc<Mutex<Vec<Vec<usize>>>>)> = (0..2)
+    let probes: Vec<(rfgraph::BlockId, SeenCpus)> = (0..2)
         .map(|_| {
             let seen = Arc::new(Mutex::new(Vec::new()));
             let probe = fg.add(AffinityProbe {
