@@ -47,26 +47,43 @@ impl<T: Item> Block for VectorSource<T> {
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
         let len = self.items.len() as u64;
         let total = len * self.repeat;
-        while self.written < total {
-            let out = self.output.slice();
-            if out.is_empty() {
-                return Ok(());
-            }
-            let offset = (self.written % len) as usize;
-            let n = out.len().min(self.items.len() - offset);
-            rfgraph::copy_items(out, &self.items[offset..offset + n]);
+        // One slice per call, however many repetitions it spans: a loop
+        // that asked for room again would never return once every reader
+        // is gone (the room then never runs out), and a stop could not
+        // end the block.
+        let out = self.output.slice();
+        let room = (out.len() as u64).min(total - self.written) as usize;
+        let start = self.written;
+        let mut filled = 0;
+        while filled < room {
+            let offset = ((start + filled as u64) % len) as usize;
+            let n = (room - filled).min(self.items.len() - offset);
+            rfgraph::copy_items(
+                &mut out[filled..filled + n],
+                &self.items[offset..offset + n],
+            );
+            filled += n;
+        }
+        // The tags of every repetition the items spanned.
+        let mut tagged = 0;
+        while tagged < filled {
+            let offset = ((start + tagged as u64) % len) as usize;
+            let n = (filled - tagged).min(self.items.len() - offset);
             let first = self.tags.partition_point(|t| (t.index as usize) < offset);
             for t in self.tags[first..]
                 .iter()
                 .take_while(|t| (t.index as usize) < offset + n)
             {
                 self.output
-                    .add_tag(t.index as usize - offset, &t.key, t.value.clone());
+                    .add_tag(tagged + t.index as usize - offset, &t.key, t.value.clone());
             }
-            self.output.produce(n);
-            self.written += n as u64;
+            tagged += n;
         }
-        io.finish();
+        self.written += filled as u64;
+        self.output.produce(filled);
+        if self.written == total {
+            io.finish();
+        }
         Ok(())
     }
 }

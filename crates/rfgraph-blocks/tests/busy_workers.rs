@@ -3,6 +3,8 @@
 //! every worker busy. Each test waits, with a bound far beyond what the
 //! run needs, for the waiting block to act: without the fix it never does.
 
+mod common;
+
 use rfgraph::scheduler::{Chain, Pool, Scheduler, Single};
 use rfgraph::{Block, BoxError, Flowgraph, Ports, WorkIo};
 use rfgraph_blocks::{Copy, MessageSink, NullSink, NullSource, Throttle};
@@ -54,7 +56,7 @@ fn a_throttled_branch_flows_while_busy_branches_fill_the_pool() {
         let handle = running.handle();
         let flowed = eventually(|| handle.stats()[sink.0].items_consumed >= 50);
         handle.stop();
-        running.wait().unwrap();
+        running.wait_timeout(common::WATCHDOG).unwrap();
         assert!(flowed, "{busy} busy branches starved the throttled one");
     }
 }
@@ -103,7 +105,7 @@ fn a_block_polled_locally_runs_again_on_a_busy_worker() {
         flag.store(true, Ordering::Release);
         let noticed = eventually(|| seen.load(Ordering::Acquire));
         running.handle().stop();
-        running.wait().unwrap();
+        running.wait_timeout(common::WATCHDOG).unwrap();
         assert!(noticed, "{name}: the watcher never ran again");
     }
 }
@@ -120,7 +122,7 @@ fn a_call_from_outside_reaches_a_pool_kept_busy_by_stream_pairs() {
         std::thread::sleep(Duration::from_millis(50));
         let reply = handle.call(sink, "in", "ping", NEVER);
         handle.stop();
-        running.wait().unwrap();
+        running.wait_timeout(common::WATCHDOG).unwrap();
         assert!(reply.is_ok(), "{workers} workers: {reply:?}");
     }
 }

@@ -3,6 +3,9 @@
 //! end up on different cores, blocks migrate between workers mid-run, and
 //! every item still arrives exactly once, in order.
 
+mod common;
+
+use common::RunBounded;
 use rfgraph::scheduler::chain::Chain;
 use rfgraph::scheduler::refine::Refine;
 use rfgraph::{Flowgraph, Map};
@@ -24,20 +27,22 @@ fn slow_scale(factor: u32, spin: Duration) -> impl FnMut(u32) -> u32 + Send + 's
 /// Blocks (flowgraph indices) per core.
 type Partition = Vec<Vec<usize>>;
 
-/// One run of the refinement scenario. Every item must arrive, in order,
-/// whatever the partitions; returns the first and the refined partition
-/// (`None` if the run did not refine) and where the two heavy blocks are.
-fn refine_heavy_neighbours() -> (Partition, Option<Partition>, (usize, usize)) {
+#[test]
+fn expensive_neighbours_are_split_and_every_item_arrives() {
+    // The refinement acts on injected costs, not on the time it measures,
+    // so its decision is the same on any machine: the two "heavy" blocks,
+    // which the first (equal-cost) partition puts on one core, go to
+    // different cores mid-run.
     let n = 60_000u32;
-    let input: Vec<u32> = (0..n).collect();
+    let laps = 10_000u64;
     let mut fg = Flowgraph::new();
-    // Small rings: calls of about a millisecond, many per window.
+    // Small rings: many calls per window, so blocks move mid-stream.
     fg.set_buffer_bytes(4096);
-    let src = fg.add(VectorSource::new(input.clone()));
+    let src = fg.add(VectorSource::new((0..n).collect::<Vec<u32>>()).repeat(laps));
     // Source and both heavy blocks come first in topological order, so an
     // equal-cost split keeps them on one core.
-    let heavy_a = fg.add(Map::new(slow_scale(3, Duration::from_micros(1))));
-    let heavy_b = fg.add(Map::new(slow_scale(5, Duration::from_micros(1))));
+    let heavy_a = fg.add(Map::new(|v: u32| v.wrapping_mul(3)));
+    let heavy_b = fg.add(Map::new(|v: u32| v.wrapping_mul(5)));
     let mut chain = vec![src, heavy_a, heavy_b];
     for k in 0..6u32 {
         chain.push(fg.add(Map::new(move |v: u32| v.wrapping_add(k))));
@@ -45,47 +50,47 @@ fn refine_heavy_neighbours() -> (Partition, Option<Partition>, (usize, usize)) {
     let sink = fg.add(VectorSink::<u32>::new());
     chain.push(sink);
     fg.chain(&chain).unwrap();
-    let scheduler = Chain::new().workers(2).refine(Refine {
-        warmup: Duration::from_millis(5),
-        window: Duration::from_millis(20),
-        min_gain: 0.1,
-    });
-    let done = fg.run(scheduler.clone()).expect("run");
-
-    let expected: Vec<u32> = input
-        .iter()
-        .map(|&v| v.wrapping_mul(15).wrapping_add(15))
-        .collect();
-    let got = done.block::<VectorSink<u32>>(sink).unwrap().items();
-    assert_eq!(got.len(), expected.len());
-    assert!(got == &expected[..], "items lost, doubled or reordered");
-
-    let mut partitions = scheduler.partitions().into_iter();
-    let first = partitions.next().expect("a first partition");
-    (first, partitions.next(), (heavy_a.0, heavy_b.0))
-}
-
-#[test]
-fn expensive_neighbours_are_split_and_every_item_arrives() {
-    let core_of = |p: &Partition, b: usize| p.iter().position(|c| c.contains(&b)).unwrap();
-    // The refinement acts on sampled time in `work`, and a run this short
-    // samples each block only a few times: on a shared VM one preempted
-    // sample can mislead it (seen about once in a few hundred runs). Items
-    // are checked on every attempt; the split must come in one of three.
-    let mut seen = Vec::new();
-    for _ in 0..3 {
-        let (first, refined, (a, b)) = refine_heavy_neighbours();
-        assert_eq!(core_of(&first, a), core_of(&first, b), "{first:?}");
-        if let Some(refined) = refined {
-            if core_of(&refined, a) != core_of(&refined, b) {
-                return;
-            }
-            seen.push(refined);
-        } else {
-            seen.push(first);
-        }
+    let scheduler = Chain::new()
+        .workers(2)
+        .refine(Refine {
+            warmup: Duration::from_millis(5),
+            window: Duration::from_millis(20),
+            min_gain: 0.1,
+        })
+        .refine_with_costs([(heavy_a.0, 1000.0), (heavy_b.0, 1000.0)]);
+    let running = fg.start(scheduler.clone()).expect("start");
+    // Run until the refined partition is in place and the blocks have
+    // moved on with it for a while, then stop.
+    let deadline = Instant::now() + common::WATCHDOG;
+    while scheduler.partitions().len() < 2 {
+        assert!(Instant::now() < deadline, "the partition was never refined");
+        std::thread::sleep(Duration::from_millis(2));
     }
-    panic!("no attempt split the heavy blocks; partitions after refinement: {seen:?}");
+    std::thread::sleep(Duration::from_millis(50));
+    running.handle().stop();
+    let done = running.wait_timeout(common::WATCHDOG).expect("run");
+
+    let partitions: Vec<Partition> = scheduler.partitions();
+    let core_of = |p: &Partition, b: usize| p.iter().position(|c| c.contains(&b)).unwrap();
+    let (first, refined) = (&partitions[0], &partitions[1]);
+    assert_eq!(
+        core_of(first, heavy_a.0),
+        core_of(first, heavy_b.0),
+        "{first:?}"
+    );
+    assert_ne!(
+        core_of(refined, heavy_a.0),
+        core_of(refined, heavy_b.0),
+        "{refined:?}"
+    );
+    // Items before and after the move: none lost, doubled or reordered.
+    let got = done.block::<VectorSink<u32>>(sink).unwrap().items();
+    assert!(got.len() > n as usize, "too few items to span the move");
+    let expected = (0..n).cycle().map(|v| v.wrapping_mul(15).wrapping_add(15));
+    assert!(
+        got.iter().copied().eq(expected.take(got.len())),
+        "items lost, doubled or reordered"
+    );
 }
 
 #[test]
@@ -97,7 +102,7 @@ fn static_partition_keeps_the_first_split() {
     let sink = fg.add(VectorSink::<u32>::new());
     fg.chain(&[src, heavy, light, sink]).unwrap();
     let scheduler = Chain::new().workers(2).static_partition();
-    let done = fg.run(scheduler.clone()).expect("run");
+    let done = fg.run_bounded(scheduler.clone()).expect("run");
     let got = done.block::<VectorSink<u32>>(sink).unwrap().items();
     assert!(got.iter().enumerate().all(|(i, &v)| v == 2 * i as u32 + 1));
     assert_eq!(scheduler.partitions().len(), 1);

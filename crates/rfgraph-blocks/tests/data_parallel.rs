@@ -4,6 +4,9 @@
 //! tags, statistics count every item once, and an early-finishing reader
 //! downstream ends the run.
 
+mod common;
+
+use common::RunBounded;
 use rfgraph::scheduler::chain::Chain;
 use rfgraph::{
     Block, BlockId, BoxError, Flowgraph, Map, Pmt, Ports, StatelessMap, StreamOutput, Tag, WorkIo,
@@ -114,7 +117,7 @@ fn cut_stateless_run_goes_data_parallel_and_keeps_every_item() {
     let (n, stages) = (1_000_000, 10);
     let (fg, steps, sink) = graph(n, stages, true);
     let scheduler = Chain::new().workers(2);
-    let done = fg.run(scheduler.clone()).expect("run");
+    let done = fg.run_bounded(scheduler.clone()).expect("run");
     check(&done, sink, n, stages);
     let ids: Vec<usize> = steps.iter().map(|b| b.0).collect();
     assert_eq!(scheduler.parallel_segments(), vec![ids]);
@@ -134,7 +137,7 @@ fn stateful_blocks_or_one_core_stay_sequential() {
         (true, Chain::new().workers(2).data_parallel(false)),
     ] {
         let (fg, _, sink) = graph(n, stages, stateless);
-        let done = fg.run(scheduler.clone()).expect("run");
+        let done = fg.run_bounded(scheduler.clone()).expect("run");
         check(&done, sink, n, stages);
         assert!(scheduler.parallel_segments().is_empty());
     }
@@ -144,7 +147,7 @@ fn stateful_blocks_or_one_core_stay_sequential() {
 fn early_finishing_reader_ends_an_endless_segment() {
     let (fg, sink) = head_graph(NullSource::<u32>::new(), 300_000);
     let scheduler = Chain::new().workers(2);
-    let done = fg.run(scheduler.clone()).expect("run");
+    let done = fg.run_bounded(scheduler.clone()).expect("run");
     assert_eq!(scheduler.parallel_segments().len(), 1);
     let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
     assert_eq!(items.len(), 300_000);
@@ -180,7 +183,7 @@ fn blocking_upstream_feeds_a_segment() {
     chain.push(sink);
     fg.chain(&chain).unwrap();
     let scheduler = Chain::new().workers(2);
-    let done = fg.run(scheduler.clone()).expect("run");
+    let done = fg.run_bounded(scheduler.clone()).expect("run");
     assert_eq!(scheduler.parallel_segments().len(), 1);
     let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
     assert!(items.iter().copied().eq((0..n).map(|x| x + 8)));
@@ -201,7 +204,7 @@ fn head_after_a_segment_ends_the_run_while_upstream_idles() {
         }
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
-    let done = running.wait().expect("run");
+    let done = running.wait_timeout(common::WATCHDOG).expect("run");
     assert_eq!(scheduler.parallel_segments().len(), 1);
     let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
     assert!(items.iter().copied().eq((0..50_000).map(|x| x + 8)));
@@ -224,10 +227,50 @@ fn pipelines_kept_whole_stay_sequential() {
         })
         .collect();
     let scheduler = Chain::new().workers(2);
-    let done = fg.run(scheduler.clone()).expect("run");
+    let done = fg.run_bounded(scheduler.clone()).expect("run");
     assert!(scheduler.parallel_segments().is_empty());
     for sink in sinks {
         let items = done.block::<VectorSink<u32>>(sink).unwrap().items();
         assert!(items.iter().copied().eq((0..n).map(|x| x + 8)));
     }
+}
+
+#[test]
+fn an_idle_segment_reports_exact_live_statistics() {
+    // The source writes 4e6 items (past the early calls, which are always
+    // counted at once), then waits without finishing: once
+    // the lanes have nothing to claim, a live snapshot counts every item
+    // each step moved, as an idle runner's does.
+    let n = 4_000_000u64;
+    let mut fg = Flowgraph::new();
+    let mut chain = source_and_eight_steps(&mut fg, Counter::new(n as u32, true, false));
+    let sink = fg.add(VectorSink::<u32>::new());
+    chain.push(sink);
+    fg.chain(&chain).unwrap();
+    let steps = chain[1..9].to_vec();
+    let scheduler = Chain::new().workers(2);
+    let running = fg.start(scheduler.clone()).expect("start");
+    let handle = running.handle();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let exact = |stats: &[rfgraph::BlockStats]| {
+        stats[sink.0].items_consumed == n
+            && steps
+                .iter()
+                .all(|s| (stats[s.0].items_consumed, stats[s.0].items_produced) == (n, n))
+    };
+    while !exact(&handle.stats()) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "live statistics lag: {:?}",
+            handle
+                .stats()
+                .iter()
+                .map(|s| s.items_consumed)
+                .collect::<Vec<_>>()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert_eq!(scheduler.parallel_segments().len(), 1);
+    handle.stop();
+    running.wait_timeout(common::WATCHDOG).expect("run");
 }

@@ -3,6 +3,9 @@
 //! blocks the topology needs, every item must arrive, and the transfers must
 //! show up in the statistics.
 
+mod common;
+
+use common::RunBounded;
 use rfgraph::buffer::{EdgeBuffer, EdgeSpec, MemoryDomain};
 use rfgraph::port::{InputPort, OutputPort, StreamPort, Transfer};
 use rfgraph::scheduler::{Single, Tpb};
@@ -131,7 +134,7 @@ fn host_device_device_host_inserts_two_transfers() -> Result<(), RunError> {
     let b = fg.add(device_double(1, true));
     let snk = fg.add(VectorSink::<f32>::new());
     fg.chain(&[src, a, b, snk])?;
-    let done = fg.run(Tpb::new())?;
+    let done = fg.run_bounded(Tpb::new())?;
     let got = done.block::<VectorSink<f32>>(snk).unwrap().items();
     assert_eq!(got.len(), n);
     assert!(got.iter().enumerate().all(|(i, &y)| y == 4.0 * i as f32));
@@ -151,7 +154,7 @@ fn two_device_contexts_go_through_host_once() -> Result<(), RunError> {
     let b = fg.add(device_double(2, true));
     let snk = fg.add(VectorSink::<f32>::new());
     fg.chain(&[src, a, b, snk])?;
-    let done = fg.run(Single::new())?;
+    let done = fg.run_bounded(Single::new())?;
     assert_eq!(done.block::<VectorSink<f32>>(snk).unwrap().items().len(), n);
     // host→1, 1→host, host→2, 2→host.
     assert_eq!(transfers(&done).len(), 4);
@@ -178,7 +181,7 @@ fn fan_out_shares_one_transfer_per_domain() -> Result<(), RunError> {
     }
     fg.connect(dev, "out", host_a, "in")?;
     fg.connect(dev, "out", host_b, "in")?;
-    let done = fg.run(Tpb::new())?;
+    let done = fg.run_bounded(Tpb::new())?;
     // host→7 for `dev`; 7→host shared by the two host sinks and context 8;
     // host→8 shared by both context-8 readers; one 7→host and two 8→host
     // towards the three final sinks.
@@ -203,7 +206,7 @@ fn same_domain_needs_no_transfer() -> Result<(), RunError> {
     let src = fg.add(VectorSource::new(ramp(10)));
     let snk = fg.add(VectorSink::<f32>::new());
     fg.chain(&[src, snk])?;
-    let done = fg.run(Single::new())?;
+    let done = fg.run_bounded(Single::new())?;
     assert!(transfers(&done).is_empty());
     Ok(())
 }
@@ -216,7 +219,7 @@ fn a_domain_without_transfers_is_rejected_with_both_ends_named() {
     let snk = fg.add(VectorSink::<f32>::new());
     fg.chain(&[src, dev, snk]).unwrap();
     let err = fg
-        .run(Single::new())
+        .run_bounded(Single::new())
         .err()
         .expect("must be rejected")
         .to_string();

@@ -2,6 +2,7 @@
 //! whatever the scheduler splits, and tags scale through rate changes.
 
 mod common;
+use common::RunBounded;
 
 use common::every_scheduler;
 use num_complex::Complex32;
@@ -35,7 +36,7 @@ fn through_graph(s: impl Scheduler, decim: usize) -> (Vec<f32>, Vec<Tag>) {
     ));
     let sink = fg.add(VectorSink::<f32>::new());
     fg.chain(&[src, shuffle, fir, sink]).unwrap();
-    let done = fg.run(s).unwrap();
+    let done = fg.run_bounded(s).unwrap();
     let sink = done.block::<VectorSink<f32>>(sink).unwrap();
     (sink.items().to_vec(), sink.tags().to_vec())
 }
@@ -73,7 +74,7 @@ fn fm_chain_from_nco_source() {
     let head = fg.add(Head::<f32>::new(5_000));
     let sink = fg.add(VectorSink::<f32>::new());
     fg.chain(&[src, demod, head, sink]).unwrap();
-    let done = fg.run(Pool::new()).unwrap();
+    let done = fg.run_bounded(Pool::new()).unwrap();
     let out = done.block::<VectorSink<f32>>(sink).unwrap().items();
     assert_eq!(out.len(), 5_000);
     let expected = 2.0 * std::f32::consts::PI * f as f32;
@@ -121,7 +122,7 @@ fn frames_larger_than_the_default_ring_still_flow() {
             ));
             let sink = fg.add(VectorSink::<Complex32>::new());
             fg.chain(&[src, block, sink]).unwrap();
-            let done = fg.run(s).unwrap();
+            let done = fg.run_bounded(s).unwrap();
             let got = done.block::<VectorSink<Complex32>>(sink).unwrap().items();
             assert_eq!(got.len(), x.len(), "{name} {user_bytes:?}");
             assert!(

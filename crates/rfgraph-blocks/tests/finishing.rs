@@ -5,6 +5,7 @@
 //! the host items.
 
 mod common;
+use common::RunBounded;
 
 use common::every_scheduler;
 use rfgraph::{Block, BoxError, Flowgraph, Ports, RunError, StreamInput, StreamOutput, WorkIo};
@@ -77,7 +78,7 @@ fn finishing_runs_once_when_the_input_drains() {
         let watched = fg.add(Watched::new(count));
         let sink = fg.add(VectorSink::<u32>::new());
         fg.chain(&[src, watched, sink]).unwrap();
-        let done = fg.run(s).unwrap();
+        let done = fg.run_bounded(s).unwrap();
         assert_eq!(
             done.block::<VectorSink<u32>>(sink).unwrap().items().len(),
             50_000
@@ -93,7 +94,7 @@ fn finishing_runs_once_when_the_readers_leave() {
         let head = fg.add(Head::<u32>::new(10_000));
         let sink = fg.add(NullSink::<u32>::new());
         fg.chain(&[src, watched, head, sink]).unwrap();
-        fg.run(s).unwrap();
+        fg.run_bounded(s).unwrap();
     });
 }
 
@@ -112,7 +113,7 @@ fn finishing_runs_once_when_stopped() {
             std::thread::sleep(Duration::from_millis(1));
         }
         handle.stop();
-        running.wait().unwrap();
+        running.wait_timeout(common::WATCHDOG).unwrap();
     });
 }
 
@@ -127,7 +128,7 @@ fn a_panic_in_finishing_fails_the_run_and_names_the_block() {
         let watched = fg.add_named("watched", watched);
         let sink = fg.add(VectorSink::<u32>::new());
         fg.chain(&[src, watched, sink]).unwrap();
-        match fg.run(s) {
+        match fg.run_bounded(s) {
             Err(RunError::BlockPanicked { block, message }) => {
                 assert_eq!(block, "watched", "{name}");
                 assert!(

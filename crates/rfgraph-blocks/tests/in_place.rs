@@ -6,6 +6,7 @@
 //! needs at once.
 
 mod common;
+use common::RunBounded;
 
 use common::every_scheduler;
 use rfgraph::{
@@ -46,7 +47,7 @@ fn chains_of_maps_equal_the_arithmetic() {
         let d = fg.add(Map::new(|v: f32| v - 5.0));
         let sink = fg.add(VectorSink::<f32>::new());
         fg.chain(&[src, a, b, shuffle, c, d, sink]).unwrap();
-        let done = fg.run(s).unwrap();
+        let done = fg.run_bounded(s).unwrap();
         let got = done.block::<VectorSink<f32>>(sink).unwrap().items();
         assert_eq!(got, &expected[..], "{name}");
     });
@@ -64,7 +65,7 @@ fn a_shared_input_is_never_overwritten() {
         let raw = fg.add(VectorSink::<f32>::new());
         fg.chain(&[src, map, mapped]).unwrap();
         fg.connect(src, "out", raw, "in").unwrap();
-        let done = fg.run(s).unwrap();
+        let done = fg.run_bounded(s).unwrap();
         assert_eq!(
             done.block::<VectorSink<f32>>(raw).unwrap().items(),
             &x[..],
@@ -92,7 +93,7 @@ fn fan_out_after_an_in_place_map_delivers_to_all() {
         let both = fg.add(VectorSink::<f32>::new());
         fg.chain(&[src, double, plus, both]).unwrap();
         fg.connect(double, "out", doubled, "in").unwrap();
-        let done = fg.run(s).unwrap();
+        let done = fg.run_bounded(s).unwrap();
         let d: Vec<f32> = x.iter().map(|&v| v * 2.0).collect();
         let b: Vec<f32> = d.iter().map(|&v| v + 0.5).collect();
         assert_eq!(
@@ -124,7 +125,7 @@ fn tags_and_early_detach_through_in_place_maps() {
         let head = fg.add(Head::<f32>::new(60_000));
         let sink = fg.add(VectorSink::<f32>::new());
         fg.chain(&[src, a, b, head, sink]).unwrap();
-        let done = fg.run(s).unwrap();
+        let done = fg.run_bounded(s).unwrap();
         let sink = done.block::<VectorSink<f32>>(sink).unwrap();
         let want: Vec<f32> = x[..60_000].iter().map(|&v| (v + 1.0) * 0.5).collect();
         assert_eq!(sink.items(), &want[..], "{name}");
@@ -141,7 +142,7 @@ fn run_within_a_minute(
 ) -> Result<Result<(), rfgraph::RunError>, RecvTimeoutError> {
     let (tx, rx) = channel();
     std::thread::spawn(move || {
-        let _ = tx.send(fg.run(s).map(|_| ()));
+        let _ = tx.send(fg.run_bounded(s).map(|_| ()));
     });
     rx.recv_timeout(Duration::from_secs(60))
 }
@@ -361,7 +362,7 @@ fn an_input_serves_at_most_one_output_in_place() {
         fg.connect(src, "out", twin, "in").unwrap();
         fg.connect(twin, "a", sink_a, "in").unwrap();
         fg.connect(twin, "b", sink_b, "in").unwrap();
-        let err = match fg.run(rfgraph::scheduler::Single::new()) {
+        let err = match fg.run_bounded(rfgraph::scheduler::Single::new()) {
             Err(e) => e,
             Ok(_) => panic!("a block with two outputs on input 0 ran"),
         };

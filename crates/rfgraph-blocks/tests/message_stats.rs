@@ -4,6 +4,9 @@
 //! (`chain`'s refinement weighs blocks by their measured time in `work`
 //! and handlers, and a monitor reads the same counters).
 
+mod common;
+
+use common::RunBounded;
 use rfgraph::scheduler::{Chain, Pool, Scheduler, Single, Tpb};
 use rfgraph::{Block, BoxError, Flowgraph, Pmt, Ports, StreamInput, StreamOutput, WorkIo};
 use rfgraph_blocks::{Head, MessageBurst, NullSink, NullSource, VectorSink, VectorSource};
@@ -71,7 +74,7 @@ fn counts_while_the_burst_runs(s: impl Scheduler) {
     let (gate_open, opened) = &*open;
     *gate_open.lock().unwrap() = true;
     opened.notify_all();
-    let done = running.wait().unwrap();
+    let done = running.wait_timeout(common::WATCHDOG).unwrap();
     assert!(
         counted > 0 && counted < GATED,
         "{name}: {counted} messages counted while message {GATED} waited"
@@ -166,7 +169,7 @@ fn a_long_burst_is_handled_in_shares_and_in_full() {
         let sink = fg.add(VectorSink::<u32>::new());
         fg.chain(&[src, gated, sink]).unwrap();
         fg.connect_message(burst, "out", gated, "ctl").unwrap();
-        let done = fg.run(s).unwrap();
+        let done = fg.run_bounded(s).unwrap();
         let gated = done.block::<Gated>(gated).unwrap();
         assert_eq!(gated.messages, 1000, "{name}: every queued message handled");
         let most = gated.per_call.iter().max().copied().unwrap_or(0);
@@ -205,7 +208,7 @@ fn a_block_whose_readers_leave_during_a_burst_ends() {
             fg.connect_message(burst, "out", lossy, "ctl").unwrap();
             let (tx, rx) = std::sync::mpsc::channel();
             std::thread::spawn(move || {
-                let _ = tx.send(fg.run(s).map(|_| ()));
+                let _ = tx.send(fg.run_bounded(s).map(|_| ()));
             });
             // A bound on liveness, not on speed.
             let result = rx.recv_timeout(NEVER);

@@ -3,6 +3,7 @@
 //! ring's zeros, or what blocks working in place left there.
 
 mod common;
+use common::RunBounded;
 
 use common::every_scheduler;
 use rfgraph::{BlockId, Flowgraph, Map};
@@ -28,7 +29,7 @@ fn on_every_scheduler(
         chain.extend(middle(&mut fg));
         chain.push(sink);
         fg.chain(&chain).unwrap();
-        let done = fg.run(s).unwrap();
+        let done = fg.run_bounded(s).unwrap();
         let got = done.block::<VectorSink<f32>>(sink).unwrap().items();
         assert_eq!(got.len() as u64, ITEMS, "{name}");
         check(&name, got);

@@ -9,6 +9,8 @@
 //! `a_look_clears_a_notification_its_load_missed` pins the rule itself.
 //! Here it guards the whole path: scheduling, looks and wake-ups.
 
+mod common;
+
 use rfgraph::Flowgraph;
 use rfgraph::scheduler::Pool;
 use rfgraph_blocks::{Copy, NullSink, NullSource};
@@ -52,7 +54,7 @@ fn short_pool_runs_all_end() {
             std::thread::sleep(Duration::from_millis(1));
         }
         for run in runs {
-            let done = run.wait().unwrap();
+            let done = run.wait_timeout(common::WATCHDOG).unwrap();
             let sunk = done
                 .stats()
                 .iter()

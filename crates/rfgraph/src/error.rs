@@ -228,6 +228,129 @@ pub enum RunError {
     /// The scheduler thread died (a bug in rfgraph).
     #[error("scheduler failed: {0}")]
     Scheduler(String),
+    /// Every unfinished block waited for stream items or room that only
+    /// another waiting block could provide: the run was stopped.
+    #[error("{0}")]
+    Stalled(Box<Stall>),
+    /// [`Running::wait_timeout`](crate::Running::wait_timeout) ran out.
+    #[error(
+        "the flowgraph did not finish within {timeout:?}; it was asked to stop{}; blocks not finished: {unfinished}",
+        if *.stopped { " and stopped" } else { " but had not stopped after the grace period" }
+    )]
+    Timeout {
+        /// The time allowed.
+        timeout: std::time::Duration,
+        /// Whether the run ended once asked to stop.
+        stopped: bool,
+        /// The blocks that had not finished when time ran out.
+        unfinished: String,
+    },
+}
+
+/// A stalled flowgraph: what each unfinished block waited for, and what
+/// would let it move.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stall {
+    /// Every unfinished block, in block order.
+    pub blocks: Vec<StalledBlock>,
+    /// Edges whose writer waited for room while a reader waited for input
+    /// elsewhere: more buffer on any of them breaks the cycle.
+    pub grow: Vec<String>,
+}
+
+/// One block of a [`Stall`] and the stream ports it waited on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StalledBlock {
+    /// Block instance name.
+    pub block: String,
+    /// What it waited for.
+    pub waits: Vec<StreamWait>,
+}
+
+/// What a stalled block waited for on one of its stream ports.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamWait {
+    /// Fewer readable items than the port's `min_items`, from a writer
+    /// that has not finished.
+    Input {
+        /// The input port.
+        port: String,
+        /// The block writing it.
+        writer: String,
+        /// Items readable.
+        available: u64,
+        /// Items the block needs at once (`min_items`).
+        needed: u64,
+    },
+    /// Less free room than the port's `min_items`.
+    Room {
+        /// The output port.
+        port: String,
+        /// The blocks reading it.
+        readers: Vec<String>,
+        /// Free items.
+        free: u64,
+        /// Free items the block needs at once (`min_items`).
+        needed: u64,
+        /// The ring's size in items.
+        capacity: u64,
+    },
+}
+
+impl std::fmt::Display for StreamWait {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StreamWait::Input {
+                port,
+                writer,
+                available,
+                needed,
+            } => write!(
+                f,
+                "input `{port}` has {available} of the {needed} item(s) it needs, from `{writer}`"
+            ),
+            StreamWait::Room {
+                port,
+                readers,
+                free,
+                needed,
+                capacity,
+            } => write!(
+                f,
+                "output `{port}` has {free} of the {needed} free item(s) it needs (ring of {capacity}, read by {})",
+                readers
+                    .iter()
+                    .map(|r| format!("`{r}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for Stall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the flowgraph stalled: every unfinished block waits for stream items or room that only another waiting block can provide"
+        )?;
+        for b in &self.blocks {
+            let waits: Vec<String> = b.waits.iter().map(|w| w.to_string()).collect();
+            write!(f, "; `{}`: {}", b.block, waits.join(", "))?;
+        }
+        if self.grow.is_empty() {
+            write!(
+                f,
+                ". Give the edges above more buffer (`Flowgraph::connect_with_buffer`), or lower the `min_items` the waiting inputs ask for"
+            )
+        } else {
+            write!(
+                f,
+                ". Give more buffer to {} (`Flowgraph::connect_with_buffer`), so that it can hold what the other branch needs before it moves; or lower the `min_items` the waiting inputs ask for",
+                self.grow.join(" or ")
+            )
+        }
+    }
 }
 
 /// Errors of the external [`FlowgraphHandle`](crate::FlowgraphHandle).

@@ -62,7 +62,9 @@ pub use block::settings::{FromPmt, ParamInfo, ParamType, PmtTypeError, Setting, 
 pub use block::stateless::{ParallelInPlace, StatelessMap};
 pub use block::{Block, TagPolicy, Waker, WorkIo};
 pub use buffer::MemoryDomain;
-pub use error::{BoxError, GraphError, HandleError, ParamError, RunError};
+pub use error::{
+    BoxError, GraphError, HandleError, ParamError, RunError, Stall, StalledBlock, StreamWait,
+};
 pub use flowgraph::{BlockId, Finished, Flowgraph, FlowgraphHandle, Running};
 pub use item::{Item, ItemType};
 pub use pmt::Pmt;

@@ -23,6 +23,36 @@ const PENDING: u8 = 1;
 /// peers (see [`Signal::set_polled_locally`]).
 const LOCAL: u8 = 2;
 
+/// What a block was last seen doing, as its runner reports it: read by the
+/// run's stall watch (see `flowgraph::stall`), never by schedulers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Activity {
+    /// Not seen idle since it last looked at its signal (or not run yet).
+    Running = 0,
+    /// Its last call moved nothing, and it asked for no timer and reported
+    /// no work in flight: only a peer, a message or a stop can move it.
+    Waiting = 1,
+    /// Idle until a timer it asked for.
+    Timer = 2,
+    /// Idle with work in flight outside the flowgraph (device, I/O).
+    InFlight = 3,
+    /// Finished.
+    Done = 4,
+}
+
+impl Activity {
+    fn from_u8(v: u8) -> Self {
+        match v {
+            1 => Activity::Waiting,
+            2 => Activity::Timer,
+            3 => Activity::InFlight,
+            4 => Activity::Done,
+            _ => Activity::Running,
+        }
+    }
+}
+
 /// The wake-up flag of one block.
 #[derive(Default)]
 pub struct Signal {
@@ -30,6 +60,9 @@ pub struct Signal {
     /// whether a block polled locally heard nothing with one load
     /// ([`is_quiet_local`](Self::is_quiet_local)).
     state: AtomicU8,
+    /// An [`Activity`], written by the block's runner on its cold paths
+    /// (idling, looking, finishing) only.
+    activity: AtomicU8,
     waker: OnceLock<Arc<dyn Wake>>,
 }
 
@@ -165,6 +198,21 @@ impl Signal {
     #[inline]
     pub fn is_pending(&self) -> bool {
         self.state.load(Ordering::Acquire) & PENDING != 0
+    }
+
+    /// Records what the block is doing; stores only on a change, so a
+    /// block that keeps running writes nothing. Release: what the block
+    /// published before idling is visible to whoever sees the new state.
+    #[inline]
+    pub(crate) fn set_activity(&self, activity: Activity) {
+        if self.activity.load(Ordering::Relaxed) != activity as u8 {
+            self.activity.store(activity as u8, Ordering::Release);
+        }
+    }
+
+    /// What the block's runner last reported (see [`Activity`]).
+    pub fn activity(&self) -> Activity {
+        Activity::from_u8(self.activity.load(Ordering::Acquire))
     }
 }
 

@@ -25,6 +25,10 @@ pub use crate::message_groups::{
     a_member_writes_all_the_items_its_messages_ask_for,
     members_writing_into_one_block_do_not_wait_for_each_other, messages_posted_from_work_arrive,
 };
+pub use crate::stalls::{
+    a_finite_buffer_diamond_is_reported_as_a_stall, blocks_waiting_for_the_outside_are_not_a_stall,
+    the_same_diamond_with_enough_buffer_finishes, wait_timeout_stops_a_run_that_does_not_end,
+};
 pub use crate::writer_done::{
     a_map_inside_an_in_place_run_ends_while_the_ring_is_full, a_rate_mismatched_diamond_ends,
 };
@@ -320,7 +324,7 @@ pub fn unconnected_port_is_rejected(s: impl Scheduler) {
     let src = fg.add_named("src", NullSource::<u32>::new());
     let copy = fg.add_named("lonely-copy", Copy::<u32>::new());
     fg.connect(src, "out", copy, "in").unwrap();
-    let err = fg.run(s).err().expect("an unconnected output is rejected");
+    let err = run(fg, s).err().expect("an unconnected output is rejected");
     assert_eq!(
         err,
         RunError::Graph(GraphError::Unconnected {
@@ -361,7 +365,7 @@ pub fn zero_tag_rate_is_rejected(s: impl Scheduler) {
     let bad = fg.add_named("bad-rate", ZeroRateCopy(Copy::new()));
     let sink = fg.add(VectorSink::<u32>::new());
     fg.chain(&[src, bad, sink]).unwrap();
-    let err = fg.run(s).err().expect("a zero tag rate is rejected");
+    let err = run(fg, s).err().expect("a zero tag rate is rejected");
     assert_eq!(
         err,
         RunError::Graph(GraphError::InvalidTagRate {
@@ -381,7 +385,7 @@ pub fn stream_cycle_is_rejected(s: impl Scheduler) {
     let c = fg.add_named("c", Copy::<u32>::new());
     fg.chain(&[a, b, c]).unwrap();
     fg.connect(c, "out", a, "in").unwrap();
-    let err = fg.run(s).err().expect("a stream cycle is rejected");
+    let err = run(fg, s).err().expect("a stream cycle is rejected");
     let text = err.to_string();
     assert!(matches!(err, RunError::Graph(GraphError::StreamCycle(_))));
     for part in [

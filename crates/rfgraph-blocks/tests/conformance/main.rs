@@ -4,6 +4,7 @@
 mod cases;
 mod held_items;
 mod message_groups;
+mod stalls;
 mod support;
 mod writer_done;
 
@@ -42,7 +43,11 @@ macro_rules! conformance {
                 items_held_while_the_output_lacks_room_arrive,
                 items_held_in_flight_until_the_output_has_room_arrive,
                 a_map_inside_an_in_place_run_ends_while_the_ring_is_full,
-                a_rate_mismatched_diamond_ends
+                a_rate_mismatched_diamond_ends,
+                a_finite_buffer_diamond_is_reported_as_a_stall,
+                the_same_diamond_with_enough_buffer_finishes,
+                blocks_waiting_for_the_outside_are_not_a_stall,
+                wait_timeout_stops_a_run_that_does_not_end
             );
         }
     };

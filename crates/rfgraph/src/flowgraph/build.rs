@@ -4,6 +4,7 @@
 
 use super::Flowgraph;
 use super::in_place;
+use super::stall::{StallWatch, WatchedBlock, WatchedInput, WatchedOutput};
 use crate::buffer::circular::CircularBuffer;
 use crate::buffer::{EdgeBuffer, EdgeHandle, EdgeSpec, ReaderHandle, downcast_edge};
 use crate::control::RunControl;
@@ -30,6 +31,7 @@ pub(crate) struct Parts {
     pub(crate) runners: Vec<BlockRunner>,
     pub(crate) control: Arc<RunControl>,
     pub(crate) entries: Vec<HandleEntry>,
+    pub(crate) watch: StallWatch,
 }
 
 fn find(parent: &mut [usize], x: usize) -> usize {
@@ -93,6 +95,8 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
     let inboxes: Vec<Arc<Inbox>> = signals.iter().map(|s| Inbox::new(s.clone())).collect();
     let mut inputs: Vec<Vec<(usize, InputEdge)>> = (0..n).map(|_| Vec::new()).collect();
     let mut outputs: Vec<Vec<OutputEdge>> = (0..n).map(|_| Vec::new()).collect();
+    let mut watched_inputs: Vec<Vec<WatchedInput>> = (0..n).map(|_| Vec::new()).collect();
+    let mut watched_outputs: Vec<Vec<WatchedOutput>> = (0..n).map(|_| Vec::new()).collect();
 
     // Stream edges: one buffer per connected output, readers in edge order.
     let mut by_output: Vec<((usize, usize), Vec<usize>)> = Vec::new();
@@ -234,7 +238,17 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
             edge.limit_chunk((bytes / minimums.item_size).max(minimums.floor()));
         }
         let frees_space_of = reuses[g].map(|_| by_output[in_place::owner(&reuses, g)].0.0);
-        let writer_min_items = fg.blocks[src].block.ports().outputs[src_port].min_items() as u64;
+        let (writer_min_items, src_port_name) = {
+            let ports = fg.blocks[src].block.ports();
+            let port = &ports.outputs[src_port];
+            (port.min_items() as u64, port.name().to_string())
+        };
+        watched_outputs[src].push(WatchedOutput {
+            port: src_port_name,
+            edge: edge.clone(),
+            min_items: writer_min_items,
+            readers: edges.iter().map(|&i| fg.streams[i].dst).collect(),
+        });
         outputs[src].push(OutputEdge {
             edge: EdgeHandle::new(edge.clone()),
             last: 0,
@@ -247,6 +261,13 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
             let mut ports = fg.blocks[dst].block.ports();
             let port = &mut ports.inputs[dst_port];
             let min_items = port.min_items() as u64;
+            watched_inputs[dst].push(WatchedInput {
+                port: port.name().to_string(),
+                edge: edge.clone(),
+                reader,
+                min_items,
+                writer: src,
+            });
             port.attach(edge.clone(), reader)
                 .map_err(|cause| GraphError::Attach {
                     block: dst_name,
@@ -343,6 +364,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
     let control = RunControl::new(signals.clone(), feeders, rootless);
     let mut runners = Vec::with_capacity(n);
     let mut entries = Vec::with_capacity(n);
+    let mut watched = Vec::with_capacity(n);
     for (b, mut entry) in fg.blocks.into_iter().enumerate() {
         entry.block.attach_waker(Waker::new(signals[b].clone()));
         let stats = Arc::new(StatsCell::new(
@@ -375,6 +397,14 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
             }
             runner.feeds = fed.into_iter().filter_map(|g| groups[g].clone()).collect();
         }
+        watched.push(WatchedBlock {
+            name: entry.name.clone(),
+            signal: signals[b].clone(),
+            inbox: inboxes[b].clone(),
+            stats: stats.clone(),
+            inputs: std::mem::take(&mut watched_inputs[b]),
+            outputs: std::mem::take(&mut watched_outputs[b]),
+        });
         entries.push(HandleEntry {
             name: entry.name,
             inbox: inboxes[b].clone(),
@@ -387,5 +417,6 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
         runners,
         control,
         entries,
+        watch: StallWatch { blocks: watched },
     })
 }

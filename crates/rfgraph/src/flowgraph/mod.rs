@@ -9,6 +9,7 @@
 pub mod build;
 pub(crate) mod in_place;
 pub mod run;
+pub(crate) mod stall;
 pub(crate) mod transfers;
 pub mod validate;
 

@@ -3,7 +3,8 @@
 //!
 //! Owns the lifecycle order: `init` on all blocks → scheduler runs them →
 //! `deinit` on all blocks, and turning the first failure into the error that
-//! `wait` returns.
+//! `wait` returns. Starts the run's stall watch (see [`super::stall`])
+//! beside the scheduler.
 
 use super::BlockId;
 use super::build::{HandleEntry, Parts};
@@ -16,15 +17,44 @@ use crate::runner::BlockRunner;
 use crate::scheduler::Scheduler;
 use crate::stats::BlockStats;
 use std::any::Any;
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+/// Set once the run thread is done (blocks finished, `deinit` run), for
+/// whoever waits with a deadline.
+#[derive(Default)]
+pub(crate) struct Completion {
+    done: Mutex<bool>,
+    changed: Condvar,
+}
+
+impl Completion {
+    fn set(&self) {
+        *self.done.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.changed.notify_all();
+    }
+
+    /// Waits up to `timeout`; true once the run is done.
+    pub(crate) fn wait_timeout(&self, timeout: Duration) -> bool {
+        let done = self.done.lock().unwrap_or_else(|e| e.into_inner());
+        let (done, _) = self
+            .changed
+            .wait_timeout_while(done, timeout, |done| !*done)
+            .unwrap_or_else(|e| e.into_inner());
+        *done
+    }
+}
+
+/// How long [`Running::wait_timeout`] gives a run it asked to stop.
+const STOP_GRACE: Duration = Duration::from_secs(5);
 
 pub(crate) fn start(parts: Parts, scheduler: Box<dyn Scheduler>) -> Result<Running, RunError> {
     let Parts {
         mut runners,
         control,
         entries,
+        watch,
     } = parts;
     for i in 0..runners.len() {
         if let Err(e) = runners[i].init() {
@@ -35,6 +65,8 @@ pub(crate) fn start(parts: Parts, scheduler: Box<dyn Scheduler>) -> Result<Runni
         }
     }
     let scheduler_name = scheduler.name().to_string();
+    let completion = Arc::new(Completion::default());
+    let run_completion = completion.clone();
     let thread = std::thread::Builder::new()
         .name("rfgraph-run".into())
         .spawn(move || {
@@ -47,11 +79,21 @@ pub(crate) fn start(parts: Parts, scheduler: Box<dyn Scheduler>) -> Result<Runni
                     deinit_error.get_or_insert(e);
                 }
             }
+            run_completion.set();
             (runners, elapsed, deinit_error)
         })
         .map_err(|e| RunError::Scheduler(format!("cannot spawn the run thread: {e}")))?;
+    let watch_control = control.clone();
+    let watch_completion = completion.clone();
+    // Without a watch a run still works; it only hangs where it stalls.
+    let watch = std::thread::Builder::new()
+        .name("rfgraph-watch".into())
+        .spawn(move || watch.run(watch_control, &watch_completion))
+        .ok();
     Ok(Running {
         thread,
+        watch,
+        completion,
         handle: FlowgraphHandle {
             control,
             entries: Arc::new(entries),
@@ -65,6 +107,9 @@ type RunOutput = (Vec<BlockRunner>, Duration, Option<RunError>);
 /// A flowgraph running in the background.
 pub struct Running {
     thread: JoinHandle<RunOutput>,
+    /// The stall watch's thread, joined by `wait`.
+    watch: Option<JoinHandle<()>>,
+    completion: Arc<Completion>,
     handle: FlowgraphHandle,
     scheduler: String,
 }
@@ -80,8 +125,42 @@ impl Running {
         self.thread.is_finished()
     }
 
+    /// Waits until every block is done, but no longer than `timeout`: a
+    /// watchdog for runs that must end (tests, batch jobs). On time, the
+    /// same as [`wait`](Self::wait). Out of time, it asks the flowgraph to
+    /// stop, gives it a few seconds to do so, and returns
+    /// [`RunError::Timeout`] naming the blocks that had not finished; a
+    /// run that does not stop even then is left to end on its own thread.
+    pub fn wait_timeout(self, timeout: Duration) -> Result<Finished, RunError> {
+        if self.completion.wait_timeout(timeout) {
+            return self.wait();
+        }
+        let unfinished: Vec<String> = self
+            .handle
+            .entries
+            .iter()
+            .filter(|e| !e.inbox.is_closed())
+            .map(|e| format!("`{}`", e.name))
+            .collect();
+        self.handle.stop();
+        let stopped = self.completion.wait_timeout(STOP_GRACE);
+        Err(RunError::Timeout {
+            timeout,
+            stopped,
+            unfinished: if unfinished.is_empty() {
+                "none".into()
+            } else {
+                unfinished.join(", ")
+            },
+        })
+    }
+
     /// Waits until every block is done. Returns the first block failure, if any.
     pub fn wait(self) -> Result<Finished, RunError> {
+        if let Some(watch) = self.watch {
+            // It ends as soon as the run does.
+            let _ = watch.join();
+        }
         let (runners, elapsed, deinit_error) = self
             .thread
             .join()

@@ -146,6 +146,11 @@ impl Inbox {
         self.group.get()
     }
 
+    /// True once [`close`](Self::close)d: the block finished.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
+    }
+
     /// Refuses further messages and rejects those still queued.
     pub fn close(&self) {
         self.closed.store(true, Ordering::SeqCst);

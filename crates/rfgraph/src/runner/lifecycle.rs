@@ -8,6 +8,7 @@
 
 use super::{BlockRunner, Step};
 use crate::error::RunError;
+use crate::signal::Activity;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
@@ -116,6 +117,7 @@ impl BlockRunner {
         for g in &self.feeds {
             g.root_finished();
         }
+        self.signal.set_activity(Activity::Done);
         self.control.block_finished(self.group.is_some());
     }
 }

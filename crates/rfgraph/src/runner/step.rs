@@ -8,6 +8,7 @@
 
 use super::BlockRunner;
 use crate::block::WorkIo;
+use crate::signal::Activity;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Instant;
 
@@ -60,6 +61,9 @@ impl BlockRunner {
         // that heard nothing need not read it (and a look that heard
         // something sees it: see `Signal::begin_look`).
         let notified = self.signal.begin_look();
+        // After the look: a stall watch that sees `Running` (or the
+        // notification) never takes this block for stuck.
+        self.signal.set_activity(Activity::Running);
         if notified && self.control.is_stopping() {
             self.finish();
             return Step::Done;
@@ -211,6 +215,13 @@ impl BlockRunner {
     pub(super) fn idle(&mut self, io: &WorkIo) -> Step {
         // Statistics of an idle block are exact (see `WorkTally`).
         self.stats.add_tally(&mut self.tally);
+        self.signal.set_activity(if io.in_flight {
+            Activity::InFlight
+        } else if io.call_again_at.is_some() {
+            Activity::Timer
+        } else {
+            Activity::Waiting
+        });
         Step::Idle {
             until: io.call_again_at,
         }

@@ -104,6 +104,12 @@ impl StatsCell {
         bump(&self.message_ticks, ticks);
     }
 
+    /// Messages handled so far (as recorded: a burst in progress shows
+    /// in steps of a few).
+    pub(crate) fn messages(&self) -> u64 {
+        self.messages.load(Relaxed)
+    }
+
     pub(crate) fn record_thread(&self, usage: ThreadUsage, sharing: u64) {
         bump(&self.voluntary, usage.voluntary);
         bump(&self.involuntary, usage.involuntary);

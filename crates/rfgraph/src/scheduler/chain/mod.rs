@@ -37,6 +37,8 @@ pub struct Chain {
     cores: Option<Vec<usize>>,
     buffer_bytes: Option<usize>,
     costs: HashMap<usize, f64>,
+    /// Costs the refinement uses instead of the time it measures.
+    refine_costs: HashMap<usize, f64>,
     explain: bool,
     realtime_priority: Option<RealtimePriority>,
     unpinned: bool,
@@ -87,6 +89,18 @@ impl Chain {
     /// default (see [`Refine`]).
     pub fn refine(mut self, refine: Refine) -> Self {
         self.refine = Some(refine);
+        self.static_partition = false;
+        self
+    }
+
+    /// Makes the refinement act on these per-block costs (block index →
+    /// cost; unlisted blocks cost 1) instead of the time it measures: it
+    /// still runs the first partition for the warm-up and the window,
+    /// then moves blocks mid-run, but its decision no longer depends on
+    /// how a loaded machine timed them. For reproducing a refinement, and
+    /// for tests of the migration itself.
+    pub fn refine_with_costs(mut self, costs: impl IntoIterator<Item = (usize, f64)>) -> Self {
+        self.refine_costs = costs.into_iter().collect();
         self.static_partition = false;
         self
     }
@@ -252,6 +266,14 @@ impl Scheduler for Chain {
         let refine =
             (!self.static_partition && cores.len() > 1).then(|| self.refine.unwrap_or_default());
         let mut run = ChainRun::new(&local, nodes, cores, own_threads.frees_space_of());
+        if !self.refine_costs.is_empty() {
+            run.injected_costs = Some(
+                run.index_of
+                    .iter()
+                    .map(|b| self.refine_costs.get(b).copied().unwrap_or(1.0))
+                    .collect(),
+            );
+        }
         self.record(&run, &plan);
         let pause = AtomicBool::new(false);
         let mut out: Vec<BlockRunner> = std::thread::scope(|scope| {

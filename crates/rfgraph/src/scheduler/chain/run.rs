@@ -48,6 +48,9 @@ pub(super) struct ChainRun {
     pub(super) reported: usize,
     /// Blocks whose memory blocks on threads of their own free in place.
     pub(super) freed_by_own_threads: Vec<usize>,
+    /// Per slot: the cost the refinement uses instead of measuring
+    /// (`Chain::refine_with_costs`).
+    pub(super) injected_costs: Option<Vec<f64>>,
 }
 
 /// How a calibration window ended.
@@ -87,6 +90,7 @@ impl ChainRun {
             busy_ticks_at_warmup: Vec::new(),
             reported: 0,
             freed_by_own_threads: freed_by_own_threads.to_vec(),
+            injected_costs: None,
         }
     }
 
@@ -269,8 +273,12 @@ impl ChainRun {
         self.stats.iter().map(|s| s.busy_ticks() as f64).collect()
     }
 
-    /// Busy time per slot since the warm-up ended, in clock ticks.
+    /// Busy time per slot since the warm-up ended, in clock ticks (or the
+    /// injected costs).
     fn measured(&self) -> Vec<f64> {
+        if let Some(costs) = &self.injected_costs {
+            return costs.clone();
+        }
         self.busy_ticks()
             .iter()
             .zip(&self.busy_ticks_at_warmup)

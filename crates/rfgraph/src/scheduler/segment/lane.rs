@@ -5,7 +5,7 @@ use super::ParallelSegment;
 use crate::control::RunControl;
 use crate::error::RunError;
 use crate::runner::{Step, panic_message};
-use crate::signal::Signal;
+use crate::signal::{Activity, Signal};
 use crate::stats::{ThreadUsage, TimingSampler, WorkTally};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -100,6 +100,23 @@ impl Lane {
         if let Some(step) = self.try_chunk(&seg) {
             return step;
         }
+        self.idle(&seg)
+    }
+
+    /// The step of a lane with nothing to claim: its counters go to the
+    /// blocks' statistics, as an idle runner's do, so live snapshots are
+    /// exact while it waits; and the blocks count as waiting for the
+    /// stall watch until a lane claims again.
+    fn idle(&mut self, seg: &ParallelSegment) -> Step {
+        for (tally, stats) in self.tallies.iter_mut().zip(&seg.stats) {
+            stats.add_tally(tally);
+        }
+        // Another lane inside a claim still moves the blocks.
+        if seg.no_claim_in_flight() {
+            for s in &seg.block_signals {
+                s.set_activity(Activity::Waiting);
+            }
+        }
         Step::Idle { until: None }
     }
 
@@ -114,6 +131,12 @@ impl Lane {
             return None;
         }
         if let Some((from, to)) = seg.claim(self.id, written) {
+            // One load per block and claim while busy (a store only after
+            // an idle spell): the stall watch must not take a lane inside
+            // a long claim for a waiting block.
+            for s in &seg.block_signals {
+                s.set_activity(Activity::Running);
+            }
             if !self.process(seg, from, to) {
                 // Half-processed: the announcement stays, so nothing from
                 // `from` on is ever published.

@@ -129,9 +129,19 @@ pub(crate) struct ParallelSegment {
     output_signal: Arc<Signal>,
     /// Per lane: the flag that makes it due, waking its worker.
     lane_signals: Vec<Arc<Signal>>,
+    /// Every block's own signal, where the lanes report what the blocks
+    /// are doing (see [`Activity`](crate::signal::Activity)).
+    block_signals: Vec<Arc<Signal>>,
 }
 
 impl ParallelSegment {
+    /// True when no lane holds or announces a claim.
+    fn no_claim_in_flight(&self) -> bool {
+        self.in_flight
+            .iter()
+            .all(|p| p.load(Ordering::Acquire) == IDLE)
+    }
+
     /// Takes over `runners` (a segment found by [`find`](fn@find), in stream order)
     /// for one lane per thread of `lane_threads`, and installs the wakers
     /// of its first and last blocks. Hands the runners back, untouched, if
@@ -186,6 +196,7 @@ impl ParallelSegment {
         Ok(Arc::new(Self {
             kernels,
             stats: runners.iter().map(|r| r.stats.clone()).collect(),
+            block_signals: runners.iter().map(|r| r.signal.clone()).collect(),
             names: runners.iter().map(|r| r.name().to_string()).collect(),
             indices: runners.iter().map(|r| r.index()).collect(),
             upstream: runners[0].inputs[0].writer,
