@@ -47,6 +47,14 @@ pub enum OclError {
         /// The error code name.
         code: String,
     },
+    /// A block parameter that cannot work (no FIR taps).
+    #[error("{block}: {reason}")]
+    InvalidParameter {
+        /// The block type.
+        block: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
     /// Any other OpenCL call failed.
     #[error("OpenCL {call} failed: {code}")]
     Api {

@@ -8,6 +8,7 @@
 //! naming the block, on every scheduler).
 
 mod common;
+use common::RunBounded;
 
 use rfgraph::scheduler::{Chain, Pool, Scheduler, Single, Tpb};
 use rfgraph::{Flowgraph, RunError};
@@ -101,7 +102,7 @@ fn fir_ring_too_small_for_its_history_fails_init() {
     fg.connect_with_buffer(src, "out", fir, "in", 126 * 4)
         .unwrap();
     fg.connect(fir, "out", snk, "in").unwrap();
-    match fg.run(Tpb::new()) {
+    match fg.run_bounded(Tpb::new()) {
         Err(RunError::Init { block, cause }) => {
             assert_eq!(block, "small_fir");
             assert!(cause.contains("126 items"), "{cause}");
@@ -126,7 +127,7 @@ fn run_with_bad_args(
     let gain = fg.add(Elementwise::gain(ctx, 2.0f32).unwrap());
     let snk = fg.add(VectorSink::<f32>::new());
     fg.chain(&[src, bad, gain, snk]).unwrap();
-    match fg.run(scheduler) {
+    match fg.run_bounded(scheduler) {
         Err(e) => e,
         Ok(_) => panic!("a kernel launched with wrong arguments ran"),
     }
@@ -166,5 +167,20 @@ fn wrong_kernel_arguments_stop_the_run() {
         let args = vec![KernelArg::C32(num_complex::Complex32::new(1.0, 2.0))];
         let err = run_with_bad_args(&ctx, args, scheduler());
         assert_bad_kernel_failed(err, "clSetKernelArg", name);
+    }
+}
+
+#[test]
+fn an_fir_without_taps_is_an_error() {
+    let Some(ctx) = common::context_or_skip("an_fir_without_taps_is_an_error") else {
+        return;
+    };
+    match Fir::<f32>::new(&ctx, &[]) {
+        Err(OclError::InvalidParameter { block, reason }) => {
+            assert_eq!(block, "Fir");
+            assert!(reason.contains("at least one tap"), "{reason}");
+        }
+        Err(other) => panic!("expected an invalid parameter, got {other}"),
+        Ok(_) => panic!("an FIR without taps was accepted"),
     }
 }

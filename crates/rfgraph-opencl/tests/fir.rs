@@ -8,6 +8,7 @@
 //! with a tolerance: the host filter adds in another (SIMD) order.
 
 mod common;
+use common::RunBounded;
 
 use common::{
     assert_close, assert_close_c, assert_exact, assert_transfers, csignal, run_unary_rings, signal,
@@ -162,7 +163,7 @@ fn two_firs_in_a_row() {
     fg.connect_with_buffer(src, "out", a, "in", ring).unwrap();
     fg.connect_with_buffer(a, "out", b, "in", ring).unwrap();
     fg.connect_with_buffer(b, "out", snk, "in", ring).unwrap();
-    let done = fg.run(Tpb::new()).unwrap();
+    let done = fg.run_bounded(Tpb::new()).unwrap();
     let got = done.block::<VectorSink<Complex32>>(snk).unwrap().items();
     assert_close_c("31- then 17-tap FIR", got, &want);
     assert_transfers(&done, 2, n);

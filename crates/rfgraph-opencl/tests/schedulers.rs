@@ -7,6 +7,7 @@
 //! keep several callbacks pending at once.
 
 mod common;
+use common::RunBounded;
 
 use common::{assert_close, assert_transfers, signal, taps};
 use rfgraph::Flowgraph;
@@ -39,7 +40,7 @@ fn device_chain(name: &str, scheduler: impl Fn() -> Box<dyn Scheduler>) {
         let saxpy = fg.add(Elementwise::saxpy(&ctx, a, b).unwrap());
         let snk = fg.add(VectorSink::<f32>::new());
         fg.chain(&[src, gain, fir, saxpy, snk]).unwrap();
-        let done = fg.run(scheduler()).unwrap();
+        let done = fg.run_bounded(scheduler()).unwrap();
         let got = done.block::<VectorSink<f32>>(snk).unwrap().items();
         let what = format!("{name}: {ring}-byte rings, {in_flight} in flight");
         assert_close(&what, got, &want);
@@ -98,7 +99,7 @@ fn a_transfer_finished_early_does_not_release_items_its_copies_read() {
         fg.connect(sa, "out", add, "in0").unwrap();
         fg.connect(sb, "out", add, "in1").unwrap();
         fg.connect(add, "out", snk, "in").unwrap();
-        let done = fg.run(scheduler).unwrap();
+        let done = fg.run_bounded(scheduler).unwrap();
         let got = done.block::<VectorSink<f32>>(snk).unwrap().items();
         assert_eq!(got.len(), b.len(), "run {run}");
         for (i, &v) in got.iter().enumerate() {

@@ -6,6 +6,7 @@
 //! consumption, or readers have moved past them by then.
 
 mod common;
+use common::RunBounded;
 
 use rfgraph::scheduler::{Chain, Pool, Scheduler, Single, Tpb};
 use rfgraph::{BlockId, Flowgraph, Tag};
@@ -43,7 +44,7 @@ fn tags_survive(test: &str, build: impl Fn(&OclContext, &mut Flowgraph) -> (Bloc
             let sink = fg.add(VectorSink::<f32>::new());
             fg.chain(&[src, first]).unwrap();
             fg.chain(&[last, sink]).unwrap();
-            let done = fg.run(scheduler).unwrap();
+            let done = fg.run_bounded(scheduler).unwrap();
             let got = done.block::<VectorSink<f32>>(sink).unwrap();
             assert_eq!(got.items().len(), n, "{test} {name}");
             assert_eq!(

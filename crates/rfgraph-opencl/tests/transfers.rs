@@ -6,6 +6,7 @@
 //! every item (`items_consumed`), and the data stays right.
 
 mod common;
+use common::RunBounded;
 
 use common::{assert_close, assert_exact, assert_transfers, signal, taps, transfers, transfers_of};
 use rfgraph::Flowgraph;
@@ -43,7 +44,7 @@ fn mixed_graph_inserts_exactly_two_transfers() {
         let copy_out = fg.add(Copy::<f32>::new());
         let snk = fg.add(VectorSink::<f32>::new());
         fg.chain(&[src, copy_in, gain, fir, copy_out, snk]).unwrap();
-        let done = fg.run(Tpb::new()).unwrap();
+        let done = fg.run_bounded(Tpb::new()).unwrap();
         let got = done.block::<VectorSink<f32>>(snk).unwrap().items();
         assert_close(&format!("{in_flight} in flight"), got, &want);
         assert_eq!(done.stats().iter().filter(|s| s.transfer).count(), 2);
@@ -77,7 +78,7 @@ fn two_contexts_in_a_chain_need_four_transfers() {
         let gb = fg.add(Elementwise::gain(&b, -0.5f32).unwrap());
         let snk = fg.add(VectorSink::<f32>::new());
         fg.chain(&[src, ga, gb, snk]).unwrap();
-        let done = fg.run(Tpb::new()).unwrap();
+        let done = fg.run_bounded(Tpb::new()).unwrap();
         let got = done.block::<VectorSink<f32>>(snk).unwrap().items();
         assert_exact(
             &format!("gain on A then on B, {in_flight} in flight"),
@@ -116,7 +117,7 @@ fn device_fan_out_to_device_and_host() {
         fg.connect(gain, "out", fir, "in").unwrap();
         fg.connect(gain, "out", raw, "in").unwrap();
         fg.connect(fir, "out", out, "in").unwrap();
-        let done = fg.run(Tpb::new()).unwrap();
+        let done = fg.run_bounded(Tpb::new()).unwrap();
         let what = format!("{ring}-byte rings, {in_flight} in flight");
         let got_raw = done.block::<VectorSink<f32>>(raw).unwrap().items();
         assert_exact(&format!("gain branch, {what}"), got_raw, &scaled);
@@ -153,7 +154,7 @@ fn host_fan_out_shares_one_transfer_per_context() {
     fg.connect(g1, "out", add, "in0").unwrap();
     fg.connect(g2, "out", add, "in1").unwrap();
     fg.connect(add, "out", snk, "in").unwrap();
-    let done = fg.run(Tpb::new()).unwrap();
+    let done = fg.run_bounded(Tpb::new()).unwrap();
     assert_exact(
         "x/4 + (-4x)",
         done.block::<VectorSink<f32>>(snk).unwrap().items(),
@@ -188,7 +189,7 @@ fn host_fan_out_to_two_contexts() {
     fg.connect(src, "out", gb, "in").unwrap();
     fg.connect(ga, "out", sa, "in").unwrap();
     fg.connect(gb, "out", sb, "in").unwrap();
-    let done = fg.run(Tpb::new()).unwrap();
+    let done = fg.run_bounded(Tpb::new()).unwrap();
     let want_a: Vec<f32> = x.iter().map(|v| v * 2.0).collect();
     let want_b: Vec<f32> = x.iter().map(|v| v * -3.0).collect();
     assert_exact(
@@ -225,7 +226,7 @@ fn shared_contexts_are_one_domain() {
     let g2 = fg.add(Elementwise::gain(&b, 0.5f32).unwrap());
     let snk = fg.add(VectorSink::<f32>::new());
     fg.chain(&[src, g1, g2, snk]).unwrap();
-    let done = fg.run(Tpb::new()).unwrap();
+    let done = fg.run_bounded(Tpb::new()).unwrap();
     assert_exact(
         "shared",
         done.block::<VectorSink<f32>>(snk).unwrap().items(),
@@ -256,7 +257,7 @@ fn device_to_host_with_many_copies_in_flight() {
         let gain = fg.add(Elementwise::gain(&ctx, 4.0f32).unwrap());
         let snk = fg.add(VectorSink::<f32>::new());
         fg.chain(&[src, gain, snk]).unwrap();
-        let done = fg.run(Tpb::new()).unwrap();
+        let done = fg.run_bounded(Tpb::new()).unwrap();
         let what = format!("{ring}-byte rings, {in_flight} in flight");
         assert_exact(
             &what,

@@ -7,6 +7,7 @@
 //! one on the device. Small rings, odd lengths, 1 and 8 transfers in flight.
 
 mod common;
+use common::RunBounded;
 
 use common::{
     SIZES, assert_close, assert_close_c, assert_exact, assert_transfers, csignal, run_binary,
@@ -173,7 +174,7 @@ fn three_inputs_then_builtin_gain() {
             .unwrap();
         fg.connect_with_buffer(half, "out", snk, "in", ring)
             .unwrap();
-        let done = fg.run(Tpb::new()).unwrap();
+        let done = fg.run_bounded(Tpb::new()).unwrap();
         let got = done.block::<VectorSink<f32>>(snk).unwrap().items();
         assert_exact(
             &format!("(in0+in1+in2)/2, {n} items, {ring}-byte rings"),

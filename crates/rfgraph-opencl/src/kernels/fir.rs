@@ -60,7 +60,12 @@ pub struct Fir<T: DeviceItem> {
 impl<T: DeviceItem> Fir<T> {
     /// A filter with `taps` (at least one) on `context`.
     pub fn new(context: &OclContext, taps: &[f32]) -> Result<Self, OclError> {
-        assert!(!taps.is_empty(), "an FIR filter needs at least one tap");
+        if taps.is_empty() {
+            return Err(OclError::InvalidParameter {
+                block: "Fir",
+                reason: "an FIR filter needs at least one tap".into(),
+            });
+        }
         let kernel = context.kernel(&source::<T>(), "rf_fir")?;
         let buffer = context.alloc::<f32>(taps.len())?;
         crate::ring::write_blocking(context, &buffer, taps)?;

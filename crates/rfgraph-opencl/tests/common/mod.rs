@@ -193,7 +193,7 @@ pub fn run_unary_rings<T: Item, B: Block>(
         .unwrap();
     fg.connect_with_buffer(b, "out", snk, "in", out_bytes)
         .unwrap();
-    let done = fg.run(scheduler).unwrap();
+    let done = fg.run_bounded(scheduler).unwrap();
     let got = done.block::<VectorSink<T>>(snk).unwrap().items().to_vec();
     (got, done)
 }
@@ -219,7 +219,32 @@ pub fn run_binary<T: Item, B: Block>(
         .unwrap();
     fg.connect_with_buffer(blk, "out", snk, "in", ring_bytes)
         .unwrap();
-    let done = fg.run(scheduler).unwrap();
+    let done = fg.run_bounded(scheduler).unwrap();
     let got = done.block::<VectorSink<T>>(snk).unwrap().items().to_vec();
     (got, done)
+}
+
+/// The most any test flowgraph may take: a hang fails the test instead of
+/// eating the suite's time.
+#[allow(dead_code)]
+pub const WATCHDOG: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// [`Flowgraph::run`](rfgraph::Flowgraph::run) with a watchdog.
+#[allow(dead_code)]
+pub trait RunBounded {
+    /// Runs to completion on `scheduler`, or fails with
+    /// `RunError::Timeout` after [`WATCHDOG`].
+    fn run_bounded(
+        self,
+        scheduler: impl rfgraph::Scheduler,
+    ) -> Result<rfgraph::Finished, rfgraph::RunError>;
+}
+
+impl RunBounded for rfgraph::Flowgraph {
+    fn run_bounded(
+        self,
+        scheduler: impl rfgraph::Scheduler,
+    ) -> Result<rfgraph::Finished, rfgraph::RunError> {
+        self.start(scheduler)?.wait_timeout(WATCHDOG)
+    }
 }

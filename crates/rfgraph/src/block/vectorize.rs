@@ -4,7 +4,7 @@
 //! told otherwise. [`vectorized`] runs a closure inside a function compiled
 //! with AVX2 and FMA when the running CPU has them (checked once, cached by
 //! `std`), so a loop in the closure is auto-vectorised eight lanes wide
-//! without giving up portable binaries. [`Map`](super::kernel::Map) runs
+//! without giving up portable binaries. [`Map`](super::map::Map) runs
 //! every closure block this way; the benchmark rooflines do the same, so
 //! both sides of a comparison get the same code generation.
 

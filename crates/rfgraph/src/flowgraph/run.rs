@@ -3,7 +3,7 @@
 //!
 //! Owns the lifecycle order: `init` on all blocks → scheduler runs them →
 //! `deinit` on all blocks, and turning the first failure into the error that
-//! `wait` returns. Starts the run's stall watch (see [`super::stall`])
+//! `wait` returns. Starts the run's stall watch (`flowgraph::stall`)
 //! beside the scheduler.
 
 use super::BlockId;

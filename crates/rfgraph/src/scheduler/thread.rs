@@ -250,7 +250,7 @@ pub(crate) fn fail_worker_start(
 pub(crate) const REFUSE_WORKERS: &str = "refuse-workers";
 
 /// Whether worker threads for these blocks must fail to start: never,
-/// except in test builds for a block named [`REFUSE_WORKERS`]….
+/// except in test builds for a block named `REFUSE_WORKERS`….
 pub(crate) fn workers_refused<'a>(names: impl IntoIterator<Item = &'a str>) -> bool {
     #[cfg(test)]
     {

@@ -16,7 +16,7 @@ pub const ALWAYS_TIMED_CALLS: u64 = 64;
 pub const TIMING_PERIOD: u32 = 64;
 
 /// Longest mean distance between timed `work` calls (see
-/// [`TIMING_BUDGET_TICKS`]).
+/// `TIMING_BUDGET_TICKS`).
 pub const MAX_TIMING_PERIOD: u32 = 1024;
 
 /// Mean distance × mean length of a call (in [`cycles`](crate::cycles)
