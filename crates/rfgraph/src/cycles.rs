@@ -26,15 +26,31 @@ fn epoch() -> Instant {
     *EPOCH.get_or_init(Instant::now)
 }
 
-/// Nanoseconds per tick, measured once (about 2 ms) on first use.
+/// The tick count and the instant of the process's first [`anchor`]: the
+/// start of the calibration interval.
+static ANCHOR: OnceLock<(u64, Instant)> = OnceLock::new();
+
+/// Starts the clock's calibration interval if it has not started: one
+/// tick read and one `Instant` read. A flowgraph calls this when it starts,
+/// so the first conversion (when statistics are read, usually after the
+/// run) finds the interval long past and spins for nothing.
+pub fn anchor() {
+    ANCHOR.get_or_init(|| (now(), Instant::now()));
+}
+
+/// The shortest calibration interval.
+const CALIBRATION: Duration = Duration::from_millis(2);
+
+/// Nanoseconds per tick, measured once on first use over the interval
+/// since [`anchor`] (spinning only for what is left of 2 ms).
 fn ns_per_tick() -> f64 {
     static FACTOR: OnceLock<f64> = OnceLock::new();
     *FACTOR.get_or_init(|| {
         if cfg!(not(target_arch = "x86_64")) {
             return 1.0;
         }
-        let (t0, i0) = (now(), Instant::now());
-        while i0.elapsed() < Duration::from_millis(2) {
+        let (t0, i0) = *ANCHOR.get_or_init(|| (now(), Instant::now()));
+        while i0.elapsed() < CALIBRATION {
             std::hint::spin_loop();
         }
         let ticks = now().wrapping_sub(t0).max(1);

@@ -344,6 +344,7 @@ impl Flowgraph {
     /// Validates, initialises every block and starts running in the
     /// background. Use the returned [`Running`] to post messages or wait.
     pub fn start(mut self, scheduler: impl Scheduler) -> Result<Running, RunError> {
+        crate::cycles::anchor();
         transfers::insert(&mut self)?;
         validate::validate(&mut self)?;
         if !self.buffer_bytes_set {
