@@ -27,12 +27,19 @@ ROUNDS=$1; ITEMS=$2; shift 2
 ARGS=${ARGS:-}; CALM=${CALM:-0.95}; WARMUP=${WARMUP:-9}; MAXIT=${MAXIT:-200}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-# The rate one run reports; stops the script, saying which run, if it
+# The run-phase rate one run reports (block items over `run_seconds`: the
+# steady state this comparison is about, without the graph's start-up,
+# which `seconds` includes); stops the script, saying which run, if it
 # fails or reports none.
 rate() {
   local r
   # shellcheck disable=SC2086
-  r=$("$@" --items "$ITEMS" $ARGS 2>"$out/stderr" | grep -o '"block_items_per_s":[0-9.e+]*' | head -1 | cut -d: -f2) || true
+  r=$("$@" --items "$ITEMS" $ARGS 2>"$out/stderr" | head -1 | awk '
+    { rate = ""; secs = ""; run = "" }
+    match($0, /"block_items_per_s":[0-9.e+]*/) { rate = substr($0, RSTART + 20, RLENGTH - 20) }
+    match($0, /"seconds":[0-9.e+-]*/) { secs = substr($0, RSTART + 10, RLENGTH - 10) }
+    match($0, /"run_seconds":[0-9.e+-]*/) { run = substr($0, RSTART + 14, RLENGTH - 14) }
+    END { if (rate != "") { if (run != "" && run + 0 > 0) print rate * secs / run; else print rate } }') || true
   if [ -z "$r" ]; then
     echo "no rate from: $* --items $ITEMS $ARGS" >&2
     tail -3 "$out/stderr" >&2

@@ -102,9 +102,7 @@ where
     }
 
     fn handle_message(&mut self, port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
-        self.settings
-            .apply(&mut self.kernel, port, msg)
-            .unwrap_or_else(|| Err(format!("no handler for message input `{port}`").into()))
+        self.settings.handle(&mut self.kernel, port, msg)
     }
 
     fn settings(&self) -> Vec<ParamInfo> {

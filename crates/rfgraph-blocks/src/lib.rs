@@ -1,6 +1,9 @@
 //! The rfgraph block library: sources, sinks, stream utilities, message
 //! blocks, and blocks around the `rfgraph-dsp` kernels, built on the
 //! `rfgraph` runtime. One block per file.
+//!
+//! How the crates fit together, the runtime contract and the project's
+//! rules: `docs/architecture.md` in the repository.
 
 #![warn(missing_docs)]
 

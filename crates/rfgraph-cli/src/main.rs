@@ -1,6 +1,9 @@
 //! The `rfgraph` command line: benchmarks now; `run`, `blocks` and
 //! `inspect` later. Library crates hold all logic worth testing; this file
 //! only parses arguments and dispatches.
+//!
+//! How the crates fit together, the runtime contract and the project's
+//! rules: `docs/architecture.md` in the repository.
 
 mod bench;
 

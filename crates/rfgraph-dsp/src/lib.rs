@@ -6,6 +6,9 @@
 //! resamplers, NCO / rotator, frequency-translating filter, FM / AM demodulators
 //! and a few small helpers (DC blocker, AGC, moving average, complex arithmetic).
 //!
+//! How the crates fit together and the project's rules:
+//! `docs/architecture.md` in the repository.
+//!
 //! This crate owns the numerics only. It must never depend on the runtime
 //! (`rfgraph`), perform I/O, spawn threads, or allocate in a streaming `process`
 //! call: every kernel allocates its state (history, scratch, taps) when it is

@@ -1,6 +1,9 @@
 //! OpenCL for rfgraph: device-resident stream edges, automatic host↔device
 //! transfers, and kernel blocks.
 //!
+//! How the crates fit together, the runtime contract and the project's
+//! rules: `docs/architecture.md` in the repository.
+//!
 //! - [`OclContext`]: a device (picked by [`DeviceSelector`]), its context
 //!   and its in-order queue. Ports built on one context report one
 //!   [`MemoryDomain`](rfgraph::MemoryDomain), so the flowgraph connects

@@ -1,5 +1,8 @@
 //! rfgraph: a software-defined-radio runtime.
 //!
+//! How the crates fit together, the runtime contract and the project's
+//! rules: `docs/architecture.md` in the repository.
+//!
 //! Blocks ([`Block`]) with typed stream ports ([`StreamInput`],
 //! [`StreamOutput`]) on lock-free double-mapped ring buffers, message ports
 //! carrying [`Pmt`] values, stream [`Tag`]s, and pluggable

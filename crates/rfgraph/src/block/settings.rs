@@ -420,6 +420,15 @@ impl<S: 'static> Settings<S> {
         Some(setting.apply(target, msg).map(|()| Pmt::Null))
     }
 
+    /// Applies a message that arrived on input `port` to `target`, as a
+    /// block's `handle_message` answers it: the reply (null), the setter's
+    /// or conversion's error, or an error naming a port that is not a
+    /// setting.
+    pub fn handle(&self, target: &mut S, port: &str, msg: Pmt) -> Result<Pmt, BoxError> {
+        self.apply(target, port, msg)
+            .unwrap_or_else(|| Err(no_handler(port)))
+    }
+
     /// For a block that holds its own settings: applies a message on input
     /// `port` to `block`, with the settings found at `field` (taken out of
     /// the block while the setter runs, then put back). A port that is not
@@ -431,10 +440,15 @@ impl<S: 'static> Settings<S> {
         msg: Pmt,
     ) -> Result<Pmt, BoxError> {
         let settings = std::mem::take(field(block));
-        let result = settings.apply(block, port, msg);
+        let result = settings.handle(block, port, msg);
         *field(block) = settings;
-        result.unwrap_or_else(|| Err(format!("no handler for message input `{port}`").into()))
+        result
     }
+}
+
+/// The error for a message on an input the block does not handle.
+fn no_handler(port: &str) -> BoxError {
+    format!("no handler for message input `{port}`").into()
 }
 
 #[cfg(test)]
