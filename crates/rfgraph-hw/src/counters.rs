@@ -1,22 +1,23 @@
 //! [`StreamCounters`]: what a hardware block counts while it streams,
 //! readable from any thread while the flowgraph runs.
 //!
-//! The runtime's `BlockStats` has no room for a block's own counters, so
-//! the blocks keep these beside it: shared through an `Arc` (the
-//! [`counters`](crate::SdrSource::counters) handle works before, during
-//! and after a run), reported by the blocks' `status` message input, and
-//! logged (see `xrun_log`). Relaxed atomics, written by the block's own
-//! thread once per `work` call: this module must never lock.
+//! The blocks report these in the runtime's statistics
+//! (`BlockStats::counters`, through `Block::counters`), share them through
+//! an `Arc` (the [`counters`](crate::SdrSource::counters) handle works
+//! before, during and after a run), answer them to the `status` message
+//! input, and log them (see `xrun_log`). Relaxed atomics, written by the
+//! block's own thread once per `work` call: this module must never lock.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Counters of one hardware stream.
 #[derive(Debug, Default)]
 pub struct StreamCounters {
-    items: AtomicU64,
-    overflows: AtomicU64,
-    underflows: AtomicU64,
-    timeouts: AtomicU64,
+    items: Arc<AtomicU64>,
+    overflows: Arc<AtomicU64>,
+    underflows: Arc<AtomicU64>,
+    timeouts: Arc<AtomicU64>,
 }
 
 impl StreamCounters {
@@ -39,6 +40,17 @@ impl StreamCounters {
     /// slower than the timeout, or one that stopped streaming).
     pub fn timeouts(&self) -> u64 {
         self.timeouts.load(Ordering::Relaxed)
+    }
+
+    /// The counters by name, for the runtime's statistics: `overflows`
+    /// and `timeouts` (RX) or `underflows` and `timeouts` (TX).
+    pub(crate) fn for_stats(&self, rx: bool) -> Vec<(&'static str, Arc<AtomicU64>)> {
+        let xruns = if rx {
+            ("overflows", self.overflows.clone())
+        } else {
+            ("underflows", self.underflows.clone())
+        };
+        vec![xruns, ("timeouts", self.timeouts.clone())]
     }
 
     pub(crate) fn add_items(&self, n: usize) {

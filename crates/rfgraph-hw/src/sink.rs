@@ -240,6 +240,10 @@ impl Block for SdrSink {
         Ok(())
     }
 
+    fn counters(&self) -> Vec<(&'static str, Arc<std::sync::atomic::AtomicU64>)> {
+        self.counters.for_stats(false)
+    }
+
     fn settings(&self) -> Vec<ParamInfo> {
         self.settings.infos()
     }

@@ -308,6 +308,10 @@ impl Block for SdrSource {
         Ok(())
     }
 
+    fn counters(&self) -> Vec<(&'static str, Arc<std::sync::atomic::AtomicU64>)> {
+        self.counters.for_stats(true)
+    }
+
     fn settings(&self) -> Vec<ParamInfo> {
         self.settings.infos()
     }

@@ -80,6 +80,10 @@ fn an_overflow_is_counted_and_tagged_where_samples_were_lost() {
         let block = done.block::<SdrSource>(src).unwrap();
         assert_eq!(block.overflows(), 1, "{name}");
         assert_eq!(block.counters().timeouts(), 2, "{name}");
+        // The same counts in the runtime's statistics.
+        let stats = &done.stats()[src.0].counters;
+        assert_eq!(stats.get("overflows"), Some(&1), "{name}: {stats:?}");
+        assert_eq!(stats.get("timeouts"), Some(&2), "{name}: {stats:?}");
         assert!(!dev.state.lock().unwrap().rx_active, "{name}: deactivated");
     }
 }
@@ -140,6 +144,8 @@ fn an_underflow_is_counted_and_no_sample_is_lost_or_repeated() {
         let sink = done.block::<SdrSink>(tx).unwrap();
         assert_eq!(sink.underflows(), 2, "{name}");
         assert_eq!(sink.counters().timeouts(), 1, "{name}");
+        let stats = &done.stats()[tx.0].counters;
+        assert_eq!(stats.get("underflows"), Some(&2), "{name}: {stats:?}");
         assert_eq!(sink.counters().items(), N as u64, "{name}");
     }
 }

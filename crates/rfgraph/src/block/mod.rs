@@ -157,6 +157,15 @@ pub trait Block: Any + Send {
         Vec::new()
     }
 
+    /// Counters of the block's own (a device's overflows, a decoder's
+    /// frames), by name, reported with its statistics
+    /// ([`BlockStats::counters`](crate::BlockStats)). Called once, when
+    /// the flowgraph starts; the block bumps the atomics as it goes, and
+    /// every snapshot reads them.
+    fn counters(&self) -> Vec<(&'static str, std::sync::Arc<std::sync::atomic::AtomicU64>)> {
+        Vec::new()
+    }
+
     /// How tags travel through this block.
     fn tag_policy(&self) -> TagPolicy {
         TagPolicy::ONE_TO_ONE

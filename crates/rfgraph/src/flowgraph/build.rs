@@ -367,11 +367,10 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
     let mut watched = Vec::with_capacity(n);
     for (b, mut entry) in fg.blocks.into_iter().enumerate() {
         entry.block.attach_waker(Waker::new(signals[b].clone()));
-        let stats = Arc::new(StatsCell::new(
-            entry.name.clone(),
-            entry.type_name.clone(),
-            entry.transfer,
-        ));
+        let stats = Arc::new(
+            StatsCell::new(entry.name.clone(), entry.type_name.clone(), entry.transfer)
+                .with_counters(entry.block.counters()),
+        );
         let mut ins = std::mem::take(&mut inputs[b]);
         ins.sort_by_key(|(port, _)| *port);
         let mut runner = BlockRunner::new(

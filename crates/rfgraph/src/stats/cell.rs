@@ -8,6 +8,7 @@
 
 use super::report::{BlockStats, HISTOGRAM_BUCKETS};
 use super::{ThreadUsage, WorkTally};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// The live counters of one block; the `work` counters come first, on one
@@ -36,6 +37,9 @@ pub(crate) struct StatsCell {
     voluntary: AtomicU64,
     involuntary: AtomicU64,
     sharing: AtomicU64,
+    /// The block's own counters (see `Block::counters`), read only by
+    /// snapshots.
+    own: Vec<(&'static str, Arc<AtomicU64>)>,
 }
 
 /// Adds `by` to a counter. An atomic add, not a load and a store: the
@@ -66,6 +70,7 @@ impl StatsCell {
             voluntary: AtomicU64::new(0),
             involuntary: AtomicU64::new(0),
             sharing: AtomicU64::new(1),
+            own: Vec::new(),
         }
     }
 
@@ -154,7 +159,18 @@ impl StatsCell {
             involuntary_context_switches: self.involuntary.load(Relaxed),
             blocks_sharing_thread: self.sharing.load(Relaxed),
             transfer: self.transfer,
+            counters: self
+                .own
+                .iter()
+                .map(|(name, c)| (name.to_string(), c.load(Relaxed)))
+                .collect(),
         }
+    }
+
+    /// Adds the block's own counters to its snapshots.
+    pub(crate) fn with_counters(mut self, own: Vec<(&'static str, Arc<AtomicU64>)>) -> Self {
+        self.own = own;
+        self
     }
 }
 

@@ -47,6 +47,11 @@ pub struct BlockStats {
     /// True for a block the runtime inserted to move items between memory
     /// domains (host and a device); its items are the items transferred.
     pub transfer: bool,
+    /// The block's own counters by name (see
+    /// [`Block::counters`](crate::Block::counters)): a device's overflows,
+    /// a decoder's frames.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub counters: std::collections::BTreeMap<String, u64>,
 }
 
 impl BlockStats {
