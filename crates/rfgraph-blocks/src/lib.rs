@@ -10,6 +10,7 @@
 mod copy;
 mod copy_rand;
 mod dsp;
+mod generate;
 mod head;
 mod limit;
 mod message_burst;
@@ -23,6 +24,10 @@ mod vector_source;
 pub use copy::Copy;
 pub use copy_rand::CopyRand;
 pub use dsp::{DspBlock, NcoSource};
+pub use generate::{
+    NoiseItem, NoiseKind, NoiseSource, RandomBytes, SignalItem, SignalSource, UnknownWaveform,
+    Waveform,
+};
 pub use head::Head;
 pub use message_burst::MessageBurst;
 pub use message_forward::MessageForward;
