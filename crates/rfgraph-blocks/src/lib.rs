@@ -20,6 +20,7 @@ mod null;
 mod throttle;
 mod vector_sink;
 mod vector_source;
+mod wav;
 
 pub use copy::Copy;
 pub use copy_rand::CopyRand;
@@ -37,3 +38,4 @@ pub use rfgraph::Map;
 pub use throttle::Throttle;
 pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;
+pub use wav::{WavError, WavFormat, WavSink, WavSource};
