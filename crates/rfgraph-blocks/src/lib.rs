@@ -10,6 +10,7 @@
 mod copy;
 mod copy_rand;
 mod dsp;
+mod generate;
 mod head;
 mod limit;
 mod message_burst;
@@ -19,10 +20,15 @@ mod null;
 mod throttle;
 mod vector_sink;
 mod vector_source;
+mod wav;
 
 pub use copy::Copy;
 pub use copy_rand::CopyRand;
 pub use dsp::{DspBlock, NcoSource};
+pub use generate::{
+    NoiseItem, NoiseKind, NoiseSource, RandomBytes, SignalItem, SignalSource, UnknownWaveform,
+    Waveform,
+};
 pub use head::Head;
 pub use message_burst::MessageBurst;
 pub use message_forward::MessageForward;
@@ -32,3 +38,4 @@ pub use rfgraph::Map;
 pub use throttle::Throttle;
 pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;
+pub use wav::{WavError, WavFormat, WavSink, WavSource};

@@ -30,6 +30,14 @@ pub(crate) fn freq_of(step: u32) -> f64 {
     step as i32 as f64 / TURN
 }
 
+/// `(cos, sin)` of the phase word `phase` (one turn = 2^32), with the
+/// oscillator's own polynomial (absolute error below 1e-7): for code that
+/// keeps its own phase words, such as a Box–Muller noise generator.
+#[inline]
+pub fn sincos(phase: u32) -> (f32, f32) {
+    poly::sincos(phase)
+}
+
 /// Complex exponential generator `e^{j(2π f n + φ0)}`.
 ///
 /// ```
@@ -111,6 +119,30 @@ impl Nco {
             *o = poly::sincos(self.phase).0;
             self.phase = self.phase.wrapping_add(self.step);
         }
+        out.len()
+    }
+
+    /// Fills `out` with the imaginary part `sin(2π f n + φ0)` of the next
+    /// samples; returns `out.len()`.
+    pub fn generate_sin(&mut self, out: &mut [f32]) -> usize {
+        for o in out.iter_mut() {
+            *o = poly::sincos(self.phase).1;
+            self.phase = self.phase.wrapping_add(self.step);
+        }
+        out.len()
+    }
+
+    /// Fills `out` with the phase words of the next samples (one turn =
+    /// 2^32, so `p as i32` is the phase in `[-π, π)` scaled by `2^31/π`),
+    /// for waveforms that are functions of the phase (square, triangle,
+    /// sawtooth); returns `out.len()`. Advances the oscillator as
+    /// [`generate`](Self::generate) does.
+    pub fn generate_phases(&mut self, out: &mut [u32]) -> usize {
+        let (phase, step) = (self.phase, self.step);
+        for (n, o) in out.iter_mut().enumerate() {
+            *o = phase.wrapping_add(step.wrapping_mul(n as u32));
+        }
+        self.advance(out.len() as u64);
         out.len()
     }
 

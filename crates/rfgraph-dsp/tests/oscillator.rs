@@ -173,3 +173,40 @@ fn invalid_oscillator_arguments() {
     assert!(FreqXlatingFir::<Ccf>::new(&[1.0], 0, 0.1).is_err());
     assert!(FreqXlatingFir::<Ccf>::new(&[], 1, 0.1).is_err());
 }
+
+/// The real-valued outputs and the phase words follow the same phase as
+/// the complex output, across call splits.
+#[test]
+fn nco_sin_cos_and_phase_words_follow_the_complex_output() {
+    let (f, phase0) = (0.0371, -2.0);
+    let mut reference = Nco::new(f, phase0).unwrap();
+    let mut expected = vec![Complex32::new(0.0, 0.0); 500];
+    reference.generate(&mut expected);
+    let mut nco_cos = Nco::new(f, phase0).unwrap();
+    let mut nco_sin = Nco::new(f, phase0).unwrap();
+    let mut nco_phase = Nco::new(f, phase0).unwrap();
+    let (mut cos, mut sin, mut words) = (vec![0.0f32; 500], vec![0.0f32; 500], vec![0u32; 500]);
+    for range in [0..7, 7..200, 200..201, 201..500] {
+        nco_cos.generate_cos(&mut cos[range.clone()]);
+        nco_sin.generate_sin(&mut sin[range.clone()]);
+        assert_eq!(
+            nco_phase.generate_phases(&mut words[range.clone()]),
+            range.len()
+        );
+    }
+    for n in 0..500 {
+        let ideal = phase0 + TAU * f * n as f64;
+        assert!((sin[n] as f64 - ideal.sin()).abs() < 2e-6, "sin at {n}");
+        assert!((cos[n] as f64 - ideal.cos()).abs() < 2e-6, "cos at {n}");
+        let (c, s) = rfgraph_dsp::nco::sincos(words[n]);
+        assert!(
+            (Complex32::new(c, s) - expected[n]).norm() < 1e-6,
+            "word at {n}"
+        );
+        let turns = words[n] as f64 / 4_294_967_296.0;
+        let wrapped = (ideal / TAU - turns).rem_euclid(1.0);
+        // Within the frequency's quantisation (half a unit in 2^32 per sample).
+        assert!(wrapped.min(1.0 - wrapped) < 1e-7, "phase word at {n}");
+    }
+    assert!((nco_phase.phase() - reference.phase()).abs() < 1e-12);
+}

@@ -1,0 +1,26 @@
+//! Generators: sources that make signals rather than read them.
+//!
+//! - [`SignalSource`]: GNU Radio's `sig_source` (sine, cosine, square,
+//!   triangle, sawtooth, constant) for `f32` and `Complex32`, retunable
+//!   while it runs;
+//! - [`NoiseSource`]: seeded uniform or Gaussian noise for `f32` and
+//!   `Complex32`, generated a block at a time;
+//! - [`RandomBytes`]: seeded random bytes, optionally in a range.
+//!
+//! All are non-blocking sources: each call fills what the output offers
+//! (up to an optional limit, after which the block finishes). The seeded
+//! ones make their stream in fixed blocks, so a seed gives the same items
+//! on every scheduler however the output is split.
+
+mod bytes;
+mod chunked;
+mod distributions;
+mod noise;
+mod rng;
+mod signal;
+mod waveform;
+
+pub use bytes::RandomBytes;
+pub use noise::{NoiseItem, NoiseKind, NoiseSource};
+pub use signal::SignalSource;
+pub use waveform::{SignalItem, UnknownWaveform, Waveform};
