@@ -1,8 +1,9 @@
 //! The conversion loops: stored scalars ↔ `f32`, one function per scalar
 //! type and direction, each a straight loop over fixed-size chunks that
 //! LLVM vectorises (no per-sample branch: clipping is `max`/`min`, rounding
-//! the add-and-subtract of 1.5·2^mantissa, which rounds half to even in the
-//! default rounding mode without SSE4.1's `roundps`).
+//! and conversion the addition of 1.5·2^mantissa, which rounds half to even
+//! in the default rounding mode and leaves the integer in the low bits,
+//! without SSE4.1's `roundps` or a saturating float-to-int cast).
 //!
 //! [`decode`] and [`encode`] dispatch on the format once per call; on
 //! x86-64 the whole dispatch (and so every loop) is compiled twice, once
@@ -89,19 +90,22 @@ fn encode_avx2(scalar: ScalarType, endian: Endian, input: &[f32], bytes: &mut [u
     encode_any(scalar, endian, input, bytes, p);
 }
 
-/// Rounds half to even for |x| ≤ 2^22 (the clipped range of every type
-/// encoded through `f32`).
+/// `x` rounded half to even, as an integer, for |x| ≤ 2^22 (the clipped
+/// range of every type encoded through `f32`): adding 1.5·2^23 rounds in
+/// the FPU's default mode and leaves the integer in the low mantissa bits.
+/// Unlike `as i32` (saturating, so a compare-and-fix per lane that LLVM
+/// does not vectorise on SSE2) this is plain integer arithmetic.
 #[inline(always)]
-fn round_even_f32(x: f32) -> f32 {
+fn round_to_int_f32(x: f32) -> i32 {
     const M: f32 = 12_582_912.0; // 1.5 * 2^23
-    (x + M) - M
+    ((x + M).to_bits() as i32).wrapping_sub(M.to_bits() as i32)
 }
 
-/// Rounds half to even for |x| ≤ 2^51.
+/// The same for |x| ≤ 2^51, through `f64`.
 #[inline(always)]
-fn round_even_f64(x: f64) -> f64 {
+fn round_to_int_f64(x: f64) -> i64 {
     const M: f64 = 6_755_399_441_055_744.0; // 1.5 * 2^52
-    (x + M) - M
+    ((x + M).to_bits() as i64).wrapping_sub(M.to_bits() as i64)
 }
 
 /// `x` clipped to `[lo, hi]`; NaN becomes `lo`. Written as compares so
@@ -145,16 +149,16 @@ macro_rules! int_loops {
             let hi = <$t>::MAX as $w;
             let chunks = bytes.chunks_exact_mut(N);
             // Clipped and rounded, the value is an integer in the type's
-            // range, so the casts are exact.
+            // range, so the narrowing cast is exact.
             if big {
                 for (c, &v) in chunks.zip(input) {
                     let y = $round(clip(v as $w * scale + off, lo, hi));
-                    c.copy_from_slice(&(y as i64 as $t).to_be_bytes());
+                    c.copy_from_slice(&(y as $t).to_be_bytes());
                 }
             } else {
                 for (c, &v) in chunks.zip(input) {
                     let y = $round(clip(v as $w * scale + off, lo, hi));
-                    c.copy_from_slice(&(y as i64 as $t).to_le_bytes());
+                    c.copy_from_slice(&(y as $t).to_le_bytes());
                 }
             }
         }
@@ -193,13 +197,13 @@ macro_rules! small_int_loops {
             let chunks = bytes.chunks_exact_mut(N);
             if big {
                 for (c, &v) in chunks.zip(input) {
-                    let y = round_even_f32(clip(v * scale + off, lo, hi));
-                    c.copy_from_slice(&(y as i32 as $t).to_be_bytes());
+                    let y = round_to_int_f32(clip(v * scale + off, lo, hi));
+                    c.copy_from_slice(&(y as $t).to_be_bytes());
                 }
             } else {
                 for (c, &v) in chunks.zip(input) {
-                    let y = round_even_f32(clip(v * scale + off, lo, hi));
-                    c.copy_from_slice(&(y as i32 as $t).to_le_bytes());
+                    let y = round_to_int_f32(clip(v * scale + off, lo, hi));
+                    c.copy_from_slice(&(y as $t).to_le_bytes());
                 }
             }
         }
@@ -210,8 +214,8 @@ small_int_loops!(dec_i8, enc_i8, i8);
 small_int_loops!(dec_u8, enc_u8, u8);
 small_int_loops!(dec_i16, enc_i16, i16);
 small_int_loops!(dec_u16, enc_u16, u16);
-int_loops!(dec_i32, enc_i32, i32, f64, round_even_f64);
-int_loops!(dec_u32, enc_u32, u32, f64, round_even_f64);
+int_loops!(dec_i32, enc_i32, i32, f64, round_to_int_f64);
+int_loops!(dec_u32, enc_u32, u32, f64, round_to_int_f64);
 
 #[inline(always)]
 fn dec_f32(bytes: &[u8], out: &mut [f32], big: bool, p: Params) {
