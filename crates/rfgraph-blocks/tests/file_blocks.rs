@@ -567,3 +567,36 @@ fn a_stopped_sink_writes_everything_it_received() {
         assert!(ok, "{name}: the file is not the stream's prefix");
     }
 }
+
+#[test]
+fn a_file_that_shrinks_while_it_is_read_is_an_error_not_a_short_stream() {
+    // The throttle guarantees the source is still reading when the file
+    // is cut: 100 000 items at 100 000/s take at least a second.
+    let dir = scratch("shrink-running");
+    let path = dir.join("x.f32");
+    std::fs::write(&path, vec![0u8; 4 * 100_000]).unwrap();
+    let src = FileSource::<f32>::new(&path, SampleFormat::F32)
+        .unwrap()
+        .throttle(100_000.0)
+        .unwrap();
+    let mut fg = Flowgraph::new();
+    fg.set_buffer_bytes(4096);
+    let src = fg.add(src);
+    let sink = fg.add(VectorSink::<f32>::new());
+    fg.chain(&[src, sink]).unwrap();
+    let running = fg.start(rfgraph::scheduler::Tpb::new()).unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    let e = common::wait_within(running, WATCHDOG).err().unwrap();
+    let text = e.to_string();
+    assert!(matches!(e, RunError::BlockFailed { .. }), "{text}");
+    assert!(
+        text.contains("x.f32") && text.contains("shorter than when it was opened"),
+        "{text}"
+    );
+}
