@@ -15,12 +15,33 @@ use rfgraph_blocks::{
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// A fresh directory for one test's files.
-fn scratch(test: &str) -> PathBuf {
+/// A fresh directory for one test's files, removed when dropped.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(test: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("rfgraph-file-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 /// A known complex signal: two tones, a ramp and the full-scale edges,
@@ -491,7 +512,7 @@ fn a_disk_that_fills_keeps_what_was_written() {
                 "a_disk_that_fills_keeps_what_was_written",
                 "--test-threads=1",
             ])
-            .env(FSIZE_CHILD, &dir)
+            .env(FSIZE_CHILD, dir.as_os_str())
             .output()
             .unwrap();
         assert!(

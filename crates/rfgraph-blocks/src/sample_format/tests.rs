@@ -417,3 +417,36 @@ fn decoding_into_the_wrong_item_type_panics() {
     let mut out = [0.0f32; 2];
     SampleCodec::new(SampleFormat::CS8).decode(&[0, 0], &mut out);
 }
+
+proptest::proptest! {
+    /// Any text: an error or a format whose SigMF name parses back to it;
+    /// never a panic.
+    #[test]
+    fn parsing_any_text_never_panics(name in "\\PC{0,12}") {
+        if let Ok(f) = SampleFormat::parse(&name) {
+            proptest::prop_assert_eq!(SampleFormat::parse(f.sigmf_name()).unwrap(), f);
+        }
+    }
+
+    /// Valid names mutated by one character: still never a panic, and an
+    /// error names the input.
+    #[test]
+    fn mutated_names_are_parsed_or_named_in_the_error(
+        i in 0usize..28,
+        pos in 0usize..8,
+        c in proptest::char::any(),
+    ) {
+        let base = SampleFormat::all().nth(i).unwrap().sigmf_name();
+        let mut chars: Vec<char> = base.chars().collect();
+        let at = pos.min(chars.len() - 1);
+        chars[at] = c;
+        let name: String = chars.into_iter().collect();
+        match SampleFormat::parse(&name) {
+            Ok(f) => proptest::prop_assert_eq!(SampleFormat::parse(f.sigmf_name()).unwrap(), f),
+            Err(e) => {
+                let quoted = format!("`{name}`");
+                proptest::prop_assert!(e.to_string().contains(&quoted), "{}", e);
+            }
+        }
+    }
+}
