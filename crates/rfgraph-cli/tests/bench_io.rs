@@ -77,6 +77,7 @@ fn io_reports_every_mode_and_cleans_up() {
     ]);
     assert!(!ok);
     assert!(err.contains("unknown io mode `source-xyz`"), "{err}");
+    std::fs::remove_dir(&d).unwrap();
 }
 
 #[test]
@@ -117,4 +118,10 @@ fn io_runs_gnu_radio_in_the_same_run() {
     check(&lines[2], "rfgraph", "sink-cf32");
     check(&lines[3], "gnuradio-3.10", "sink-cf32");
     assert!(err.contains("rfgraph/GNU Radio"), "{err}");
+    assert_eq!(
+        std::fs::read_dir(&d).unwrap().count(),
+        0,
+        "files left behind"
+    );
+    std::fs::remove_dir(&d).unwrap();
 }
