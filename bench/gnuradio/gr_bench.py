@@ -8,6 +8,7 @@ Run it with Debian's interpreter, which sees the ``gnuradio`` package::
     /usr/bin/python3 bench/gnuradio/gr_bench.py chain  --branches B --stages S --items N [--repeat R]
     /usr/bin/python3 bench/gnuradio/gr_bench.py saxpy  --blocks M --cores C --items N [--repeat R]
     /usr/bin/python3 bench/gnuradio/gr_bench.py dsp    --kernel NAME [--taps T] --items N [--repeat R]
+    /usr/bin/python3 bench/gnuradio/gr_bench.py io     --mode MODE --file F [--out F2 --items N] [--repeat R]
 
 Output contract
 ---------------
@@ -55,6 +56,8 @@ msg         top block; one 500-byte PDU posted K times   ``tb.run()``: every hop
             into each pipe's first forwarder, then        forwarder's queue on, set-up and
             ``done``                                      teardown
 dsp         random pool, taps, kernel, top block         ``tb.run(65536)``
+io          top block (``file_source`` opens its file,   ``tb.run()``
+            ``file_sink`` creates/truncates its file)
 =========== ============================================ =========================================
 
 ``msg`` is the one place where the two differ: rfgraph's pipes start with a
@@ -83,6 +86,14 @@ msg     P pipes of S ``pdu.pdu_filter`` forwarders -> ``blocks.message_debug``
         and then a system "done" message are queued in each pipe's first
         forwarder before ``tb.run()``; GRCon'19 Fig. 2.
 dsp     source -> head(N) -> kernel -> null_sink, one kernel per run.
+io      raw files, as ``rfgraph bench io`` (which makes the files and runs
+        this with ``--gnuradio``): ``source-cu8`` is
+        file_source(sizeof_char) -> interleaved_char_to_complex(scale 128)
+        -> null_sink(gr_complex); ``source-cf32`` file_source(gr_complex)
+        -> null_sink; ``sink-cf32`` null_source(gr_complex) -> head(N) ->
+        file_sink(gr_complex) (buffered, GNU Radio's default).  Records add
+        ``mode``, ``format``, ``file_bytes`` and ``bytes_per_s`` (file bytes
+        read or written per second); ``items`` counts complex samples.
 
 Exit status: 0 on success, 2 for invalid options (argparse), 1 when a run
 fails a check (lost messages, wrong sample count), 3 when the watchdog had to
@@ -531,6 +542,68 @@ def run_dsp(args: argparse.Namespace, emit: Emit) -> None:
 
 
 # --------------------------------------------------------------------------
+# io
+# --------------------------------------------------------------------------
+
+IO_MODES = ("source-cu8", "source-cf32", "sink-cf32")
+
+
+def run_io(args: argparse.Namespace, emit: Emit) -> None:
+    """Raw-file topologies (see the module docstring), timing tb.run()."""
+    for i in range(args.repeat):
+        run = args.run + i
+        tb = gr.top_block(f"io-{run}")
+        if args.mode == "sink-cf32":
+            if args.out is None or args.items is None:
+                raise BenchError("io sink-cf32 needs --out and --items")
+            items = args.items
+            file_bytes = items * gr.sizeof_gr_complex
+            src = blocks.null_source(gr.sizeof_gr_complex)
+            head = blocks.head(gr.sizeof_gr_complex, items)
+            sink = blocks.file_sink(gr.sizeof_gr_complex, args.out, False)
+            tb.connect(src, head, sink)
+            fmt = "cf32"
+        else:
+            file_bytes = os.path.getsize(args.file)
+            sink = blocks.null_sink(gr.sizeof_gr_complex)
+            if args.mode == "source-cu8":
+                items = file_bytes // 2
+                src = blocks.file_source(gr.sizeof_char, args.file, False)
+                conv = blocks.interleaved_char_to_complex(False, 128.0)
+                tb.connect(src, conv, sink)
+                fmt = "cu8"
+            else:
+                items = file_bytes // gr.sizeof_gr_complex
+                src = blocks.file_source(gr.sizeof_gr_complex, args.file, False)
+                tb.connect(src, sink)
+                fmt = "cf32"
+        timing = timed_run(tb, args.timeout, f"io {args.mode} run {run}")
+        seconds = timing.seconds
+        if args.mode == "sink-cf32":
+            sink.close()
+            got = os.path.getsize(args.out)
+            if got != file_bytes:
+                raise BenchError(f"io sink-cf32: file_sink wrote {got} bytes, expected {file_bytes}")
+        elif int(sink.nitems_read(0)) != items:
+            raise BenchError(f"io {args.mode}: null_sink read {sink.nitems_read(0)} items, "
+                             f"expected {items}")
+        rec = base_record("io", run, timing)
+        rec.update({
+            "mode": args.mode,
+            "format": fmt,
+            "file_bytes": file_bytes,
+            "items": items,
+            "items_per_s": items / seconds,
+            "block_items_per_s": items / seconds,
+            "bytes_per_s": file_bytes / seconds,
+        })
+        emit(rec)
+        log(f"io {args.mode} run {run}: {file_bytes} bytes: {seconds:.3f} s, "
+            f"{file_bytes / seconds / 2**30:.2f} GiB/s")
+        del tb
+
+
+# --------------------------------------------------------------------------
 # Command line
 # --------------------------------------------------------------------------
 
@@ -632,6 +705,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="random: repeating random buffer (default); null: zeros")
     common(p)
     p.set_defaults(func=run_dsp)
+
+    p = sub.add_parser("io", help="raw files: file_source / file_sink throughput")
+    p.add_argument("--mode", choices=IO_MODES, required=True, help="topology")
+    p.add_argument("--file", default=None,
+                   help="input file (source-cu8: bytes; source-cf32: gr_complex)")
+    p.add_argument("--out", default=None, help="sink-cf32: the file to write")
+    p.add_argument("--items", type=positive_int, default=None,
+                   help="sink-cf32: complex items to write N")
+    p.add_argument("--run", type=nonneg_int, default=0,
+                   help="index of the first run in the records (default 0)")
+    common(p)
+    p.set_defaults(func=run_io)
     return parser
 
 
@@ -641,6 +726,8 @@ def validate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         usable = len(os.sched_getaffinity(0))
         if args.cores > usable:
             parser.error(f"saxpy: --cores {args.cores} exceeds the {usable} usable CPUs")
+    if args.experiment == "io" and args.mode != "sink-cf32" and args.file is None:
+        parser.error(f"io {args.mode}: --file is required")
     if args.experiment == "dsp":
         if args.kernel in ("quad-demod", "rotator"):
             if args.taps is not None:

@@ -10,6 +10,7 @@
 mod copy;
 mod copy_rand;
 mod dsp;
+mod file;
 mod generate;
 mod head;
 mod limit;
@@ -17,6 +18,7 @@ mod message_burst;
 mod message_forward;
 mod message_sink;
 mod null;
+pub mod sample_format;
 mod throttle;
 mod vector_sink;
 mod vector_source;
@@ -25,6 +27,7 @@ mod wav;
 pub use copy::Copy;
 pub use copy_rand::CopyRand;
 pub use dsp::{DspBlock, NcoSource};
+pub use file::{FileError, FileSink, FileSource, SinkMode};
 pub use generate::{
     NoiseItem, NoiseKind, NoiseSource, RandomBytes, SignalItem, SignalSource, UnknownWaveform,
     Waveform,
@@ -35,6 +38,7 @@ pub use message_forward::MessageForward;
 pub use message_sink::MessageSink;
 pub use null::{NullSink, NullSource};
 pub use rfgraph::Map;
+pub use sample_format::{SampleCodec, SampleFormat, SampleFormatError, SampleItem};
 pub use throttle::Throttle;
 pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;

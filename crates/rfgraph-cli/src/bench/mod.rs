@@ -28,6 +28,7 @@
 //! | `dsp` | source data, taps, kernel, graph | scheduler + `Flowgraph::run` | `tb.run(65536)` |
 //! | `load` | the graph | scheduler + `start` … `stop` + `wait`; `quality` over the window only | – |
 //! | `accel` | OpenCL contexts, kernels, graph | scheduler + `Flowgraph::run` | – |
+//! | `io` | the files (made and read once), the graph (the file blocks open their files) | scheduler + `Flowgraph::run` | `tb.run()` |
 //! | `chain --fused`, `saxpy --fused` | nothing | spawn the threads, allocate the chunks, the loops, join | – |
 //! | `saxpy --bare` | nothing | allocate the ring and blocks, the round-robin loop | – |
 //!
@@ -43,6 +44,7 @@ mod bare;
 mod chain;
 mod dsp;
 mod fused;
+mod io;
 mod load;
 mod msg;
 mod plot;
@@ -74,6 +76,8 @@ pub enum Experiment {
     Load(load::LoadArgs),
     /// Generator → 5 OpenCL gain blocks → sink, host copies between blocks or not (SCA/OpenCL Table 1).
     Accel(accel::AccelArgs),
+    /// Raw files: FileSource cu8/cf32 → null sink, null source → FileSink cf32, and `cat`.
+    Io(io::IoArgs),
     /// Draws a figure from JSONL results (95 % confidence error bars).
     Plot(plot::PlotArgs),
     /// Runs the standard set (GNU Radio too when installed): JSONL, figures, table.
@@ -92,6 +96,7 @@ pub fn run(experiment: Experiment) -> anyhow::Result<()> {
         Experiment::Load(args) => load::run(&args),
         Experiment::Dsp(args) => dsp::run(&args),
         Experiment::Accel(args) => accel::run(&args),
+        Experiment::Io(args) => io::run(&args),
         Experiment::Plot(args) => plot::run(&args),
         Experiment::Suite(args) => suite::run(&args),
         Experiment::Table(args) => suite::run_table(&args),

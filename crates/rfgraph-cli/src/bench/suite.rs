@@ -94,6 +94,7 @@ struct Plan {
     dsp_items: u64,
     accel_sizes: &'static str,
     accel_buffers: u64,
+    io_mib: u64,
 }
 
 impl Plan {
@@ -114,6 +115,7 @@ impl Plan {
                 dsp_items: 4_000_000,
                 accel_sizes: "4,64,1024",
                 accel_buffers: 200,
+                io_mib: 64,
             }
         } else {
             Self {
@@ -131,6 +133,7 @@ impl Plan {
                 dsp_items: 20_000_000,
                 accel_sizes: "2,4,32,64,256,1024,4096",
                 accel_buffers: 1000,
+                io_mib: 256,
             }
         }
     }
@@ -295,6 +298,22 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
         args.extend(p);
         list.gnuradio(format!("dsp {kernel}"), &args);
     }
+    // Raw files: one job makes the files and runs every mode, GNU Radio's
+    // topologies interleaved on the same files (see `bench/io.rs`).
+    let mut io = strings(&[
+        &"io",
+        &"--mode",
+        &"all",
+        &"--mib",
+        &plan.io_mib,
+        &"--scheduler",
+        &"tpb",
+    ]);
+    if let Some(script) = gr {
+        io.extend(["--gnuradio".to_string(), "--gr-script".to_string()]);
+        io.push(script.display().to_string());
+    }
+    list.rfgraph("io".to_string(), &io);
     if rfgraph_opencl::devices().is_ok_and(|d| !d.is_empty()) {
         let args = strings(&[
             &"accel",
@@ -379,6 +398,7 @@ fn rate_field(experiment: &str) -> &'static str {
         "msg" => "messages_per_s",
         "load" => "quality",
         "accel" => "buffers_per_s",
+        "io" => "bytes_per_s",
         _ => "block_items_per_s",
     }
 }
