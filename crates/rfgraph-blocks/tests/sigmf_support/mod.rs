@@ -8,6 +8,9 @@ use rfgraph_blocks::sigmf::{SigmfSink, SigmfSource};
 use rfgraph_blocks::{SampleCodec, SampleFormat, SampleItem, VectorSink, VectorSource};
 use std::path::{Path, PathBuf};
 
+/// The most a test flowgraph may take.
+pub const WATCHDOG: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// A fresh scratch directory, removed when dropped.
 pub struct Scratch(pub PathBuf);
 
@@ -106,16 +109,17 @@ pub fn write<T: SampleItem>(
     let src = fg.add(VectorSource::new(items).with_tags(tags));
     let snk = fg.add(sink);
     fg.connect(src, "out", snk, "in").unwrap();
-    fg.start(scheduler)?
-        .wait_timeout(crate::common::WATCHDOG)
-        .map(drop)
+    fg.start(scheduler)?.wait_timeout(WATCHDOG).map(drop)
 }
+
+/// Adds blocks between a source and a sink: returns the first and last.
+pub type Middle = Box<dyn FnOnce(&mut Flowgraph) -> (rfgraph::BlockId, rfgraph::BlockId)>;
 
 /// Reads every item and tag of the recording `path` through a
 /// `SigmfSource`, and the flowgraph in between (`middle`, if any).
 pub fn read<T: SampleItem>(
     path: &Path,
-    middle: Option<Box<dyn FnOnce(&mut Flowgraph) -> (rfgraph::BlockId, rfgraph::BlockId)>>,
+    middle: Option<Middle>,
     scheduler: Box<dyn Scheduler>,
 ) -> (Vec<T>, Vec<Tag>) {
     let mut fg = Flowgraph::new();
@@ -130,11 +134,7 @@ pub fn read<T: SampleItem>(
         }
         None => fg.connect(src, "out", sink, "in").unwrap(),
     }
-    let done = fg
-        .start(scheduler)
-        .unwrap()
-        .wait_timeout(crate::common::WATCHDOG)
-        .unwrap();
+    let done = fg.start(scheduler).unwrap().wait_timeout(WATCHDOG).unwrap();
     let s = done.block::<VectorSink<T>>(sink).unwrap();
     (s.items().to_vec(), s.tags().to_vec())
 }
