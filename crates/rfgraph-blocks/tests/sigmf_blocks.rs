@@ -472,7 +472,11 @@ fn a_data_file_that_shrinks_while_playing_fails_naming_the_offset() {
 #[test]
 fn a_full_disk_fails_the_run_and_still_writes_the_meta() {
     if !std::path::Path::new("/dev/full").exists() {
-        eprintln!("a_full_disk_fails_the_run_and_still_writes_the_meta: skipped, no /dev/full");
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "skipping a_full_disk_fails_the_run_and_still_writes_the_meta: no /dev/full"
+        );
         return;
     }
     let dir = Scratch::new("full");
