@@ -10,6 +10,7 @@
 mod copy;
 mod copy_rand;
 mod dsp;
+mod file;
 mod head;
 mod limit;
 mod message_burst;
@@ -25,6 +26,7 @@ mod vector_source;
 pub use copy::Copy;
 pub use copy_rand::CopyRand;
 pub use dsp::{DspBlock, NcoSource};
+pub use file::{FileError, FileSink, FileSource, SinkMode};
 pub use head::Head;
 pub use message_burst::MessageBurst;
 pub use message_forward::MessageForward;

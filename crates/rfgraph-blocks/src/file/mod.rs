@@ -1,0 +1,171 @@
+//! Raw recordings: [`FileSource`] and [`FileSink`] read and write headerless
+//! sample files in the formats real tools write (`cu8` from rtl-sdr,
+//! rtl_433 and dump1090, `cs8` from the HackRF, `cs16` from USRPs and SDR++,
+//! `cf32` and `f32` from GNU Radio's file sink, `i16`, `u8`, and every other
+//! [`SampleFormat`]), converting to and from `Complex32` / `f32` items on the
+//! fly (or passing the bytes through as `u8` items).
+//!
+//! This module owns the blocks and [`FileError`]; what the bytes mean
+//! (names, scaling, the conversion loops) belongs to
+//! [`sample_format`](crate::sample_format). It never loads a whole file:
+//! sources read what their output ring has room for, at explicit offsets
+//! (`pread`); sinks write from their input ring.
+//!
+//! Both blocks are blocking blocks ([`Block::is_blocking`]): every
+//! scheduler gives them a thread of their own, so a slow disk never stalls
+//! other blocks.
+//!
+//! Bad input is an error that names the file and, where it applies, the
+//! byte offset: a missing file, a length that is not a whole number of
+//! items, an offset or length past the end, a file that shrinks while it is
+//! read, a full disk. Nothing panics and nothing is silently truncated.
+//!
+//! [`Block::is_blocking`]: rfgraph::Block::is_blocking
+//! [`SampleFormat`]: crate::SampleFormat
+
+mod sink;
+mod source;
+
+pub use sink::{FileSink, SinkMode};
+pub use source::FileSource;
+
+use crate::sample_format::{SampleFormat, SampleFormatError};
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// What went wrong with a file block, naming the file.
+#[derive(Debug)]
+pub enum FileError {
+    /// The file could not be opened (missing, no permission, a directory).
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The file's length is not a whole number of items.
+    PartialItem {
+        /// The file.
+        path: PathBuf,
+        /// Its length in bytes.
+        len: u64,
+        /// Where the incomplete last item starts.
+        offset: u64,
+        /// The format's item size.
+        bytes_per_item: usize,
+        /// The format.
+        format: SampleFormat,
+    },
+    /// An offset or length (in items) that reaches past the end of the
+    /// file, or a repeated range with nothing in it.
+    Range {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, with the numbers.
+        reason: String,
+    },
+    /// The format does not fit the block's item type, or a bad scale.
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: SampleFormatError,
+    },
+    /// A parameter that cannot work (a throttle rate that is not positive).
+    Param {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Reading or writing failed at a byte offset (a full disk, an I/O
+    /// error, a file that shrank while it was read).
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// "reading", "writing" or "syncing".
+        op: &'static str,
+        /// The byte offset where the operation started.
+        offset: u64,
+        /// Why.
+        source: io::Error,
+    },
+}
+
+impl FileError {
+    /// The file the error is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            FileError::Open { path, .. }
+            | FileError::PartialItem { path, .. }
+            | FileError::Range { path, .. }
+            | FileError::Format { path, .. }
+            | FileError::Param { path, .. }
+            | FileError::Io { path, .. } => path,
+        }
+    }
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileError::Open { path, source } => {
+                write!(f, "cannot open `{}`: {source}", path.display())
+            }
+            FileError::PartialItem {
+                path,
+                len,
+                offset,
+                bytes_per_item,
+                format,
+            } => write!(
+                f,
+                "`{}` is {len} bytes long, not a whole number of {bytes_per_item}-byte \
+                 `{format}` items: an incomplete item starts at byte offset {offset} \
+                 ({} bytes)",
+                path.display(),
+                len - offset
+            ),
+            FileError::Range { path, reason } => write!(f, "`{}`: {reason}", path.display()),
+            FileError::Format { path, source } => write!(f, "`{}`: {source}", path.display()),
+            FileError::Param { path, reason } => write!(f, "`{}`: {reason}", path.display()),
+            FileError::Io {
+                path,
+                op,
+                offset,
+                source,
+            } => write!(
+                f,
+                "{op} `{}` at byte offset {offset} failed: {source}",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FileError::Open { source, .. } | FileError::Io { source, .. } => Some(source),
+            FileError::Format { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// Checks that a file of `len` bytes holds whole items of `format`.
+fn check_whole_items(path: &Path, len: u64, format: SampleFormat) -> Result<u64, FileError> {
+    let bpi = format.bytes_per_item() as u64;
+    let partial = len % bpi;
+    if partial != 0 {
+        return Err(FileError::PartialItem {
+            path: path.to_path_buf(),
+            len,
+            offset: len - partial,
+            bytes_per_item: bpi as usize,
+            format,
+        });
+    }
+    Ok(len / bpi)
+}
