@@ -14,15 +14,14 @@ use thiserror::Error;
 pub enum SigmfError {
     /// A file could not be opened, created, inspected or renamed (a
     /// missing file is this).
-    #[error("{}: {action}: {source}", file.display())]
+    #[error("{}: {action}: {cause}", file.display())]
     Io {
         /// The file.
         file: PathBuf,
         /// What was being done (`cannot open`, `cannot create`, ...).
         action: &'static str,
-        /// The operating system's error.
-        #[source]
-        source: std::io::Error,
+        /// The operating system's error (in the message, not chained).
+        cause: std::io::Error,
     },
     /// The `.sigmf-meta` file is not JSON (or not UTF-8).
     #[error(
@@ -71,8 +70,10 @@ pub enum SigmfError {
     /// The data file's length is not a whole number of items.
     #[error(
         "{}: {sample_bytes} bytes of samples is not a whole number of {item_bytes}-byte `{datatype}` items: \
-         the last {rest} bytes, from byte offset {offset}, are an incomplete item",
-        file.display()
+         the last {rest} byte{}, from byte offset {offset}, {} an incomplete item",
+        file.display(),
+        if *.rest == 1 { "" } else { "s" },
+        if *.rest == 1 { "is" } else { "are" }
     )]
     DataLength {
         /// The data file.
@@ -89,26 +90,24 @@ pub enum SigmfError {
         offset: u64,
     },
     /// Reading the data file failed (or it ended early) at a byte offset.
-    #[error("{}: reading at byte offset {offset}: {source}", file.display())]
+    #[error("{}: reading at byte offset {offset}: {cause}", file.display())]
     Read {
         /// The data file.
         file: PathBuf,
         /// Where the read started.
         offset: u64,
-        /// The operating system's error.
-        #[source]
-        source: std::io::Error,
+        /// The operating system's error (in the message, not chained).
+        cause: std::io::Error,
     },
     /// Writing a file failed (a full disk) at a byte offset.
-    #[error("{}: writing at byte offset {offset}: {source}", file.display())]
+    #[error("{}: writing at byte offset {offset}: {cause}", file.display())]
     Write {
         /// The file.
         file: PathBuf,
         /// Where the failed write started.
         offset: u64,
-        /// The operating system's error.
-        #[source]
-        source: std::io::Error,
+        /// The operating system's error (in the message, not chained).
+        cause: std::io::Error,
     },
     /// The recording's datatype does not give the block's item type.
     #[error("{}: `core:datatype` `{datatype}` {reason}", file.display())]
@@ -143,11 +142,11 @@ pub enum SigmfError {
 }
 
 impl SigmfError {
-    pub(crate) fn io(file: &Path, action: &'static str, source: std::io::Error) -> Self {
+    pub(crate) fn io(file: &Path, action: &'static str, cause: std::io::Error) -> Self {
         SigmfError::Io {
             file: file.to_path_buf(),
             action,
-            source,
+            cause,
         }
     }
 

@@ -69,6 +69,7 @@
 
 mod datetime;
 mod error;
+mod info;
 mod json_path;
 mod meta;
 mod parse;
@@ -79,6 +80,7 @@ mod tags;
 mod write;
 
 pub use error::SigmfError;
+pub use info::{RecordingInfo, Summary, format_from_extension, format_hz};
 pub use meta::{Annotation, Capture, Global, SIGMF_VERSION, SigmfMeta};
 pub use parse::MAX_META_BYTES;
 pub use recording::{DATA_EXT, META_EXT, SigmfRecording, is_sigmf_name, recording_paths};

@@ -228,7 +228,7 @@ impl<T: SampleItem> SigmfSink<T> {
         Ok(())
     }
 
-    fn write_failed(&mut self, done: usize, source: std::io::Error) -> SigmfError {
+    fn write_failed(&mut self, done: usize, cause: std::io::Error) -> SigmfError {
         self.failed = true;
         let offset = self.written_bytes + done as u64;
         let item = self.codec.format().bytes_per_item() as u64;
@@ -242,7 +242,7 @@ impl<T: SampleItem> SigmfSink<T> {
         SigmfError::Write {
             file: self.data_path.clone(),
             offset,
-            source,
+            cause,
         }
     }
 
@@ -257,7 +257,7 @@ impl<T: SampleItem> SigmfSink<T> {
         let synced = self.file.sync_data().map_err(|e| SigmfError::Write {
             file: self.data_path.clone(),
             offset: self.written_bytes,
-            source: e,
+            cause: e,
         });
         let meta = self.meta().write(&self.meta_path);
         data.and(synced).and(meta)

@@ -146,7 +146,7 @@ impl DataReader {
         let fail = |at: u64, e: std::io::Error| SigmfError::Read {
             file: self.path.clone(),
             offset: at,
-            source: e,
+            cause: e,
         };
         if self.pos != Some(offset) {
             self.pos = None;

@@ -80,12 +80,12 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SigmfError> 
         f.write_all(bytes).map_err(|e| SigmfError::Write {
             file: tmp.clone(),
             offset: 0,
-            source: e,
+            cause: e,
         })?;
         f.sync_all().map_err(|e| SigmfError::Write {
             file: tmp.clone(),
             offset: 0,
-            source: e,
+            cause: e,
         })?;
         std::fs::rename(&tmp, path).map_err(|e| SigmfError::io(path, "cannot replace", e))
     })();
