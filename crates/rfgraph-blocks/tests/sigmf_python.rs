@@ -286,3 +286,80 @@ fn recordings_written_by_rfgraph_pass_the_sigmf_validator_and_read_the_same() {
     let said = run_script(&py, "check_recordings.py", &path);
     eprintln!("{}", said.trim());
 }
+
+#[test]
+fn a_recording_stopped_mid_file_passes_the_sigmf_validator() {
+    use rfgraph::Flowgraph;
+    use rfgraph_blocks::VectorSource;
+    let test = "a_recording_stopped_mid_file_passes_the_sigmf_validator";
+    let Some(py) = python(test) else { return };
+    let dir = Scratch::new("stopped");
+    let meta = dir.path("stopped.sigmf-meta");
+    let period: Vec<Complex32> = (0..4096)
+        .map(|i| Complex32::new((i as f32 / 4096.0) - 0.5, 0.25))
+        .collect();
+    let tags = vec![
+        Tag::new(0, tag_keys::FREQUENCY, 1.2e9),
+        Tag::new(1000, tag_keys::LABEL, "tick"),
+        Tag::new(1000, tag_keys::SAMPLE_COUNT, 4000u64),
+    ];
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(period).with_tags(tags).repeat(1 << 40));
+    let sink = fg.add_named(
+        "recorder",
+        SigmfSink::<Complex32>::create(&meta, SampleFormat::CS16)
+            .unwrap()
+            .with_sample_rate(1e6),
+    );
+    fg.connect(src, "out", sink, "in").unwrap();
+    let running = fg.start(Tpb::new()).unwrap();
+    let handle = running.handle();
+    let start = std::time::Instant::now();
+    while handle
+        .stats()
+        .iter()
+        .find(|s| s.block == "recorder")
+        .map_or(0, |s| s.items_consumed)
+        < 200_000
+    {
+        assert!(
+            start.elapsed() < sigmf_support::WATCHDOG,
+            "the sink never wrote"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    handle.stop();
+    running.wait_timeout(sigmf_support::WATCHDOG).unwrap();
+    let samples = std::fs::metadata(dir.path("stopped.sigmf-data"))
+        .unwrap()
+        .len()
+        / 4;
+    let check = "import sys, sigmf\n\
+                 r = sigmf.fromfile(sys.argv[1])\n\
+                 r.validate()\n\
+                 n = int(sys.argv[2])\n\
+                 assert r.sample_count == n, (r.sample_count, n)\n\
+                 assert all(a['core:sample_start'] + a.get('core:sample_count', 0) <= n for a in r.get_annotations())\n\
+                 assert len(r.read_samples()) == n\n\
+                 print('sigmf validated a stopped recording of', n, 'samples,', len(r.get_annotations()), 'annotations')\n";
+    let out = Command::new(&py)
+        .args(["-W", "error", "-c", check])
+        .arg(&meta)
+        .arg(samples.to_string())
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    let cli = Command::new(&py)
+        .args(["-m", "sigmf.validate"])
+        .arg(&meta)
+        .output()
+        .unwrap();
+    assert!(
+        cli.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cli.stderr)
+    );
+    eprintln!("{}", text.trim());
+}
