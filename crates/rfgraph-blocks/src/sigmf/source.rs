@@ -87,10 +87,12 @@ impl<T: SampleItem> SigmfSource<T> {
         }
         let file = File::open(recording.data_path())
             .map_err(|e| SigmfError::io(recording.data_path(), "cannot open", e))?;
+        let per = T::per_stored_item(format);
         Ok(Self {
-            output: StreamOutput::new("out"),
+            // `u8` items come a whole stored sample at a time.
+            output: StreamOutput::new("out").with_min_items(per),
             codec: SampleCodec::new(format),
-            per: T::per_stored_item(format),
+            per,
             reader: DataReader {
                 file,
                 pos: None,
