@@ -1,11 +1,13 @@
-//! The `rfgraph` command line: benchmarks now; `run`, `blocks` and
-//! `inspect` later. Library crates hold all logic worth testing; this file
+//! The `rfgraph` command line: benchmarks, `record` and `info` now; `run`,
+//! `blocks` and `inspect` later. Library crates hold all logic worth testing; this file
 //! only parses arguments and dispatches.
 //!
 //! How the crates fit together, the runtime contract and the project's
 //! rules: `docs/architecture.md` in the repository.
 
 mod bench;
+mod info;
+mod record;
 
 use clap::{Parser, Subcommand};
 
@@ -24,12 +26,32 @@ enum Command {
         #[command(subcommand)]
         experiment: bench::Experiment,
     },
+    /// Writes a SigMF recording: converts a raw or SigMF file
+    /// (`rfgraph record --from in.cu8 --rate 2.4e6 --to out.sigmf-meta`).
+    Record(record::RecordArgs),
+    /// Shows what a raw or SigMF recording holds: type, rate, duration,
+    /// captures, annotations.
+    Info(info::InfoArgs),
+}
+
+/// A recording whose format its name does not say: point at `--format`.
+fn with_format_hint(e: rfgraph_blocks::sigmf::SigmfError) -> anyhow::Error {
+    match e {
+        rfgraph_blocks::sigmf::SigmfError::Name { .. }
+            if e.to_string().contains("give the format") =>
+        {
+            anyhow::anyhow!("{e} with --format")
+        }
+        e => e.into(),
+    }
 }
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Bench { experiment } => bench::run(experiment),
+        Command::Record(args) => record::run(args),
+        Command::Info(args) => info::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
