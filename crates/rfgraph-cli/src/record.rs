@@ -1,7 +1,8 @@
 //! `rfgraph record`: writes a SigMF recording, converting a raw or SigMF
-//! file (`--from`), or (later, with the hardware crate) from a device
-//! (`--device`). Parses arguments, builds source → `SigmfSink`, and shows
-//! a progress bar on stderr; the blocks hold the logic.
+//! file (`--from`), or from an SDR through `rfgraph-hw` (`--device`).
+//! Parses arguments, builds source → `SigmfSink`, shows a progress bar on
+//! stderr, and stops cleanly on Ctrl-C (the recording's metadata is still
+//! written); the blocks hold the logic.
 
 use anyhow::{Context, bail};
 use clap::Args;
@@ -12,8 +13,11 @@ use rfgraph::{Block, Flowgraph};
 use rfgraph_blocks::sigmf::{
     RecordingInfo, SigmfRecording, SigmfSink, SigmfSource, format_hz, recording_paths,
 };
-use rfgraph_blocks::{FileSource, SampleFormat, SampleItem};
+use rfgraph_blocks::{FileSource, Head, SampleFormat, SampleItem};
+use rfgraph_hw::{Gain, SdrConfig, SdrSource};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// `rfgraph record` arguments.
@@ -28,10 +32,27 @@ pub struct RecordArgs {
         required_unless_present = "device"
     )]
     from: Option<PathBuf>,
-    /// Record from an SDR instead (`driver=rtlsdr,...`): needs the
-    /// hardware crate, not part of this build yet.
+    /// Record from an SDR instead: seify device arguments
+    /// (`driver=rtlsdr`, `driver=soapy,soapy_driver=hackrf`,
+    /// `driver=dummy`); needs --freq and --rate.
     #[arg(long, value_name = "ARGS")]
     device: Option<String>,
+    /// The device's gain in dB (default: the driver's).
+    #[arg(long, value_name = "DB", conflicts_with = "agc", requires = "device")]
+    gain: Option<f64>,
+    /// The device's automatic gain control.
+    #[arg(long, requires = "device")]
+    agc: bool,
+    /// The device's antenna.
+    #[arg(long, requires = "device")]
+    antenna: Option<String>,
+    /// Stop after this many samples (a device records until Ctrl-C
+    /// otherwise).
+    #[arg(long, value_name = "N", conflicts_with = "duration")]
+    samples: Option<u64>,
+    /// Stop after this many seconds of samples (at --rate).
+    #[arg(long, value_name = "SECONDS")]
+    duration: Option<f64>,
     /// The raw input's sample format (cu8, cs8, cs16, cf32, f32, or any
     /// SigMF datatype); by default its extension.
     #[arg(long, value_name = "FORMAT")]
@@ -64,16 +85,6 @@ pub struct RecordArgs {
 
 /// Runs `rfgraph record`.
 pub fn run(args: RecordArgs) -> anyhow::Result<()> {
-    if let Some(device) = &args.device {
-        bail!(
-            "recording from a device (`--device {device}`) needs the rfgraph-hw crate, \
-             which this build does not include yet; convert a file with --from"
-        );
-    }
-    let from = args
-        .from
-        .clone()
-        .context("--from FILE or --device ARGS is required")?;
     let (meta_out, data_out) = recording_paths(&args.to)?;
     if !args.force {
         for p in [&meta_out, &data_out] {
@@ -82,6 +93,13 @@ pub fn run(args: RecordArgs) -> anyhow::Result<()> {
             }
         }
     }
+    if let Some(device) = &args.device {
+        return record_device(&args, device, &meta_out);
+    }
+    let from = args
+        .from
+        .clone()
+        .context("--from FILE or --device ARGS is required")?;
     let format = args
         .format
         .as_deref()
@@ -194,28 +212,133 @@ fn convert<T: SampleItem>(
         sink = sink.with_description(d.clone());
     }
     let per = T::per_stored_item(out_format) as u64;
-    run_with_progress(source, sink, input.samples(), per)
+    run_with_progress(source, sink, Some(input.samples()), per)
 }
 
+/// Records `device` (seify arguments) into a SigMF recording: source →
+/// (head) → sink. The sink takes the centre frequency, sample rate and
+/// start time from the source's first tags.
+fn record_device(args: &RecordArgs, device: &str, meta_out: &Path) -> anyhow::Result<()> {
+    let rate = args
+        .rate
+        .context("--device needs --rate (samples per second)")?;
+    let freq = args.freq.context("--device needs --freq (Hz)")?;
+    let mut config = SdrConfig::new(device).frequency(freq).sample_rate(rate);
+    if args.agc {
+        config = config.gain(Gain::Agc);
+    } else if let Some(db) = args.gain {
+        config = config.gain(Gain::Db(db));
+    }
+    if let Some(antenna) = &args.antenna {
+        config = config.antenna(antenna.clone());
+    }
+    let limit = match (args.samples, args.duration) {
+        (Some(n), _) => Some(n),
+        (None, Some(s)) if s.is_finite() && s > 0.0 => Some((s * rate).round() as u64),
+        (None, Some(s)) => bail!("--duration must be a positive number of seconds, not {s}"),
+        (None, None) => None,
+    };
+    let format = match &args.datatype {
+        Some(d) => SampleFormat::parse(d).context("--datatype")?,
+        None => SampleFormat::CF32,
+    };
+    if !format.is_complex() {
+        bail!("a device delivers complex samples: --datatype must be a complex one, not {format}");
+    }
+    let mut sink = SigmfSink::<Complex32>::create(&args.to, format)?.with_hw(device.to_string());
+    if let Some(d) = &args.description {
+        sink = sink.with_description(d.clone());
+    }
+    let source = SdrSource::new(config)?;
+    let counters = source.counters();
+    let make_source: Box<dyn FnOnce(&mut Flowgraph) -> rfgraph::BlockId> = Box::new(move |fg| {
+        let src = fg.add_named("device", source);
+        match limit {
+            Some(n) => {
+                let head = fg.add_named("head", Head::<Complex32>::new(n));
+                // `head` has the ports `chain` joins; both exist.
+                let _ = fg.connect(src, "out", head, "in");
+                head
+            }
+            None => src,
+        }
+    });
+    if limit.is_none() {
+        eprintln!("recording until Ctrl-C");
+    }
+    let written = match run_with_progress(make_source, sink, limit, 1) {
+        Ok(n) => n,
+        Err(e) => {
+            // A device that could not start leaves no empty recording.
+            let (meta, data) = recording_paths(&args.to)?;
+            if std::fs::metadata(&data).is_ok_and(|m| m.len() == 0) {
+                let _ = std::fs::remove_file(&data);
+                let _ = std::fs::remove_file(&meta);
+            }
+            return Err(e);
+        }
+    };
+    let overflows = counters.overflows();
+    println!(
+        "wrote {}: {written} samples of {format} at {rate} samples/s, centre {}{}",
+        meta_out.display(),
+        format_hz(freq),
+        if overflows > 0 {
+            format!(
+                " ({overflows} overflows: samples were lost, see the recording's rfgraph:overflow annotations)"
+            )
+        } else {
+            String::new()
+        }
+    );
+    Ok(())
+}
+
+/// Set by Ctrl-C: the recording stops cleanly.
+fn interrupted() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let set = flag.clone();
+    // Only the first handler of a process installs; later recordings in
+    // the same process (tests) keep the first, which is harmless.
+    let _ = ctrlc::set_handler(move || set.store(true, Ordering::SeqCst));
+    flag
+}
+
+/// Runs `source` → `sink` with a progress bar (a spinner when `total` is
+/// unknown), stopping the graph on Ctrl-C; returns the samples written.
 fn run_with_progress<B: Block>(
     source: Box<dyn FnOnce(&mut Flowgraph) -> rfgraph::BlockId>,
     sink: B,
-    total: u64,
+    total: Option<u64>,
     per: u64,
 ) -> anyhow::Result<u64> {
     let mut fg = Flowgraph::new();
     let src = source(&mut fg);
     let snk = fg.add_named("sigmf sink", sink);
     fg.connect(src, "out", snk, "in")?;
+    let stop = interrupted();
     let running = fg.start(Tpb::new())?;
     let handle = running.handle();
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {percent:>3}% {pos}/{len} samples, {eta} left",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = match total {
+        Some(total) => {
+            let bar = ProgressBar::new(total);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{elapsed_precise} [{bar:30}] {percent:>3}% {pos}/{len} samples, {eta} left",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar
+        }
+        None => {
+            let bar = ProgressBar::new_spinner();
+            bar.set_style(
+                ProgressStyle::with_template("{elapsed_precise} {spinner} {pos} samples")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            bar
+        }
+    };
     let written = || {
         handle
             .stats()
@@ -223,13 +346,16 @@ fn run_with_progress<B: Block>(
             .find(|s| s.block == "sigmf sink")
             .map_or(0, |s| s.items_consumed / per)
     };
+    let mut stopping = false;
     while !running.is_finished() {
+        if !stopping && stop.load(Ordering::SeqCst) {
+            stopping = true;
+            handle.stop();
+        }
         bar.set_position(written());
         std::thread::sleep(Duration::from_millis(100));
     }
-    let n = written();
-    bar.set_position(n);
     bar.finish_and_clear();
     running.wait()?;
-    Ok(n)
+    Ok(written())
 }

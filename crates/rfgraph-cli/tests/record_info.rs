@@ -34,6 +34,47 @@ fn rfgraph(dir: &Path, args: &[&str]) -> (bool, String, String) {
     )
 }
 
+#[test]
+fn record_from_a_device_writes_its_frequency_rate_and_count() {
+    let dir = Scratch::new("device");
+    let (ok, out, err) = rfgraph(
+        &dir.0,
+        &[
+            "record",
+            "--device",
+            "driver=dummy",
+            "--freq",
+            "433.92e6",
+            "--rate",
+            "2e6",
+            "--samples",
+            "50000",
+            "--datatype",
+            "ci16_le",
+            "--to",
+            "rx",
+        ],
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("50000 samples"), "{out}");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path("rx.sigmf-meta")).unwrap()).unwrap();
+    assert_eq!(meta["global"]["core:datatype"], "ci16_le");
+    assert_eq!(meta["global"]["core:sample_rate"], 2e6);
+    assert_eq!(meta["global"]["core:hw"], "driver=dummy");
+    assert_eq!(meta["captures"][0]["core:sample_start"], 0);
+    assert_eq!(meta["captures"][0]["core:frequency"], 433.92e6);
+    assert!(meta["captures"][0]["core:datetime"].is_string());
+    // 50 000 complex 16-bit samples.
+    assert_eq!(
+        std::fs::metadata(dir.path("rx.sigmf-data")).unwrap().len(),
+        200_000
+    );
+    let (ok, out, err) = rfgraph(&dir.0, &["info", "rx"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("433.92 MHz"), "{out}");
+}
+
 struct Scratch(PathBuf);
 
 impl Scratch {
@@ -231,8 +272,45 @@ fn bad_input_is_an_error_naming_the_file_and_where() {
             vec!["existing.sigmf-meta exists", "--force"],
         ),
         (
-            vec!["record", "--device", "driver=rtlsdr", "--to", "d"],
-            vec!["rfgraph-hw"],
+            vec![
+                "record",
+                "--device",
+                "driver=dummy",
+                "--rate",
+                "1e6",
+                "--to",
+                "d",
+            ],
+            vec!["--freq"],
+        ),
+        (
+            vec![
+                "record",
+                "--device",
+                "driver=nosuch",
+                "--rate",
+                "1e6",
+                "--freq",
+                "1e8",
+                "--to",
+                "d",
+            ],
+            vec!["nosuch"],
+        ),
+        (
+            vec![
+                "record",
+                "--device",
+                "driver=dummy",
+                "--rate",
+                "1e6",
+                "--freq=-5",
+                "--samples",
+                "10",
+                "--to",
+                "d",
+            ],
+            vec!["frequency"],
         ),
         (
             vec![
