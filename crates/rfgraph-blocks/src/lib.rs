@@ -2,6 +2,17 @@
 //! blocks, and blocks around the `rfgraph-dsp` kernels, built on the
 //! `rfgraph` runtime. One block per file.
 //!
+//! | category | blocks |
+//! |---|---|
+//! | recordings | [`FileSource`], [`FileSink`] (raw `cu8`, `cs8`, `cs16`, `cf32`, `f32`, `i16`, `u8` and every SigMF datatype, see [`sample_format`]); [`SigmfSource`], [`SigmfSink`] (SigMF 1.x, captures and annotations as tags); [`WavSource`], [`WavSink`] |
+//! | generators | [`SignalSource`] (sine, cosine, square, triangle, sawtooth, constant), [`NoiseSource`] (uniform, Gaussian), [`RandomBytes`], [`NcoSource`], [`VectorSource`], [`NullSource`] |
+//! | sinks | [`VectorSink`], [`NullSink`], [`MessageSink`] |
+//! | stream utilities | [`Head`], [`Throttle`], [`Copy`](struct@Copy), [`CopyRand`], [`Map`] |
+//! | signal processing | [`DspBlock`] around any `rfgraph-dsp` kernel (FIR, resamplers, FFT, demodulators, ...) |
+//! | messages | [`MessageBurst`], [`MessageForward`], [`MessageSink`] |
+//!
+//! SDR hardware (seify / SoapySDR) lives in the `rfgraph-hw` crate.
+//!
 //! How the crates fit together, the runtime contract and the project's
 //! rules: `docs/architecture.md` in the repository.
 
