@@ -1,0 +1,1 @@
+//! FM broadcast reception: blocks and the assembled receiver.

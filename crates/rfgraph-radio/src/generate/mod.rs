@@ -1,0 +1,1 @@
+//! Generators of realistic test signals with known contents.

@@ -1,0 +1,1 @@
+//! Mode S / ADS-B reception at 1090 MHz.

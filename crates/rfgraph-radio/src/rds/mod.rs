@@ -1,0 +1,1 @@
+//! The Radio Data System (RDS) on FM broadcast: decoder and encoder.

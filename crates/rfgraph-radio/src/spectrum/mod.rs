@@ -1,0 +1,1 @@
+//! Averaged power spectra and waterfalls.
