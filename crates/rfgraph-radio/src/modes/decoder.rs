@@ -1,0 +1,117 @@
+//! [`ModesDecoder`]: the block around the [`Tracker`]: frames in,
+//! messages (JSON lines) out, the aircraft table kept for the end.
+
+use crate::modes::{Message, RawFrame, Tracker};
+use rfgraph::{Block, BoxError, MessageOutput, Pmt, Ports, StreamInput, TagPolicy, WorkIo};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Decodes [`RawFrame`]s: fields, CPR positions, the aircraft table.
+/// Each frame becomes one [`Message`], posted as its JSON text (one line,
+/// no newline) on `messages`; the block keeps the last `keep` messages
+/// too when asked (tests, tools), and the [`Tracker`] with the table,
+/// which [`tracker`](Self::tracker) shows after the run.
+///
+/// Parameters: the sample rate of the frames' sample indices (Hz), and
+/// optionally the receiver's position (degrees) for local CPR decoding.
+///
+/// Counters: `messages`, `positions` (messages with a resolved position).
+///
+/// # Stream Inputs
+/// - `in`: [`RawFrame`]
+///
+/// # Message Outputs
+/// - `messages`: `Pmt::String`, a [`Message`] as JSON
+///
+/// # Usage
+/// ```
+/// use rfgraph_radio::modes::ModesDecoder;
+/// let decoder = ModesDecoder::new(2.0e6).with_receiver(52.0, 4.4).keeping(1000);
+/// # let _ = decoder;
+/// ```
+pub struct ModesDecoder {
+    input: StreamInput<RawFrame>,
+    messages: MessageOutput,
+    tracker: Tracker,
+    keep: usize,
+    kept: Vec<Message>,
+    count: Arc<AtomicU64>,
+    positions: Arc<AtomicU64>,
+}
+
+impl ModesDecoder {
+    /// A decoder for frames from a stream at `rate_hz` samples per second.
+    pub fn new(rate_hz: f64) -> Self {
+        Self {
+            input: StreamInput::new("in"),
+            messages: MessageOutput::new("messages"),
+            tracker: Tracker::new(rate_hz),
+            keep: 0,
+            kept: Vec::new(),
+            count: Arc::default(),
+            positions: Arc::default(),
+        }
+    }
+
+    /// Sets the receiver's position (degrees) for local CPR decoding.
+    pub fn with_receiver(mut self, lat: f64, lon: f64) -> Self {
+        self.tracker = self.tracker.with_receiver(lat, lon);
+        self
+    }
+
+    /// Keeps up to `n` messages (the first `n`) for [`messages`](Self::messages).
+    pub fn keeping(mut self, n: usize) -> Self {
+        self.keep = n;
+        self
+    }
+
+    /// The messages kept.
+    pub fn messages(&self) -> &[Message] {
+        &self.kept
+    }
+
+    /// The tracker and its aircraft table.
+    pub fn tracker(&self) -> &Tracker {
+        &self.tracker
+    }
+}
+
+impl Block for ModesDecoder {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new()
+            .input(&mut self.input)
+            .message_output(&mut self.messages)
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let frames = self.input.slice();
+        let n = frames.len();
+        let post = self.messages.connections() > 0;
+        for f in frames {
+            let m = self.tracker.process(f);
+            self.count.fetch_add(1, Ordering::Relaxed);
+            if m.fields.lat.is_some() {
+                self.positions.fetch_add(1, Ordering::Relaxed);
+            }
+            if post {
+                self.messages.post(Pmt::String(serde_json::to_string(&m)?));
+            }
+            if self.kept.len() < self.keep {
+                self.kept.push(m);
+            }
+        }
+        self.input.consume(n);
+        Ok(())
+    }
+
+    fn counters(&self) -> Vec<(&'static str, Arc<AtomicU64>)> {
+        vec![
+            ("messages", self.count.clone()),
+            ("positions", self.positions.clone()),
+        ]
+    }
+
+    fn tag_policy(&self) -> TagPolicy {
+        TagPolicy::Manual
+    }
+}

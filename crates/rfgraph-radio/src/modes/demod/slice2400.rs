@@ -1,0 +1,178 @@
+//! The 2.4 MS/s bit-slicer: preamble candidates and bit decisions at 2.4
+//! samples per bit, the rate of dump1090-mutability and readsb
+//! recordings.
+//!
+//! A half-bit lasts 1.2 samples, so its boundaries fall on fifths of a
+//! sample. For a burst starting at sample `j` plus `f` fifths (`f` in
+//! 0..5), half-bit `k` covers the fifths `[5j + f + 6k, 5j + f + 6k + 6)`:
+//! its energy is `(5 − r)·m[s] + (r + 1)·m[s + 1]` with
+//! `s = j + (f + 6k) / 5` and `r = (f + k) mod 5`, the exact integral of
+//! the sampled magnitude over the half-bit. A candidate is tried at its
+//! five phases, best preamble fit first; the best-scoring slicing wins.
+//! This module owns the arithmetic on magnitudes; the demodulator owns
+//! the scan, and `score` the parity policy.
+
+use super::Burst;
+use super::score::{Judged, wanted_df};
+
+/// Samples after a candidate's start that deciding it may read.
+pub(crate) const WINDOW: usize = 300;
+
+/// Flags candidate preambles among `flags.len()` positions from `start`:
+/// for a burst starting up to 0.8 samples after the position, each of the
+/// four pulses fills most of one of samples {0,1}, {2,3}, {8,9}, {11,12},
+/// and samples 5–7 and 13–16 are quiet. A candidate's weakest pulse must
+/// be 1.5 times its strongest quiet sample. Branch-free, to vectorise.
+///
+/// Needs `m.len() >= start + flags.len() + 17`.
+pub(crate) fn candidates(m: &[u16], start: usize, flags: &mut [u8]) {
+    let n = flags.len();
+    let w = &m[start..start + n + 17];
+    let s = |k: usize| &w[k..k + n];
+    let (m0, m1, m2, m3, m5, m6, m7) = (s(0), s(1), s(2), s(3), s(5), s(6), s(7));
+    let (m8, m9, m11, m12, m13, m14, m15, m16) =
+        (s(8), s(9), s(11), s(12), s(13), s(14), s(15), s(16));
+    for k in 0..n {
+        let p = m0[k]
+            .max(m1[k])
+            .min(m2[k].max(m3[k]))
+            .min(m8[k].max(m9[k]))
+            .min(m11[k].max(m12[k]));
+        let q = m5[k]
+            .max(m6[k])
+            .max(m7[k])
+            .max(m13[k])
+            .max(m14[k])
+            .max(m15[k])
+            .max(m16[k]);
+        flags[k] = u8::from(2 * u32::from(p) > 3 * u32::from(q));
+    }
+}
+
+/// Six times the mean magnitude of half-bit `k` of a burst at `j` + `f`
+/// fifths.
+#[inline(always)]
+fn energy(m: &[u16], j: usize, f: usize, k: usize) -> u32 {
+    let s = j + (f + 6 * k) / 5;
+    let r = ((f + k) % 5) as u32;
+    (5 - r) * u32::from(m[s]) + (r + 1) * u32::from(m[s + 1])
+}
+
+/// How well the preamble at `j` + `f` fifths fits: pulse energy less the
+/// energy of the half-bits between and after the pulses.
+fn fit(m: &[u16], j: usize, f: usize) -> i64 {
+    let e = |k| i64::from(energy(m, j, f, k));
+    let pulses = e(0) + e(2) + e(7) + e(9);
+    let quiet = e(1) + e(3) + e(4) + e(5) + e(6) + e(8) + e(10) + e(11) + e(12) + e(13);
+    2 * pulses - quiet
+}
+
+/// Slices `bits` bits at `j` + `f` fifths.
+fn slice(m: &[u16], j: usize, f: usize, bits: usize, out: &mut [u8; 14]) {
+    *out = [0; 14];
+    for i in 0..bits {
+        let bit = energy(m, j, f, 16 + 2 * i) > energy(m, j, f, 17 + 2 * i);
+        out[i / 8] |= u8::from(bit) << (7 - i % 8);
+    }
+}
+
+fn power(m: &[u16], j: usize, f: usize, bits: usize) -> f32 {
+    let sum: f64 = (0..bits)
+        .map(|i| {
+            let e = energy(m, j, f, 16 + 2 * i).max(energy(m, j, f, 17 + 2 * i));
+            let x = f64::from(e) / (6.0 * 65535.0);
+            x * x
+        })
+        .sum();
+    (sum / bits as f64) as f32
+}
+
+/// The best burst starting at `j` (at any of its five phases), judged by
+/// `judge`. Needs `m.len() >= j + WINDOW`.
+pub(crate) fn decode(
+    m: &[u16],
+    j: usize,
+    judge: &mut dyn FnMut(&mut [u8; 14]) -> Option<Judged>,
+) -> Option<Burst> {
+    let mut phases: [(i64, usize); 5] = [(0, 0); 5];
+    for (f, p) in phases.iter_mut().enumerate() {
+        *p = (fit(m, j, f), f);
+    }
+    // Best fit first; equal fits keep the earlier phase.
+    phases.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut best: Option<Burst> = None;
+    for &(fit, f) in &phases {
+        if fit <= 0 {
+            break;
+        }
+        let mut frame = [0u8; 14];
+        slice(m, j, f, 5, &mut frame);
+        if !wanted_df(frame[0] >> 3) {
+            continue;
+        }
+        let bits = crate::modes::frame::frame_bits(frame[0] >> 3);
+        slice(m, j, f, bits, &mut frame);
+        let Some(judged) = judge(&mut frame) else {
+            continue;
+        };
+        if best.as_ref().is_none_or(|b| judged.score > b.judged.score) {
+            let perfect = judged.corrected == 0;
+            best = Some(Burst {
+                bytes: frame,
+                judged,
+                power: power(m, j, f, bits),
+                start: j,
+            });
+            if perfect {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// Samples from a burst's start to where the scan resumes after it: the
+/// burst's end less one preamble.
+pub(crate) fn skip(bits: usize) -> usize {
+    bits * 12 / 5
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A burst at 2.4 MS/s starting `f` fifths after sample 20: each
+    /// sample the mean of its five fifths.
+    fn burst(frame: &[u8], hi: u16, f: usize) -> Vec<u16> {
+        let mut chips = vec![false; 16];
+        for k in [0, 2, 7, 9] {
+            chips[k] = true;
+        }
+        for i in 0..frame.len() * 8 {
+            let bit = (frame[i / 8] >> (7 - i % 8)) & 1 == 1;
+            chips.extend([bit, !bit]);
+        }
+        let fifths = 100 + f + chips.len() * 6 + 5 * WINDOW;
+        let on: Vec<bool> = (0..fifths)
+            .map(|t| t >= 100 + f && chips.get((t - 100 - f) / 6).copied().unwrap_or(false))
+            .collect();
+        on.chunks(5)
+            .map(|c| (c.iter().filter(|&&x| x).count() as u32 * u32::from(hi) / 5) as u16)
+            .collect()
+    }
+
+    #[test]
+    fn every_phase() {
+        let f = crate::modes::frame::parse_hex("8D4840D6202CC371C32CE0576098").unwrap();
+        for phase in 0..5 {
+            let m = burst(&f, 5000, phase);
+            let mut flags = vec![0u8; 40];
+            candidates(&m, 0, &mut flags);
+            assert_eq!(flags[20], 1, "phase {phase}: {flags:?}");
+            let mut judge =
+                |fr: &mut [u8; 14]| crate::modes::demod::score::judge(fr, |_| false, false);
+            let b = decode(&m, 20, &mut judge).unwrap();
+            assert_eq!(&b.bytes[..], &f[..], "phase {phase}");
+        }
+    }
+}
