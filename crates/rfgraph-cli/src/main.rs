@@ -7,6 +7,9 @@
 
 mod bench;
 mod info;
+// The plumbing `fm`, `adsb` and `spectrum` share; unused parts wait for them.
+#[allow(dead_code, unused_imports)]
+mod receiver;
 mod record;
 
 use clap::{Parser, Subcommand};
