@@ -109,11 +109,6 @@ pub struct Source {
 impl Source {
     /// The output port of [`block`](Self::block) carrying the samples.
     pub const PORT: &'static str = "out";
-
-    /// Samples the source will deliver, when known (files).
-    pub fn total(&self) -> Option<u64> {
-        self.total
-    }
 }
 
 fn check_rate(rate: f64, option: &str) -> anyhow::Result<f64> {

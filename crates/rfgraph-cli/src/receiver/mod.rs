@@ -25,6 +25,10 @@
 //! let sink = outcome.finished.block::<MySink>(sink_id);
 //! ```
 //!
+//! The option groups carry their own help headings (`Input`, `Run`); give
+//! the command's own options one too (`help_heading = "FM"`), or clap
+//! lists them under `Input`.
+//!
 //! This module owns only the plumbing: receivers' logic lives in
 //! `rfgraph-radio`, and each command's own file builds its graph.
 
