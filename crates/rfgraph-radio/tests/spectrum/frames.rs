@@ -221,3 +221,33 @@ fn settings_change_and_refuse_like_constructors() {
             .is_err()
     );
 }
+
+#[test]
+fn the_last_short_average_waits_for_room_in_a_full_output() {
+    // Frames of one page, an output ring of about two frames drained a
+    // few items at a time: the last group (frame 8) must wait for room.
+    let size = 1024;
+    let x = noise(size * 9, 1.0, 13);
+    for scheduler in every_scheduler() {
+        let name = scheduler.name().to_string();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(x.clone()));
+        let power = fg.add(PowerSpectrum::new(size, Window::Hann, Scaling::Density).unwrap());
+        let avg = fg.add(Average::new(size, 2).unwrap());
+        let slow = fg.add(CopyRand::<f32>::new(5, 77));
+        let sink = fg.add(VectorSink::<f32>::new());
+        fg.chain(&[src, power, avg]).unwrap();
+        fg.connect_with_buffer(avg, "out", slow, "in", size * 4)
+            .unwrap();
+        fg.chain(&[slow, sink]).unwrap();
+        let (items, tags) = output(&run(fg, scheduler), sink);
+        assert_eq!(items.len(), size * 5, "{name}");
+        let s = size as u64;
+        let by_frame: Vec<(u64, u64)> = tags
+            .iter()
+            .filter(|t| t.key == FRAME_SAMPLES)
+            .map(|t| (t.index / s, t.value.as_u64().unwrap()))
+            .collect();
+        assert_eq!(by_frame, [(0, 2 * s), (4, s)], "{name}");
+    }
+}

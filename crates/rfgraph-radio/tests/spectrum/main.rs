@@ -4,4 +4,5 @@
 mod common;
 mod frames;
 mod levels;
+mod reference;
 mod waterfall;
