@@ -235,7 +235,13 @@ impl Tracker {
 
 /// The message for `frame` with `fields`.
 fn message(frame: &RawFrame, fields: Fields) -> Message {
-    let dbfs = frame.dbfs().max(-99.9);
+    // JSON has no infinities: silence (or a tool's nonsense) clamps.
+    let dbfs = frame.dbfs();
+    let dbfs = if dbfs.is_nan() {
+        -99.9
+    } else {
+        dbfs.clamp(-99.9, 99.9)
+    };
     Message {
         sample: frame.sample,
         hex: frame.hex(),

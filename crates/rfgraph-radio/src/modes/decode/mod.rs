@@ -68,7 +68,7 @@ pub enum Kind {
 }
 
 /// How a message's position was resolved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PositionSource {
     /// From an even/odd pair (global decoding).

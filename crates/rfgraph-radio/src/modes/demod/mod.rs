@@ -29,6 +29,19 @@ const CHUNK: usize = 32 * 1024;
 /// Positions flagged per pass of the vectorised preamble test.
 const FLAG_BLOCK: usize = 1024;
 
+/// Samples kept before the next position: the 2 MS/s slicer looks one
+/// sample back to tell a burst that starts early from one that starts
+/// late.
+const HISTORY: usize = 1;
+
+/// Whether the AVX2 builds of the vectorised loops may run on this CPU
+/// (checked once).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn avx2() -> bool {
+    static AVX2: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVX2.get_or_init(|| std::arch::is_x86_feature_detected!("avx2"))
+}
+
 /// A burst the slicer found and `score` accepted.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Burst {
@@ -99,7 +112,8 @@ pub struct Demodulator {
     rate: DemodRate,
     fix: bool,
     filter: IcaoFilter,
-    /// Unfinished magnitudes, `buf[0]` being stream sample `buf_start`.
+    /// Unfinished magnitudes, `buf[HISTORY]` being stream sample
+    /// `buf_start` (the stream starts after `HISTORY` silent samples).
     buf: Vec<u16>,
     buf_start: u64,
     /// The next stream position to test.
@@ -116,7 +130,11 @@ impl Demodulator {
             fix: true,
             // dump1090 forgets an address after 60 s.
             filter: IcaoFilter::new((60.0 * rate.hz()) as u64),
-            buf: Vec::with_capacity(CHUNK + 2 * rate.window() + FLAG_BLOCK),
+            buf: {
+                let mut b = Vec::with_capacity(HISTORY + CHUNK + 2 * rate.window() + FLAG_BLOCK);
+                b.resize(HISTORY, 0);
+                b
+            },
             buf_start: 0,
             next: 0,
             flags: vec![0; FLAG_BLOCK],
@@ -159,17 +177,23 @@ impl Demodulator {
         self.trim();
     }
 
-    /// Drops the samples before the next position.
+    /// Drops the samples before the next position but `HISTORY`.
     fn trim(&mut self) {
-        let drop = (self.next.saturating_sub(self.buf_start) as usize).min(self.buf.len());
+        let drop = (self.next.saturating_sub(self.buf_start) as usize)
+            .min(self.buf.len().saturating_sub(HISTORY));
         self.buf.drain(..drop);
         self.buf_start += drop as u64;
+    }
+
+    /// The stream index of buffer index `k` (at least `HISTORY`).
+    fn stream_index(&self, k: usize) -> u64 {
+        self.buf_start + (k - HISTORY) as u64
     }
 
     /// Tests every position from `next` up to (not including) buffer
     /// index `end`, each of which has a whole window after it.
     fn scan_to(&mut self, end: usize, out: &mut impl Extend<RawFrame>) {
-        let mut j = (self.next.saturating_sub(self.buf_start)) as usize;
+        let mut j = (self.next.saturating_sub(self.buf_start)) as usize + HISTORY;
         let window = self.rate.window();
         while j < end {
             let block = (end - j).min(FLAG_BLOCK);
@@ -198,7 +222,7 @@ impl Demodulator {
                 let pos = j + k;
                 if let Some(b) = self.decide(pos) {
                     let bits = usize::from(b.judged.bits);
-                    let at = self.buf_start + b.start as u64;
+                    let at = self.stream_index(b.start);
                     self.emit(b, at, out);
                     let skip = match self.rate {
                         DemodRate::Msps2 => slice2000::skip(bits),
@@ -216,13 +240,13 @@ impl Demodulator {
             }
             j = resume;
         }
-        self.next = self.buf_start + j as u64;
+        self.next = self.stream_index(j);
     }
 
     /// Slices and judges the candidate at buffer index `pos`.
     fn decide(&mut self, pos: usize) -> Option<Burst> {
         self.counters.preambles.fetch_add(1, Ordering::Relaxed);
-        let now = self.buf_start + pos as u64;
+        let now = self.stream_index(pos);
         let filter = &self.filter;
         let fix = self.fix;
         let mut judge = |f: &mut [u8; 14]| score::judge(f, |a| filter.contains(a, now), fix);

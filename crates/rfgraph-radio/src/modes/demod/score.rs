@@ -29,6 +29,12 @@ pub(crate) struct Judged {
     pub address: u32,
     /// Bits repaired.
     pub corrected: u8,
+    /// Nothing in the bits is in doubt: parity intact, or an address
+    /// recovered whole. False for a repaired bit, and for a DF11 whose
+    /// parity shows an interrogator code (a wrong bit among the last
+    /// seven would show as one too), so that other slicings are still
+    /// tried for a better one.
+    pub certain: bool,
     /// Teach the address to the filter.
     pub learn: bool,
     /// 56 or 112.
@@ -57,10 +63,11 @@ pub(crate) fn judge(
     let data = &mut frame[..n / 8];
     let s = syndrome(data);
     let aa = |d: &[u8]| bits(d, 9, 24) as u32;
-    let judged = |score, address, corrected, learn| Judged {
+    let judged = |score, address, corrected, learn, certain| Judged {
         score,
         address,
         corrected,
+        certain,
         learn,
         bits: n as u8,
     };
@@ -72,7 +79,7 @@ pub(crate) fn judge(
             if s == 0 {
                 let a = aa(data);
                 let score = if known(a) { 1800 } else { 1400 };
-                return Some(judged(score, a, 0, icao));
+                return Some(judged(score, a, 0, icao, true));
             }
             if fix
                 && let Some(bit) = single_bit_error(s, n)
@@ -81,7 +88,7 @@ pub(crate) fn judge(
                 flip_bit(data, bit);
                 let a = aa(data);
                 let score = if known(a) { 900 } else { 700 };
-                return Some(judged(score, a, 1, false));
+                return Some(judged(score, a, 1, false, false));
             }
             None
         }
@@ -89,15 +96,16 @@ pub(crate) fn judge(
             let a = aa(data);
             if s == 0 {
                 let score = if known(a) { 1600 } else { 750 };
-                Some(judged(score, a, 0, true))
-            } else if s < 0x80 && known(a) {
-                // Interrogator code overlaid on the parity.
-                Some(judged(1000, a, 0, false))
+                Some(judged(score, a, 0, true, true))
+            } else if s < 80 && known(a) {
+                // Interrogator code overlaid on the parity: the low seven
+                // bits hold CL (0–4) and IC.
+                Some(judged(1000, a, 0, false, false))
             } else {
                 None
             }
         }
-        _ => known(s).then(|| judged(1000, s, 0, false)),
+        _ => known(s).then(|| judged(1000, s, 0, false, true)),
     }
 }
 

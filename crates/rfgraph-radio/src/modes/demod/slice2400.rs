@@ -116,7 +116,7 @@ pub(crate) fn decode(
             continue;
         };
         if best.as_ref().is_none_or(|b| judged.score > b.judged.score) {
-            let perfect = judged.corrected == 0;
+            let perfect = judged.certain;
             best = Some(Burst {
                 bytes: frame,
                 judged,

@@ -67,7 +67,7 @@ fn every_dump1090_frame_and_nothing_unchecked() {
         let s = syndrome(f.data());
         match f.df() {
             17 | 18 => assert_eq!(s, 0, "{}", f.hex()),
-            11 => assert!(s < 0x80, "{}", f.hex()),
+            11 => assert!(s < 80, "{}", f.hex()),
             _ => assert_eq!(s, 0x4D2023, "{}", f.hex()),
         }
         assert_eq!(f.address, 0x4D2023, "{}", f.hex());
