@@ -1,12 +1,15 @@
-//! The `rfgraph` command line: benchmarks, `record`, `info` and the
-//! receivers (`spectrum`) now; `run`,
+//! The `rfgraph` command line: benchmarks, `record`, `info`, the
+//! receivers (`spectrum`, `adsb`) and the test-signal generators (`gen`)
+//! now; `run`,
 //! `blocks` and `inspect` later. Library crates hold all logic worth testing; this file
 //! only parses arguments and dispatches.
 //!
 //! How the crates fit together, the runtime contract and the project's
 //! rules: `docs/architecture.md` in the repository.
 
+mod adsb;
 mod bench;
+mod r#gen;
 mod info;
 mod receiver;
 mod record;
@@ -38,6 +41,16 @@ enum Command {
     /// Draws the averaged power spectrum and waterfall of a recording or
     /// device as a PNG (`rfgraph spectrum in.sigmf-meta -o out.png`).
     Spectrum(spectrum::SpectrumArgs),
+    /// Receives Mode S / ADS-B at 1090 MHz from a recording (cu8 at 2 or
+    /// 2.4 MS/s, as dump1090 records) or a device: frames, positions,
+    /// the aircraft table, dump1090's network outputs
+    /// (`rfgraph adsb examples/adsb/traffic.sigmf-meta --json`).
+    Adsb(Box<adsb::AdsbArgs>),
+    /// Writes test recordings with known contents.
+    Gen {
+        #[command(subcommand)]
+        generator: r#gen::Generator,
+    },
 }
 
 /// A recording whose format its name does not say: point at `--format`.
@@ -59,6 +72,8 @@ fn main() -> std::process::ExitCode {
         Command::Record(args) => record::run(args),
         Command::Info(args) => info::run(args),
         Command::Spectrum(args) => spectrum::run(args),
+        Command::Adsb(args) => adsb::run(*args),
+        Command::Gen { generator } => r#gen::run(generator),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

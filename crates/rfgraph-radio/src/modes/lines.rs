@@ -6,7 +6,11 @@ use std::io::Write;
 
 /// Writes every `Pmt::String` message it receives as one line (other
 /// messages are ignored) to a writer, buffered, flushing when the run
-/// ends. A blocking block: a slow reader of a pipe never stalls the
+/// ends; [`with_transform`](Self::with_transform) rewrites each text
+/// first (a message's JSON into dump1090's raw line, say). When the
+/// reader goes away (a closed pipe: `rfgraph adsb ... | head`) it stops
+/// writing and finishes, as a Unix tool would, instead of failing the
+/// run. A blocking block: a slow reader of a pipe never stalls the
 /// others' threads.
 ///
 /// # Message Inputs
@@ -20,7 +24,10 @@ use std::io::Write;
 /// ```
 pub struct LineWriter {
     out: std::io::BufWriter<Box<dyn Write + Send>>,
+    transform: Option<fn(&str) -> Option<String>>,
     lines: u64,
+    /// The reader went away.
+    closed: bool,
 }
 
 impl LineWriter {
@@ -28,8 +35,17 @@ impl LineWriter {
     pub fn new(out: Box<dyn Write + Send>) -> Self {
         Self {
             out: std::io::BufWriter::new(out),
+            transform: None,
             lines: 0,
+            closed: false,
         }
+    }
+
+    /// Writes `f(text)` instead of each text, skipping those it maps to
+    /// `None`.
+    pub fn with_transform(mut self, f: fn(&str) -> Option<String>) -> Self {
+        self.transform = Some(f);
+        self
     }
 
     /// Lines written.
@@ -43,22 +59,47 @@ impl Block for LineWriter {
         Ports::new().message_input("in")
     }
 
-    fn handle_message(&mut self, _port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
+    fn handle_message(&mut self, _port: &str, msg: Pmt, io: &mut WorkIo) -> Result<Pmt, BoxError> {
+        if self.closed {
+            return Ok(Pmt::Null);
+        }
         if let Pmt::String(s) = msg {
-            self.out.write_all(s.as_bytes())?;
-            self.out.write_all(b"\n")?;
-            self.lines += 1;
+            let line = match self.transform {
+                Some(f) => f(&s),
+                None => Some(s),
+            };
+            if let Some(line) = line {
+                let written = self
+                    .out
+                    .write_all(line.as_bytes())
+                    .and_then(|()| self.out.write_all(b"\n"));
+                match written {
+                    Ok(()) => self.lines += 1,
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                        self.closed = true;
+                        io.finish();
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
         }
         Ok(Pmt::Null)
     }
 
     fn finishing(&mut self) {
-        let _ = self.out.flush();
+        if !self.closed {
+            let _ = self.out.flush();
+        }
     }
 
     fn deinit(&mut self) -> Result<(), BoxError> {
-        self.out.flush()?;
-        Ok(())
+        if self.closed {
+            return Ok(());
+        }
+        match self.out.flush() {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+            _ => Ok(()),
+        }
     }
 
     fn is_blocking(&self) -> bool {

@@ -10,6 +10,15 @@ pub fn raw_line(m: &Message) -> String {
     format!("*{};", m.hex.to_ascii_uppercase())
 }
 
+/// The raw line of a message given as its JSON (what
+/// [`ModesDecoder`](crate::modes::ModesDecoder) posts), or `None` for text
+/// that is not one: for [`LineWriter::with_transform`](crate::modes::LineWriter::with_transform).
+pub fn raw_line_from_json(json: &str) -> Option<String> {
+    serde_json::from_str::<Message>(json)
+        .ok()
+        .map(|m| raw_line(&m))
+}
+
 /// The BaseStation line of a message (no newline), or `None` for
 /// messages BaseStation has no type for. `date` and `time` fill the
 /// generated/logged fields (`2024/05/01`, `12:00:00.000`).
@@ -139,6 +148,9 @@ mod tests {
             ..Fields::default()
         });
         assert_eq!(raw_line(&m), "*8D4840D6202CC371C32CE0576098;");
+        let json = serde_json::to_string(&m).unwrap();
+        assert_eq!(raw_line_from_json(&json).unwrap(), raw_line(&m));
+        assert_eq!(raw_line_from_json("{}"), None);
         assert_eq!(
             sbs_line(&m, "2024/05/01", "12:00:00.000").unwrap(),
             "MSG,1,1,1,4840D6,1,2024/05/01,12:00:00.000,2024/05/01,12:00:00.000,KLM1023,,,,,,,,,,,"
