@@ -95,6 +95,7 @@ struct Plan {
     accel_sizes: &'static str,
     accel_buffers: u64,
     io_mib: u64,
+    adsb_mib: u64,
 }
 
 impl Plan {
@@ -116,6 +117,7 @@ impl Plan {
                 accel_sizes: "4,64,1024",
                 accel_buffers: 200,
                 io_mib: 64,
+                adsb_mib: 32,
             }
         } else {
             Self {
@@ -134,6 +136,7 @@ impl Plan {
                 accel_sizes: "2,4,32,64,256,1024,4096",
                 accel_buffers: 1000,
                 io_mib: 256,
+                adsb_mib: 256,
             }
         }
     }
@@ -314,6 +317,11 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
         io.push(script.display().to_string());
     }
     list.rfgraph("io".to_string(), &io);
+    // ADS-B: one job makes the files and runs rfgraph's receiver at 2 and
+    // 2.4 MS/s and dump1090-mutability (when installed) on the same
+    // recording, interleaved (see `bench/adsb.rs`).
+    let adsb = strings(&[&"adsb", &"--mib", &plan.adsb_mib, &"--scheduler", &"chain"]);
+    list.rfgraph("adsb".to_string(), &adsb);
     if rfgraph_opencl::devices().is_ok_and(|d| !d.is_empty()) {
         let args = strings(&[
             &"accel",
@@ -378,8 +386,12 @@ fn run_job(job: &Job) -> anyhow::Result<Vec<Value>> {
         .collect()
 }
 
-/// Parameters that identify a table row.
+/// Parameters that identify a table row. The `adsb` experiment's modes
+/// (rfgraph at 2 and 2.4 MS/s, dump1090) decode one recording: one row.
 fn row_key(r: &Value) -> String {
+    if r["experiment"] == "adsb" {
+        return "modes1 recording".to_string();
+    }
     let keys = [
         "kernel", "taps", "pipes", "branches", "stages", "blocks", "cores", "items", "burst",
         "workload", "amount", "mode", "size_kb", "stateful", "fill",
@@ -399,6 +411,7 @@ fn rate_field(experiment: &str) -> &'static str {
         "load" => "quality",
         "accel" => "buffers_per_s",
         "io" => "bytes_per_s",
+        "adsb" => "samples_per_s",
         _ => "block_items_per_s",
     }
 }
@@ -414,25 +427,29 @@ pub fn table(records: &[Value]) -> String {
         let cell = rows
             .entry((experiment.to_string(), row_key(r)))
             .or_default()
-            .entry(series_name(r, &[]))
+            .entry(series_name(
+                r,
+                if experiment == "adsb" { &["mode"] } else { &[] },
+            ))
             .or_default();
         cell.0.push(r["seconds"].as_f64().unwrap_or(f64::NAN));
         cell.1
             .push(r[rate_field(experiment)].as_f64().unwrap_or(f64::NAN));
     }
     let mut md = String::from(
-        "| experiment | parameters | runtime/scheduler | seconds (mean ± 95% CI) | rate (mean) | × GNU Radio |\n|---|---|---|---|---|---|\n",
+        "| experiment | parameters | runtime/scheduler | seconds (mean ± 95% CI) | rate (mean) | × GNU Radio (adsb: × dump1090) |\n|---|---|---|---|---|---|\n",
     );
     for ((experiment, params), series) in &rows {
+        let peer = |name: &str| name.starts_with("gnuradio") || name.starts_with("dump1090");
         let gr = series
             .iter()
-            .find(|(name, _)| name.starts_with("gnuradio"))
+            .find(|(name, _)| peer(name))
             .map(|(_, c)| Estimate::of(&c.1).mean);
         for (name, (secs, rates)) in series {
             let s = Estimate::of(secs);
             let rate = Estimate::of(rates).mean;
             let ratio = match gr {
-                Some(g) if g > 0.0 && !name.starts_with("gnuradio") => format!("{:.2}", rate / g),
+                Some(g) if g > 0.0 && !peer(name) => format!("{:.2}", rate / g),
                 _ => "–".to_string(),
             };
             let _ = writeln!(
