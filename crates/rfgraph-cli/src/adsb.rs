@@ -100,11 +100,12 @@ fn raw_stdout_line(json: &str) -> Option<String> {
     Some(format!("*{};", m.hex))
 }
 
-/// Opens the input; a raw file's rate defaults to dump1090's 2 MS/s.
+/// Opens the input. A raw file's or a device's rate defaults to
+/// dump1090's 2 MS/s, a device's frequency to 1090 MHz.
 fn open(args: &AdsbArgs) -> anyhow::Result<Input> {
     let mut input = args.input.clone();
     let raw_file = input.input.as_ref().is_some_and(|p| !is_sigmf_name(p));
-    if raw_file && input.rate.is_none() {
+    if (raw_file || input.device.is_some()) && input.rate.is_none() {
         input.rate = Some(2.0e6);
     }
     if input.device.is_some() && input.freq.is_none() {
