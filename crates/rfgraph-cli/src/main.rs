@@ -1,4 +1,4 @@
-//! The `rfgraph` command line: benchmarks, `record` and `info` now; `run`,
+//! The `rfgraph` command line: benchmarks, `record`, `info` and `gen` now; `run`,
 //! `blocks` and `inspect` later. Library crates hold all logic worth testing; this file
 //! only parses arguments and dispatches.
 //!
@@ -6,6 +6,7 @@
 //! rules: `docs/architecture.md` in the repository.
 
 mod bench;
+mod r#gen;
 mod info;
 mod record;
 
@@ -32,6 +33,12 @@ enum Command {
     /// Shows what a raw or SigMF recording holds: type, rate, duration,
     /// captures, annotations.
     Info(info::InfoArgs),
+    /// Writes test recordings with known contents (`rfgraph gen fm -o
+    /// station.sigmf-meta`).
+    Gen {
+        #[command(subcommand)]
+        generator: r#gen::Generator,
+    },
 }
 
 /// A recording whose format its name does not say: point at `--format`.
@@ -52,6 +59,7 @@ fn main() -> std::process::ExitCode {
         Command::Bench { experiment } => bench::run(experiment),
         Command::Record(args) => record::run(args),
         Command::Info(args) => info::run(args),
+        Command::Gen { generator } => r#gen::run(generator),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
