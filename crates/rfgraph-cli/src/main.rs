@@ -1,5 +1,5 @@
-//! The `rfgraph` command line: benchmarks, `record`, `info` and the
-//! receivers (`spectrum`) now; `run`,
+//! The `rfgraph` command line: benchmarks, `record`, `info`, `gen` and the
+//! receivers (`spectrum`, `fm`, `adsb`); `run`,
 //! `blocks` and `inspect` later. Library crates hold all logic worth testing; this file
 //! only parses arguments and dispatches.
 //!
@@ -7,6 +7,7 @@
 //! rules: `docs/architecture.md` in the repository.
 
 mod bench;
+mod r#gen;
 mod info;
 mod receiver;
 mod record;
@@ -38,6 +39,12 @@ enum Command {
     /// Draws the averaged power spectrum and waterfall of a recording or
     /// device as a PNG (`rfgraph spectrum in.sigmf-meta -o out.png`).
     Spectrum(spectrum::SpectrumArgs),
+    /// Writes test recordings with known contents (`rfgraph gen fm -o
+    /// station.sigmf-meta`).
+    Gen {
+        #[command(subcommand)]
+        generator: r#gen::Generator,
+    },
 }
 
 /// A recording whose format its name does not say: point at `--format`.
@@ -59,6 +66,7 @@ fn main() -> std::process::ExitCode {
         Command::Record(args) => record::run(args),
         Command::Info(args) => info::run(args),
         Command::Spectrum(args) => spectrum::run(args),
+        Command::Gen { generator } => r#gen::run(generator),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
