@@ -1,4 +1,5 @@
-//! The `rfgraph` command line: benchmarks, `record` and `info` now; `run`,
+//! The `rfgraph` command line: benchmarks, `record`, `info` and the
+//! receivers (`spectrum`) now; `run`,
 //! `blocks` and `inspect` later. Library crates hold all logic worth testing; this file
 //! only parses arguments and dispatches.
 //!
@@ -7,7 +8,9 @@
 
 mod bench;
 mod info;
+mod receiver;
 mod record;
+mod spectrum;
 
 use clap::{Parser, Subcommand};
 
@@ -32,6 +35,9 @@ enum Command {
     /// Shows what a raw or SigMF recording holds: type, rate, duration,
     /// captures, annotations.
     Info(info::InfoArgs),
+    /// Draws the averaged power spectrum and waterfall of a recording or
+    /// device as a PNG (`rfgraph spectrum in.sigmf-meta -o out.png`).
+    Spectrum(spectrum::SpectrumArgs),
 }
 
 /// A recording whose format its name does not say: point at `--format`.
@@ -52,6 +58,7 @@ fn main() -> std::process::ExitCode {
         Command::Bench { experiment } => bench::run(experiment),
         Command::Record(args) => record::run(args),
         Command::Info(args) => info::run(args),
+        Command::Spectrum(args) => spectrum::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -47,7 +47,7 @@ mod fused;
 mod io;
 mod load;
 mod msg;
-mod plot;
+pub(crate) mod plot;
 mod record;
 mod saxpy;
 mod setup;

@@ -40,7 +40,8 @@ const FONTS: &[&str] = &[
     "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
 ];
 
-fn register_font() -> anyhow::Result<()> {
+/// Registers the first of [`FONTS`] found as `sans-serif`, once per process.
+pub(crate) fn register_font() -> anyhow::Result<()> {
     static ONCE: Once = Once::new();
     let mut result = Ok(());
     ONCE.call_once(|| {
