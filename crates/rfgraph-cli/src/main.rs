@@ -1,5 +1,5 @@
 //! The `rfgraph` command line: benchmarks, `record`, `info` and the
-//! receivers (`spectrum`) now; `run`,
+//! receivers (`fm`, `spectrum`) now; `run`,
 //! `blocks` and `inspect` later. Library crates hold all logic worth testing; this file
 //! only parses arguments and dispatches.
 //!
@@ -7,6 +7,7 @@
 //! rules: `docs/architecture.md` in the repository.
 
 mod bench;
+mod fm;
 mod info;
 mod receiver;
 mod record;
@@ -38,6 +39,10 @@ enum Command {
     /// Draws the averaged power spectrum and waterfall of a recording or
     /// device as a PNG (`rfgraph spectrum in.sigmf-meta -o out.png`).
     Spectrum(spectrum::SpectrumArgs),
+    /// Receives an FM broadcast station (stereo, RDS) from a recording or
+    /// device into a WAV file or the sound card
+    /// (`rfgraph fm in.cu8 --rate 2.4e6 --offset 300e3 -o out.wav`).
+    Fm(fm::FmArgs),
 }
 
 /// A recording whose format its name does not say: point at `--format`.
@@ -59,6 +64,7 @@ fn main() -> std::process::ExitCode {
         Command::Record(args) => record::run(args),
         Command::Info(args) => info::run(args),
         Command::Spectrum(args) => spectrum::run(args),
+        Command::Fm(args) => fm::run(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
