@@ -1,4 +1,4 @@
-//! The `rfgraph` command line: benchmarks, `record`, `info` and the
+//! The `rfgraph` command line: benchmarks, `record`, `info`, `gen` and the
 //! receivers (`fm`, `spectrum`) now; `run`,
 //! `blocks` and `inspect` later. Library crates hold all logic worth testing; this file
 //! only parses arguments and dispatches.
@@ -8,6 +8,7 @@
 
 mod bench;
 mod fm;
+mod r#gen;
 mod info;
 mod receiver;
 mod record;
@@ -43,6 +44,12 @@ enum Command {
     /// device into a WAV file or the sound card
     /// (`rfgraph fm in.cu8 --rate 2.4e6 --offset 300e3 -o out.wav`).
     Fm(fm::FmArgs),
+    /// Writes test recordings with known contents (`rfgraph gen fm -o
+    /// station.sigmf-meta`).
+    Gen {
+        #[command(subcommand)]
+        generator: r#gen::Generator,
+    },
 }
 
 /// A recording whose format its name does not say: point at `--format`.
@@ -65,6 +72,7 @@ fn main() -> std::process::ExitCode {
         Command::Info(args) => info::run(args),
         Command::Spectrum(args) => spectrum::run(args),
         Command::Fm(args) => fm::run(args),
+        Command::Gen { generator } => r#gen::run(generator),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -1,0 +1,124 @@
+//! Shared by the radio crate's integration tests: the GNU Radio / gr-rds
+//! gate (a failure under CI, one printed line and a skip elsewhere), a
+//! plain FM demodulator for tests that need no receiver, and tone
+//! measurement.
+
+// Each test file uses a different subset of these helpers.
+#![allow(dead_code)]
+
+use num_complex::Complex32;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The Python that has GNU Radio and gr-rds (Debian's), not the default
+/// `python3`.
+pub const GR_PYTHON: &str = "/usr/bin/python3";
+
+/// True when the `CI` environment variable says the tests run under
+/// continuous integration (`true`, in any case, or `1`): there a missing
+/// GNU Radio fails the run instead of skipping the test.
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
+}
+
+/// True when `/usr/bin/python3` can import GNU Radio and gr-rds. When it
+/// cannot, under CI this panics naming `test`; elsewhere it writes one
+/// line to standard error (where the harness does not capture it) and
+/// returns false, and the test returns without checking anything.
+pub fn gr_rds_available(test: &str) -> bool {
+    let probe = Command::new(GR_PYTHON)
+        .args(["-c", "import rds, gnuradio.digital"])
+        .output();
+    let why = match probe {
+        Ok(out) if out.status.success() => return true,
+        Ok(out) => String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .last()
+            .unwrap_or("import failed")
+            .to_string(),
+        Err(e) => format!("cannot run {GR_PYTHON}: {e}"),
+    };
+    if under_ci() {
+        panic!(
+            "{test}: GNU Radio with gr-rds is missing under CI, where this test must run: {why}"
+        );
+    }
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "skipping {test}: GNU Radio with gr-rds is not available ({why})"
+    );
+    false
+}
+
+/// A script under `tests/gr_rds/`.
+pub fn gr_script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/gr_rds")
+        .join(name)
+}
+
+/// Runs `script` with `args` on GNU Radio's Python and parses the JSON
+/// object it prints last.
+pub fn run_gr_script(script: &str, args: &[&str]) -> serde_json::Value {
+    let out = Command::new(GR_PYTHON)
+        .arg(gr_script(script))
+        .args(args)
+        .output()
+        .expect("GNU Radio's Python runs");
+    assert!(
+        out.status.success(),
+        "{script} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .unwrap_or_else(|| {
+            panic!("{script} printed no JSON: {text}");
+        });
+    serde_json::from_str(last).expect("JSON from the script")
+}
+
+/// A unique scratch directory for one test, removed first if present.
+pub fn scratch_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rfgraph-radio-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `samples` as raw little-endian `f32`.
+pub fn write_f32(path: &Path, samples: &[f32]) {
+    let bytes: Vec<u8> = samples.iter().flat_map(|v| v.to_le_bytes()).collect();
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// The plainest FM demodulator: the phase step between samples, in Hz
+/// (`arg(x[n]·conj(x[n−1])) · rate / 2π`); the first output compares with
+/// a sample of phase 0.
+pub fn fm_demod_hz(iq: &[Complex32], rate: f64) -> Vec<f32> {
+    let mut prev = Complex32::new(1.0, 0.0);
+    iq.iter()
+        .map(|&x| {
+            let d = x * prev.conj();
+            prev = x;
+            (d.arg() as f64 * rate / std::f64::consts::TAU) as f32
+        })
+        .collect()
+}
+
+/// The complex amplitude of frequency `f` Hz in `x` (sampled at `rate`):
+/// `(2/N) Σ x[n] e^{−j2πfn/rate}`, so a sine `a·sin(2πft + φ)` gives
+/// magnitude `a`.
+pub fn tone(x: &[f32], rate: f64, f: f64) -> num_complex::Complex64 {
+    let w = std::f64::consts::TAU * f / rate;
+    let s: num_complex::Complex64 = x
+        .iter()
+        .enumerate()
+        .map(|(n, &v)| num_complex::Complex64::from_polar(v as f64, -w * n as f64))
+        .sum();
+    s * (2.0 / x.len() as f64)
+}
