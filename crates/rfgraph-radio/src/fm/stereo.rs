@@ -14,6 +14,7 @@
 
 use super::error::FmError;
 use super::lock::PilotLock;
+use num_complex::Complex32;
 use rfgraph::{Block, BoxError, MessageOutput, Pmt, Ports, StreamInput, StreamOutput, WorkIo};
 use rfgraph_dsp::Pll;
 use std::collections::BTreeMap;
@@ -90,6 +91,8 @@ pub struct StereoDemod {
     output: StreamOutput<f32>,
     stereo_out: MessageOutput,
     pll: Pll,
+    /// The PLL's reference for one loop update's group of samples.
+    reference: Vec<Complex32>,
     lock: PilotLock,
     mpx_rate: f64,
     stereo: bool,
@@ -124,6 +127,7 @@ impl StereoDemod {
             input: StreamInput::new("in"),
             output: StreamOutput::new("out"),
             stereo_out: MessageOutput::new("stereo"),
+            reference: vec![Complex32::new(0.0, 0.0); pll.update_interval()],
             pll,
             lock,
             mpx_rate,
@@ -183,16 +187,14 @@ impl Block for StereoDemod {
         while i < n {
             let k = (n - i).min(self.pll.samples_to_update());
             let (x, y) = (&input[i..i + k], &mut output[i..i + k]);
+            let refs = &mut self.reference[..k];
+            self.pll.track_slice(x, refs);
             if self.stereo {
-                for (y, &x) in y.iter_mut().zip(x) {
-                    let r = self.pll.track(x);
+                for ((y, &x), r) in y.iter_mut().zip(x).zip(refs.iter()) {
                     // 2·x·sin(2θ) = 4·x·sin θ·cos θ
-                    *y = 4.0 * x * r.sin * r.cos;
+                    *y = 4.0 * x * r.im * r.re;
                 }
             } else {
-                for &x in x {
-                    self.pll.track(x);
-                }
                 y.fill(0.0);
             }
             i += k;
