@@ -82,6 +82,21 @@ pub fn run_gr_script(script: &str, args: &[&str]) -> serde_json::Value {
     serde_json::from_str(last).expect("JSON from the script")
 }
 
+/// Runs `script` with `args` on GNU Radio's Python; fails the test if it
+/// fails.
+pub fn run_gr_python(script: &str, args: &[&str]) {
+    let out = Command::new(GR_PYTHON)
+        .arg(gr_script(script))
+        .args(args)
+        .output()
+        .expect("GNU Radio's Python runs");
+    assert!(
+        out.status.success(),
+        "{script} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// A unique scratch directory for one test, removed first if present.
 pub fn scratch_dir(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("rfgraph-radio-{}-{test}", std::process::id()));
@@ -121,4 +136,98 @@ pub fn tone(x: &[f32], rate: f64, f: f64) -> num_complex::Complex64 {
         .map(|(n, &v)| num_complex::Complex64::from_polar(v as f64, -w * n as f64))
         .sum();
     s * (2.0 / x.len() as f64)
+}
+
+/// What the RDS decoder reported, by field: every value each field took,
+/// in order.
+#[derive(Debug, Default)]
+pub struct RdsSeen {
+    /// Every message, as JSON lines.
+    pub lines: Vec<String>,
+    /// Every value of each key (`pi`, `ps`, `rt`, `pty`, ...), in order.
+    pub values: std::collections::BTreeMap<String, Vec<serde_json::Value>>,
+    /// The input bit at which the first `ps` came, if one did.
+    pub first_ps_bit: Option<usize>,
+    /// The synchroniser's totals.
+    pub counts: Option<rfgraph_radio::rds::sync::SyncCounts>,
+}
+
+impl RdsSeen {
+    /// The values `key` took.
+    pub fn of(&self, key: &str) -> Vec<serde_json::Value> {
+        self.values.get(key).cloned().unwrap_or_default()
+    }
+
+    fn add(&mut self, message: &rfgraph::Pmt, bit: usize) {
+        let line = rfgraph_radio::rds::json_line(message);
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        for (k, v) in v.as_object().unwrap() {
+            self.values.entry(k.clone()).or_default().push(v.clone());
+            if k == "ps" && self.first_ps_bit.is_none() {
+                self.first_ps_bit = Some(bit);
+            }
+        }
+        self.lines.push(line);
+    }
+
+    /// Asserts that every value every field took is `want`'s (the PI,
+    /// PS, RadioText and flags of `content`), and that PI, PS and
+    /// RadioText were decoded.
+    pub fn assert_exactly(&self, content: &rfgraph_radio::rds::RdsContent, what: &str) {
+        use serde_json::json;
+        let pi = format!("0x{:04X}", content.pi);
+        let ps = format!("{:<8}", content.ps);
+        for (key, want) in [
+            ("pi", json!(pi)),
+            ("ps", json!(ps)),
+            ("rt", json!(content.radiotext)),
+            ("pty", json!(content.pty)),
+            ("tp", json!(content.tp)),
+            ("ta", json!(content.ta)),
+            ("ms", json!(content.music)),
+        ] {
+            let got = self.of(key);
+            assert!(
+                got.iter().all(|v| *v == want),
+                "{what}: {key} took {got:?}, expected only {want}; all: {:#?}",
+                self.lines
+            );
+            if ["pi", "ps", "rt"].contains(&key) {
+                assert!(
+                    !got.is_empty(),
+                    "{what}: no {key} decoded; all: {:#?}",
+                    self.lines
+                );
+            }
+        }
+    }
+}
+
+/// Runs the RDS demodulator and decoder (the library cores, no
+/// flowgraph) over a multiplex.
+pub fn decode_mpx(mpx: &[f32], rate: f64) -> RdsSeen {
+    let mut demod = rfgraph_radio::rds::RdsDemodulator::new(rate).unwrap();
+    let mut soft = Vec::new();
+    demod.process(mpx, &mut soft);
+    decode_soft(&soft)
+}
+
+/// Runs the RDS decoder over soft bits.
+pub fn decode_soft(soft: &[f32]) -> RdsSeen {
+    let mut sync = rfgraph_radio::rds::sync::BlockSync::new(2);
+    let mut groups = rfgraph_radio::rds::groups::GroupDecoder::new();
+    let mut events = Vec::new();
+    let mut messages = Vec::new();
+    let mut seen = RdsSeen::default();
+    for (i, &s) in soft.iter().enumerate() {
+        sync.push_soft(s, &mut events);
+        for e in events.drain(..) {
+            groups.push(e, &mut messages);
+        }
+        for m in messages.drain(..) {
+            seen.add(&m, i);
+        }
+    }
+    seen.counts = Some(sync.counts());
+    seen
 }
