@@ -182,3 +182,45 @@ fn bad_options_are_refused_naming_them() {
     let (ok, _, stderr) = rfgraph(&["fm", &input, "--rate", "100e3", "-o", &wav]);
     assert!(!ok && stderr.contains("input rate"), "{stderr}");
 }
+
+#[test]
+fn rds_prints_as_json_lines_from_a_sigmf_recording() {
+    let dir = Scratch::new("rds");
+    let meta = dir.path("station.sigmf-meta");
+    let (ok, _, stderr) = rfgraph(&[
+        "gen",
+        "fm",
+        "-o",
+        &meta,
+        "--rate",
+        "480e3",
+        "--seconds",
+        "3",
+        "--cnr",
+        "30",
+        "--offset",
+        "100e3",
+        "--freq",
+        "98.5e6",
+        "--pi",
+        "0xBEEF",
+        "--ps",
+        "RX TEST",
+        "--rt",
+        "Hello from rfgraph",
+    ]);
+    assert!(ok, "{stderr}");
+    let wav = dir.path("out.wav");
+    // The recording's centre is 98.4 MHz: --station finds the offset.
+    let (ok, stdout, stderr) = rfgraph(&["fm", &meta, "--station", "98.5e6", "-o", &wav]);
+    assert!(ok, "{stderr}");
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    assert!(!lines.is_empty(), "no RDS on stdout; stderr: {stderr}");
+    assert!(lines.iter().all(|l| l["pi"] == "0xBEEF"), "{stdout}");
+    let last = |key: &str| lines.iter().rev().find_map(|l| l.get(key).cloned());
+    assert_eq!(last("ps"), Some("RX TEST ".into()), "{stdout}");
+    assert_eq!(last("rt"), Some("Hello from rfgraph".into()), "{stdout}");
+}

@@ -91,3 +91,76 @@ fn generated_mono_station_falls_back_to_mono() {
     assert!((amp / (0.45 * 0.87) - 1.0).abs() < 0.02, "{amp}");
     assert!(snr > 50.0, "{snr:.1} dB");
 }
+
+/// The RDS messages of a run, and the last value each field took.
+fn rds_fields(messages: &[rfgraph::Pmt]) -> std::collections::BTreeMap<String, Vec<rfgraph::Pmt>> {
+    let mut fields: std::collections::BTreeMap<String, Vec<rfgraph::Pmt>> = Default::default();
+    for m in messages {
+        let rfgraph::Pmt::Map(m) = m else {
+            panic!("not a map: {m:?}")
+        };
+        for (k, v) in m {
+            fields.entry(k.clone()).or_default().push(v.clone());
+        }
+    }
+    fields
+}
+
+#[test]
+fn rds_is_decoded_exactly_through_the_receiver_on_every_scheduler() {
+    use rfgraph::{Flowgraph, Pmt};
+    use rfgraph_blocks::{MessageSink, NullSink, VectorSource};
+    use rfgraph_radio::fm::Receiver;
+    use rfgraph_radio::rds::RdsContent;
+
+    let content = RdsContent {
+        pi: 0x5A17,
+        ps: "RFGRAPH".into(),
+        radiotext: "rfgraph FM receiver".into(),
+        ..RdsContent::default()
+    };
+    let s = FmStation {
+        rds: Some(content.clone()),
+        duration: 3.0,
+        ..station(
+            Audio::tone(1000.0, 0.9),
+            Audio::tone(400.0, 0.9),
+            200e3,
+            1e6,
+        )
+    };
+    let iq = s.generate().unwrap();
+    let rx = Receiver::new(FmConfig {
+        rds: true,
+        ..config(200e3, 1e6)
+    })
+    .unwrap();
+    let mut runs = Vec::new();
+    for name in ["single", "pool", "chain"] {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(iq.clone()));
+        let ports = rx.build(&mut fg, src, "out").unwrap();
+        for p in [ports.left, ports.right] {
+            let sink = fg.add(NullSink::<f32>::new());
+            fg.connect(p.block, p.port, sink, "in").unwrap();
+        }
+        let rds = ports.rds.expect("RDS is on");
+        let msgs = fg.add(MessageSink::new());
+        fg.connect_message(rds.block, rds.port, msgs, "in").unwrap();
+        let done = fm_support::wait(fg.start(fm_support::scheduler(name)).unwrap());
+        runs.push(done.block::<MessageSink>(msgs).unwrap().messages().to_vec());
+    }
+    for other in &runs[1..] {
+        assert_eq!(&runs[0], other, "the schedulers decoded different RDS");
+    }
+    let fields = rds_fields(&runs[0]);
+    let only = |key: &str, want: Pmt| {
+        let seen = fields
+            .get(key)
+            .unwrap_or_else(|| panic!("no {key}: {fields:?}"));
+        assert!(seen.iter().all(|v| *v == want), "{key}: {seen:?}");
+    };
+    only("pi", Pmt::String("0x5A17".into()));
+    only("ps", Pmt::String("RFGRAPH ".into()));
+    only("rt", Pmt::String("rfgraph FM receiver".into()));
+}

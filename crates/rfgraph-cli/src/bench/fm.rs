@@ -20,8 +20,9 @@
 //! reads (it flips the top bit), so GNU Radio demodulates the same audio.
 //!
 //! The recording (`rfgraph-bench-fm-N.cu8` in `--dir`, by default
-//! `/dev/shm`) is a stereo station 250 kHz off centre: 1 kHz left, 400 Hz
-//! right, the pilot, 30 dB CNR. It is generated once, kept for later runs
+//! `/dev/shm`) is the project's generated station (`generate::fm`) 250 kHz
+//! off centre: 1 kHz left, 400 Hz right, the pilot, RDS, 30 dB CNR. It is
+//! generated once, kept for later runs
 //! unless `--fresh`, and read once before any timing. `--cores C` pins
 //! the whole process (the file source's thread too) to the first C CPUs
 //! and gives the scheduler C workers; GNU Radio's runs get the same CPUs.
@@ -37,8 +38,9 @@ use num_complex::Complex32;
 use rfgraph::Flowgraph;
 use rfgraph_blocks::{FileSource, NullSink, SampleFormat};
 use rfgraph_radio::fm::{FmConfig, Receiver, StereoDemod};
+use rfgraph_radio::generate::fm::{Audio, FmStation, IqRecording, RdsContent, write_iq};
 use serde_json::Value;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -62,6 +64,9 @@ pub struct FmArgs {
     /// Mono receiver (no stereo decoder) on both sides.
     #[arg(long)]
     pub mono: bool,
+    /// Also decode RDS (rfgraph only: GNU Radio 3.10 has no RDS block).
+    #[arg(long)]
+    pub rds: bool,
     /// Folder for the recording (default: /dev/shm, else the temporary
     /// folder).
     #[arg(long)]
@@ -105,58 +110,37 @@ fn recording(args: &FmArgs) -> anyhow::Result<PathBuf> {
     Ok(path)
 }
 
-/// Writes `n` cu8 samples of a stereo station at [`OFFSET`]: 1 kHz left,
-/// 400 Hz right (0.9 of full scale, 50 µs pre-emphasis left out: the
-/// tones sit below its corner), a 9 % pilot, 75 kHz deviation, and
-/// Gaussian noise 30 dB under the carrier in 200 kHz.
+/// Writes `n` cu8 samples of the project's generated station
+/// (`rfgraph_radio::generate::fm`) at [`OFFSET`]: 1 kHz left, 400 Hz
+/// right at 0.9 of full scale, 50 µs pre-emphasis, the pilot, RDS, 75 kHz
+/// deviation and 30 dB CNR in 200 kHz.
 fn write_station(path: &Path, n: u64) -> anyhow::Result<()> {
-    use std::f64::consts::TAU;
-    let mut out = std::io::BufWriter::new(
-        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
-    );
-    let noise_sd = (10f64.powf(-3.0) * RATE / 200e3 / 2.0).sqrt();
-    let mut rng = 0x2545_F491_4F6C_DD1Du64;
-    let mut uniform = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        ((rng >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+    let station = FmStation {
+        carrier_offset: OFFSET,
+        cnr_db: Some(30.0),
+        left: Audio::tone(1000.0, 0.9),
+        right: Audio::tone(400.0, 0.9),
+        rds: Some(RdsContent::default()),
+        ..FmStation::new(RATE, n as f64 / RATE)
     };
-    let (mut phase, scale) = (0.0f64, 0.6 * 127.5);
-    let mut chunk = Vec::with_capacity(1 << 16);
-    for k in 0..n {
-        let t = k as f64 / RATE;
-        let (l, r) = (0.9 * (TAU * 1e3 * t).sin(), 0.9 * (TAU * 400.0 * t).sin());
-        let pilot = TAU * 19e3 * t;
-        let mpx = 0.9 * ((l + r) / 2.0 + (l - r) / 2.0 * (2.0 * pilot).sin()) + 0.09 * pilot.sin();
-        phase = (phase + TAU * (75e3 * mpx + OFFSET) / RATE) % TAU;
-        let rad = (-2.0 * uniform().ln()).sqrt() * noise_sd;
-        let a = TAU * uniform();
-        for v in [phase.cos() + rad * a.cos(), phase.sin() + rad * a.sin()] {
-            chunk.push((127.5 + scale * v).round().clamp(0.0, 255.0) as u8);
-        }
-        if chunk.len() >= 1 << 16 {
-            out.write_all(&chunk)?;
-            chunk.clear();
-        }
-    }
-    out.write_all(&chunk)?;
-    out.flush()?;
+    let iq = station.generate().context("generating the station")?;
+    write_iq(path, &iq, &IqRecording::new(SampleFormat::CU8, RATE))
+        .with_context(|| format!("writing {}", path.display()))?;
     Ok(())
 }
 
-fn config(mono: bool) -> FmConfig {
+fn config(mono: bool, rds: bool) -> FmConfig {
     FmConfig {
         input_rate: RATE,
         offset: OFFSET,
         stereo: !mono,
-        rds: false,
+        rds,
         ..FmConfig::default()
     }
 }
 
 fn measure(path: &Path, args: &FmArgs, run: usize) -> anyhow::Result<Record> {
-    let rx = Receiver::new(config(args.mono))?;
+    let rx = Receiver::new(config(args.mono, args.rds))?;
     let mut fg = Flowgraph::new();
     if let Some(b) = args.run.buffer_bytes {
         fg.set_buffer_bytes(b);
@@ -207,6 +191,7 @@ fn measure(path: &Path, args: &FmArgs, run: usize) -> anyhow::Result<Record> {
         .field("channel_taps", rx.channel_plan().taps.len())
         .field("audio_samples", audio)
         .field("stereo_locked", stereo)
+        .field("rds", args.rds)
         .field("items_per_s", rate)
         .field("block_items_per_s", rate)
         .field("real_time", rate / RATE))

@@ -20,6 +20,9 @@ pub enum FmError {
     /// A filter or kernel could not be made from the parameters.
     #[error("FM receiver: {0}")]
     Dsp(#[from] DspError),
+    /// The RDS decoder could not be added.
+    #[error("FM receiver: RDS: {0}")]
+    Rds(#[from] crate::rds::RdsError),
     /// Connecting the receiver's blocks failed (a source port of the wrong
     /// item type, say).
     #[error("FM receiver: {0}")]

@@ -8,7 +8,7 @@
 //! source ─ FreqXlatingFir ─ MpxDemod ─ [resampler] ─┬─ Deemphasis ─ audio filter ─────────┐ sum
 //!          (channel, ÷D)   (quad_rate)   (MPX)      │                                     StereoMatrix ─ left, right
 //!                                                   ├─ StereoDemod ─ Deemphasis ─ audio filter ┘ diff
-//!                                                   └─ (RDS)
+//!                                                   └─ RdsDemod ─ RdsDecoder ─ messages
 //! ```
 //!
 //! De-emphasis is applied to L+R and L−R at the MPX rate: it is linear, so
@@ -117,7 +117,9 @@ pub struct ReceiverPorts {
     /// the pilot's lock); `None` in mono. The audio carries the same
     /// state as [`STEREO_TAG`](super::STEREO_TAG) tags.
     pub stereo: Option<Endpoint>,
-    /// The RDS decoder's message output, when RDS is decoded.
+    /// The RDS decoder's message output (`out` of
+    /// [`RdsDecoder`](crate::rds::RdsDecoder): a map of the fields that
+    /// changed, always with `pi`), when RDS is decoded.
     pub rds: Option<Endpoint>,
     /// The channel filter, whose `offset` setting (Hz) retunes the
     /// receiver while it runs.
@@ -231,12 +233,18 @@ impl Receiver {
         } else {
             (sum, sum, None)
         };
+        let rds = if self.config.rds {
+            let rds = crate::rds::connect_receiver(fg, mpx.block, mpx.port, MPX_RATE)?;
+            Some(Endpoint::new(rds.decoder, "out"))
+        } else {
+            None
+        };
         Ok(ReceiverPorts {
             left,
             right,
             mpx,
             stereo,
-            rds: None,
+            rds,
             channel,
         })
     }
