@@ -164,3 +164,59 @@ fn rds_is_decoded_exactly_through_the_receiver_on_every_scheduler() {
     only("ps", Pmt::String("RFGRAPH ".into()));
     only("rt", Pmt::String("rfgraph FM receiver".into()));
 }
+
+#[test]
+fn cu8_bytes_and_decoded_samples_give_the_same_audio() {
+    use num_complex::Complex32;
+    use rfgraph::Flowgraph;
+    use rfgraph_blocks::{FileSource, SampleFormat, VectorSink};
+    use rfgraph_radio::fm::Receiver;
+    use rfgraph_radio::generate::fm::{IqRecording, write_iq};
+
+    let s = FmStation {
+        duration: 0.3,
+        ..station(
+            Audio::tone(1000.0, 0.9),
+            Audio::tone(400.0, 0.9),
+            250e3,
+            2.4e6,
+        )
+    };
+    let path = std::env::temp_dir().join(format!("rfgraph-fm-cu8-{}.cu8", std::process::id()));
+    write_iq(
+        &path,
+        &s.generate().unwrap(),
+        &IqRecording::new(SampleFormat::CU8, 2.4e6),
+    )
+    .unwrap();
+    let rx = Receiver::new(config(250e3, 2.4e6)).unwrap();
+    let mut audio = Vec::new();
+    for bytes in [false, true] {
+        let mut fg = Flowgraph::new();
+        let ports = if bytes {
+            let src = fg.add(FileSource::<u8>::new(&path, SampleFormat::CU8).unwrap());
+            rx.build_cu8(&mut fg, src, "out").unwrap()
+        } else {
+            let src = fg.add(FileSource::<Complex32>::new(&path, SampleFormat::CU8).unwrap());
+            rx.build(&mut fg, src, "out").unwrap()
+        };
+        let sinks: Vec<_> = [ports.left, ports.right]
+            .iter()
+            .map(|p| {
+                let sink = fg.add(VectorSink::<f32>::new());
+                fg.connect(p.block, p.port, sink, "in").unwrap();
+                sink
+            })
+            .collect();
+        let done = fm_support::wait(fg.start(fm_support::scheduler("chain")).unwrap());
+        let get = |id| done.block::<VectorSink<f32>>(id).unwrap().items().to_vec();
+        audio.push((get(sinks[0]), get(sinks[1])));
+    }
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(audio[0].0.len(), 14_400);
+    assert!(
+        audio[0] == audio[1],
+        "cu8 bytes and Complex32 gave other audio"
+    );
+    assert!(tone_snr(&audio[0].0[SKIP..], 48e3, 1000.0).1 > 40.0);
+}

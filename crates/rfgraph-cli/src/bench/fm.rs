@@ -5,14 +5,16 @@
 //!
 //! | side | topology |
 //! |---|---|
-//! | rfgraph | `FileSource<Complex32>` (cu8) → `rfgraph_radio::fm::Receiver` (channel filter ÷10, MPX demodulator, stereo decoder, de-emphasis, 15 kHz audio filter ÷5 to 48 kHz; RDS off) → two `NullSink`s |
+//! | rfgraph | `FileSource<u8>` (the cu8 bytes as stored) → `rfgraph_radio::fm::Receiver::build_cu8` (channel filter decoding the bytes, ÷5 with 33 taps then ÷2 with 45, MPX demodulator, stereo decoder, de-emphasis, 15 kHz audio filter ÷5 to 48 kHz; RDS off unless `--rds`) → two `NullSink`s |
 //! | GNU Radio, stereo | `file_source(char)` → `add_const_bb(128)` → `interleaved_char_to_complex(scale 128)` → `freq_xlating_fir_filter_ccf(10, taps)` → `analog.wfm_rcv_pll(240 k, 5, 50 µs)` → two `null_sink`s |
 //! | GNU Radio, mono (`--mono`) | … → `freq_xlating_fir_filter_ccf` → `quadrature_demod_cf` → `fm_deemph(240 k)` → `rational_resampler_fff(1, 5, taps)` → `null_sink` |
 //!
-//! Both channel filters have the same taps (Kaiser, pass 100 kHz, stop
-//! 140 kHz, 60 dB: 219 at 2.4 MS/s; `gr_bench.py` designs them with the
-//! same formulas), and the mono audio filter the same 261 (15 kHz pass,
-//! 19 kHz stop, 70 dB). `wfm_rcv_pll` brings its own filters (a 528-tap
+//! Both channel filters keep 100 kHz and are 60 dB down at 140 kHz after
+//! decimation; GNU Radio's is one `freq_xlating_fir_filter_ccf` of 219
+//! taps at 2.4 MS/s (Kaiser, the same formulas as rfgraph's designer),
+//! rfgraph's two stages of 33 and 45 taps (see
+//! `rfgraph_radio::fm::plan`). The mono audio filters have the same 261
+//! taps (15 kHz pass, 19 kHz stop, 70 dB). `wfm_rcv_pll` brings its own filters (a 528-tap
 //! complex pilot band-pass, a 1,980-tap 38 kHz band-pass and two 528-tap
 //! audio low-passes); rfgraph's stereo decoder has a PLL without a
 //! band-pass and two 261-tap audio filters. `add_const_bb(128)` turns the
@@ -34,7 +36,6 @@ use super::setup::{self, GraphOpts};
 use super::{Record, Span};
 use anyhow::{Context, bail};
 use clap::Args;
-use num_complex::Complex32;
 use rfgraph::Flowgraph;
 use rfgraph_blocks::{FileSource, NullSink, SampleFormat};
 use rfgraph_radio::fm::{FmConfig, Receiver, StereoDemod};
@@ -145,8 +146,9 @@ fn measure(path: &Path, args: &FmArgs, run: usize) -> anyhow::Result<Record> {
     if let Some(b) = args.run.buffer_bytes {
         fg.set_buffer_bytes(b);
     }
-    let src = fg.add(FileSource::<Complex32>::new(path, SampleFormat::CU8)?);
-    let ports = rx.build(&mut fg, src, "out")?;
+    // The stored bytes straight into the ring; the channel filter decodes.
+    let src = fg.add(FileSource::<u8>::new(path, SampleFormat::CU8)?);
+    let ports = rx.build_cu8(&mut fg, src, "out")?;
     let left = fg.add(NullSink::<f32>::new());
     fg.connect(ports.left.block, ports.left.port, left, "in")?;
     if ports.right != ports.left {
@@ -158,7 +160,7 @@ fn measure(path: &Path, args: &FmArgs, run: usize) -> anyhow::Result<Record> {
         || setup::scheduler(&args.run.scheduler, args.cores, &[], args.run.explain),
         &format!("fm run {run}"),
     )?;
-    let processed = setup::consumed_by(&done, "FreqXlatingFir");
+    let processed = setup::consumed_by(&done, "ChannelFilter") / 2;
     if processed != args.items {
         bail!(
             "fm: the channel filter read {processed} samples, expected {}",
@@ -188,7 +190,7 @@ fn measure(path: &Path, args: &FmArgs, run: usize) -> anyhow::Result<Record> {
         .field("items", args.items)
         .field("input_rate", RATE)
         .field("format", "cu8")
-        .field("channel_taps", rx.channel_plan().taps.len())
+        .field("channel_taps", rx.channel_plan().num_taps())
         .field("audio_samples", audio)
         .field("stereo_locked", stereo)
         .field("rds", args.rds)

@@ -17,7 +17,7 @@ use crate::receiver::{self, InputArgs, RunArgs, Source};
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use rfgraph::Flowgraph;
-use rfgraph_blocks::{WavFormat, WavSink};
+use rfgraph_blocks::{SampleFormat, WavFormat, WavSink};
 use rfgraph_radio::fm::{Emphasis, FmConfig, Receiver};
 use std::path::PathBuf;
 
@@ -132,8 +132,16 @@ pub fn run(args: FmArgs) -> anyhow::Result<()> {
     };
     let rx = Receiver::new(config).context("rfgraph fm")?;
     let mut fg = Flowgraph::new();
-    let src = input.add_complex(&mut fg)?;
-    let ports = rx.build(&mut fg, src.block, Source::PORT)?;
+    // A cu8 file's bytes go to the channel filter as they are stored.
+    let (src, ports) = if input.is_file() && input.format() == Some(SampleFormat::CU8) {
+        let src = input.add_cu8(&mut fg)?;
+        let ports = rx.build_cu8(&mut fg, src.block, Source::PORT)?;
+        (src, ports)
+    } else {
+        let src = input.add_complex(&mut fg)?;
+        let ports = rx.build(&mut fg, src.block, Source::PORT)?;
+        (src, ports)
+    };
     let sink = match &output {
         Output::Wav(path) => fg.add_named(
             "wav",

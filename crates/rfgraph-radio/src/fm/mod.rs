@@ -4,6 +4,7 @@
 //! | item | what it does |
 //! |---|---|
 //! | [`plan`] | rates and filters from the configuration: channel filter and decimation, the 240 kS/s MPX, the 15 kHz audio filter |
+//! | [`ChannelFilter`] | the front end as one kernel: `cu8` decoding (for byte input), the frequency-translating first stage and the second decimator |
 //! | [`MpxDemod`] | quadrature demodulation scaled to 75 kHz deviation, with the equaliser that undoes the discriminator's droop |
 //! | [`StereoDemod`] | 19 kHz pilot PLL, 38 kHz by doubling its phase, L−R out; zero (mono) while unlocked; lock state as [`STEREO_TAG`] tags and `stereo` messages |
 //! | [`PilotLock`] | the lock decision's hysteresis |
@@ -11,11 +12,12 @@
 //! | [`Receiver`] | adds the whole chain to a flowgraph behind a source |
 //!
 //! Channel filtering, resampling and de-emphasis are `rfgraph-dsp`
-//! kernels (`FreqXlatingFir`, `DecimatingFir`, `RationalResampler`,
+//! kernels (`FreqXlatingFir` and `DecimatingFir` inside `ChannelFilter`, `RationalResampler`,
 //! `Deemphasis`, the pilot's `Pll`) run in `DspBlock`s. Every block is
 //! deterministic: the same input gives the same audio, bit for bit, on
 //! every scheduler.
 
+mod channel;
 mod error;
 mod lock;
 mod matrix;
@@ -24,6 +26,7 @@ pub mod plan;
 mod receiver;
 mod stereo;
 
+pub use channel::{ChannelFilter, ChannelInput};
 pub use error::FmError;
 pub use lock::{LOCK_HOLD_S, LOCK_LEVEL, PilotLock, UNLOCK_HOLD_S, UNLOCK_LEVEL};
 pub use matrix::StereoMatrix;

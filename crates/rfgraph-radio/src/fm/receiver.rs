@@ -5,7 +5,7 @@
 //! [`plan`](super::plan), the arithmetic from the blocks.
 //!
 //! ```text
-//! source ─ FreqXlatingFir ─ MpxDemod ─ [resampler] ─┬─ Deemphasis ─ audio filter ─────────┐ sum
+//! source ─ ChannelFilter ── MpxDemod ─ [resampler] ─┬─ Deemphasis ─ audio filter ─────────┐ sum
 //!          (channel, ÷D)   (quad_rate)   (MPX)      │                                     StereoMatrix ─ left, right
 //!                                                   ├─ StereoDemod ─ Deemphasis ─ audio filter ┘ diff
 //!                                                   └─ RdsDemod ─ RdsDecoder ─ messages
@@ -19,16 +19,17 @@
 //! mono the difference path is left out and both outputs are the sum
 //! path's one port.
 
+use super::channel::{ChannelFilter, ChannelInput};
 use super::error::FmError;
 use super::matrix::StereoMatrix;
 use super::mpx::MpxDemod;
 use super::plan::{AudioPlan, ChannelPlan, DEVIATION_HZ, MPX_RATE, Resampling};
 use super::stereo::StereoDemod;
+use num_complex::Complex32;
 use rfgraph::{BlockId, Flowgraph, Item, Setting};
 use rfgraph_blocks::DspBlock;
 use rfgraph_dsp::{
-    ArbitraryResampler, Ccf, DecimatingFir, Deemphasis, Fff, Fir, FreqXlatingFir, Isa, Kernel,
-    RationalResampler,
+    ArbitraryResampler, DecimatingFir, Deemphasis, Fff, Fir, Isa, Kernel, RationalResampler,
 };
 
 /// The pre-emphasis the station applied, which the receiver undoes.
@@ -191,13 +192,36 @@ impl Receiver {
         source: BlockId,
         port: &str,
     ) -> Result<ReceiverPorts, FmError> {
+        self.build_from::<Complex32>(fg, source, port)
+    }
+
+    /// As [`build`](Self::build) for a source of `cu8` bytes (`u8`, two
+    /// per sample, as a `FileSource<u8>` reads an RTL-SDR recording): the
+    /// channel filter decodes them itself, so the input never passes
+    /// through a ring as 8-byte complex samples. The audio is the same,
+    /// bit for bit, as from the `Complex32` the file source would decode.
+    ///
+    /// Errors: `source` has no `u8` output `port`.
+    pub fn build_cu8(
+        &self,
+        fg: &mut Flowgraph,
+        source: BlockId,
+        port: &str,
+    ) -> Result<ReceiverPorts, FmError> {
+        self.build_from::<u8>(fg, source, port)
+    }
+
+    fn build_from<I: ChannelInput + Item>(
+        &self,
+        fg: &mut Flowgraph,
+        source: BlockId,
+        port: &str,
+    ) -> Result<ReceiverPorts, FmError> {
         let plan = &self.channel;
-        let rate = plan.input_rate;
-        let xlate = FreqXlatingFir::<Ccf>::new(&plan.taps, plan.decimation, plan.center())?;
         let channel = fg.add(
-            DspBlock::new(xlate).with_setting(
-                Setting::try_new("offset", move |k: &mut FreqXlatingFir<Ccf>, hz: f64| {
-                    k.set_center(hz / rate)
+            DspBlock::new(ChannelFilter::<I>::new(plan)?).with_setting(
+                Setting::try_new("offset", |k: &mut ChannelFilter<I>, hz: f64| {
+                    k.set_offset(hz)
                 })
                 .unit("Hz")
                 .doc("the station's frequency minus the input's centre"),
