@@ -140,6 +140,7 @@ fn gen_fm_rejects_bad_arguments_by_name() {
         ),
         (&["--format", "f32"][..], "complex"),
         (&["--preemphasis", "60"][..], "--preemphasis"),
+        (&["--rds-deviation", "20e3"][..], "--rds-deviation"),
     ] {
         let mut all = vec!["gen", "fm", "-o", "x.sigmf-meta", "--seconds", "0.01"];
         all.extend_from_slice(args);

@@ -162,6 +162,12 @@ pub fn run(args: FmArgs) -> anyhow::Result<()> {
         seed: args.seed,
         ..FmStation::new(args.rate, args.seconds)
     };
+    if !(0.0..=10e3).contains(&args.rds_deviation) {
+        bail!(
+            "--rds-deviation {}: give 0 to 10000 Hz (the standard allows 1 to 7.5 kHz)",
+            args.rds_deviation
+        );
+    }
     station.levels.rds = args.rds_deviation / station.deviation;
     let iq = station.generate()?;
 

@@ -148,6 +148,8 @@ pub struct RdsSeen {
     pub values: std::collections::BTreeMap<String, Vec<serde_json::Value>>,
     /// The input bit at which the first `ps` came, if one did.
     pub first_ps_bit: Option<usize>,
+    /// The input bit at which each key first came.
+    pub first_bit: std::collections::BTreeMap<String, usize>,
     /// The synchroniser's totals.
     pub counts: Option<rfgraph_radio::rds::sync::SyncCounts>,
 }
@@ -163,6 +165,7 @@ impl RdsSeen {
         let v: serde_json::Value = serde_json::from_str(&line).unwrap();
         for (k, v) in v.as_object().unwrap() {
             self.values.entry(k.clone()).or_default().push(v.clone());
+            self.first_bit.entry(k.clone()).or_insert(bit);
             if k == "ps" && self.first_ps_bit.is_none() {
                 self.first_ps_bit = Some(bit);
             }

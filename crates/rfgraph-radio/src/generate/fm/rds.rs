@@ -21,6 +21,37 @@ fn peak_bound() -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// Table steps per half-symbol.
+const TABLE_STEPS: usize = 1024;
+
+/// The pulse tabulated every 1/1024 half-symbol over ±(span + 1): linear
+/// interpolation in it is within 10⁻⁵ of the pulse, at a fraction of the
+/// cost of evaluating it.
+struct PulseTable(Vec<f64>);
+
+impl PulseTable {
+    fn new() -> Self {
+        let half = (PULSE_SPAN + 1) * TABLE_STEPS;
+        PulseTable(
+            (0..=2 * half + 1)
+                .map(|i| shaping_pulse((i as f64 - half as f64) / TABLE_STEPS as f64))
+                .collect(),
+        )
+    }
+
+    fn at(&self, x: f64) -> f64 {
+        let half = ((PULSE_SPAN + 1) * TABLE_STEPS) as f64;
+        let pos = x * TABLE_STEPS as f64 + half;
+        let i = pos.floor();
+        if i < 0.0 || i as usize + 1 >= self.0.len() {
+            return 0.0;
+        }
+        let f = pos - i;
+        let i = i as usize;
+        self.0[i] * (1.0 - f) + self.0[i + 1] * f
+    }
+}
+
 /// `n` samples at `rate` (from sample `start` on) of the shaped RDS
 /// baseband of `content`, within ±1. Half-symbol `k` is centred at time
 /// `(k + 0.5) / 2375` s: the first bit starts at time 0.
@@ -48,6 +79,7 @@ pub(super) fn baseband(
         .collect();
     let scale = 1.0 / peak_bound();
     let span = PULSE_SPAN as i64;
+    let pulse = PulseTable::new();
     Ok((start..start + n)
         .map(|i| {
             // Time in half-symbols, relative to half-symbol 0's centre.
@@ -55,7 +87,7 @@ pub(super) fn baseband(
             let centre = x.round() as i64;
             let sum: f64 = (centre - span..=centre + span)
                 .filter(|&k| k >= 0 && (k as usize) < half_symbols.len())
-                .map(|k| half_symbols[k as usize] * shaping_pulse(x - k as f64))
+                .map(|k| half_symbols[k as usize] * pulse.at(x - k as f64))
                 .sum();
             (sum * scale) as f32
         })
@@ -65,6 +97,15 @@ pub(super) fn baseband(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_matches_the_pulse() {
+        let t = PulseTable::new();
+        for i in -6900..6900 {
+            let x = i as f64 / 997.0;
+            assert!((t.at(x) - shaping_pulse(x)).abs() < 1e-5, "{x}");
+        }
+    }
 
     /// The waveform stays within ±1, uses a good part of it, and its
     /// half-symbol samples carry the biphase pattern (opposite signs in
