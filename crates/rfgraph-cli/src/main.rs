@@ -7,6 +7,7 @@
 //! rules: `docs/architecture.md` in the repository.
 
 mod bench;
+mod fm;
 mod r#gen;
 mod info;
 mod receiver;
@@ -39,6 +40,10 @@ enum Command {
     /// Draws the averaged power spectrum and waterfall of a recording or
     /// device as a PNG (`rfgraph spectrum in.sigmf-meta -o out.png`).
     Spectrum(spectrum::SpectrumArgs),
+    /// Receives an FM broadcast station (stereo, RDS) from a recording or
+    /// device into a WAV file or the sound card
+    /// (`rfgraph fm in.cu8 --rate 2.4e6 --offset 300e3 -o out.wav`).
+    Fm(fm::FmArgs),
     /// Writes test recordings with known contents (`rfgraph gen fm -o
     /// station.sigmf-meta`).
     Gen {
@@ -66,6 +71,7 @@ fn main() -> std::process::ExitCode {
         Command::Record(args) => record::run(args),
         Command::Info(args) => info::run(args),
         Command::Spectrum(args) => spectrum::run(args),
+        Command::Fm(args) => fm::run(args),
         Command::Gen { generator } => r#gen::run(generator),
     };
     match result {
