@@ -9,6 +9,7 @@ Run it with Debian's interpreter, which sees the ``gnuradio`` package::
     /usr/bin/python3 bench/gnuradio/gr_bench.py saxpy  --blocks M --cores C --items N [--repeat R]
     /usr/bin/python3 bench/gnuradio/gr_bench.py dsp    --kernel NAME [--taps T] --items N [--repeat R]
     /usr/bin/python3 bench/gnuradio/gr_bench.py io     --mode MODE --file F [--out F2 --items N] [--repeat R]
+    /usr/bin/python3 bench/gnuradio/gr_bench.py fm     --file F.cu8 [--rate 2.4e6] [--offset HZ] [--mono] [--cores C] [--repeat R]
 
 Output contract
 ---------------
@@ -94,6 +95,18 @@ io      raw files, as ``rfgraph bench io`` (which makes the files and runs
         file_sink(gr_complex) (buffered, GNU Radio's default).  Records add
         ``mode``, ``format``, ``file_bytes`` and ``bytes_per_s`` (file bytes
         read or written per second); ``items`` counts complex samples.
+fm      the FM receiver, as ``rfgraph bench fm`` (which makes the cu8
+        recording and runs this with ``--gnuradio``): file_source(char) ->
+        add_const_bb(128) (cu8 to the signed bytes the next block reads) ->
+        interleaved_char_to_complex(scale 128) ->
+        freq_xlating_fir_filter_ccf(rate / 240 k, taps, offset) ->
+        analog.wfm_rcv_pll(240 k, 5, 50 us) -> two null_sinks (48 kHz
+        audio); ``--mono``: ... -> quadrature_demod_cf -> fm_deemph(240 k)
+        -> rational_resampler_fff(1, 5, taps) -> null_sink.  The channel
+        and audio taps are rfgraph's (same Kaiser formulas:
+        ``kaiser_lowpass``).  ``--cores C`` pins the process to C CPUs.
+        Records add ``mode``, ``cores``, ``channel_taps``, ``real_time``;
+        ``items`` counts input samples.
 
 Exit status: 0 on success, 2 for invalid options (argparse), 1 when a run
 fails a check (lost messages, wrong sample count), 3 when the watchdog had to
@@ -604,6 +617,100 @@ def run_io(args: argparse.Namespace, emit: Emit) -> None:
 
 
 # --------------------------------------------------------------------------
+# fm
+# --------------------------------------------------------------------------
+
+FM_DEVIATION = 75e3
+FM_MPX_RATE = 240e3
+FM_AUDIO_DECIMATION = 5
+FM_TAU = 50e-6
+
+
+def kaiser_lowpass(rate: float, cutoff: float, transition: float,
+                   atten_db: float) -> list[float]:
+    """rfgraph_dsp::design::kaiser_lowpass, the same formulas: N =
+    ceil((A - 7.95) / (2.285 * 2 pi * dF)) + 1 made odd, beta = 0.1102 (A -
+    8.7), a Kaiser-windowed sinc with unity DC gain."""
+    df = transition / rate
+    n = int(math.ceil((atten_db - 7.95) / (2.285 * 2 * math.pi * df)) + 1)
+    n = max(n, 3) | 1
+    beta = 0.1102 * (atten_db - 8.7) if atten_db > 50 else (
+        0.5842 * (atten_db - 21) ** 0.4 + 0.07886 * (atten_db - 21)
+        if atten_db >= 21 else 0.0)
+    win = window.kaiser(n, beta)
+    fc = cutoff / rate
+    mid = (n - 1) / 2.0
+    taps = []
+    for k in range(n):
+        x = k - mid
+        sinc = 2 * fc if x == 0 else math.sin(2 * math.pi * fc * x) / (math.pi * x)
+        taps.append(sinc * win[k])
+    total = sum(taps)
+    return [t / total for t in taps]
+
+
+def run_fm(args: argparse.Namespace, emit: Emit) -> None:
+    """The FM receiver on a cu8 file (see the module docstring)."""
+    if args.cores is not None:
+        usable = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, set(usable[:args.cores]))
+    decim = int(args.rate // FM_MPX_RATE)
+    quad_rate = args.rate / decim
+    if abs(quad_rate - FM_MPX_RATE) > 1e-6:
+        raise BenchError(f"fm: the rate must be a multiple of {FM_MPX_RATE:g}")
+    stop = min(quad_rate - 100e3, 0.49 * args.rate)
+    chan_taps = kaiser_lowpass(args.rate, (100e3 + stop) / 2, stop - 100e3, 60.0)
+    audio_taps = kaiser_lowpass(FM_MPX_RATE, 17e3, 4e3, 70.0)
+    file_bytes = os.path.getsize(args.file)
+    items = file_bytes // 2
+    mode = "mono" if args.mono else "stereo"
+    for i in range(args.repeat):
+        run = args.run + i
+        tb = gr.top_block(f"fm-{run}")
+        src = blocks.file_source(gr.sizeof_char, args.file, False)
+        # cu8 -> the signed bytes interleaved_char_to_complex reads.
+        to_signed = blocks.add_const_bb(128)
+        conv = blocks.interleaved_char_to_complex(False, 128.0)
+        chan = gr_filter.freq_xlating_fir_filter_ccf(decim, chan_taps, args.offset, args.rate)
+        tb.connect(src, to_signed, conv, chan)
+        if args.mono:
+            demod = analog.quadrature_demod_cf(quad_rate / (2 * math.pi * FM_DEVIATION))
+            deemph = analog.fm_deemph(quad_rate, FM_TAU)
+            resamp = gr_filter.rational_resampler_fff(1, FM_AUDIO_DECIMATION, audio_taps)
+            sinks = [blocks.null_sink(gr.sizeof_float)]
+            tb.connect(chan, demod, deemph, resamp, sinks[0])
+        else:
+            rcv = analog.wfm_rcv_pll(quad_rate, FM_AUDIO_DECIMATION, FM_TAU)
+            sinks = [blocks.null_sink(gr.sizeof_float) for _ in range(2)]
+            tb.connect(chan, rcv)
+            tb.connect((rcv, 0), sinks[0])
+            tb.connect((rcv, 1), sinks[1])
+        timing = timed_run(tb, args.timeout, f"fm {mode} run {run}")
+        seconds = timing.seconds
+        if int(chan.nitems_read(0)) != items:
+            raise BenchError(f"fm: the channel filter read {chan.nitems_read(0)} samples, "
+                             f"expected {items}")
+        audio = int(sinks[0].nitems_read(0))
+        rec = base_record("fm", run, timing)
+        rec.update({
+            "mode": mode,
+            "cores": args.cores,
+            "items": items,
+            "input_rate": args.rate,
+            "format": "cu8",
+            "channel_taps": len(chan_taps),
+            "audio_samples": audio,
+            "items_per_s": items / seconds,
+            "block_items_per_s": items / seconds,
+            "real_time": items / seconds / args.rate,
+        })
+        emit(rec)
+        log(f"fm {mode} run {run}: {items} samples: {seconds:.3f} s, "
+            f"{items / seconds / 1e6:.1f} MS/s, {rec['real_time']:.1f}x real time")
+        del tb
+
+
+# --------------------------------------------------------------------------
 # Command line
 # --------------------------------------------------------------------------
 
@@ -717,6 +824,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="index of the first run in the records (default 0)")
     common(p)
     p.set_defaults(func=run_io)
+    p = sub.add_parser("fm", help="FM receiver on a cu8 file (freq_xlating, wfm_rcv_pll)")
+    p.add_argument("--file", required=True, help="cu8 recording")
+    p.add_argument("--rate", type=positive_float, default=2.4e6,
+                   help="its sample rate, a multiple of 240 kS/s (default 2.4e6)")
+    p.add_argument("--offset", type=float, default=0.0,
+                   help="the station's offset from the centre, Hz")
+    p.add_argument("--mono", action="store_true",
+                   help="quadrature_demod_cf -> fm_deemph -> rational_resampler "
+                        "instead of wfm_rcv_pll")
+    p.add_argument("--cores", type=positive_int, default=None,
+                   help="pin the process to the first C usable CPUs")
+    p.add_argument("--run", type=nonneg_int, default=0,
+                   help="index of the first run in the records (default 0)")
+    common(p)
+    p.set_defaults(func=run_fm)
     return parser
 
 

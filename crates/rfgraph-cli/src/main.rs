@@ -1,6 +1,5 @@
-//! The `rfgraph` command line: benchmarks, `record`, `info`, the
-//! receivers (`spectrum`, `adsb`) and the test-signal generators (`gen`)
-//! now; `run`,
+//! The `rfgraph` command line: benchmarks, `record`, `info`, `gen` and the
+//! receivers (`spectrum`, `fm`, `adsb`); `run`,
 //! `blocks` and `inspect` later. Library crates hold all logic worth testing; this file
 //! only parses arguments and dispatches.
 //!
@@ -9,6 +8,7 @@
 
 mod adsb;
 mod bench;
+mod fm;
 mod r#gen;
 mod info;
 mod receiver;
@@ -41,12 +41,17 @@ enum Command {
     /// Draws the averaged power spectrum and waterfall of a recording or
     /// device as a PNG (`rfgraph spectrum in.sigmf-meta -o out.png`).
     Spectrum(spectrum::SpectrumArgs),
+    /// Receives an FM broadcast station (stereo, RDS) from a recording or
+    /// device into a WAV file or the sound card
+    /// (`rfgraph fm in.cu8 --rate 2.4e6 --offset 300e3 -o out.wav`).
+    Fm(fm::FmArgs),
     /// Receives Mode S / ADS-B at 1090 MHz from a recording (cu8 at 2 or
     /// 2.4 MS/s, as dump1090 records) or a device: frames, positions,
     /// the aircraft table, dump1090's network outputs
     /// (`rfgraph adsb examples/adsb/traffic.sigmf-meta --json`).
     Adsb(Box<adsb::AdsbArgs>),
-    /// Writes test recordings with known contents.
+    /// Writes test recordings with known contents (`rfgraph gen fm -o
+    /// station.sigmf-meta`, `rfgraph gen adsb -o traffic.sigmf-meta`).
     Gen {
         #[command(subcommand)]
         generator: r#gen::Generator,
@@ -72,6 +77,7 @@ fn main() -> std::process::ExitCode {
         Command::Record(args) => record::run(args),
         Command::Info(args) => info::run(args),
         Command::Spectrum(args) => spectrum::run(args),
+        Command::Fm(args) => fm::run(args),
         Command::Adsb(args) => adsb::run(*args),
         Command::Gen { generator } => r#gen::run(generator),
     };

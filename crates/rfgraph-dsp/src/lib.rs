@@ -3,7 +3,8 @@
 //! Pure digital-signal-processing kernels for the rfgraph SDR runtime: FIR and IIR
 //! filters, filter design (rfgraph's own in [`design`], GNU Radio's in
 //! [`firdes`]), FFT and spectra, rational and arbitrary-ratio
-//! resamplers, NCO / rotator, frequency-translating filter, FM / AM demodulators
+//! resamplers, NCO / rotator, phase-locked loop, frequency-translating filter,
+//! FM / AM demodulators
 //! and a few small helpers (DC blocker, AGC, moving average, complex arithmetic).
 //!
 //! How the crates fit together and the project's rules:
@@ -45,6 +46,7 @@ pub mod isa;
 pub mod kernel;
 pub mod moving_average;
 pub mod nco;
+pub mod pll;
 pub mod resample;
 pub mod rotator;
 pub mod sample;
@@ -68,6 +70,7 @@ pub use kernel::{Kernel, Ratio};
 pub use moving_average::MovingAverage;
 pub use nco::Nco;
 pub use num_complex::Complex32;
+pub use pll::Pll;
 pub use resample::{ArbitraryResampler, RationalResampler};
 pub use rotator::Rotator;
 pub use spectrum::{Spectrum, SpectrumMode};

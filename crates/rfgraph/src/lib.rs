@@ -50,6 +50,7 @@ pub mod item;
 pub mod message;
 pub mod pmt;
 pub mod port;
+pub mod registry;
 pub mod runner;
 pub mod scheduler;
 pub mod signal;

@@ -29,6 +29,7 @@
 //! | `load` | the graph | scheduler + `start` … `stop` + `wait`; `quality` over the window only | – |
 //! | `accel` | OpenCL contexts, kernels, graph | scheduler + `Flowgraph::run` | – |
 //! | `io` | the files (made and read once), the graph (the file blocks open their files) | scheduler + `Flowgraph::run` | `tb.run()` |
+//! | `fm` | the recording (made once, read once), the receiver's graph | scheduler + `Flowgraph::run` | `tb.run()` |
 //! | `adsb` | the files (made and read once), the graph | scheduler + `Flowgraph::run` | – (dump1090: process start to exit) |
 //! | `chain --fused`, `saxpy --fused` | nothing | spawn the threads, allocate the chunks, the loops, join | – |
 //! | `saxpy --bare` | nothing | allocate the ring and blocks, the round-robin loop | – |
@@ -45,6 +46,7 @@ mod adsb;
 mod bare;
 mod chain;
 mod dsp;
+mod fm;
 mod fused;
 mod io;
 mod load;
@@ -80,6 +82,8 @@ pub enum Experiment {
     Accel(accel::AccelArgs),
     /// Raw files: FileSource cu8/cf32 → null sink, null source → FileSink cf32, and `cat`.
     Io(io::IoArgs),
+    /// The FM stereo receiver on a 2.4 MS/s cu8 file, beside GNU Radio's stock chain.
+    Fm(fm::FmArgs),
     /// ADS-B: a long Mode S recording decoded from a file, against dump1090-mutability.
     Adsb(adsb::AdsbArgs),
     /// Draws a figure from JSONL results (95 % confidence error bars).
@@ -101,6 +105,7 @@ pub fn run(experiment: Experiment) -> anyhow::Result<()> {
         Experiment::Dsp(args) => dsp::run(&args),
         Experiment::Accel(args) => accel::run(&args),
         Experiment::Io(args) => io::run(&args),
+        Experiment::Fm(args) => fm::run(&args),
         Experiment::Adsb(args) => adsb::run(&args),
         Experiment::Plot(args) => plot::run(&args),
         Experiment::Suite(args) => suite::run(&args),

@@ -92,6 +92,7 @@ struct Plan {
     load_amounts: Vec<u64>,
     load_duration: f64,
     dsp_items: u64,
+    fm_items: u64,
     accel_sizes: &'static str,
     accel_buffers: u64,
     io_mib: u64,
@@ -114,6 +115,7 @@ impl Plan {
                 load_amounts: vec![200_000, 600_000, 1_000_000],
                 load_duration: 0.5,
                 dsp_items: 4_000_000,
+                fm_items: 4_800_000,
                 accel_sizes: "4,64,1024",
                 accel_buffers: 200,
                 io_mib: 64,
@@ -133,6 +135,7 @@ impl Plan {
                 load_amounts: vec![100_000, 300_000, 500_000, 700_000, 900_000, 1_100_000],
                 load_duration: 2.0,
                 dsp_items: 20_000_000,
+                fm_items: 24_000_000,
                 accel_sizes: "2,4,32,64,256,1024,4096",
                 accel_buffers: 1000,
                 io_mib: 256,
@@ -317,6 +320,25 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
         io.push(script.display().to_string());
     }
     list.rfgraph("io".to_string(), &io);
+    // The FM receiver on one and two cores, GNU Radio's stock chain
+    // interleaved on the same recording and cores (see `bench/fm.rs`).
+    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for cores in [1usize, 2].into_iter().filter(|&c| c <= available) {
+        let mut fm = strings(&[
+            &"fm",
+            &"--items",
+            &plan.fm_items,
+            &"--scheduler",
+            &"chain",
+            &"--cores",
+            &cores,
+        ]);
+        if let Some(script) = gr {
+            fm.extend(["--gnuradio".to_string(), "--gr-script".to_string()]);
+            fm.push(script.display().to_string());
+        }
+        list.rfgraph(format!("fm stereo {cores} core(s)"), &fm);
+    }
     // ADS-B: one job makes the files and runs rfgraph's receiver at 2 and
     // 2.4 MS/s and dump1090-mutability (when installed) on the same
     // recording, interleaved (see `bench/adsb.rs`).

@@ -148,6 +148,24 @@ impl Flowgraph {
         BlockId(self.blocks.len() - 1)
     }
 
+    /// Adds a block built at run time (by a [`Registry`](crate::registry::Registry)
+    /// from a flowgraph file, say) under instance name `name`;
+    /// `type_name` names its kind in statistics (the registered name).
+    pub fn add_boxed(
+        &mut self,
+        name: impl Into<String>,
+        type_name: impl Into<String>,
+        block: Box<dyn Block>,
+    ) -> BlockId {
+        self.blocks.push(BlockEntry {
+            name: name.into(),
+            type_name: type_name.into(),
+            block,
+            transfer: false,
+        });
+        BlockId(self.blocks.len() - 1)
+    }
+
     /// Number of blocks.
     pub fn len(&self) -> usize {
         self.blocks.len()

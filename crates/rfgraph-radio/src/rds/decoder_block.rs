@@ -1,0 +1,150 @@
+//! [`RdsDecoder`]: block synchronisation, error correction and group
+//! decoding as a block, from soft bits to field messages.
+
+use super::groups::GroupDecoder;
+use super::sync::{BlockEvent, BlockSync};
+use rfgraph::{Block, BoxError, MessageOutput, Pmt, Ports, StreamInput, TagPolicy, WorkIo};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The counters [`RdsDecoder`] reports with its statistics.
+#[derive(Clone, Debug, Default)]
+struct Counters {
+    bits: Arc<AtomicU64>,
+    blocks_ok: Arc<AtomicU64>,
+    blocks_corrected: Arc<AtomicU64>,
+    blocks_failed: Arc<AtomicU64>,
+    groups: Arc<AtomicU64>,
+    syncs: Arc<AtomicU64>,
+    sync_losses: Arc<AtomicU64>,
+    messages: Arc<AtomicU64>,
+}
+
+/// Decodes RDS groups from soft bits: differential decoding, block
+/// synchronisation with the offset words, burst-error correction, group
+/// assembly, and the PI, PS (0A/0B), RadioText (2A/2B), PTY, TP, TA, MS
+/// and DI fields (see `rds::sync` and `rds::groups`).
+///
+/// # Stream Inputs
+/// - `in`: `f32`, soft bits from [`RdsDemod`](super::RdsDemod) (only the
+///   signs are used: a sign change is a 1).
+///
+/// # Message Outputs
+/// - `out`: one `Pmt::Map` per change of a confirmed field, always with
+///   `"pi"` (`"0x1234"`) and the fields that changed: `"ps"` (8
+///   characters), `"rt"` with `"rt_ab"` (`"A"`/`"B"`), `"pty"` (`U64`)
+///   with `"tp"`, `"ta"` with `"ms"`, or `"di"` (a map of `stereo`,
+///   `artificial_head`, `compressed`, `dynamic_pty`). A map alone with
+///   `"pi"` announces a new station. [`json_line`](super::json_line)
+///   prints one as a JSON line.
+///
+/// # Counters
+/// `rds_bits`, `rds_blocks_ok` (checked as received),
+/// `rds_blocks_corrected`, `rds_blocks_failed` (rejected in sync),
+/// `rds_groups` (all four blocks good), `rds_syncs`, `rds_sync_losses`,
+/// `rds_messages`.
+///
+/// # Parameters
+/// - `max_burst`: the longest error burst corrected, in bits (0: detect
+///   only; [`RdsDecoder::new`] uses 2).
+///
+/// # Usage
+/// ```
+/// use rfgraph_radio::rds::RdsDecoder;
+/// let decoder = RdsDecoder::new();
+/// let cautious = RdsDecoder::with_max_burst(1);
+/// # let _ = (decoder, cautious);
+/// ```
+pub struct RdsDecoder {
+    input: StreamInput<f32>,
+    output: MessageOutput,
+    sync: BlockSync,
+    groups: GroupDecoder,
+    events: Vec<BlockEvent>,
+    messages: Vec<Pmt>,
+    counters: Counters,
+}
+
+impl Default for RdsDecoder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl RdsDecoder {
+    /// The burst length [`new`](Self::new) corrects.
+    pub const DEFAULT_MAX_BURST: usize = 2;
+
+    /// A decoder correcting bursts of up to 2 bits.
+    pub fn new() -> Self {
+        Self::with_max_burst(Self::DEFAULT_MAX_BURST)
+    }
+
+    /// A decoder correcting bursts of up to `max_burst` bits (0 turns
+    /// correction off; at most 10).
+    pub fn with_max_burst(max_burst: usize) -> Self {
+        Self {
+            input: StreamInput::new("in"),
+            output: MessageOutput::new("out"),
+            sync: BlockSync::new(max_burst),
+            groups: GroupDecoder::new(),
+            events: Vec::new(),
+            messages: Vec::new(),
+            counters: Counters::default(),
+        }
+    }
+}
+
+impl Block for RdsDecoder {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new()
+            .input(&mut self.input)
+            .message_output(&mut self.output)
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let input = self.input.slice();
+        let n = input.len();
+        for &soft in input {
+            self.sync.push_soft(soft, &mut self.events);
+            for event in self.events.drain(..) {
+                self.groups.push(event, &mut self.messages);
+            }
+        }
+        self.input.consume(n);
+        let c = self.sync.counts();
+        let k = &self.counters;
+        k.bits.store(c.bits, Ordering::Relaxed);
+        k.blocks_ok.store(c.blocks_ok, Ordering::Relaxed);
+        k.blocks_corrected
+            .store(c.blocks_corrected, Ordering::Relaxed);
+        k.blocks_failed.store(c.blocks_failed, Ordering::Relaxed);
+        k.syncs.store(c.syncs, Ordering::Relaxed);
+        k.sync_losses.store(c.sync_losses, Ordering::Relaxed);
+        k.groups.store(self.groups.groups(), Ordering::Relaxed);
+        k.messages
+            .fetch_add(self.messages.len() as u64, Ordering::Relaxed);
+        for m in self.messages.drain(..) {
+            self.output.post(m);
+        }
+        Ok(())
+    }
+
+    fn counters(&self) -> Vec<(&'static str, Arc<AtomicU64>)> {
+        let k = &self.counters;
+        vec![
+            ("rds_bits", k.bits.clone()),
+            ("rds_blocks_ok", k.blocks_ok.clone()),
+            ("rds_blocks_corrected", k.blocks_corrected.clone()),
+            ("rds_blocks_failed", k.blocks_failed.clone()),
+            ("rds_groups", k.groups.clone()),
+            ("rds_syncs", k.syncs.clone()),
+            ("rds_sync_losses", k.sync_losses.clone()),
+            ("rds_messages", k.messages.clone()),
+        ]
+    }
+
+    fn tag_policy(&self) -> TagPolicy {
+        TagPolicy::Manual
+    }
+}

@@ -1,0 +1,208 @@
+//! [`BlockSpec`]: everything a registry knows about one block: its stable
+//! name, category and documentation, its typed parameters, its ports, and
+//! the constructor that builds it from parameter values.
+//!
+//! A block crate writes one spec next to each block; this module owns the
+//! type and its builder, never the list of blocks.
+
+use super::param::{BuildError, ItemKind, ParamSpec, Params};
+use crate::block::Block;
+use crate::pmt::Pmt;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// What a port carries, for documentation and early connection checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PortItem {
+    /// Always this item type.
+    Fixed(ItemKind),
+    /// The item type named by the block's `type` parameter.
+    OfType,
+    /// Raw bytes or another item type the registry has no name for.
+    Other(&'static str),
+}
+
+impl fmt::Display for PortItem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PortItem::Fixed(k) => write!(f, "{k}"),
+            PortItem::OfType => f.write_str("`type`"),
+            PortItem::Other(s) => f.write_str(s),
+        }
+    }
+}
+
+/// One stream port of a registered block. Blocks with a variable number
+/// of ports (an adder's inputs) name them `in0`, `in1`, ... and give the
+/// parameter that sets the count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortSpec {
+    /// The port's name, or its prefix when `count` is set.
+    pub name: &'static str,
+    /// What it carries.
+    pub item: PortItem,
+    /// The parameter that sets how many such ports there are (`name0`,
+    /// `name1`, ...), if variable.
+    pub count: Option<&'static str>,
+    /// One line saying what flows there.
+    pub doc: &'static str,
+}
+
+impl PortSpec {
+    /// A port named `name` carrying `item`.
+    pub fn new(name: &'static str, item: PortItem) -> Self {
+        Self {
+            name,
+            item,
+            count: None,
+            doc: "",
+        }
+    }
+
+    /// Sets the documentation.
+    pub fn doc(mut self, doc: &'static str) -> Self {
+        self.doc = doc;
+        self
+    }
+
+    /// Makes this `count` ports named `name0`, `name1`, ...
+    pub fn repeated(mut self, count: &'static str) -> Self {
+        self.count = Some(count);
+        self
+    }
+}
+
+type Build = dyn Fn(&Params) -> Result<Box<dyn Block>, BuildError> + Send + Sync;
+
+/// A registered block: names, documentation, parameters, ports, and its
+/// constructor.
+#[derive(Clone)]
+pub struct BlockSpec {
+    /// The stable name flowgraph files use (`file_source`).
+    pub name: &'static str,
+    /// Where `rfgraph blocks` lists it (`Sources`, `Filters`, ...).
+    pub category: &'static str,
+    /// One line saying what it does.
+    pub summary: &'static str,
+    /// The full documentation, in Markdown.
+    pub doc: &'static str,
+    /// Its parameters, in declaration order.
+    pub params: Vec<ParamSpec>,
+    /// Its stream inputs.
+    pub inputs: Vec<PortSpec>,
+    /// Its stream outputs.
+    pub outputs: Vec<PortSpec>,
+    /// Its message inputs besides its settable parameters.
+    pub message_inputs: Vec<&'static str>,
+    /// Its message outputs.
+    pub message_outputs: Vec<&'static str>,
+    build: Arc<Build>,
+}
+
+impl fmt::Debug for BlockSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BlockSpec")
+            .field("name", &self.name)
+            .field("category", &self.category)
+            .field("params", &self.params)
+            .finish_non_exhaustive()
+    }
+}
+
+impl BlockSpec {
+    /// A block named `name` in `category` that does what `summary` says,
+    /// built by `build` from its parameters.
+    pub fn new(
+        name: &'static str,
+        category: &'static str,
+        summary: &'static str,
+        build: impl Fn(&Params) -> Result<Box<dyn Block>, BuildError> + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            name,
+            category,
+            summary,
+            doc: "",
+            params: Vec::new(),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            message_inputs: Vec::new(),
+            message_outputs: Vec::new(),
+            build: Arc::new(build),
+        }
+    }
+
+    /// Sets the full documentation.
+    pub fn doc(mut self, doc: &'static str) -> Self {
+        self.doc = doc;
+        self
+    }
+
+    /// Adds a parameter.
+    pub fn param(mut self, param: ParamSpec) -> Self {
+        self.params.push(param);
+        self
+    }
+
+    /// Adds a stream input.
+    pub fn input(mut self, port: PortSpec) -> Self {
+        self.inputs.push(port);
+        self
+    }
+
+    /// Adds a stream output.
+    pub fn output(mut self, port: PortSpec) -> Self {
+        self.outputs.push(port);
+        self
+    }
+
+    /// Adds a message input (settable parameters have theirs already).
+    pub fn message_input(mut self, name: &'static str) -> Self {
+        self.message_inputs.push(name);
+        self
+    }
+
+    /// Adds a message output.
+    pub fn message_output(mut self, name: &'static str) -> Self {
+        self.message_outputs.push(name);
+        self
+    }
+
+    /// The parameter called `name`.
+    pub fn param_spec(&self, name: &str) -> Option<&ParamSpec> {
+        self.params.iter().find(|p| p.name == name)
+    }
+
+    /// Checks `given` against the parameters and builds the block.
+    pub fn build(&self, given: BTreeMap<String, Pmt>) -> Result<Box<dyn Block>, BuildError> {
+        let params = Params::resolve(self.name, &self.params, given)?;
+        (self.build)(&params)
+    }
+}
+
+/// Builds a boxed block for the item kind `$kind` (an [`ItemKind`]),
+/// with `$t` standing for the Rust type of each listed kind:
+///
+/// ```ignore
+/// for_item_kinds!(params, params.item_type()?, { F32 => f32, C32 => Complex32 } as T
+///     => Head::<T>::new(n))
+/// ```
+///
+/// A kind not listed is a [`BuildError::Invalid`] naming the `type`
+/// parameter.
+#[macro_export]
+macro_rules! for_item_kinds {
+    ($params:expr, $kind:expr, { $($k:ident => $ty:ty),+ $(,)? } as $t:ident => $body:expr) => {{
+        match $kind {
+            $(
+                $crate::registry::ItemKind::$k => {
+                    type $t = $ty;
+                    Ok(Box::new($body) as Box<dyn $crate::Block>)
+                }
+            )+
+            #[allow(unreachable_patterns)]
+            other => Err($params.invalid("type", format!("`{other}` is not supported here"))),
+        }
+    }};
+}
