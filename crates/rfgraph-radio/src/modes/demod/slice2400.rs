@@ -7,8 +7,10 @@
 //! 0..5), half-bit `k` covers the fifths `[5j + f + 6k, 5j + f + 6k + 6)`:
 //! its energy is `(5 − r)·m[s] + (r + 1)·m[s + 1]` with
 //! `s = j + (f + 6k) / 5` and `r = (f + k) mod 5`, the exact integral of
-//! the sampled magnitude over the half-bit. A candidate is tried at its
-//! five phases, best preamble fit first; the best-scoring slicing wins.
+//! the sampled magnitude over the half-bit. A candidate's preamble is
+//! fitted at the five phases; unless Mode S data follows the best fit it
+//! is dropped, else it is sliced at the two best-fitting phases and the
+//! best-scoring slicing wins.
 //! This module owns the arithmetic on magnitudes; the demodulator owns
 //! the scan, and `score` the parity policy.
 
@@ -18,14 +20,34 @@ use super::score::{Judged, wanted_df};
 /// Samples after a candidate's start that deciding it may read.
 pub(crate) const WINDOW: usize = 300;
 
-/// Flags candidate preambles among `flags.len()` positions from `start`:
-/// for a burst starting up to 0.8 samples after the position, each of the
-/// four pulses fills most of one of samples {0,1}, {2,3}, {8,9}, {11,12},
-/// and samples 5–7 and 13–16 are quiet. A candidate's weakest pulse must
-/// be 1.5 times its strongest quiet sample. Branch-free, to vectorise.
+/// Flags candidate preambles among `flags.len()` positions from `start`
+/// (see [`candidates_any`]), with the AVX2 build of the loop where the CPU
+/// has it.
 ///
 /// Needs `m.len() >= start + flags.len() + 17`.
 pub(crate) fn candidates(m: &[u16], start: usize, flags: &mut [u8]) {
+    #[cfg(target_arch = "x86_64")]
+    if super::avx2() {
+        // SAFETY: `avx2()` said this CPU runs AVX2 instructions.
+        unsafe { candidates_avx2(m, start, flags) };
+        return;
+    }
+    candidates_any(m, start, flags);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn candidates_avx2(m: &[u16], start: usize, flags: &mut [u8]) {
+    candidates_any(m, start, flags);
+}
+
+/// The preamble test: for a burst starting up to 0.8 samples after the
+/// position, each of the four pulses fills most of one of samples {0,1},
+/// {2,3}, {8,9}, {11,12}, and samples 5–7 and 13–16 are quiet. A
+/// candidate's weakest pulse must be 1.5 times its strongest quiet
+/// sample. Branch-free, to vectorise.
+#[inline(always)]
+fn candidates_any(m: &[u16], start: usize, flags: &mut [u8]) {
     let n = flags.len();
     let w = &m[start..start + n + 17];
     let s = |k: usize| &w[k..k + n];
@@ -87,8 +109,21 @@ fn power(m: &[u16], j: usize, f: usize, bits: usize) -> f32 {
     (sum / bits as f64) as f32
 }
 
-/// The best burst starting at `j` (at any of its five phases), judged by
-/// `judge`. Needs `m.len() >= j + WINDOW`.
+/// True when the first ten bits after the preamble at `j` + `f` fifths
+/// look like Mode S data: the stronger half of each bit averages at least
+/// half the preamble's pulses and twice its quiet half-bits (lone pulses
+/// and Mode A/C replies fail it).
+fn pulsing(m: &[u16], j: usize, f: usize) -> bool {
+    let e = |k| energy(m, j, f, k);
+    let pulses = e(0) + e(2) + e(7) + e(9);
+    let quiet = e(4) + e(5) + e(11) + e(12) + e(13) + e(14);
+    let data: u32 = (0..10).map(|i| e(16 + 2 * i).max(e(17 + 2 * i))).sum();
+    // data / 10 ≥ pulses / 8 and data / 10 > 2 · quiet / 6.
+    4 * data >= 5 * pulses && 3 * data > 10 * quiet
+}
+
+/// The best burst starting at `j` (at the two phases its preamble fits
+/// best), judged by `judge`. Needs `m.len() >= j + WINDOW`.
 pub(crate) fn decode(
     m: &[u16],
     j: usize,
@@ -100,8 +135,12 @@ pub(crate) fn decode(
     }
     // Best fit first; equal fits keep the earlier phase.
     phases.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    if !pulsing(m, j, phases[0].1) {
+        return None;
+    }
     let mut best: Option<Burst> = None;
-    for &(fit, f) in &phases {
+    // The two best-fitting phases: the burst's timing lies between them.
+    for &(fit, f) in &phases[..2] {
         if fit <= 0 {
             break;
         }
