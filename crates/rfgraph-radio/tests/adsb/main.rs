@@ -1,6 +1,9 @@
-//! ADS-B receiver tests on generated signals (frames, positions, CPR
-//! against the aircraft's true track, overlaps) and on flowgraphs
-//! (schedulers, chunking, network outputs).
+//! ADS-B receiver tests: the real recording (every frame dump1090
+//! decodes, nothing whose parity fails, any chunking); generated signals
+//! (every frame that must decode does, exactly; positions against the
+//! true track; overlaps); the flowgraph (schedulers, random chunk sizes,
+//! dump1090's network outputs over loopback); pyModeS agreeing on every
+//! decoded field; and property tests on untrusted input.
 
 mod common;
 mod flowgraph;
