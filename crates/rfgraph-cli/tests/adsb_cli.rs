@@ -215,3 +215,33 @@ fn net_outputs_listen_where_they_say() {
         .unwrap_or_else(|| panic!("{err}"));
     assert!(line.contains("SBS output on 127.0.0.1:"), "{line}");
 }
+
+/// A device (seify's `dummy`) runs at 2 MS/s and 1090 MHz by default for
+/// as many samples as asked, and ends with the (empty) table.
+#[test]
+fn a_device_runs_with_the_defaults() {
+    let (ok, out, err) = rfgraph(&[
+        "adsb",
+        "--device",
+        "driver=dummy",
+        "--samples",
+        "200000",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("2000000 samples/s") && err.contains("1.09 GHz"),
+        "{err}"
+    );
+    assert!(err.contains("0 frames"), "{err}");
+    let (ok, _, err) = rfgraph(&[
+        "adsb",
+        "--device",
+        "driver=dummy",
+        "--samples",
+        "10",
+        "--throttle",
+    ]);
+    assert!(!ok && err.contains("--throttle"), "{err}");
+}

@@ -214,4 +214,32 @@ mod tests {
             assert_eq!(&b.bytes[..], &f[..], "phase {phase}");
         }
     }
+
+    /// The AVX2 build of the preamble test (the `unsafe` call) flags
+    /// exactly what the baseline loop flags, on noise with pulses in it.
+    #[test]
+    fn avx2_build_flags_as_the_baseline() {
+        let mut state = 0x1234_5678_9ABC_DEF0u64;
+        let m: Vec<u16> = (0..20_000)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let x = (state % 3000) as u16;
+                if state.is_multiple_of(11) {
+                    x + 40_000
+                } else {
+                    x
+                }
+            })
+            .collect();
+        for start in [0, 1, 7, 333] {
+            let n = m.len() - start - 17;
+            let (mut a, mut b) = (vec![0u8; n], vec![0u8; n]);
+            candidates(&m, start, &mut a);
+            candidates_any(&m, start, &mut b);
+            assert_eq!(a, b);
+            assert!(a.contains(&1));
+        }
+    }
 }
