@@ -29,6 +29,7 @@ mod message_burst;
 mod message_forward;
 mod message_sink;
 mod null;
+pub mod registry;
 pub mod sample_format;
 pub mod sigmf;
 mod throttle;

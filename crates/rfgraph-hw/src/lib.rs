@@ -73,6 +73,7 @@ mod counters;
 pub mod datetime;
 mod drivers;
 mod error;
+pub mod registry;
 mod sink;
 mod source;
 mod xrun_log;

@@ -31,4 +31,5 @@ pub mod fm;
 pub mod generate;
 pub mod modes;
 pub mod rds;
+pub mod registry;
 pub mod spectrum;
