@@ -7,7 +7,7 @@
 //!   (`rfgraph::registry::BlockSpec`).
 //! - `expr`: the expression language of variables and parameters (the
 //!   subset of Python that GRC flowgraphs use).
-//! - `model`: a flowgraph document (variables, blocks, connections,
+//! - [`model`]: a flowgraph document (variables, blocks, connections,
 //!   scheduler, exposed ports), whatever file it came from, with the source
 //!   location of every item.
 //! - `toml`: flowgraph files (`format = 1`).
@@ -19,4 +19,5 @@
 
 #![warn(missing_docs)]
 
+pub mod model;
 pub mod standard;

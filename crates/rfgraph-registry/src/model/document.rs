@@ -1,0 +1,241 @@
+//! The document's parts: [`Document`] and what it holds.
+
+use super::location::Location;
+use super::value::Value;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A flowgraph as read from a file, before evaluation and building.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Document {
+    /// The file it came from.
+    pub path: Arc<PathBuf>,
+    /// The flowgraph's title, if the file gives one.
+    pub title: Option<String>,
+    /// Variables, in file order (later ones may refer to earlier ones;
+    /// the builder orders them by dependency and reports cycles).
+    pub variables: Vec<Variable>,
+    /// Block instances, in file order.
+    pub blocks: Vec<BlockInstance>,
+    /// Stream and message connections.
+    pub connections: Vec<Connection>,
+    /// Scheduler settings.
+    pub scheduler: SchedulerConfig,
+    /// Ports exposed when this document is used as a hierarchical block.
+    pub ports: Vec<ExposedPort>,
+    /// One-line notices for the user (a GUI sink replaced by a null sink).
+    pub notices: Vec<String>,
+}
+
+impl Document {
+    /// An empty document for `path`.
+    pub fn new(path: Arc<PathBuf>) -> Self {
+        Self {
+            scheduler: SchedulerConfig::new(Location::file(path.clone())),
+            path,
+            title: None,
+            variables: Vec::new(),
+            blocks: Vec::new(),
+            connections: Vec::new(),
+            ports: Vec::new(),
+            notices: Vec::new(),
+        }
+    }
+
+    /// The block instance called `name`.
+    pub fn block(&self, name: &str) -> Option<&BlockInstance> {
+        self.blocks.iter().find(|b| b.name == name)
+    }
+
+    /// The variable called `name`.
+    pub fn variable(&self, name: &str) -> Option<&Variable> {
+        self.variables.iter().find(|v| v.name == name)
+    }
+}
+
+/// How a GUI variable is set while running (GRC's range, chooser and
+/// entry variables); the control port shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum VariableWidget {
+    /// A slider from `start` to `stop` in `step`s.
+    Range {
+        /// Lowest value.
+        start: f64,
+        /// Highest value.
+        stop: f64,
+        /// Step.
+        step: f64,
+    },
+    /// One of these values, with labels.
+    Chooser {
+        /// The values, as expressions.
+        options: Vec<Value>,
+        /// Their labels.
+        labels: Vec<String>,
+    },
+    /// Free text.
+    Entry,
+}
+
+/// A named value other values and parameters refer to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variable {
+    /// Its name (an identifier).
+    pub name: String,
+    /// Its value as written.
+    pub value: Value,
+    /// Where it is defined.
+    pub at: Location,
+    /// Whether it can change while the graph runs (GUI variables, TOML
+    /// variables marked settable); the parameters it reaches then change
+    /// through their blocks' settings.
+    pub settable: bool,
+    /// A label for a user interface.
+    pub label: Option<String>,
+    /// How a user interface sets it, if it is a GUI variable.
+    pub widget: Option<VariableWidget>,
+}
+
+/// One parameter of a block instance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamValue {
+    /// The registry parameter's name.
+    pub name: String,
+    /// Its value as written.
+    pub value: Value,
+    /// Where it is set.
+    pub at: Location,
+}
+
+/// Per-block run options.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BlockOptions {
+    /// CPU cores the block may run on.
+    pub affinity: Option<Vec<usize>>,
+    /// Minimum output buffer size in items.
+    pub buffer_size: Option<usize>,
+    /// Whether the block gets its own thread (blocking I/O).
+    pub blocking: Option<bool>,
+}
+
+/// A block in the graph: a registry block or a hierarchical block file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockInstance {
+    /// The instance name, unique in the document.
+    pub name: String,
+    /// The registry name (`low_pass_filter`), or the path of a
+    /// hierarchical block file (relative to the document's directory).
+    pub kind: String,
+    /// Where the block is defined.
+    pub at: Location,
+    /// Where its kind is named (for an unknown block).
+    pub kind_at: Location,
+    /// Its parameters, as written.
+    pub params: Vec<ParamValue>,
+    /// Run options.
+    pub options: BlockOptions,
+}
+
+impl BlockInstance {
+    /// The parameter called `name`.
+    pub fn param(&self, name: &str) -> Option<&ParamValue> {
+        self.params.iter().find(|p| p.name == name)
+    }
+}
+
+/// Whether a connection carries a stream or messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConnectionKind {
+    /// A sample stream.
+    Stream,
+    /// Messages.
+    Message,
+}
+
+/// One end of a connection: `block.port`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Endpoint {
+    /// The block instance.
+    pub block: String,
+    /// The port name.
+    pub port: String,
+}
+
+impl Endpoint {
+    /// `block.port`.
+    pub fn new(block: impl Into<String>, port: impl Into<String>) -> Self {
+        Self {
+            block: block.into(),
+            port: port.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.block, self.port)
+    }
+}
+
+/// A connection from an output to an input.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Connection {
+    /// The output end.
+    pub from: Endpoint,
+    /// The input end.
+    pub to: Endpoint,
+    /// Stream or messages.
+    pub kind: ConnectionKind,
+    /// Where it is written.
+    pub at: Location,
+}
+
+/// The `[scheduler]` section.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SchedulerConfig {
+    /// `tpb`, `single`, `pool` or `chain`; the default when absent.
+    pub name: Option<String>,
+    /// Worker threads.
+    pub cores: Option<usize>,
+    /// Default buffer size in items.
+    pub buffer_size: Option<usize>,
+    /// Where the section is.
+    pub at: Location,
+}
+
+impl SchedulerConfig {
+    /// Defaults, located at `at`.
+    pub fn new(at: Location) -> Self {
+        Self {
+            name: None,
+            cores: None,
+            buffer_size: None,
+            at,
+        }
+    }
+}
+
+/// Which way an exposed port points, seen from outside the subgraph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PortDirection {
+    /// Data flows in.
+    Input,
+    /// Data flows out.
+    Output,
+}
+
+/// A port of a hierarchical block: its outside name and the inner port it
+/// stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExposedPort {
+    /// The name users of the subgraph connect to.
+    pub name: String,
+    /// Input or output.
+    pub direction: PortDirection,
+    /// Stream or messages.
+    pub kind: ConnectionKind,
+    /// The inner block port.
+    pub inner: Endpoint,
+    /// Where it is declared.
+    pub at: Location,
+}

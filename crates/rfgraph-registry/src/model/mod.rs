@@ -1,0 +1,21 @@
+//! A flowgraph document: variables, blocks, connections, scheduler
+//! settings and exposed ports, whatever file it came from (rfgraph's TOML
+//! flowgraph files or GNU Radio Companion's `.grc` files), with the source
+//! location of every item so that every later error can say where.
+//!
+//! The readers (`toml`, `grc`) fill a [`Document`]; the builder checks it
+//! against the registry and turns it into a running `Flowgraph`. This
+//! module owns the shapes and the error type they share, nothing else.
+
+mod document;
+mod error;
+mod location;
+mod value;
+
+pub use document::{
+    BlockInstance, BlockOptions, Connection, ConnectionKind, Document, Endpoint, ExposedPort,
+    ParamValue, PortDirection, SchedulerConfig, Variable, VariableWidget,
+};
+pub use error::FileError;
+pub use location::Location;
+pub use value::Value;
