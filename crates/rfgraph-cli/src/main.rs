@@ -1,6 +1,6 @@
 //! The `rfgraph` command line: benchmarks, `record`, `info`, `gen` and the
-//! receivers (`spectrum`, `fm`, `adsb`); `run`,
-//! `blocks` and `inspect` later. Library crates hold all logic worth testing; this file
+//! receivers (`spectrum`, `fm`, `adsb`), `blocks`; `run` and `inspect`
+//! later. Library crates hold all logic worth testing; this file
 //! only parses arguments and dispatches.
 //!
 //! How the crates fit together, the runtime contract and the project's
@@ -8,6 +8,7 @@
 
 mod adsb;
 mod bench;
+mod blocks;
 mod fm;
 mod r#gen;
 mod info;
@@ -32,6 +33,9 @@ enum Command {
         #[command(subcommand)]
         experiment: bench::Experiment,
     },
+    /// Lists the registered blocks by category, or shows one block's
+    /// documentation (`rfgraph blocks low_pass_filter`, `--json`).
+    Blocks(blocks::BlocksArgs),
     /// Writes a SigMF recording: converts a raw or SigMF file
     /// (`rfgraph record --from in.cu8 --rate 2.4e6 --to out.sigmf-meta`).
     Record(record::RecordArgs),
@@ -74,6 +78,7 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Bench { experiment } => bench::run(experiment),
+        Command::Blocks(args) => blocks::run(args),
         Command::Record(args) => record::run(args),
         Command::Info(args) => info::run(args),
         Command::Spectrum(args) => spectrum::run(args),

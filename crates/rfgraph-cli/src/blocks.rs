@@ -1,0 +1,232 @@
+//! `rfgraph blocks [NAME] [--json]`: the standard registry's blocks by
+//! category, or one block's documentation. The registry holds everything;
+//! this file only formats it.
+
+use anyhow::bail;
+use clap::Args;
+use rfgraph::Pmt;
+use rfgraph::registry::{BlockSpec, ParamSpec, PortSpec, suggest};
+use serde_json::{Value, json};
+use std::fmt::Write;
+
+/// `rfgraph blocks` arguments.
+#[derive(Args)]
+pub struct BlocksArgs {
+    /// A block's registry name: print its full documentation.
+    name: Option<String>,
+    /// Machine-readable output (one JSON document).
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `rfgraph blocks`.
+pub fn run(args: BlocksArgs) -> anyhow::Result<()> {
+    let registry = rfgraph_registry::standard::registry();
+    let specs = registry.specs();
+    let Some(name) = args.name else {
+        if args.json {
+            let all: Vec<Value> = specs.iter().map(|s| spec_json(s)).collect();
+            println!("{}", serde_json::to_string_pretty(&all)?);
+        } else {
+            print!("{}", listing(&specs));
+        }
+        return Ok(());
+    };
+    let Ok(spec) = registry.get(&name) else {
+        let hint = suggest::closest(&name, specs.iter().map(|s| s.name))
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default();
+        bail!("no block named `{name}`{hint}; `rfgraph blocks` lists them all");
+    };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&spec_json(spec))?);
+    } else {
+        print!("{}", documentation(spec));
+    }
+    Ok(())
+}
+
+/// Every block by category: name and summary, aligned.
+fn listing(specs: &[&BlockSpec]) -> String {
+    let width = specs.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    let mut category = "";
+    for spec in specs {
+        if spec.category != category {
+            if !category.is_empty() {
+                out.push('\n');
+            }
+            category = spec.category;
+            let _ = writeln!(out, "{category}:");
+        }
+        let _ = writeln!(out, "  {:width$}  {}", spec.name, spec.summary);
+    }
+    out
+}
+
+/// A value as flowgraph files write it.
+fn show(value: &Pmt) -> String {
+    match value {
+        Pmt::Null => "-".into(),
+        Pmt::String(s) => format!("{s:?}"),
+        Pmt::Bool(b) => b.to_string(),
+        Pmt::I64(v) => v.to_string(),
+        Pmt::U64(v) => v.to_string(),
+        Pmt::F32(v) => v.to_string(),
+        Pmt::F64(v) => v.to_string(),
+        Pmt::VecF32(v) => format!("{v:?}"),
+        other => serde_json::to_string(other).unwrap_or_else(|_| format!("{other:?}")),
+    }
+}
+
+fn default_text(p: &ParamSpec) -> String {
+    match &p.default {
+        None => "required".into(),
+        Some(Pmt::Null) => "unset".into(),
+        Some(v) => show(v),
+    }
+}
+
+fn port_line(out: &mut String, port: &PortSpec) {
+    let name = match port.count {
+        Some(count) => format!("{}0, {}1, … ({count})", port.name, port.name),
+        None => port.name.to_string(),
+    };
+    let doc = if port.doc.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", port.doc)
+    };
+    let _ = writeln!(out, "  {name}  {}{doc}", port.item);
+}
+
+/// One block's full documentation.
+fn documentation(spec: &BlockSpec) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} ({})\n\n{}\n",
+        spec.name, spec.category, spec.summary
+    );
+    if !spec.doc.is_empty() {
+        let _ = writeln!(out, "{}\n", spec.doc);
+    }
+    if !spec.params.is_empty() {
+        let rows: Vec<[String; 5]> = spec
+            .params
+            .iter()
+            .map(|p| {
+                let ty = p.ty.to_string();
+                [
+                    p.name.to_string(),
+                    ty,
+                    default_text(p),
+                    p.unit.to_string(),
+                    if p.settable { "yes" } else { "" }.to_string(),
+                ]
+            })
+            .collect();
+        let header = ["name", "type", "default", "unit", "settable"];
+        let mut widths = header.map(str::len);
+        for row in &rows {
+            for (w, cell) in widths.iter_mut().zip(row) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+        let _ = writeln!(out, "Parameters:");
+        let line = |cells: [&str; 5]| {
+            let mut l = String::from(" ");
+            for (cell, w) in cells.iter().zip(widths) {
+                let _ = write!(l, " {cell:w$} ");
+            }
+            l.trim_end().to_string()
+        };
+        let _ = writeln!(out, "{}", line(header));
+        for (row, p) in rows.iter().zip(&spec.params) {
+            let cells = [&*row[0], &*row[1], &*row[2], &*row[3], &*row[4]];
+            let _ = writeln!(out, "{}", line(cells));
+            let choices = if p.choices.is_empty() {
+                String::new()
+            } else {
+                format!(" (one of: {})", p.choices.join(", "))
+            };
+            if !p.doc.is_empty() || !choices.is_empty() {
+                let _ = writeln!(out, "      {}{choices}", p.doc);
+            }
+        }
+        out.push('\n');
+    }
+    for (title, ports) in [
+        ("Stream inputs", &spec.inputs),
+        ("Stream outputs", &spec.outputs),
+    ] {
+        if !ports.is_empty() {
+            let _ = writeln!(out, "{title}:");
+            for port in ports {
+                port_line(&mut out, port);
+            }
+            out.push('\n');
+        }
+    }
+    let settable: Vec<&str> = spec
+        .params
+        .iter()
+        .filter(|p| p.settable)
+        .map(|p| p.name)
+        .collect();
+    let inputs: Vec<&str> = settable
+        .iter()
+        .chain(&spec.message_inputs)
+        .copied()
+        .collect();
+    if !inputs.is_empty() {
+        let _ = writeln!(out, "Message inputs: {}", inputs.join(", "));
+    }
+    if !spec.message_outputs.is_empty() {
+        let _ = writeln!(out, "Message outputs: {}", spec.message_outputs.join(", "));
+    }
+    out
+}
+
+fn port_json(port: &PortSpec) -> Value {
+    json!({
+        "name": port.name,
+        "item": port.item.to_string().trim_matches('`'),
+        "count": port.count,
+        "doc": port.doc,
+    })
+}
+
+/// One block as JSON.
+fn spec_json(spec: &BlockSpec) -> Value {
+    let params: Vec<Value> = spec
+        .params
+        .iter()
+        .map(|p| {
+            json!({
+                "name": p.name,
+                "type": p.ty.to_string(),
+                "default": match &p.default {
+                    None => Value::Null,
+                    Some(v) => serde_json::to_value(v).unwrap_or(Value::Null),
+                },
+                "required": p.default.is_none(),
+                "unit": p.unit,
+                "doc": p.doc,
+                "choices": p.choices,
+                "settable": p.settable,
+            })
+        })
+        .collect();
+    json!({
+        "name": spec.name,
+        "category": spec.category,
+        "summary": spec.summary,
+        "doc": spec.doc,
+        "params": params,
+        "inputs": spec.inputs.iter().map(port_json).collect::<Vec<_>>(),
+        "outputs": spec.outputs.iter().map(port_json).collect::<Vec<_>>(),
+        "message_inputs": spec.message_inputs,
+        "message_outputs": spec.message_outputs,
+    })
+}
