@@ -240,6 +240,90 @@ pub(crate) fn positive(what: &'static str, value: f64, unit: &str) -> Result<(),
     }
 }
 
+/// The device parameters the registry entries of [`SdrSource`](crate::SdrSource)
+/// and [`SdrSink`](crate::SdrSink) share.
+pub(crate) fn registry_params(spec: rfgraph::registry::BlockSpec) -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::ParamSpec;
+    spec.param(ParamSpec::string("args").default("driver=dummy").doc(
+        "seify device string: driver=rtlsdr, driver=soapy,soapy_driver=hackrf, driver=dummy, ...",
+    ))
+    .param(
+        ParamSpec::uint("channel")
+            .default(0u64)
+            .doc("the device's channel"),
+    )
+    .param(
+        ParamSpec::float("frequency")
+            .default(100e6)
+            .unit("Hz")
+            .doc("centre frequency; retune with `freq`"),
+    )
+    .param(
+        ParamSpec::float("sample_rate")
+            .default(1e6)
+            .unit("Hz")
+            .doc("sample rate")
+            .settable(),
+    )
+    .param(
+        ParamSpec::float("gain")
+            .optional()
+            .unit("dB")
+            .doc("overall gain (the device's when not set)")
+            .settable(),
+    )
+    .param(
+        ParamSpec::bool("agc")
+            .default(false)
+            .doc("the device's automatic gain control instead of `gain`")
+            .settable(),
+    )
+    .param(
+        ParamSpec::string("antenna")
+            .optional()
+            .doc("antenna port (the device's default when not set)")
+            .settable(),
+    )
+    .param(
+        ParamSpec::float("bandwidth")
+            .optional()
+            .unit("Hz")
+            .doc("analogue bandwidth (the device's when not set)")
+            .settable(),
+    )
+    .param(
+        ParamSpec::string("stream_args")
+            .default("")
+            .doc("driver-specific stream arguments"),
+    )
+    .message_input("freq")
+    .message_input("cmd")
+    .message_input("status")
+}
+
+/// The [`SdrConfig`] of a registry entry's parameters.
+pub(crate) fn config_from(
+    p: &rfgraph::registry::Params,
+) -> Result<SdrConfig, rfgraph::registry::BuildError> {
+    let mut config = SdrConfig::new(p.string("args")?)
+        .channel(p.usize("channel")?)
+        .stream_args(p.string("stream_args")?)
+        .frequency(p.f64("frequency")?)
+        .sample_rate(p.f64("sample_rate")?);
+    if p.bool("agc")? {
+        config = config.gain(Gain::Agc);
+    } else if let Some(db) = p.opt::<f64>("gain")? {
+        config = config.gain(Gain::Db(db));
+    }
+    if let Some(name) = p.opt::<String>("antenna")? {
+        config = config.antenna(name);
+    }
+    if let Some(hz) = p.opt::<f64>("bandwidth")? {
+        config = config.bandwidth(hz);
+    }
+    Ok(config)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

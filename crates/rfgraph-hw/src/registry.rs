@@ -6,5 +6,5 @@ use rfgraph::registry::BlockSpec;
 
 /// Every block of this crate, described for the registry.
 pub fn specs() -> Vec<BlockSpec> {
-    Vec::new()
+    vec![crate::sink::spec(), crate::source::spec()]
 }

@@ -252,3 +252,24 @@ impl Block for SdrSink {
         true
     }
 }
+
+/// The registry entry: `sdr_sink`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
+    crate::config::registry_params(BlockSpec::new(
+        "sdr_sink",
+        "Hardware",
+        "Transmits complex samples on an SDR device (seify / SoapySDR).",
+        |p| {
+            let sink = SdrSink::new(crate::config::config_from(p)?).map_err(|e| p.refused(e))?;
+            Ok(Box::new(sink) as Box<dyn Block>)
+        },
+    ))
+    .doc(
+        "Opens the device `args` names when the run starts and sends it the samples of \
+         `in`; underflows are counted and logged. `freq`, `gain`, `agc`, `sample_rate`, \
+         `antenna`, `bandwidth` and `cmd` retune while it runs; `status` replies with \
+         the device's state. `driver=dummy` swallows everything and needs no hardware.",
+    )
+    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
+}

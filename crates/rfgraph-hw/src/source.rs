@@ -324,3 +324,29 @@ impl Block for SdrSource {
         true
     }
 }
+
+/// The registry entry: `sdr_source`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
+    crate::config::registry_params(BlockSpec::new(
+        "sdr_source",
+        "Hardware",
+        "Receives complex samples from an SDR device (seify / SoapySDR).",
+        |p| {
+            let source =
+                SdrSource::new(crate::config::config_from(p)?).map_err(|e| p.refused(e))?;
+            Ok(Box::new(source) as Box<dyn Block>)
+        },
+    ))
+    .doc(
+        "Opens the device `args` names when the run starts (a device that cannot be \
+         opened fails the run before anything runs) and streams its samples. The first \
+         item carries `core:frequency`, `core:sample_rate` and `core:datetime`; retunes \
+         tag the next item; overflows are counted, tagged and logged. `freq`, `gain`, \
+         `agc`, `sample_rate`, `antenna`, `bandwidth` and GNU Radio's `cmd` retune while \
+         it runs; `status` replies with the device's state. `driver=dummy` delivers \
+         zeros and needs no hardware. Imported GNU Radio hardware sources (`uhd_*`, \
+         `soapy_*`, `osmosdr_*`) become this block.",
+    )
+    .output(PortSpec::new("out", PortItem::Fixed(ItemKind::C32)))
+}

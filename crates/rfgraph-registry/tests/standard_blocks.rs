@@ -207,7 +207,7 @@ fn check_block(spec: &BlockSpec, block: &mut dyn Block, kind: Option<ItemKind>) 
 #[test]
 fn every_block_builds_from_its_defaults_for_every_type() {
     let registry = rfgraph_registry::standard::registry();
-    assert!(registry.len() >= 39, "only {} blocks", registry.len());
+    assert!(registry.len() >= 50, "only {} blocks", registry.len());
     let dir = Scratch::new("defaults");
     for spec in registry.specs() {
         assert!(

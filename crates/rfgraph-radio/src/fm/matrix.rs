@@ -77,6 +77,26 @@ impl Block for StereoMatrix {
     }
 }
 
+/// The registry entry: `stereo_matrix`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
+    BlockSpec::new(
+        "stereo_matrix",
+        "Receivers",
+        "Left and right from L+R and L−R.",
+        |_| Ok(Box::new(StereoMatrix::new()) as Box<dyn rfgraph::Block>),
+    )
+    .doc(
+        "The FM stereo matrix: `left = sum + diff`, `right = sum − diff`. With the \
+         receiver's scaling (`sum = 0.9·(L+R)/2`, `diff = 0.9·(L−R)/2`) the outputs are \
+         `0.9·L` and `0.9·R`. Tags on either input reach both outputs.",
+    )
+    .input(PortSpec::new("sum", PortItem::Fixed(ItemKind::F32)).doc("L+R"))
+    .input(PortSpec::new("diff", PortItem::Fixed(ItemKind::F32)).doc("L−R"))
+    .output(PortSpec::new("left", PortItem::Fixed(ItemKind::F32)))
+    .output(PortSpec::new("right", PortItem::Fixed(ItemKind::F32)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,7 @@
 //! | [`PilotLock`] | the lock decision's hysteresis |
 //! | [`StereoMatrix`] | left and right from sum and difference |
 //! | [`Receiver`] | adds the whole chain to a flowgraph behind a source |
+//! | [`WfmRcv`] | GNU Radio's mono `wfm_rcv` as one kernel (registry `wfm_rcv`) |
 //!
 //! Channel filtering, resampling and de-emphasis are `rfgraph-dsp`
 //! kernels (`FreqXlatingFir` and `DecimatingFir` inside `ChannelFilter`, `RationalResampler`,
@@ -25,6 +26,7 @@ mod mpx;
 pub mod plan;
 mod receiver;
 mod stereo;
+mod wfm_rcv;
 
 pub use channel::{ChannelFilter, ChannelInput};
 pub use error::FmError;
@@ -34,3 +36,6 @@ pub use mpx::{EQUALISER_TAPS, MpxDemod};
 pub use plan::{DEVIATION_HZ, MPX_RATE};
 pub use receiver::{Emphasis, Endpoint, FmConfig, Receiver, ReceiverPorts};
 pub use stereo::{MIN_MPX_RATE, PILOT_HZ, STEREO_TAG, StereoDemod};
+pub use wfm_rcv::WfmRcv;
+pub(crate) use wfm_rcv::spec as wfm_rcv_spec;
+pub(crate) use {matrix::spec as stereo_matrix_spec, stereo::spec as stereo_demod_spec};

@@ -238,6 +238,36 @@ impl Block for StereoDemod {
     }
 }
 
+/// The registry entry: `stereo_demod`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
+    BlockSpec::new(
+        "stereo_demod",
+        "Receivers",
+        "FM stereo decoder: multiplex in, L−R out, locked to the 19 kHz pilot.",
+        |p| {
+            let demod = StereoDemod::new(p.f64("mpx_rate")?)
+                .map_err(|e| p.invalid("mpx_rate", e.to_string()))?;
+            Ok(Box::new(demod) as Box<dyn rfgraph::Block>)
+        },
+    )
+    .doc(
+        "Tracks the 19 kHz pilot of an FM multiplex with a PLL, demodulates the 38 kHz \
+         L−R subcarrier with the doubled pilot phase, and writes L−R at the multiplex \
+         rate (zero, i.e. mono, while the pilot is not locked). Lock changes are tagged \
+         on the output and posted on `stereo`. `stereo_matrix` makes left and right.",
+    )
+    .param(
+        ParamSpec::float("mpx_rate")
+            .default(240_000.0)
+            .unit("Hz")
+            .doc("sample rate of the multiplex"),
+    )
+    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)).doc("FM multiplex"))
+    .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)).doc("L−R"))
+    .message_output("stereo")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -115,3 +115,47 @@ impl Block for ModesDecoder {
         TagPolicy::Manual
     }
 }
+
+/// The registry entry: `modes_decoder`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
+    BlockSpec::new(
+        "modes_decoder",
+        "Receivers",
+        "Mode S / ADS-B decoder: frames in, decoded messages (JSON) out.",
+        |p| {
+            let mut decoder = ModesDecoder::new(p.f64("sample_rate")?);
+            if let (Some(lat), Some(lon)) = (p.opt::<f64>("latitude")?, p.opt::<f64>("longitude")?)
+            {
+                decoder = decoder.with_receiver(lat, lon);
+            }
+            Ok(Box::new(decoder) as Box<dyn rfgraph::Block>)
+        },
+    )
+    .doc(
+        "Decodes `modes_demod`'s frames (identity, altitude, position by CPR, velocity, \
+         ...), tracks the aircraft, and posts each message on `messages` as a JSON \
+         string. With the receiver's `latitude` and `longitude`, single positions \
+         decode locally.",
+    )
+    .param(
+        ParamSpec::float("sample_rate")
+            .default(2_000_000.0)
+            .unit("Hz")
+            .doc("sample rate of the stream the frames came from"),
+    )
+    .param(
+        ParamSpec::float("latitude")
+            .optional()
+            .unit("deg")
+            .doc("receiver latitude, for local position decoding"),
+    )
+    .param(
+        ParamSpec::float("longitude")
+            .optional()
+            .unit("deg")
+            .doc("receiver longitude, for local position decoding"),
+    )
+    .input(PortSpec::new("in", PortItem::Other("Mode S frame")))
+    .message_output("messages")
+}

@@ -157,6 +157,41 @@ impl Block for ComplexMagnitude {
     }
 }
 
+/// The registry entry: `modes_cu8_magnitude`.
+pub(crate) fn cu8_spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
+    BlockSpec::new(
+        "modes_cu8_magnitude",
+        "Receivers",
+        "Mode S front end: cu8 bytes in, dump1090's u16 magnitudes out.",
+        |_| Ok(Box::new(Cu8Magnitude::new()) as Box<dyn rfgraph::Block>),
+    )
+    .doc(
+        "Reads an RTL-SDR's interleaved `cu8` bytes (two per sample) and writes each \
+         sample's magnitude as dump1090 does (a table, 0 to 65535), the input of \
+         `modes_demod`.",
+    )
+    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::U8)).doc("cu8 bytes, I then Q"))
+    .output(PortSpec::new("out", PortItem::Other("u16")).doc("magnitudes"))
+}
+
+/// The registry entry: `modes_magnitude`.
+pub(crate) fn complex_spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
+    BlockSpec::new(
+        "modes_magnitude",
+        "Receivers",
+        "Mode S front end: complex samples in, u16 magnitudes out.",
+        |_| Ok(Box::new(ComplexMagnitude::new()) as Box<dyn rfgraph::Block>),
+    )
+    .doc(
+        "Writes each complex sample's magnitude scaled to dump1090's 0 to 65535 range \
+         (full scale 1.0 → 65535), the input of `modes_demod`.",
+    )
+    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
+    .output(PortSpec::new("out", PortItem::Other("u16")).doc("magnitudes"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

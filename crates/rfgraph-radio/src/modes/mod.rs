@@ -38,6 +38,10 @@ pub use magnitude::{ComplexMagnitude, Cu8Magnitude, cu8_magnitudes, cu8_table};
 pub use net::{ModesNetOutput, NetError};
 pub use receiver::{ReceiverBlocks, ReceiverConfig, ReceiverInput, add_receiver};
 pub use tracker::{Aircraft, Tracker};
+pub(crate) use {
+    decoder::spec as decoder_spec, demod::spec as demod_spec,
+    magnitude::complex_spec as magnitude_spec, magnitude::cu8_spec as cu8_magnitude_spec,
+};
 
 use thiserror::Error;
 

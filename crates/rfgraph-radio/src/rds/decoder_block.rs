@@ -148,3 +148,33 @@ impl Block for RdsDecoder {
         TagPolicy::Manual
     }
 }
+
+/// The registry entry: `rds_decoder`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
+    BlockSpec::new(
+        "rds_decoder",
+        "Receivers",
+        "RDS decoder: soft bits in, station data (PI, PS, RadioText, ...) as messages.",
+        |p| {
+            let burst = p.usize("max_burst")?;
+            if burst > 10 {
+                return Err(p.invalid("max_burst", "must be 0 to 10"));
+            }
+            Ok(Box::new(RdsDecoder::with_max_burst(burst)) as Box<dyn rfgraph::Block>)
+        },
+    )
+    .doc(
+        "Synchronises on RDS blocks in `rds_demod`'s soft bits, corrects error bursts of \
+         up to `max_burst` bits, and posts on `out` a map of the fields that changed \
+         (always with `pi`): programme service name, RadioText, programme type, \
+         clock time, alternative frequencies.",
+    )
+    .param(
+        ParamSpec::uint("max_burst")
+            .default(2u64)
+            .doc("longest error burst corrected, 0 to 10 (0: none)"),
+    )
+    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)).doc("soft bits"))
+    .message_output("out")
+}

@@ -110,3 +110,32 @@ impl Block for RdsDemod {
         TagPolicy::Manual
     }
 }
+
+/// The registry entry: `rds_demod`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
+    BlockSpec::new(
+        "rds_demod",
+        "Receivers",
+        "RDS demodulator: FM multiplex in, soft RDS bits out.",
+        |p| {
+            let demod = RdsDemod::new(p.f64("mpx_rate")?)
+                .map_err(|e| p.invalid("mpx_rate", e.to_string()))?;
+            Ok(Box::new(demod) as Box<dyn rfgraph::Block>)
+        },
+    )
+    .doc(
+        "Takes the 57 kHz RDS subcarrier of an FM multiplex (the quadrature demodulator's \
+         output, at least 128 kS/s), demodulates its biphase symbols and writes one soft \
+         bit per RDS bit (1187.5 bit/s): the sign is the bit, the size its confidence. \
+         Feed `rds_decoder` with it.",
+    )
+    .param(
+        ParamSpec::float("mpx_rate")
+            .default(240_000.0)
+            .unit("Hz")
+            .doc("sample rate of the multiplex"),
+    )
+    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)).doc("FM multiplex"))
+    .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)).doc("soft bits"))
+}

@@ -73,6 +73,7 @@ pub use demod_block::RdsDemod;
 pub use encoder::{EncodedGroup, RdsEncoder};
 pub use error::RdsError;
 pub use json::json_line;
+pub(crate) use {decoder_block::spec as decoder_spec, demod_block::spec as demod_spec};
 
 use rfgraph::{BlockId, Flowgraph};
 

@@ -250,3 +250,38 @@ impl Block for Average {
         Ok(())
     }
 }
+
+/// The registry entry: `spectrum_average`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
+    BlockSpec::new(
+        "spectrum_average",
+        "Fourier Analysis",
+        "Averages groups of N spectrum frames into one, in dB.",
+        |p| {
+            let avg = Average::new(p.usize("size")?, p.usize("n")?).map_err(|e| p.refused(e))?;
+            Ok(Box::new(avg) as Box<dyn rfgraph::Block>)
+        },
+    )
+    .doc(
+        "Averages each group of `n` consecutive frames of `size` linear power bins \
+         (`power_spectrum`'s output) and writes the average in dB. Every output frame \
+         is also posted on `frames` as a map, for displays. `n` is settable while it \
+         runs (from the next group on).",
+    )
+    .param(
+        ParamSpec::uint("size")
+            .default(1024u64)
+            .doc("bins per frame, 2 to 2^20"),
+    )
+    .param(
+        ParamSpec::uint("n")
+            .default(16u64)
+            .unit("frames")
+            .doc("frames per average")
+            .settable(),
+    )
+    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)).doc("linear power frames"))
+    .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)).doc("averaged frames, dB"))
+    .message_output("frames")
+}

@@ -52,3 +52,6 @@ pub use error::SpectrumError;
 pub use frame::{BINS, FRAME_SAMPLES, FrameMeta, MAX_SIZE, bin_offset, offset_bin};
 pub use power::{PowerSpectrum, Scaling};
 pub use waterfall::{Interval, WaterfallDecimator};
+pub(crate) use {
+    average::spec as average_spec, power::spec as power_spec, waterfall::spec as waterfall_spec,
+};

@@ -230,3 +230,80 @@ impl Block for PowerSpectrum {
         Ok(())
     }
 }
+
+/// The registry entry: `power_spectrum`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
+    BlockSpec::new(
+        "power_spectrum",
+        "Fourier Analysis",
+        "Windowed power spectrum frames (fftshifted, linear) of complex samples.",
+        |p| {
+            let window = match p.string("window")?.as_str() {
+                "rectangular" => Window::Rectangular,
+                "hamming" => Window::Hamming,
+                "blackman" => Window::Blackman,
+                "blackman_harris" => Window::BlackmanHarris,
+                _ => Window::Hann,
+            };
+            let scaling = match p.string("scaling")?.as_str() {
+                "spectrum" => Scaling::Spectrum,
+                _ => Scaling::Density,
+            };
+            let fail = |e: SpectrumError| p.refused(e);
+            let mut block = PowerSpectrum::new(p.usize("size")?, window, scaling).map_err(fail)?;
+            if let Some(rate) = p.opt::<f64>("sample_rate")? {
+                block = block.with_sample_rate(rate).map_err(fail)?;
+            }
+            if let Some(f) = p.opt::<f64>("frequency")? {
+                block = block.with_frequency(f).map_err(fail)?;
+            }
+            Ok(Box::new(block) as Box<dyn rfgraph::Block>)
+        },
+    )
+    .doc(
+        "Every `size` consecutive samples make one frame of `size` linear power bins, \
+         fftshifted (bin `size/2` is the centre frequency). `density` scaling gives \
+         full-scale²/Hz, `spectrum` full-scale² for a tone on a bin. Frames carry \
+         `core:frequency`, `core:sample_rate` and `rfgraph:frame_samples` tags (from the \
+         input's tags, or `sample_rate`/`frequency` here). Follow it with \
+         `spectrum_average`.",
+    )
+    .param(
+        ParamSpec::uint("size")
+            .default(1024u64)
+            .doc("bins per frame (FFT size), 2 to 2^20"),
+    )
+    .param(
+        ParamSpec::string("window")
+            .default("hann")
+            .choices(&[
+                "rectangular",
+                "hann",
+                "hamming",
+                "blackman",
+                "blackman_harris",
+            ])
+            .doc("window applied to each frame"),
+    )
+    .param(
+        ParamSpec::string("scaling")
+            .default("density")
+            .choices(&["density", "spectrum"])
+            .doc("power per Hz or per bin"),
+    )
+    .param(
+        ParamSpec::float("sample_rate")
+            .optional()
+            .unit("Hz")
+            .doc("the input's rate when no tag says"),
+    )
+    .param(
+        ParamSpec::float("frequency")
+            .optional()
+            .unit("Hz")
+            .doc("the input's centre frequency when no tag says"),
+    )
+    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
+    .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)).doc("frames of `size` bins"))
+}

@@ -248,3 +248,48 @@ impl Block for WaterfallDecimator {
         Ok(())
     }
 }
+
+/// The registry entry: `waterfall_decimator`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
+    BlockSpec::new(
+        "waterfall_decimator",
+        "Fourier Analysis",
+        "Keeps one spectrum frame per period: a waterfall's lines.",
+        |p| {
+            let interval = match p.opt::<f64>("period")? {
+                Some(s) => Interval::Seconds(s),
+                None => Interval::Frames(p.usize("frames")?),
+            };
+            let w =
+                WaterfallDecimator::new(p.usize("size")?, interval).map_err(|e| p.refused(e))?;
+            Ok(Box::new(w) as Box<dyn rfgraph::Block>)
+        },
+    )
+    .doc(
+        "Passes one frame of `size` bins per `period` seconds of signal (needs the \
+         frames' `core:sample_rate` and `rfgraph:frame_samples` tags) or, without a \
+         period, one per `frames` frames; frames pass unchanged. Each kept frame is also \
+         posted on `frames`. `period` is settable while it runs.",
+    )
+    .param(
+        ParamSpec::uint("size")
+            .default(1024u64)
+            .doc("bins per frame, 2 to 2^20"),
+    )
+    .param(
+        ParamSpec::float("period")
+            .optional()
+            .unit("s")
+            .doc("one frame per this many seconds of signal")
+            .settable(),
+    )
+    .param(
+        ParamSpec::uint("frames")
+            .default(1u64)
+            .doc("one frame per this many, when no period is set"),
+    )
+    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)))
+    .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)))
+    .message_output("frames")
+}

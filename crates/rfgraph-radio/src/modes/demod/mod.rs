@@ -396,3 +396,37 @@ impl Block for ModesDemod {
         TagPolicy::Manual
     }
 }
+
+/// The registry entry: `modes_demod`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
+    BlockSpec::new(
+        "modes_demod",
+        "Receivers",
+        "Mode S demodulator: magnitudes in, CRC-checked frames out.",
+        |p| {
+            let demod = ModesDemod::new(p.f64("sample_rate")?)
+                .map_err(|e| p.invalid("sample_rate", e.to_string()))?
+                .with_fix(p.bool("fix")?);
+            Ok(Box::new(demod) as Box<dyn rfgraph::Block>)
+        },
+    )
+    .doc(
+        "Finds Mode S preambles in u16 magnitudes at 2 or 2.4 MS/s (`modes_magnitude`, \
+         `modes_cu8_magnitude`), slices the 56- or 112-bit frames, checks their CRC \
+         (repairing single-bit errors of DF17/18 with `fix`) and writes the good ones.",
+    )
+    .param(
+        ParamSpec::float("sample_rate")
+            .default(2_000_000.0)
+            .unit("Hz")
+            .doc("2e6 or 2.4e6"),
+    )
+    .param(
+        ParamSpec::bool("fix")
+            .default(true)
+            .doc("repair single-bit errors of DF17/18"),
+    )
+    .input(PortSpec::new("in", PortItem::Other("u16")).doc("magnitudes"))
+    .output(PortSpec::new("out", PortItem::Other("Mode S frame")))
+}
