@@ -1,0 +1,180 @@
+//! Registry-built blocks against GNU Radio 3.10 on the same input:
+//! `wfm_rcv` against `analog.wfm_rcv`, and `rational_resampler` with its
+//! default taps against `filter.rational_resampler_fff`. The GNU Radio
+//! side is `fixtures/gnuradio_blocks.py`, run by `/usr/bin/python3`
+//! (Debian's `python3-gnuradio`; `.ci/run` installs it). Without GNU Radio
+//! the test skips with one line, except under `CI=true`, where it fails.
+
+mod common;
+
+use common::RunBounded;
+use rfgraph::{Flowgraph, Pmt};
+use rfgraph_blocks::VectorSink;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const PYTHON: &str = "/usr/bin/python3";
+
+fn gnuradio_available() -> bool {
+    Command::new(PYTHON)
+        .args(["-c", "import gnuradio.analog, gnuradio.filter, numpy"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn params(pairs: &[(&str, Pmt)]) -> BTreeMap<String, Pmt> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect()
+}
+
+fn floats(path: &Path) -> Vec<f32> {
+    std::fs::read(path)
+        .unwrap()
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
+}
+
+/// `file_source(path, type) → name(given) → VectorSink<f32>`, all but the
+/// sink built by the registry, on `scheduler`.
+fn run_registry(
+    path: &Path,
+    kind: &str,
+    name: &str,
+    given: &[(&str, Pmt)],
+    scheduler: Box<dyn rfgraph::Scheduler>,
+) -> Vec<f32> {
+    let registry = rfgraph_registry::standard::registry();
+    let mut fg = Flowgraph::new();
+    let src = registry
+        .build(
+            "file_source",
+            params(&[
+                ("path", Pmt::from(path.to_string_lossy().into_owned())),
+                ("type", Pmt::from(kind)),
+            ]),
+        )
+        .unwrap();
+    let src = fg.add_boxed("src", "file_source", src);
+    let block = fg.add_boxed(name, name, registry.build(name, params(given)).unwrap());
+    let sink = fg.add(VectorSink::<f32>::new());
+    fg.chain(&[src, block, sink]).unwrap();
+    let done = fg.run_bounded(scheduler).unwrap();
+    done.block::<VectorSink<f32>>(sink)
+        .unwrap()
+        .items()
+        .to_vec()
+}
+
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn gnu_radio_outputs() -> Option<Scratch> {
+    if !gnuradio_available() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "GNU Radio is required under CI=true: {PYTHON} cannot import gnuradio"
+        );
+        eprintln!("skipped: {PYTHON} cannot import gnuradio and numpy (install python3-gnuradio)");
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!(
+        "rfgraph-reg-gr-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gnuradio_blocks.py");
+    let out = Command::new(PYTHON)
+        .arg(&script)
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(Scratch(dir))
+}
+
+#[test]
+fn wfm_rcv_matches_gnu_radio() {
+    let Some(dir) = gnu_radio_outputs() else {
+        return;
+    };
+    let want = floats(&dir.0.join("wfm.f32"));
+    for scheduler in common::every_scheduler() {
+        let got = run_registry(
+            &dir.0.join("fm.cf32"),
+            "c32",
+            "wfm_rcv",
+            &[
+                ("quad_rate", Pmt::F64(480e3)),
+                ("audio_decimation", Pmt::U64(10)),
+            ],
+            scheduler,
+        );
+        assert!(
+            got.len().abs_diff(want.len()) <= 1,
+            "{} vs {}",
+            got.len(),
+            want.len()
+        );
+        let n = got.len().min(want.len());
+        let peak = want.iter().fold(0f32, |m, x| m.max(x.abs()));
+        assert!(peak > 0.3, "GNU Radio's audio has a level: {peak}");
+        let worst = got[..n]
+            .iter()
+            .zip(&want[..n])
+            .map(|(a, b)| (a - b).abs())
+            .fold(0f32, f32::max);
+        // GNU Radio's discriminator uses a fast atan2 (about 1e-4 rad off).
+        assert!(
+            worst < 2e-3 * peak,
+            "largest difference {worst} (peak {peak})"
+        );
+    }
+}
+
+#[test]
+fn rational_resampler_default_taps_match_gnu_radio() {
+    let Some(dir) = gnu_radio_outputs() else {
+        return;
+    };
+    for (i, d) in [(3u64, 2u64), (2, 5), (6, 4)] {
+        let want = floats(&dir.0.join(format!("resampled_{i}_{d}.f32")));
+        let got = run_registry(
+            &dir.0.join("ramp.f32"),
+            "f32",
+            "rational_resampler",
+            &[
+                ("interpolation", Pmt::U64(i)),
+                ("decimation", Pmt::U64(d)),
+                ("type", Pmt::from("f32")),
+            ],
+            Box::new(rfgraph::scheduler::Tpb::new()),
+        );
+        let n = got.len().min(want.len());
+        assert!(
+            n + 8 >= want.len(),
+            "{i}/{d}: {} vs {}",
+            got.len(),
+            want.len()
+        );
+        let worst = got[..n]
+            .iter()
+            .zip(&want[..n])
+            .map(|(a, b)| (a - b).abs())
+            .fold(0f32, f32::max);
+        assert!(worst < 1e-4, "{i}/{d}: largest difference {worst}");
+    }
+}
