@@ -126,6 +126,22 @@ pub(crate) fn rational_resampler_spec() -> BlockSpec {
     .output(PortSpec::new("out", PortItem::OfType))
 }
 
+/// The default prototype of `pfb_arb_resampler`: rfgraph's
+/// (`rfgraph_dsp::resample::default_prototype`) with `atten` dB of
+/// stop-band attenuation: a Kaiser low-pass at `filters ×` the input rate,
+/// pass band 0.8 and stop band 1.0 of the narrower Nyquist band, gain
+/// `filters`.
+fn arb_prototype(rate: f64, filters: usize, atten: f64) -> Result<Vec<f32>, rfgraph_dsp::DspError> {
+    if !(rate.is_finite() && rate > 0.0) || filters == 0 {
+        // The kernel's own checks name the bad value.
+        return rfgraph_dsp::resample::default_prototype(rate, filters);
+    }
+    let stop = (0.5 * rate.min(1.0) / filters as f64).min(0.45);
+    let pass = 0.8 * stop;
+    let taps = rfgraph_dsp::design::kaiser_lowpass(1.0, (pass + stop) / 2.0, stop - pass, atten)?;
+    Ok(taps.into_iter().map(|t| t * filters as f32).collect())
+}
+
 fn arb<K: FirKind>(
     p: &Params,
     rate: f64,
@@ -139,7 +155,7 @@ where
 {
     let kernel = match taps {
         Some(t) => ArbitraryResampler::<K>::with_taps(rate, filters, t, Isa::detect()),
-        None => rfgraph_dsp::resample::default_prototype(rate, filters).and_then(|t| {
+        None => arb_prototype(rate, filters, p.f64("atten")?).and_then(|t| {
             let t: Vec<K::Tap> = t.into_iter().map(K::Tap::from).collect();
             ArbitraryResampler::<K>::with_taps(rate, filters, &t, Isa::detect())
         }),
@@ -175,9 +191,10 @@ pub(crate) fn pfb_arb_resampler_spec() -> BlockSpec {
         "GNU Radio's `pfb_arb_resampler_xxx`: output rate = input rate × `rate`, any \
          positive ratio, from a bank of `filters` polyphase filters cut from one \
          prototype (designed at `filters ×` the input rate, gain `filters`) with \
-         linear interpolation between neighbouring phases. Without taps, rfgraph's \
-         default prototype is designed (Kaiser, 70 dB, pass band 0.8 of the narrower \
-         Nyquist band), not GNU Radio's.",
+         linear interpolation between neighbouring phases. Without taps, a Kaiser \
+         prototype with `atten` dB of stop-band attenuation and its pass band at 0.8 of \
+         the narrower Nyquist band is designed (GNU Radio designs an equiripple one; \
+         the responses are close, the taps are not the same).",
     )
     .param(
         ParamSpec::float("rate")
@@ -193,6 +210,12 @@ pub(crate) fn pfb_arb_resampler_spec() -> BlockSpec {
         ParamSpec::uint("filters")
             .default(32u64)
             .doc("number of polyphase filters"),
+    )
+    .param(
+        ParamSpec::float("atten")
+            .default(100.0)
+            .unit("dB")
+            .doc("stop-band attenuation of the default prototype"),
     )
     .param(ParamSpec::item_type(&[ItemKind::C32, ItemKind::F32]))
     .input(PortSpec::new("in", PortItem::OfType))
