@@ -47,7 +47,7 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
         "Stream Operators",
         "Passes the first N items, then finishes.",
         |p| {
-            let items = p.u64("items")?;
+            let items = p.u64("items")?.saturating_mul(p.u64("vlen")?.max(1));
             for_any_item!(p, T => Head::<T>::new(items))
         },
     )
@@ -56,6 +56,11 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
           the blocks before it once nothing else reads them. GNU Radio's `blocks_head`.",
     )
     .param(ParamSpec::uint("items").doc("items to pass"))
+    .param(
+        ParamSpec::uint("vlen")
+            .default(1u64)
+            .doc("items per GNU Radio vector: `items` counts vectors"),
+    )
     .param(ParamSpec::item_type(&ALL_KINDS))
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))

@@ -70,18 +70,24 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
         "Stream Operators",
         "Limits a stream to an item rate in wall-clock time.",
         |p| {
-            let rate = p.f64("sample_rate")?;
+            let rate = p.f64("sample_rate")? * p.u64("vlen")?.max(1) as f64;
             for_any_item!(p, T => Throttle::<T>::new(rate).map_err(|e| p.invalid("sample_rate", e.to_string()))?)
         },
     )
     .doc("Passes items from `in` to `out` at most at `sample_rate` items per second, \
           measured from the first call; it asks the scheduler for a timer instead of \
-          sleeping. GNU Radio's `blocks_throttle`.")
+          sleeping. GNU Radio's `blocks_throttle`; with `vlen`, the rate counts vectors \
+          of `vlen` items, as GNU Radio's does.")
     .param(
         ParamSpec::float("sample_rate")
             .default(32_000.0)
             .unit("items/s")
             .doc("the rate items may pass at"),
+    )
+    .param(
+        ParamSpec::uint("vlen")
+            .default(1u64)
+            .doc("items per GNU Radio vector: the rate counts vectors"),
     )
     .param(ParamSpec::item_type(&ALL_KINDS))
     .input(PortSpec::new("in", PortItem::OfType))
