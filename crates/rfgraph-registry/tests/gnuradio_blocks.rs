@@ -1,6 +1,8 @@
 //! Registry-built blocks against GNU Radio 3.10 on the same input:
-//! `wfm_rcv` against `analog.wfm_rcv`, and `rational_resampler` with its
-//! default taps against `filter.rational_resampler_fff`. The GNU Radio
+//! `wfm_rcv` against `analog.wfm_rcv`, `rational_resampler` with its
+//! default taps against `filter.rational_resampler_fff`, and single DSP
+//! blocks (`quadrature_demod`, `fm_deemph`, `moving_average`, `agc`,
+//! `fir_filter`, `interp_fir_filter`) against theirs. The GNU Radio
 //! side is `fixtures/gnuradio_blocks.py`, run by `/usr/bin/python3`
 //! (Debian's `python3-gnuradio`; `.ci/run` installs it). Without GNU Radio
 //! the test skips with one line, except under `CI=true`, where it fails.
@@ -176,5 +178,94 @@ fn rational_resampler_default_taps_match_gnu_radio() {
             .map(|(a, b)| (a - b).abs())
             .fold(0f32, f32::max);
         assert!(worst < 1e-4, "{i}/{d}: largest difference {worst}");
+    }
+}
+
+#[test]
+fn dsp_blocks_match_gnu_radio() {
+    let Some(dir) = gnu_radio_outputs() else {
+        return;
+    };
+    let taps = Pmt::VecF32(vec![0.1, 0.25, -0.2, 0.4, 0.3, -0.05, 0.15]);
+    // (registry name, input file, its type, parameters, tolerance relative
+    // to the peak; GNU Radio's discriminator uses a fast atan2).
+    let cases: Vec<(&str, &str, &str, Vec<(&str, Pmt)>, f32)> = vec![
+        (
+            "quadrature_demod",
+            "fm.cf32",
+            "c32",
+            vec![("gain", Pmt::F64(2.5))],
+            1e-3,
+        ),
+        (
+            "fm_deemph",
+            "ramp.f32",
+            "f32",
+            vec![("sample_rate", Pmt::F64(48e3)), ("tau", Pmt::F64(75e-6))],
+            1e-5,
+        ),
+        (
+            "moving_average",
+            "ramp.f32",
+            "f32",
+            vec![
+                ("length", Pmt::U64(10)),
+                ("scale", Pmt::F64(0.1)),
+                ("type", Pmt::from("f32")),
+            ],
+            1e-5,
+        ),
+        (
+            "agc",
+            "ramp_small.f32",
+            "f32",
+            vec![("rate", Pmt::F64(1e-3)), ("type", Pmt::from("f32"))],
+            1e-4,
+        ),
+        (
+            "fir_filter",
+            "ramp.f32",
+            "f32",
+            vec![("decimation", Pmt::U64(3)), ("taps", taps.clone())],
+            1e-5,
+        ),
+        (
+            "interp_fir_filter",
+            "ramp.f32",
+            "f32",
+            vec![("interpolation", Pmt::U64(3)), ("taps", taps.clone())],
+            1e-5,
+        ),
+    ];
+    for (name, input, kind, given, tolerance) in cases {
+        let want = floats(&dir.0.join(format!("{name}.f32")));
+        let got = run_registry(
+            &dir.0.join(input),
+            kind,
+            name,
+            &given,
+            Box::new(rfgraph::scheduler::Tpb::new()),
+        );
+        let n = got.len().min(want.len());
+        assert!(
+            n + 8 >= want.len(),
+            "{name}: {} vs {}",
+            got.len(),
+            want.len()
+        );
+        let peak = want.iter().fold(0f32, |m, x| m.max(x.abs()));
+        assert!(peak > 0.01, "{name}: GNU Radio's output has a level");
+        let (at, worst) = got[..n]
+            .iter()
+            .zip(&want[..n])
+            .map(|(a, b)| (a - b).abs())
+            .enumerate()
+            .fold((0, 0f32), |m, (i, d)| if d > m.1 { (i, d) } else { m });
+        assert!(
+            worst <= tolerance * peak,
+            "{name}: largest difference {worst} at {at} (peak {peak}): {:?} vs {:?}",
+            &got[at.saturating_sub(2)..(at + 3).min(n)],
+            &want[at.saturating_sub(2)..(at + 3).min(n)]
+        );
     }
 }
