@@ -2,7 +2,7 @@
 //! `wfm_rcv` against `analog.wfm_rcv`, `rational_resampler` with its
 //! default taps against `filter.rational_resampler_fff`, and single DSP
 //! blocks (`quadrature_demod`, `fm_deemph`, `moving_average`, `agc`,
-//! `fir_filter`, `interp_fir_filter`) against theirs. The GNU Radio
+//! `fir_filter`, `interp_fir_filter`, `fft`) against theirs. The GNU Radio
 //! side is `fixtures/gnuradio_blocks.py`, run by `/usr/bin/python3`
 //! (Debian's `python3-gnuradio`; `.ci/run` installs it). Without GNU Radio
 //! the test skips with one line, except under `CI=true`, where it fails.
@@ -10,8 +10,9 @@
 mod common;
 
 use common::RunBounded;
+use num_complex::Complex32;
 use rfgraph::{Flowgraph, Pmt};
-use rfgraph_blocks::VectorSink;
+use rfgraph_blocks::{VectorSink, VectorSource};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -266,6 +267,59 @@ fn dsp_blocks_match_gnu_radio() {
             "{name}: largest difference {worst} at {at} (peak {peak}): {:?} vs {:?}",
             &got[at.saturating_sub(2)..(at + 3).min(n)],
             &want[at.saturating_sub(2)..(at + 3).min(n)]
+        );
+    }
+}
+
+#[test]
+fn fft_matches_gnu_radio() {
+    let Some(dir) = gnu_radio_outputs() else {
+        return;
+    };
+    let complexes = |path: &Path| -> Vec<Complex32> {
+        floats(path)
+            .chunks_exact(2)
+            .map(|c| Complex32::new(c[0], c[1]))
+            .collect()
+    };
+    let input: Vec<Complex32> = complexes(&dir.0.join("fm.cf32"))[..640].to_vec();
+    for (name, forward, shift) in [
+        ("fft_forward_shift", true, true),
+        ("fft_reverse", false, false),
+    ] {
+        let want = complexes(&dir.0.join(format!("{name}.cf32")));
+        let registry = rfgraph_registry::standard::registry();
+        let fft = registry
+            .build(
+                "fft",
+                params(&[
+                    ("size", Pmt::U64(64)),
+                    ("forward", Pmt::Bool(forward)),
+                    ("shift", Pmt::Bool(shift)),
+                ]),
+            )
+            .unwrap();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(input.clone()));
+        let fft = fg.add_boxed("fft", "fft", fft);
+        let sink = fg.add(VectorSink::<Complex32>::new());
+        fg.chain(&[src, fft, sink]).unwrap();
+        let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
+        let got = done
+            .block::<VectorSink<Complex32>>(sink)
+            .unwrap()
+            .items()
+            .to_vec();
+        assert_eq!(got.len(), want.len(), "{name}");
+        let peak = want.iter().fold(0f32, |m, x| m.max(x.norm()));
+        let worst = got
+            .iter()
+            .zip(&want)
+            .map(|(a, b)| (a - b).norm())
+            .fold(0f32, f32::max);
+        assert!(
+            worst < 1e-4 * peak,
+            "{name}: largest difference {worst} (peak {peak})"
         );
     }
 }

@@ -1,47 +1,57 @@
 //! `fft`: GNU Radio's `fft_vxx` on the `rfgraph-dsp` FFT, frames carried
-//! flat on the stream, with GNU Radio's optional shift of the spectrum.
+//! flat on the stream, with GNU Radio's windows and optional shift of the
+//! spectrum.
 
-use super::dsp;
+use super::{WINDOWS, beta_param, dsp, win_type};
 use num_complex::Complex32;
 use rfgraph::Block;
 use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
-use rfgraph_dsp::{Fft, FftDirection, Kernel, Ratio, Window};
+use rfgraph_dsp::firdes;
+use rfgraph_dsp::{Fft, FftDirection, Kernel, Ratio};
 
-/// An FFT over whole frames, with GNU Radio's `shift`: a forward
-/// transform's output is rotated so that 0 Hz sits in the middle, a
-/// reverse transform's input is rotated back first.
-struct ShiftedFft {
+/// GNU Radio's `fft_vcc` over whole frames: each frame times the window,
+/// then with `shift` a reverse transform's input is rotated so that its
+/// middle bin comes first, the transform, and a forward transform's output
+/// rotated so that 0 Hz sits in the middle.
+struct GrFft {
     fft: Fft,
+    window: Option<Vec<f32>>,
     shift: bool,
 }
 
-impl Kernel for ShiftedFft {
+impl Kernel for GrFft {
     type Input = Complex32;
     type Output = Complex32;
 
     fn process(&mut self, input: &[Complex32], output: &mut [Complex32]) -> (usize, usize) {
         let size = self.fft.size();
-        if !self.shift {
-            return self.fft.process(input, output);
-        }
         let frames = (input.len() / size).min(output.len() / size);
         let n = frames * size;
         if n == 0 {
             return (0, 0);
         }
-        output[..n].copy_from_slice(&input[..n]);
         let forward = self.fft.direction() == FftDirection::Forward;
-        if !forward {
-            // ifftshift: the middle bin goes first.
-            output[..n]
-                .chunks_exact_mut(size)
-                .for_each(|f| f.rotate_left(size / 2));
+        for (o, i) in output[..n]
+            .chunks_exact_mut(size)
+            .zip(input[..n].chunks_exact(size))
+        {
+            match &self.window {
+                Some(w) => o
+                    .iter_mut()
+                    .zip(i.iter().zip(w))
+                    .for_each(|(o, (&x, &w))| *o = x * w),
+                None => o.copy_from_slice(i),
+            }
+            if self.shift && !forward {
+                // ifftshift: the middle bin goes first.
+                o.rotate_left(size / 2);
+            }
         }
         // A whole number of frames: the transform cannot fail.
         if self.fft.transform(&mut output[..n]).is_err() {
             return (0, 0);
         }
-        if forward {
+        if self.shift && forward {
             // fftshift: 0 Hz to the middle.
             output[..n]
                 .chunks_exact_mut(size)
@@ -80,20 +90,11 @@ pub(crate) fn fft_spec() -> BlockSpec {
             };
             let window = match p.string("window")?.as_str() {
                 "rectangular" => None,
-                "hann" => Some(Window::Hann),
-                "hamming" => Some(Window::Hamming),
-                "blackman" => Some(Window::Blackman),
-                "blackman_harris" => Some(Window::BlackmanHarris),
-                _ => Some(Window::Kaiser {
-                    beta: p.f64("beta")?,
-                }),
+                _ => Some(firdes::window(win_type(p)?, size, p.f64("beta")?).map_err(dsp(p))?),
             };
-            let mut fft = Fft::new(size, direction).map_err(dsp(p))?;
-            if let Some(w) = window {
-                fft = fft.with_window(w).map_err(dsp(p))?;
-            }
-            let kernel = ShiftedFft {
-                fft,
+            let kernel = GrFft {
+                fft: Fft::new(size, direction).map_err(dsp(p))?,
+                window,
                 shift: p.bool("shift")?,
             };
             Ok(Box::new(crate::DspBlock::new(kernel)) as Box<dyn Block>)
@@ -101,10 +102,11 @@ pub(crate) fn fft_spec() -> BlockSpec {
     )
     .doc(
         "GNU Radio's `fft_vxx` for complex vectors: each frame of `size` items is \
-         multiplied by the window and transformed (forward `Σ x[n] e^{−j2πkn/N}` or \
-         reverse, unscaled, as GNU Radio). GNU Radio's vectors of `size` are carried as \
-         a flat stream, `size` items at a time. With `shift`, a forward transform's \
-         output has 0 Hz in the middle, and a reverse transform expects its input so.",
+         multiplied by the window (GNU Radio's `window.*` of `size` points) and \
+         transformed (forward `Σ x[n] e^{−j2πkn/N}` or reverse, unscaled, as GNU Radio). \
+         GNU Radio's vectors of `size` are carried as a flat stream, `size` items at a \
+         time. With `shift`, a forward transform's output has 0 Hz in the middle, and a \
+         reverse transform expects its input so.",
     )
     .param(
         ParamSpec::uint("size")
@@ -119,17 +121,10 @@ pub(crate) fn fft_spec() -> BlockSpec {
     .param(
         ParamSpec::string("window")
             .default("blackman_harris")
-            .choices(&[
-                "rectangular",
-                "hann",
-                "hamming",
-                "blackman",
-                "blackman_harris",
-                "kaiser",
-            ])
-            .doc("window applied to each frame (periodic)"),
+            .choices(&WINDOWS)
+            .doc("window applied to each frame"),
     )
-    .param(ParamSpec::float("beta").default(6.76).doc("Kaiser β"))
+    .param(beta_param())
     .param(
         ParamSpec::bool("shift")
             .default(false)
