@@ -182,15 +182,24 @@ fn rational_resampler_default_taps_match_gnu_radio() {
     }
 }
 
+/// A block against GNU Radio: registry name, input file, its type,
+/// parameters, tolerance relative to the peak.
+type Case = (
+    &'static str,
+    &'static str,
+    &'static str,
+    Vec<(&'static str, Pmt)>,
+    f32,
+);
+
 #[test]
 fn dsp_blocks_match_gnu_radio() {
     let Some(dir) = gnu_radio_outputs() else {
         return;
     };
     let taps = Pmt::VecF32(vec![0.1, 0.25, -0.2, 0.4, 0.3, -0.05, 0.15]);
-    // (registry name, input file, its type, parameters, tolerance relative
-    // to the peak; GNU Radio's discriminator uses a fast atan2).
-    let cases: Vec<(&str, &str, &str, Vec<(&str, Pmt)>, f32)> = vec![
+    // GNU Radio's discriminator uses a fast atan2.
+    let cases: Vec<Case> = vec![
         (
             "quadrature_demod",
             "fm.cf32",
