@@ -167,3 +167,57 @@ fn fft_shift_puts_zero_hertz_in_the_middle_and_reverses() {
         assert!((x * size as f32 - y).norm() < 1e-4, "{x} {y}");
     }
 }
+
+#[test]
+fn settable_parameters_reach_the_kernels() {
+    use rfgraph::WorkIo;
+    use rfgraph_dsp::{QuadratureDemod, Rotator};
+    use std::any::Any;
+    let mut io = WorkIo::default();
+
+    let mut demod = build("quadrature_demod", &[("gain", Pmt::F64(1.5))]);
+    demod
+        .handle_message("gain", Pmt::F64(2.5), &mut io)
+        .unwrap();
+    assert!(
+        demod
+            .handle_message("gain", Pmt::F64(f64::NAN), &mut io)
+            .is_err()
+    );
+    let any: &dyn Any = demod.as_ref();
+    let kernel = any
+        .downcast_ref::<DspBlock<QuadratureDemod>>()
+        .unwrap()
+        .kernel();
+    assert_eq!(kernel.gain(), 2.5);
+
+    let mut rotator = build("rotator", &[("phase_inc", Pmt::F64(0.1))]);
+    rotator
+        .handle_message("phase_inc", Pmt::F64(std::f64::consts::PI / 2.0), &mut io)
+        .unwrap();
+    let any: &dyn Any = rotator.as_ref();
+    let kernel = any.downcast_ref::<DspBlock<Rotator>>().unwrap().kernel();
+    assert!(
+        (kernel.frequency() - 0.25).abs() < 1e-12,
+        "{}",
+        kernel.frequency()
+    );
+
+    let mut xlating = build(
+        "freq_xlating_fir_filter",
+        &[("sample_rate", Pmt::F64(1e6)), ("center", Pmt::F64(1e3))],
+    );
+    xlating
+        .handle_message("center", Pmt::F64(-250e3), &mut io)
+        .unwrap();
+    let any: &dyn Any = xlating.as_ref();
+    let kernel = any
+        .downcast_ref::<DspBlock<FreqXlatingFir<Ccf>>>()
+        .unwrap()
+        .kernel();
+    assert!(
+        (kernel.center() + 0.25).abs() < 1e-12,
+        "{}",
+        kernel.center()
+    );
+}

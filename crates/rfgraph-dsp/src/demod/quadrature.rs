@@ -44,6 +44,16 @@ impl QuadratureDemod {
         })
     }
 
+    /// Changes the output gain from the next sample on (GNU Radio's
+    /// `set_gain`).
+    ///
+    /// Errors: non-finite gain (the discriminator is unchanged).
+    pub fn set_gain(&mut self, gain: f32) -> Result<(), DspError> {
+        DspError::finite("gain", gain as f64)?;
+        self.gain = gain;
+        Ok(())
+    }
+
     /// The output gain.
     pub fn gain(&self) -> f32 {
         self.gain
