@@ -221,3 +221,38 @@ fn settable_parameters_reach_the_kernels() {
         kernel.center()
     );
 }
+
+#[test]
+fn fft_takes_a_window_by_name_or_as_coefficients() {
+    let input: Vec<Complex32> = (0..64)
+        .map(|n| Complex32::new((0.37 * n as f32).sin(), (0.11 * n as f32).cos()))
+        .collect();
+    let fft = |window: Pmt| {
+        rfgraph_registry::standard::registry()
+            .build("fft", params(&[("size", Pmt::U64(16)), ("window", window)]))
+    };
+    let spectrum = |window: Pmt| {
+        run::<Complex32>(
+            vec![
+                Box::new(VectorSource::new(input.clone())),
+                fft(window).unwrap(),
+            ],
+            Box::new(rfgraph::scheduler::Tpb::new()),
+        )
+    };
+    let hann = firdes::window(WinType::Hann, 16, 6.76).unwrap();
+    assert_eq!(spectrum(Pmt::from("hann")), spectrum(Pmt::VecF32(hann)));
+    assert_eq!(
+        spectrum(Pmt::from("rectangular")),
+        spectrum(Pmt::VecF32(Vec::new()))
+    );
+    assert_ne!(
+        spectrum(Pmt::from("hann")),
+        spectrum(Pmt::from("rectangular"))
+    );
+    let e = fft(Pmt::VecF32(vec![1.0; 15])).err().unwrap();
+    assert!(
+        e.to_string().contains("15 coefficients for frames of 16"),
+        "{e}"
+    );
+}

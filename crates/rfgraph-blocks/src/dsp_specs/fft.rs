@@ -4,8 +4,8 @@
 
 use super::{WINDOWS, beta_param, dsp, win_type};
 use num_complex::Complex32;
-use rfgraph::Block;
 use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
+use rfgraph::{Block, Pmt};
 use rfgraph_dsp::firdes;
 use rfgraph_dsp::{Fft, FftDirection, Kernel, Ratio};
 
@@ -88,9 +88,25 @@ pub(crate) fn fft_spec() -> BlockSpec {
             } else {
                 FftDirection::Inverse
             };
-            let window = match p.string("window")?.as_str() {
-                "rectangular" => None,
-                _ => Some(firdes::window(win_type(p)?, size, p.f64("beta")?).map_err(dsp(p))?),
+            let window = match p.raw("window")? {
+                Pmt::String(name) if name == "rectangular" => None,
+                Pmt::String(_) => {
+                    Some(firdes::window(win_type(p)?, size, p.f64("beta")?).map_err(dsp(p))?)
+                }
+                // GNU Radio's own form: the coefficients (`window.blackmanharris(1024)`).
+                _ => {
+                    let taps: Vec<f32> = p.get("window")?;
+                    match taps.len() {
+                        0 => None,
+                        n if n == size => Some(taps),
+                        n => {
+                            return Err(p.invalid(
+                                "window",
+                                format!("has {n} coefficients for frames of {size}"),
+                            ));
+                        }
+                    }
+                }
             };
             let kernel = GrFft {
                 fft: Fft::new(size, direction).map_err(dsp(p))?,
@@ -119,10 +135,10 @@ pub(crate) fn fft_spec() -> BlockSpec {
             .doc("forward transform; reverse when false"),
     )
     .param(
-        ParamSpec::string("window")
+        ParamSpec::any("window")
             .default("blackman_harris")
             .choices(&WINDOWS)
-            .doc("window applied to each frame"),
+            .doc("window applied to each frame: a name, or `size` coefficients (empty: none)"),
     )
     .param(beta_param())
     .param(
