@@ -13,8 +13,6 @@ pub fn specs() -> Vec<BlockSpec> {
         crate::dsp_specs::am_demod_spec(),
         crate::dsp_specs::band_pass_spec(),
         crate::dsp_specs::band_reject_spec(),
-        crate::dsp_specs::complex_to_mag_spec(),
-        crate::dsp_specs::complex_to_mag_squared_spec(),
         crate::dsp_specs::fft_filter_spec(),
         crate::dsp_specs::fft_spec(),
         crate::dsp_specs::fir_filter_spec(),

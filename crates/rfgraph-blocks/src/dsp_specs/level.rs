@@ -1,11 +1,12 @@
-//! `agc`, `iir_dc_blocker`, `moving_average`, `rotator`, `complex_to_mag`
-//! and `complex_to_mag_squared` on their `rfgraph-dsp` kernels.
+//! `agc`, `iir_dc_blocker`, `moving_average` and `rotator` on their
+//! `rfgraph-dsp` kernels. (`complex_to_mag` and `complex_to_mag_squared`
+//! are registered with the general math blocks.)
 
-use super::{boxed, dsp};
+use super::dsp;
 use num_complex::Complex32;
 use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
 use rfgraph::{Block, Setting};
-use rfgraph_dsp::{Agc, ComplexToMag, ComplexToMagSquared, DcBlocker, MovingAverage, Rotator};
+use rfgraph_dsp::{Agc, DcBlocker, MovingAverage, Rotator};
 use std::f64::consts::TAU;
 
 const TYPES: [ItemKind; 2] = [ItemKind::C32, ItemKind::F32];
@@ -130,30 +131,4 @@ pub(crate) fn rotator_spec() -> BlockSpec {
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::C32)))
-}
-
-/// The registry entry: `complex_to_mag`.
-pub(crate) fn complex_to_mag_spec() -> BlockSpec {
-    BlockSpec::new(
-        "complex_to_mag",
-        "Type Converters",
-        "The magnitude |x| of each item.",
-        |_| Ok(boxed(ComplexToMag::new())),
-    )
-    .doc("GNU Radio's `blocks_complex_to_mag` (one item per vector): `y = |x|`.")
-    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
-    .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)))
-}
-
-/// The registry entry: `complex_to_mag_squared`.
-pub(crate) fn complex_to_mag_squared_spec() -> BlockSpec {
-    BlockSpec::new(
-        "complex_to_mag_squared",
-        "Type Converters",
-        "The squared magnitude |x|² of each item.",
-        |_| Ok(boxed(ComplexToMagSquared::new())),
-    )
-    .doc("GNU Radio's `blocks_complex_to_mag_squared` (one item per vector): `y = re² + im²`.")
-    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
-    .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)))
 }

@@ -14,10 +14,7 @@ pub(crate) use demod::{am_demod_spec, fm_deemph_spec, quadrature_demod_spec};
 pub(crate) use fft::fft_spec;
 pub(crate) use fir::{fft_filter_spec, fir_filter_spec, freq_xlating_spec, interp_fir_filter_spec};
 pub(crate) use firdes_filters::{band_pass_spec, band_reject_spec, high_pass_spec, low_pass_spec};
-pub(crate) use level::{
-    agc_spec, complex_to_mag_spec, complex_to_mag_squared_spec, iir_dc_blocker_spec,
-    moving_average_spec, rotator_spec,
-};
+pub(crate) use level::{agc_spec, iir_dc_blocker_spec, moving_average_spec, rotator_spec};
 pub(crate) use resamplers::{pfb_arb_resampler_spec, rational_resampler_spec};
 
 use crate::DspBlock;
