@@ -41,6 +41,7 @@ pub fn specs() -> Vec<BlockSpec> {
         crate::sigmf::sink_spec(),
         crate::sigmf::source_spec(),
         crate::throttle::spec(),
+        crate::vector_sink::spec(),
         crate::vector_source::spec(),
         crate::wav::sink_spec(),
         crate::wav::source_spec(),

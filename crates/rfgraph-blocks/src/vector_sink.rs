@@ -52,3 +52,24 @@ impl<T: Item> Block for VectorSink<T> {
         Ok(())
     }
 }
+
+/// The registry entry: `vector_sink`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use crate::spec_util::{ALL_KINDS, for_any_item};
+    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
+    BlockSpec::new(
+        "vector_sink",
+        "Sinks",
+        "Keeps every item and tag it receives, in memory.",
+        |p| for_any_item!(p, T => VectorSink::<T>::new()),
+    )
+    .doc(
+        "GNU Radio's `blocks_vector_sink_x`: keeps every item of `in` and its tags in \
+         memory, for a program that runs the flowgraph and then reads them \
+         (`Finished::block::<VectorSink<T>>`). It keeps everything, so bound an endless \
+         source (`items`, `head`) before it; a flowgraph file run from the command line \
+         has no way to read it back.",
+    )
+    .param(ParamSpec::item_type(&ALL_KINDS))
+    .input(PortSpec::new("in", PortItem::OfType))
+}

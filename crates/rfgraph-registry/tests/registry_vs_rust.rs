@@ -256,3 +256,30 @@ fn fft_takes_a_window_by_name_or_as_coefficients() {
         "{e}"
     );
 }
+
+#[test]
+fn a_registry_vector_sink_is_read_back_as_the_rust_type() {
+    let mut fg = Flowgraph::new();
+    let src = fg.add_boxed(
+        "src",
+        "vector_source",
+        build(
+            "vector_source",
+            &[
+                ("type", Pmt::from("i16")),
+                ("values", Pmt::VecF32(vec![1.0, -2.0, 3.0])),
+            ],
+        ),
+    );
+    let sink = fg.add_boxed(
+        "sink",
+        "vector_sink",
+        build("vector_sink", &[("type", Pmt::from("short"))]),
+    );
+    fg.connect(src, "out", sink, "in").unwrap();
+    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
+    assert_eq!(
+        done.block::<VectorSink<i16>>(sink).unwrap().items(),
+        &[1, -2, 3]
+    );
+}
