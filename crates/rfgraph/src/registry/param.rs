@@ -464,6 +464,12 @@ fn describe(p: &Pmt) -> String {
     }
 }
 
+/// True when `name` is another name (GNU Radio's `short`, `complex`, ...)
+/// of one of the item types the `type` parameter `spec` allows.
+fn is_item_type_alias(spec: &ParamSpec, name: &str) -> bool {
+    spec.name == "type" && ItemKind::parse(name).is_some_and(|k| spec.choices.contains(&k.name()))
+}
+
 /// Checks `value` against `spec`'s type and choices.
 fn check(block: &str, spec: &ParamSpec, value: Pmt) -> Result<Pmt, BuildError> {
     let type_error = |found: String| BuildError::Type {
@@ -493,6 +499,7 @@ fn check(block: &str, spec: &ParamSpec, value: Pmt) -> Result<Pmt, BuildError> {
     if !spec.choices.is_empty()
         && let Pmt::String(s) = &value
         && !spec.choices.iter().any(|c| c.eq_ignore_ascii_case(s))
+        && !is_item_type_alias(spec, s)
     {
         return Err(BuildError::Invalid {
             block: block.to_string(),
@@ -591,6 +598,15 @@ mod tests {
         let p = Params::resolve("src", &specs, given(&[("items", Pmt::I64(5))])).unwrap();
         assert_eq!(p.opt::<u64>("items").unwrap(), Some(5));
         assert!(Params::resolve("src", &specs, given(&[("items", Pmt::I64(-5))])).is_err());
+    }
+
+    #[test]
+    fn a_type_parameter_takes_gnu_radio_names_of_its_choices() {
+        let specs = vec![ParamSpec::item_type(&[ItemKind::F32, ItemKind::I16])];
+        let p = Params::resolve("b", &specs, given(&[("type", Pmt::from("short"))])).unwrap();
+        assert_eq!(p.item_type().unwrap(), ItemKind::I16);
+        let e = Params::resolve("b", &specs, given(&[("type", Pmt::from("complex"))])).unwrap_err();
+        assert!(e.to_string().contains("not one of f32, i16"), "{e}");
     }
 
     #[test]
