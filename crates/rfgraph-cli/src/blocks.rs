@@ -197,6 +197,25 @@ fn port_json(port: &PortSpec) -> Value {
     })
 }
 
+/// A value as plain JSON (numbers, strings, arrays; complex numbers as
+/// `[re, im]`).
+fn plain(value: &Pmt) -> Value {
+    match value {
+        Pmt::Null => Value::Null,
+        Pmt::Bool(b) => json!(b),
+        Pmt::I64(v) => json!(v),
+        Pmt::U64(v) => json!(v),
+        Pmt::F32(v) => json!(v),
+        Pmt::F64(v) => json!(v),
+        Pmt::String(s) => json!(s),
+        Pmt::Blob(b) => json!(b),
+        Pmt::VecF32(v) => json!(v),
+        Pmt::VecComplexF32(v) => json!(v),
+        Pmt::List(items) => Value::Array(items.iter().map(plain).collect()),
+        Pmt::Map(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), plain(v))).collect()),
+    }
+}
+
 /// One block as JSON.
 fn spec_json(spec: &BlockSpec) -> Value {
     let params: Vec<Value> = spec
@@ -206,11 +225,9 @@ fn spec_json(spec: &BlockSpec) -> Value {
             json!({
                 "name": p.name,
                 "type": p.ty.to_string(),
-                "default": match &p.default {
-                    None => Value::Null,
-                    Some(v) => serde_json::to_value(v).unwrap_or(Value::Null),
-                },
+                "default": p.default.as_ref().map_or(Value::Null, plain),
                 "required": p.default.is_none(),
+                "optional": p.is_optional(),
                 "unit": p.unit,
                 "doc": p.doc,
                 "choices": p.choices,

@@ -119,6 +119,25 @@ fn blocks_json_is_machine_readable() {
         .find(|p| p["name"] == "items")
         .unwrap();
     assert_eq!(items["required"], true);
+    let (ok, out, err) = rfgraph(&["blocks", "null_source", "--json"]);
+    assert!(ok, "{err}");
+    let source: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let items = &source["params"][0];
+    assert_eq!(
+        (&items["name"], &items["default"]),
+        (&"items".into(), &serde_json::Value::Null)
+    );
+    assert_eq!(
+        (&items["required"], &items["optional"]),
+        (&false.into(), &true.into())
+    );
+    let (ok, out, err) = rfgraph(&["blocks", "vector_source", "--json"]);
+    assert!(ok, "{err}");
+    let source: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        source["params"][0]["default"],
+        serde_json::json!([0.0, 0.0, 0.0])
+    );
     assert_eq!(head["inputs"][0]["name"], "in");
 }
 
