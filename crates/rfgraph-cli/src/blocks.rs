@@ -100,6 +100,33 @@ fn port_line(out: &mut String, port: &PortSpec) {
     let _ = writeln!(out, "  {name}  {}{doc}", port.item);
 }
 
+/// The width documentation is wrapped to.
+const WIDTH: usize = 80;
+
+/// `text` with its prose lines wrapped at `width` characters; table rows
+/// (`|`), list items and code stay as they are.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.starts_with('|') || line.starts_with("    ") || line.chars().count() <= width {
+            out.push(line.to_string());
+            continue;
+        }
+        let mut current = String::new();
+        for word in line.split(' ') {
+            if !current.is_empty() && current.chars().count() + 1 + word.chars().count() > width {
+                out.push(std::mem::take(&mut current));
+            }
+            if !current.is_empty() {
+                current.push(' ');
+            }
+            current.push_str(word);
+        }
+        out.push(current);
+    }
+    out.join("\n")
+}
+
 /// One block's full documentation.
 fn documentation(spec: &BlockSpec) -> String {
     let mut out = String::new();
@@ -109,7 +136,7 @@ fn documentation(spec: &BlockSpec) -> String {
         spec.name, spec.category, spec.summary
     );
     if !spec.doc.is_empty() {
-        let _ = writeln!(out, "{}\n", spec.doc);
+        let _ = writeln!(out, "{}\n", wrap(spec.doc, WIDTH));
     }
     if !spec.params.is_empty() {
         let rows: Vec<[String; 5]> = spec
@@ -246,4 +273,19 @@ fn spec_json(spec: &BlockSpec) -> Value {
         "message_inputs": spec.message_inputs,
         "message_outputs": spec.message_outputs,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn prose_wraps_and_tables_stay() {
+        let text = "one two three four five six\n| a | b | c | d | e | f | g |";
+        assert_eq!(
+            wrap(text, 10),
+            "one two\nthree four\nfive six\n| a | b | c | d | e | f | g |"
+        );
+        assert_eq!(wrap("short", 10), "short");
+    }
 }
