@@ -6,5 +6,25 @@ use rfgraph::registry::BlockSpec;
 
 /// Every block of this crate, described for the registry.
 pub fn specs() -> Vec<BlockSpec> {
-    Vec::new()
+    vec![
+        crate::digital::binary_slicer_spec(),
+        crate::channels::channel_model_spec(),
+        crate::digital::chunks_to_symbols_spec(),
+        crate::digital::clock_recovery_mm_spec(),
+        crate::digital::constellation_decoder_spec(),
+        crate::digital::constellation_modulator_spec(),
+        crate::digital::costas_loop_spec(),
+        crate::digital::diff_decoder_spec(),
+        crate::digital::diff_encoder_spec(),
+        crate::analog::fastnoise_source_spec(),
+        crate::analog::frequency_modulator_spec(),
+        crate::digital::map_spec(),
+        crate::digital::pack_k_bits_spec(),
+        crate::digital::packed_to_unpacked_spec(),
+        crate::analog::random_source_spec(),
+        crate::digital::repack_bits_spec(),
+        crate::analog::single_pole_iir_filter_spec(),
+        crate::digital::unpack_k_bits_spec(),
+        crate::digital::unpacked_to_packed_spec(),
+    ]
 }

@@ -1,0 +1,34 @@
+//! Analog-domain blocks matching GNU Radio 3.10: random and fast noise
+//! sources, the frequency modulator and the single-pole IIR filter.
+
+mod fastnoise_source;
+mod frequency_modulator;
+mod random_source;
+mod single_pole_iir;
+
+pub use fastnoise_source::FastNoiseSource;
+pub use frequency_modulator::frequency_modulator;
+pub use random_source::{RandomItem, RandomSource};
+pub use single_pole_iir::single_pole_iir_filter;
+
+pub(crate) use fastnoise_source::spec as fastnoise_source_spec;
+pub(crate) use frequency_modulator::spec as frequency_modulator_spec;
+pub(crate) use random_source::spec as random_source_spec;
+pub(crate) use single_pole_iir::spec as single_pole_iir_filter_spec;
+
+use rfgraph::registry::{BuildError, ParamSpec, Params};
+
+/// The `items` parameter of endless sources: stop after that many items
+/// (`u64::MAX`, the default, is endless).
+pub(crate) fn items_param() -> ParamSpec {
+    ParamSpec::uint("items")
+        .default(u64::MAX)
+        .unit("items")
+        .doc("stop after this many items (default: endless)")
+}
+
+/// The `items` parameter's value, `None` when endless.
+pub(crate) fn items(p: &Params) -> Result<Option<u64>, BuildError> {
+    let n = p.u64("items")?;
+    Ok((n != u64::MAX).then_some(n))
+}
