@@ -7,6 +7,7 @@ use rfgraph::registry::BlockSpec;
 /// Every block of this crate, described for the registry.
 pub fn specs() -> Vec<BlockSpec> {
     vec![
+        crate::analog::agc2_spec(),
         crate::digital::binary_slicer_spec(),
         crate::channels::channel_model_spec(),
         crate::digital::chunks_to_symbols_spec(),
@@ -26,5 +27,6 @@ pub fn specs() -> Vec<BlockSpec> {
         crate::analog::single_pole_iir_filter_spec(),
         crate::digital::unpack_k_bits_spec(),
         crate::digital::unpacked_to_packed_spec(),
+        crate::analog::vco_spec(),
     ]
 }

@@ -173,8 +173,8 @@ pub(crate) fn repack_bits_spec() -> BlockSpec {
         Ok(Box::new(repack_bits(k, l, e).map_err(|e| p.refused(e))?) as Box<dyn rfgraph::Block>)
     })
     .doc("GNU Radio's `blocks_repack_bits_bb` in stream mode: bits carried over between bytes; the last bits that do not fill an output byte are dropped. Tagged-stream mode (`len_tag_key`) is not implemented: the parameters are accepted and the stream is repacked as one.")
-    .param(ParamSpec::uint("k").doc("data bits per input byte (1..8)"))
-    .param(ParamSpec::uint("l").doc("data bits per output byte (1..8)"))
+    .param(ParamSpec::uint("k").default(8u64).doc("data bits per input byte (1..8)"))
+    .param(ParamSpec::uint("l").default(1u64).doc("data bits per output byte (1..8)"))
     .param(endianness_param())
     .param(ParamSpec::bool("align_output").default(false).doc("tagged-stream mode only; ignored"))
     .param(ParamSpec::string("len_tag_key").default("").doc("tagged-stream mode only; ignored"))
@@ -244,7 +244,11 @@ pub(crate) fn packed_to_unpacked_spec() -> BlockSpec {
         },
     )
     .doc("GNU Radio's `blocks_packed_to_unpacked_bb/ss/ii`.")
-    .param(ParamSpec::uint("bits_per_chunk").doc("bits per output item"))
+    .param(
+        ParamSpec::uint("bits_per_chunk")
+            .default(1u64)
+            .doc("bits per output item"),
+    )
     .param(endianness_param())
     .param(ParamSpec::item_type(&WORDS))
     .input(PortSpec::new("in", PortItem::OfType))
@@ -265,7 +269,11 @@ pub(crate) fn unpacked_to_packed_spec() -> BlockSpec {
         },
     )
     .doc("GNU Radio's `blocks_unpacked_to_packed_bb/ss/ii`.")
-    .param(ParamSpec::uint("bits_per_chunk").doc("data bits per input item"))
+    .param(
+        ParamSpec::uint("bits_per_chunk")
+            .default(1u64)
+            .doc("data bits per input item"),
+    )
     .param(endianness_param())
     .param(ParamSpec::item_type(&WORDS))
     .input(PortSpec::new("in", PortItem::OfType))

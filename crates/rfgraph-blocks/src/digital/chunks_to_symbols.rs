@@ -3,6 +3,7 @@
 
 use crate::DspBlock;
 use num_complex::Complex32;
+use rfgraph::Pmt;
 use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
 use rfgraph_dsp::DspError;
 use rfgraph_dsp::digital::{ChunksToSymbols, Word};
@@ -57,7 +58,7 @@ pub(crate) fn spec() -> BlockSpec {
         }
     })
     .doc("GNU Radio's `digital_chunks_to_symbols_xx`. For a real output only the real parts of the table are used. An index past the table writes zeros (GNU Radio throws).")
-    .param(ParamSpec::complexes("symbol_table").doc("symbols, `dimension` per index"))
+    .param(ParamSpec::complexes("symbol_table").default(Pmt::VecComplexF32(vec![[-1.0, 0.0], [1.0, 0.0]])).doc("symbols, `dimension` per index"))
     .param(ParamSpec::uint("dimension").default(1u64).doc("symbols per input index"))
     .param(ParamSpec::item_type(&[ItemKind::U8, ItemKind::I16, ItemKind::I32]))
     .param(ParamSpec::string("output_type").default("c32").choices(&["c32", "f32"]).doc("output item type"))

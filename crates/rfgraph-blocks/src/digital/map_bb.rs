@@ -1,6 +1,7 @@
 //! `map`: byte-to-byte lookup table (GNU Radio `digital_map_bb`).
 
 use super::params::ints;
+use rfgraph::Pmt;
 use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
 use rfgraph::{FixedRateBlock, MapWith};
 
@@ -55,7 +56,11 @@ pub(crate) fn spec() -> BlockSpec {
         Ok(Box::new(map_bb(&map)) as Box<dyn rfgraph::Block>)
     })
     .doc("GNU Radio's `digital_map_bb`: `out = map[in]`, bytes past the map's length unchanged.")
-    .param(ParamSpec::any("map").doc("list of byte values (at most 256)"))
+    .param(
+        ParamSpec::any("map")
+            .default(Pmt::List(Vec::new()))
+            .doc("list of byte values (at most 256)"),
+    )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::U8)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::U8)))
 }

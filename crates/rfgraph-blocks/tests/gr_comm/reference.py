@@ -75,6 +75,13 @@ run("frequency_modulator", analog.frequency_modulator_fc(0.7), msg, vf, kc)
 run("single_pole_ff", filter.single_pole_iir_filter_ff(0.1), msg, vf, kf)
 run("single_pole_cc", filter.single_pole_iir_filter_cc(0.05), (msg + 1j * msg[::-1]).astype(np.complex64), vc, kc)
 
+ctrl = (np.sin(np.arange(2000) * 0.013) * 3.0).astype(np.float32)
+run("vco_f", blocks.vco_f(1000.0, 300.0, 2.0), ctrl, vf, kf)
+run("vco_c", blocks.vco_c(1000.0, 300.0, 0.5), ctrl, vf, kc)
+burst = (np.where((np.arange(3000) // 500) % 2 == 0, 0.1, 3.0) * np.exp(1j * np.arange(3000) * 0.1)).astype(np.complex64)
+run("agc2_cc", analog.agc2_cc(0.1, 0.01, 1.0, 1.0), burst, vc, kc)
+run("agc2_ff", analog.agc2_ff(0.05, 0.005, 0.7, 2.0), burst.real.copy(), vf, kf)
+
 # PSK symbols with a carrier offset and phase, a little noise.
 n = 6000
 for order, name in [(2, "bpsk"), (4, "qpsk"), (8, "8psk")]:
