@@ -7,7 +7,7 @@ use rfgraph::Pmt;
 use rfgraph::registry::Registry;
 use std::collections::BTreeMap;
 
-const NAMES: [&str; 21] = [
+const NAMES: [&str; 23] = [
     "agc2",
     "binary_slicer",
     "channel_model",
@@ -19,7 +19,9 @@ const NAMES: [&str; 21] = [
     "diff_decoder",
     "diff_encoder",
     "fastnoise_source",
+    "fm_preemph",
     "frequency_modulator",
+    "iir_filter",
     "map",
     "pack_k_bits",
     "packed_to_unpacked",

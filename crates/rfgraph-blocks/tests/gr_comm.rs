@@ -42,7 +42,7 @@ fn reference() -> Option<PathBuf> {
             );
             return None;
         }
-        let dir = std::env::temp_dir().join(format!("rfgraph-gr-comm-{}", std::process::id()));
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_comm");
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_comm/reference.py");
         let out = Command::new(PYTHON)
             .arg(&script)
@@ -334,6 +334,101 @@ fn analog_blocks_match_gnu_radio() {
         "frequency_modulator",
         &[("sensitivity", f(0.7))],
         2e-4,
+        0,
+    );
+    close_f(
+        d,
+        "vco_f",
+        "vco",
+        &[
+            ("sample_rate", f(1000.0)),
+            ("sensitivity", f(300.0)),
+            ("amplitude", f(2.0)),
+        ],
+        1e-4,
+        0,
+    );
+    close_xc::<f32>(
+        d,
+        "vco_c",
+        "vco",
+        &[
+            ("sample_rate", f(1000.0)),
+            ("sensitivity", f(300.0)),
+            ("amplitude", f(0.5)),
+            ("type", s("c32")),
+        ],
+        1e-4,
+        0,
+    );
+    close_c(
+        d,
+        "agc2_cc",
+        "agc2",
+        &[
+            ("attack_rate", f(0.1)),
+            ("decay_rate", f(0.01)),
+            ("max_gain", f(65536.0)),
+        ],
+        1e-4,
+        0,
+    );
+    close_f(
+        d,
+        "agc2_ff",
+        "agc2",
+        &[
+            ("attack_rate", f(0.05)),
+            ("decay_rate", f(0.005)),
+            ("reference", f(0.7)),
+            ("gain", f(2.0)),
+            ("type", s("f32")),
+        ],
+        1e-4,
+        0,
+    );
+    close_f(
+        d,
+        "fm_preemph",
+        "fm_preemph",
+        &[("sample_rate", f(48000.0)), ("tau", f(75e-6))],
+        1e-4,
+        0,
+    );
+    close_f(
+        d,
+        "fm_preemph_fh",
+        "fm_preemph",
+        &[
+            ("sample_rate", f(44100.0)),
+            ("tau", f(50e-6)),
+            ("high_freq", f(15000.0)),
+        ],
+        1e-4,
+        0,
+    );
+    close_f(
+        d,
+        "iir_ffd_old",
+        "iir_filter",
+        &[
+            ("feedforward", Pmt::VecF32(vec![0.2, 0.1])),
+            ("feedback", Pmt::VecF32(vec![1.0, 0.6, -0.1])),
+        ],
+        1e-5,
+        0,
+    );
+    close_c(
+        d,
+        "iir_ccd_new",
+        "iir_filter",
+        &[
+            ("feedforward", Pmt::VecF32(vec![0.2, 0.1, 0.05])),
+            ("feedback", Pmt::VecF32(vec![1.0, -0.6, 0.1])),
+            ("oldstyle", Pmt::Bool(false)),
+            ("type", s("c32")),
+        ],
+        1e-5,
         0,
     );
     close_f(

@@ -19,7 +19,8 @@ use rfgraph_dsp::analog::{Agc2, Agc2Sample};
 /// - `attack_rate`, `decay_rate`, `reference`, `max_gain`.
 ///
 /// # Parameters
-/// - `attack_rate`: gain step rate when the output is too loud.
+/// - `attack_rate`: gain step rate when the output is off by more than
+///   the gain.
 /// - `decay_rate`: gain step rate otherwise.
 /// - `reference`: target output magnitude.
 /// - `gain`: initial gain.
@@ -65,8 +66,8 @@ pub(crate) fn spec() -> BlockSpec {
         rfgraph::for_item_kinds!(p, p.item_type()?, { C32 => Complex32, F32 => f32 } as T
             => agc2::<T>(a, d, r, g, m).map_err(refuse)?)
     })
-    .doc("GNU Radio's `analog_agc2_cc` / `agc2_ff`: `out = gain·in`; `gain −= rate·(|out| − reference)` with the attack rate when `|out| − reference` exceeds the gain, the decay rate otherwise; a negative gain restarts at 1e-4; the gain is capped at `max_gain` when that is positive.")
-    .param(ParamSpec::float("attack_rate").default(0.1).settable().doc("rate when too loud"))
+    .doc("GNU Radio's `analog_agc2_cc` / `agc2_ff`: `out = gain·in`; `gain −= rate·(|out| − reference)` with the attack rate when the error (`|out| − reference`; its magnitude for `f32`, as in GNU Radio) exceeds the gain, the decay rate otherwise; a negative gain restarts at 1e-4; the gain is capped at `max_gain` when that is positive.")
+    .param(ParamSpec::float("attack_rate").default(0.1).settable().doc("rate when the error exceeds the gain"))
     .param(ParamSpec::float("decay_rate").default(0.01).settable().doc("rate otherwise"))
     .param(ParamSpec::float("reference").default(1.0).settable().doc("target magnitude"))
     .param(ParamSpec::float("gain").default(1.0).doc("initial gain"))

@@ -1,10 +1,11 @@
 //! Analog-domain blocks matching GNU Radio 3.10: random and fast noise
 //! sources, the frequency modulator, the VCO, the attack/decay AGC and
-//! the single-pole IIR filter.
+//! the single-pole and direct-form IIR filters and FM pre-emphasis.
 
 mod agc2;
 mod fastnoise_source;
 mod frequency_modulator;
+mod iir_filter;
 mod random_source;
 mod single_pole_iir;
 mod vco;
@@ -12,6 +13,7 @@ mod vco;
 pub use agc2::agc2;
 pub use fastnoise_source::FastNoiseSource;
 pub use frequency_modulator::frequency_modulator;
+pub use iir_filter::{fm_preemph, iir_filter};
 pub use random_source::{RandomItem, RandomSource};
 pub use single_pole_iir::single_pole_iir_filter;
 pub use vco::vco;
@@ -19,6 +21,7 @@ pub use vco::vco;
 pub(crate) use agc2::spec as agc2_spec;
 pub(crate) use fastnoise_source::spec as fastnoise_source_spec;
 pub(crate) use frequency_modulator::spec as frequency_modulator_spec;
+pub(crate) use iir_filter::{fm_preemph_spec, iir_filter_spec};
 pub(crate) use random_source::spec as random_source_spec;
 pub(crate) use single_pole_iir::spec as single_pole_iir_filter_spec;
 pub(crate) use vco::spec as vco_spec;

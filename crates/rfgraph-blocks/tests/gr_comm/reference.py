@@ -82,6 +82,12 @@ burst = (np.where((np.arange(3000) // 500) % 2 == 0, 0.1, 3.0) * np.exp(1j * np.
 run("agc2_cc", analog.agc2_cc(0.1, 0.01, 1.0, 1.0), burst, vc, kc)
 run("agc2_ff", analog.agc2_ff(0.05, 0.005, 0.7, 2.0), burst.real.copy(), vf, kf)
 
+run("fm_preemph", analog.fm_preemph(48000.0, 75e-6), msg, vf, kf)
+run("fm_preemph_fh", analog.fm_preemph(44100.0, 50e-6, 15000.0), msg, vf, kf)
+run("iir_ffd_old", filter.iir_filter_ffd([0.2, 0.1], [1.0, 0.6, -0.1], True), msg, vf, kf)
+run("iir_ccd_new", filter.iir_filter_ccd([0.2, 0.1, 0.05], [1.0, -0.6, 0.1], False),
+    (msg + 1j * msg[::-1]).astype(np.complex64), vc, kc)
+
 # PSK symbols with a carrier offset and phase, a little noise.
 n = 6000
 for order, name in [(2, "bpsk"), (4, "qpsk"), (8, "8psk")]:

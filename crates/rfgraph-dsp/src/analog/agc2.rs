@@ -1,7 +1,9 @@
 //! [`Agc2`]: GNU Radio's `agc2_cc` / `agc2_ff` automatic gain control with
 //! separate attack and decay rates: each output is `gain·x`, then the
 //! gain moves by `rate·(reference − |output|)`, with the attack rate when
-//! the output is too loud by more than the gain, the decay rate otherwise.
+//! the error exceeds the gain, the decay rate otherwise. As in GNU Radio,
+//! the real version compares the error's magnitude (too loud or too
+//! quiet), the complex one the signed error (too loud only).
 
 use crate::error::DspError;
 use crate::kernel::{Kernel, Ratio};
@@ -9,6 +11,8 @@ use num_complex::Complex32;
 
 /// A sample [`Agc2`] runs on (`f32`, [`Complex32`]).
 pub trait Agc2Sample: Copy + Send + 'static {
+    /// True when the attack rate applies to an error of either sign.
+    const ATTACK_ON_MAGNITUDE: bool;
     /// `self · gain`.
     fn scaled(self, gain: f32) -> Self;
     /// The magnitude.
@@ -16,6 +20,7 @@ pub trait Agc2Sample: Copy + Send + 'static {
 }
 
 impl Agc2Sample for f32 {
+    const ATTACK_ON_MAGNITUDE: bool = true;
     fn scaled(self, gain: f32) -> f32 {
         self * gain
     }
@@ -25,6 +30,7 @@ impl Agc2Sample for f32 {
 }
 
 impl Agc2Sample for Complex32 {
+    const ATTACK_ON_MAGNITUDE: bool = false;
     fn scaled(self, gain: f32) -> Complex32 {
         self * gain
     }
@@ -36,7 +42,7 @@ impl Agc2Sample for Complex32 {
 /// Attack/decay AGC.
 #[derive(Clone, Debug)]
 pub struct Agc2<T: Agc2Sample> {
-    /// Rate when the output is too loud.
+    /// Rate when the error exceeds the gain.
     pub attack_rate: f32,
     /// Rate otherwise.
     pub decay_rate: f32,
@@ -94,7 +100,12 @@ impl<T: Agc2Sample> Kernel for Agc2<T> {
             let y = x.scaled(self.gain);
             *o = y;
             let err = y.magnitude() - self.reference;
-            let rate = if err > self.gain {
+            let rate = if (if T::ATTACK_ON_MAGNITUDE {
+                err.abs()
+            } else {
+                err
+            }) > self.gain
+            {
                 self.attack_rate
             } else {
                 self.decay_rate
