@@ -7,12 +7,12 @@ use crate::{NoiseItem, NoiseKind};
 use num_complex::Complex32;
 use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
 use rfgraph::{
-    Block, BoxError, ParamError, ParamInfo, Pmt, Ports, Setting, Settings, StreamInput,
-    StreamOutput, TagPolicy, WorkIo,
+    Block, BoxError, ParamInfo, Pmt, Ports, Setting, Settings, StreamInput, StreamOutput,
+    TagPolicy, WorkIo,
 };
-use rfgraph_dsp::Kernel;
 use rfgraph_dsp::digital::MmseResampler;
 use rfgraph_dsp::filter::FirCcc;
+use rfgraph_dsp::{DspError, Kernel};
 
 /// Noise pool size, as GNU Radio's channel model's fast noise source.
 const POOL: usize = 8192;
@@ -49,7 +49,7 @@ const POOL: usize = 8192;
 /// use rfgraph_blocks::channels::ChannelModel;
 /// let ch = ChannelModel::new(0.1, 0.001, 1.0, &[Complex32::new(1.0, 0.0)], 42)?;
 /// # let _ = ch;
-/// # Ok::<(), rfgraph::BoxError>(())
+/// # Ok::<(), rfgraph_dsp::DspError>(())
 /// ```
 pub struct ChannelModel {
     input: StreamInput<Complex32>,
@@ -67,39 +67,41 @@ pub struct ChannelModel {
     settings: Settings<Self>,
 }
 
-fn check_voltage(v: f32) -> Result<f32, ParamError> {
+fn check_voltage(v: f32) -> Result<f32, DspError> {
     if v.is_finite() && v >= 0.0 {
         Ok(v)
     } else {
-        Err(ParamError::new(
-            "ChannelModel",
-            "noise_voltage",
-            format!("must be finite and >= 0, not {v}"),
-        ))
+        Err(DspError::OutOfRange {
+            name: "noise_voltage",
+            value: v as f64,
+            expected: "must be finite and >= 0",
+        })
     }
 }
 
-fn check_frequency(f: f64) -> Result<f64, ParamError> {
+fn check_frequency(f: f64) -> Result<f64, DspError> {
     if f.is_finite() {
         Ok(f)
     } else {
-        Err(ParamError::new(
-            "ChannelModel",
-            "frequency_offset",
-            format!("must be finite, not {f}"),
-        ))
+        Err(DspError::NotFinite {
+            name: "frequency_offset",
+            value: f,
+        })
     }
 }
 
 impl ChannelModel {
     /// A channel; see the type's documentation for the parameters.
+    ///
+    /// Errors: a negative or non-finite noise voltage, a non-finite
+    /// offset, a non-positive epsilon, empty or non-finite taps.
     pub fn new(
         noise_voltage: f32,
         frequency_offset: f64,
         epsilon: f64,
         taps: &[Complex32],
         seed: u64,
-    ) -> Result<Self, BoxError> {
+    ) -> Result<Self, DspError> {
         let identity = taps.len() == 1 && taps[0] == Complex32::new(1.0, 0.0);
         let fir = if identity {
             None
