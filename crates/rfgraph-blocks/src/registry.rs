@@ -24,6 +24,7 @@ pub fn specs() -> Vec<BlockSpec> {
         crate::digital::map_spec(),
         crate::digital::pack_k_bits_spec(),
         crate::digital::packed_to_unpacked_spec(),
+        crate::digital::pfb_clock_sync_spec(),
         crate::analog::random_source_spec(),
         crate::digital::repack_bits_spec(),
         crate::analog::single_pole_iir_filter_spec(),

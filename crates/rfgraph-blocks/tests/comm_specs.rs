@@ -7,7 +7,7 @@ use rfgraph::Pmt;
 use rfgraph::registry::Registry;
 use std::collections::BTreeMap;
 
-const NAMES: [&str; 23] = [
+const NAMES: [&str; 24] = [
     "agc2",
     "binary_slicer",
     "channel_model",
@@ -25,6 +25,7 @@ const NAMES: [&str; 23] = [
     "map",
     "pack_k_bits",
     "packed_to_unpacked",
+    "pfb_clock_sync",
     "random_source",
     "repack_bits",
     "single_pole_iir_filter",

@@ -487,6 +487,27 @@ fn clock_recovery_mm_matches_gnu_radio() {
 }
 
 #[test]
+fn pfb_clock_sync_matches_gnu_radio() {
+    let Some(dir) = reference() else { return };
+    let taps: Vec<f32> = load(&dir.join("pfb_taps.f32"));
+    close_c(
+        &dir,
+        "pfb_clock_sync",
+        "pfb_clock_sync",
+        &[
+            ("sps", f(4.0)),
+            ("loop_bw", f(2.0 * std::f64::consts::PI / 100.0)),
+            ("taps", Pmt::VecF32(taps)),
+            ("filter_size", u(32)),
+            ("init_phase", f(16.0)),
+            ("max_rate_deviation", f(1.5)),
+        ],
+        1e-3,
+        60,
+    );
+}
+
+#[test]
 fn channel_model_without_noise_matches_gnu_radio() {
     let Some(dir) = reference() else { return };
     let one = Pmt::VecComplexF32(vec![[1.0, 0.0]]);

@@ -12,6 +12,7 @@ mod costas_loop;
 mod differential;
 mod map_bb;
 pub(crate) mod params;
+mod pfb_clock_sync;
 mod slicer;
 
 pub use bits::{pack_k_bits, packed_to_unpacked, repack_bits, unpack_k_bits, unpacked_to_packed};
@@ -21,6 +22,7 @@ pub use constellation::{constellation_decoder, constellation_modulator};
 pub use costas_loop::costas_loop;
 pub use differential::{diff_decoder, diff_encoder};
 pub use map_bb::map_bb;
+pub use pfb_clock_sync::pfb_clock_sync;
 pub use slicer::binary_slicer;
 
 pub(crate) use bits::{
@@ -33,4 +35,5 @@ pub(crate) use constellation::{constellation_decoder_spec, constellation_modulat
 pub(crate) use costas_loop::spec as costas_loop_spec;
 pub(crate) use differential::{diff_decoder_spec, diff_encoder_spec};
 pub(crate) use map_bb::spec as map_spec;
+pub(crate) use pfb_clock_sync::spec as pfb_clock_sync_spec;
 pub(crate) use slicer::spec as binary_slicer_spec;

@@ -110,6 +110,22 @@ run("mm_ff", digital.clock_recovery_mm_ff(4.03, 0.25 * 0.175 * 0.175, 0.5, 0.175
 shaped_c = (shaped + 1j * np.roll(shaped, 3)).astype(np.complex64)
 run("mm_cc", digital.clock_recovery_mm_cc(4.03, 0.25 * 0.175 * 0.175, 0.5, 0.175, 0.005), shaped_c, vc, kc)
 
+# RRC-shaped QPSK at 4 samples per symbol, a little off the nominal rate,
+# into the polyphase clock sync.
+nf = 32
+rrc = filter.firdes.root_raised_cosine(nf, nf * sps, 1.0, 0.35, 11 * sps * nf)
+sym = (rng.integers(0, 2, 1500) * 2 - 1) + 1j * (rng.integers(0, 2, 1500) * 2 - 1)
+tx = filter.firdes.root_raised_cosine(sps, sps, 1.0, 0.35, 11 * sps)
+up = np.zeros(len(sym) * sps, dtype=np.complex64)
+up[::sps] = sym
+shaped = np.convolve(up, tx)[: len(up)]
+shaped = np.interp(np.arange(0, len(shaped) - 2, 1.0005), np.arange(len(shaped)), shaped.real) + 1j * np.interp(
+    np.arange(0, len(shaped) - 2, 1.0005), np.arange(len(shaped)), shaped.imag)
+with open(os.path.join(out_dir, "pfb_taps.f32"), "wb") as fh:
+    np.asarray(rrc, dtype=np.float32).tofile(fh)
+run("pfb_clock_sync", digital.pfb_clock_sync_ccf(sps, 2 * math.pi / 100, rrc, nf, nf // 2, 1.5, 1),
+    shaped.astype(np.complex64), vc, kc)
+
 sig = (np.exp(1j * np.arange(4000) * 0.05) * (1 + 0.3 * np.sin(np.arange(4000) * 0.003))).astype(np.complex64)
 run("channel_plain", channels.channel_model(0.0, 0.0, 1.0, [1.0 + 0j], 0), sig, vc, kc)
 run("channel_offset_taps", channels.channel_model(0.0, 0.01, 1.0, [1.0, 0.3 - 0.2j, 0.1j], 0), sig, vc, kc)

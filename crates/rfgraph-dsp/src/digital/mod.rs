@@ -1,8 +1,8 @@
 //! Digital-communications kernels, matching GNU Radio 3.10's `digital` and
 //! bit-handling `blocks`: bit repacking, symbol mapping, the standard
 //! constellations and their decisions, differential coding, the Costas
-//! loop and Mueller & Müller clock recovery with GNU Radio's MMSE
-//! interpolator.
+//! loop, Mueller & Müller clock recovery with GNU Radio's MMSE
+//! interpolator, and polyphase filter-bank clock recovery.
 
 pub mod bits;
 pub mod chunks;
@@ -12,6 +12,7 @@ pub mod costas;
 pub mod differential;
 pub mod mmse;
 pub mod mmse_resampler;
+pub mod pfb_clock_sync;
 
 pub use bits::{BitRepack, Endianness, Word};
 pub use chunks::ChunksToSymbols;
@@ -21,3 +22,4 @@ pub use costas::CostasLoop;
 pub use differential::{DiffDecoder, DiffEncoder};
 pub use mmse::MmseInterpolator;
 pub use mmse_resampler::MmseResampler;
+pub use pfb_clock_sync::PfbClockSync;
