@@ -314,6 +314,18 @@ fn symbol_mapping_blocks_match_gnu_radio() {
     exact::<u8, u8>(d, "diff_encoder_4", "diff_encoder", &[("modulus", u(4))]);
     exact::<u8, u8>(d, "diff_decoder_4", "diff_decoder", &[("modulus", u(4))]);
     exact::<u8, u8>(d, "diff_encoder_2", "diff_encoder", &[("modulus", u(2))]);
+    exact::<u8, u8>(
+        d,
+        "diff_encoder_nrzi",
+        "diff_encoder",
+        &[("coding", s("digital.DIFF_NRZI"))],
+    );
+    exact::<u8, u8>(
+        d,
+        "diff_decoder_nrzi",
+        "diff_decoder",
+        &[("coding", s("nrzi"))],
+    );
     for name in ["bpsk", "qpsk", "8psk", "16qam"] {
         exact::<Complex32, u8>(
             d,

@@ -29,10 +29,37 @@ type DecBlock = FixedRateBlock<MapWith<DiffDecoder, u8, u8, fn(&mut DiffDecoder,
 /// # Ok::<(), rfgraph_dsp::DspError>(())
 /// ```
 pub fn diff_encoder(modulus: u32) -> Result<EncBlock, DspError> {
-    Ok(MapWith::new(
-        DiffEncoder::new(modulus)?,
-        DiffEncoder::step as fn(&mut DiffEncoder, u8) -> u8,
-    ))
+    Ok(encoder_block(DiffEncoder::new(modulus)?))
+}
+
+fn encoder_block(k: DiffEncoder) -> EncBlock {
+    MapWith::new(k, DiffEncoder::step as fn(&mut DiffEncoder, u8) -> u8)
+}
+
+fn decoder_block(k: DiffDecoder) -> DecBlock {
+    MapWith::new(k, DiffDecoder::step as fn(&mut DiffDecoder, u8) -> u8)
+}
+
+/// `coding`: `differential` (or GNU Radio's `digital.DIFF_DIFFERENTIAL`)
+/// or `nrzi` (`digital.DIFF_NRZI`); true for NRZI.
+fn nrzi(p: &rfgraph::registry::Params) -> Result<bool, rfgraph::registry::BuildError> {
+    let c = p.string("coding")?.to_ascii_lowercase();
+    if c.contains("nrzi") {
+        Ok(true)
+    } else if c.contains("differential") {
+        Ok(false)
+    } else {
+        Err(p.invalid(
+            "coding",
+            format!("`{c}` is neither `differential` nor `nrzi`"),
+        ))
+    }
+}
+
+fn coding_param() -> ParamSpec {
+    ParamSpec::string("coding")
+        .default("differential")
+        .doc("`differential` (mod modulus) or `nrzi` (bits: 0 toggles, 1 keeps)")
 }
 
 /// `out = (in − previous in) mod modulus` (GNU Radio's
@@ -54,10 +81,7 @@ pub fn diff_encoder(modulus: u32) -> Result<EncBlock, DspError> {
 /// # Ok::<(), rfgraph_dsp::DspError>(())
 /// ```
 pub fn diff_decoder(modulus: u32) -> Result<DecBlock, DspError> {
-    Ok(MapWith::new(
-        DiffDecoder::new(modulus)?,
-        DiffDecoder::step as fn(&mut DiffDecoder, u8) -> u8,
-    ))
+    Ok(decoder_block(DiffDecoder::new(modulus)?))
 }
 
 pub(crate) fn diff_encoder_spec() -> BlockSpec {
@@ -66,11 +90,16 @@ pub(crate) fn diff_encoder_spec() -> BlockSpec {
         "Digital",
         "Differential encoder: out = (in + last out) mod modulus.",
         |p| {
-            let m = u32_in(p, "modulus", 2, 256)?;
-            Ok(Box::new(diff_encoder(m).map_err(|e| p.refused(e))?) as Box<dyn rfgraph::Block>)
+            let block = if nrzi(p)? {
+                encoder_block(DiffEncoder::nrzi())
+            } else {
+                encoder_block(DiffEncoder::new(u32_in(p, "modulus", 2, 256)?).map_err(|e| p.refused(e))?)
+            };
+            Ok(Box::new(block) as Box<dyn rfgraph::Block>)
         },
     )
-    .doc("GNU Radio's `digital_diff_encoder_bb` (differential coding; NRZI mode not implemented).")
+    .doc("GNU Radio's `digital_diff_encoder_bb`: differential coding modulo `modulus`, or NRZI over bits (`coding`).")
+    .param(coding_param())
     .param(
         ParamSpec::uint("modulus")
             .default(2u64)
@@ -86,11 +115,16 @@ pub(crate) fn diff_decoder_spec() -> BlockSpec {
         "Digital",
         "Differential decoder: out = (in - last in) mod modulus.",
         |p| {
-            let m = u32_in(p, "modulus", 2, 256)?;
-            Ok(Box::new(diff_decoder(m).map_err(|e| p.refused(e))?) as Box<dyn rfgraph::Block>)
+            let block = if nrzi(p)? {
+                decoder_block(DiffDecoder::nrzi())
+            } else {
+                decoder_block(DiffDecoder::new(u32_in(p, "modulus", 2, 256)?).map_err(|e| p.refused(e))?)
+            };
+            Ok(Box::new(block) as Box<dyn rfgraph::Block>)
         },
     )
-    .doc("GNU Radio's `digital_diff_decoder_bb` (differential coding; NRZI mode not implemented).")
+    .doc("GNU Radio's `digital_diff_decoder_bb`: differential coding modulo `modulus`, or NRZI over bits (`coding`).")
+    .param(coding_param())
     .param(
         ParamSpec::uint("modulus")
             .default(2u64)

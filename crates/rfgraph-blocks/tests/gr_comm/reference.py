@@ -138,3 +138,6 @@ k = kc()
 tb.connect(src, head, k)
 tb.run()
 np.asarray(k.data(), dtype=np.complex64).tofile(os.path.join(out_dir, "fastnoise_c.out"))
+
+run("diff_encoder_nrzi", digital.diff_encoder_bb(2, digital.DIFF_NRZI), bytes_in % 2, vb, kb)
+run("diff_decoder_nrzi", digital.diff_decoder_bb(2, digital.DIFF_NRZI), bytes_in % 2, vb, kb)

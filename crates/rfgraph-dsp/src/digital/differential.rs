@@ -1,6 +1,7 @@
 //! Differential coding modulo `M`: [`DiffEncoder`] (`out = (in + last_out)
 //! mod M`) and [`DiffDecoder`] (`out = (in − last_in) mod M`), GNU Radio's
-//! `diff_encoder_bb` / `diff_decoder_bb` in their differential mode.
+//! `diff_encoder_bb` / `diff_decoder_bb`, and their NRZI mode (bits: a 0
+//! toggles the line, a 1 keeps it).
 
 use crate::error::DspError;
 
@@ -16,10 +17,11 @@ fn check(modulus: u32) -> Result<u32, DspError> {
     }
 }
 
-/// Differential encoder over symbols `0..modulus`.
+/// Differential encoder over symbols `0..modulus`, or NRZI over bits.
 #[derive(Clone, Debug)]
 pub struct DiffEncoder {
     modulus: u32,
+    nrzi: bool,
     last: u32,
 }
 
@@ -28,22 +30,38 @@ impl DiffEncoder {
     pub fn new(modulus: u32) -> Result<Self, DspError> {
         Ok(Self {
             modulus: check(modulus)?,
+            nrzi: false,
             last: 0,
         })
+    }
+
+    /// An NRZI encoder: bit 0 of each input, 0 toggles the output, 1
+    /// keeps it (GNU Radio's `DIFF_NRZI`); the line starts at 0.
+    pub fn nrzi() -> Self {
+        Self {
+            modulus: 2,
+            nrzi: true,
+            last: 0,
+        }
     }
 
     /// Encodes one symbol.
     #[inline]
     pub fn step(&mut self, x: u8) -> u8 {
-        self.last = (x as u32 + self.last) % self.modulus;
+        self.last = if self.nrzi {
+            self.last ^ (!x as u32 & 1)
+        } else {
+            (x as u32 + self.last) % self.modulus
+        };
         self.last as u8
     }
 }
 
-/// Differential decoder over symbols `0..modulus`.
+/// Differential decoder over symbols `0..modulus`, or NRZI over bits.
 #[derive(Clone, Debug)]
 pub struct DiffDecoder {
     modulus: u32,
+    nrzi: bool,
     last: u32,
 }
 
@@ -52,13 +70,29 @@ impl DiffDecoder {
     pub fn new(modulus: u32) -> Result<Self, DspError> {
         Ok(Self {
             modulus: check(modulus)?,
+            nrzi: false,
             last: 0,
         })
+    }
+
+    /// An NRZI decoder: 1 where bit 0 of the input kept its value, 0
+    /// where it toggled (GNU Radio's `DIFF_NRZI`); the line starts at 0.
+    pub fn nrzi() -> Self {
+        Self {
+            modulus: 2,
+            nrzi: true,
+            last: 0,
+        }
     }
 
     /// Decodes one symbol.
     #[inline]
     pub fn step(&mut self, x: u8) -> u8 {
+        if self.nrzi {
+            let out = !(x as u32 ^ self.last) & 1;
+            self.last = x as u32 & 1;
+            return out as u8;
+        }
         let m = self.modulus;
         let out = ((x as u32 % m) + m - self.last % m) % m;
         self.last = x as u32;
@@ -80,5 +114,13 @@ mod tests {
         let back: Vec<u8> = coded.iter().map(|&x| d.step(x)).collect();
         assert_eq!(back, data);
         assert!(DiffEncoder::new(1).is_err());
+        // GNU Radio 3.10's DIFF_NRZI on the same bits.
+        let bits = [0u8, 1, 1, 0, 0, 0, 1, 0, 1, 1];
+        let mut e = DiffEncoder::nrzi();
+        let line: Vec<u8> = bits.iter().map(|&x| e.step(x)).collect();
+        assert_eq!(line, [1, 1, 1, 0, 1, 0, 0, 1, 1, 1]);
+        let mut d = DiffDecoder::nrzi();
+        let back: Vec<u8> = bits.iter().map(|&x| d.step(x)).collect();
+        assert_eq!(back, [1, 0, 1, 0, 1, 1, 0, 0, 0, 1]);
     }
 }
