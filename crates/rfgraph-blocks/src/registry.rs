@@ -22,6 +22,7 @@ pub fn specs() -> Vec<BlockSpec> {
         crate::analog::frequency_modulator_spec(),
         crate::analog::iir_filter_spec(),
         crate::digital::map_spec(),
+        crate::digital::meas_evm_spec(),
         crate::digital::pack_k_bits_spec(),
         crate::digital::packed_to_unpacked_spec(),
         crate::digital::pfb_clock_sync_spec(),

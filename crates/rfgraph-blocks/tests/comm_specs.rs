@@ -7,7 +7,7 @@ use rfgraph::Pmt;
 use rfgraph::registry::Registry;
 use std::collections::BTreeMap;
 
-const NAMES: [&str; 24] = [
+const NAMES: [&str; 25] = [
     "agc2",
     "binary_slicer",
     "channel_model",
@@ -23,6 +23,7 @@ const NAMES: [&str; 24] = [
     "frequency_modulator",
     "iir_filter",
     "map",
+    "meas_evm",
     "pack_k_bits",
     "packed_to_unpacked",
     "pfb_clock_sync",

@@ -337,6 +337,35 @@ fn symbol_mapping_blocks_match_gnu_radio() {
 }
 
 #[test]
+fn meas_evm_matches_gnu_radio() {
+    let Some(dir) = reference() else { return };
+    for name in ["qpsk", "16qam"] {
+        for (mode, tol) in [("pct", 1e-3), ("db", 1e-4)] {
+            let input: Vec<Complex32> = load(&dir.join(format!("evm_{mode}_{name}.in")));
+            let want: Vec<f32> = load(&dir.join(format!("evm_{mode}_{name}.out")));
+            let gr_mode = if mode == "db" {
+                "digital.evm_measurement_t.EVM_DB"
+            } else {
+                "percent"
+            };
+            let got: Vec<f32> = run(
+                "meas_evm",
+                &[("constellation", s(name)), ("mode", s(gr_mode))],
+                input,
+            );
+            compare(
+                &format!("evm_{mode}_{name}"),
+                &got,
+                &want,
+                tol,
+                0,
+                |a, b| (a - b).abs(),
+            );
+        }
+    }
+}
+
+#[test]
 fn analog_blocks_match_gnu_radio() {
     let Some(dir) = reference() else { return };
     let d = &dir;

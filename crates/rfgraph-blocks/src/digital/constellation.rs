@@ -1,5 +1,6 @@
-//! `constellation_decoder` (GNU Radio `digital_constellation_decoder_cb`)
-//! and `constellation_modulator` (`digital_constellation_modulator`) for
+//! `constellation_decoder` (GNU Radio `digital_constellation_decoder_cb`),
+//! `constellation_modulator` (`digital_constellation_modulator`) and
+//! `meas_evm` (`digital_meas_evm_cc`) for
 //! GNU Radio's standard constellations, named by a `constellation`
 //! parameter (`bpsk`, `qpsk`, `dqpsk`, `8psk`, `16qam`).
 
@@ -51,6 +52,87 @@ pub(crate) fn constellation_decoder_spec() -> BlockSpec {
     .param(constellation_param())
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::U8)).doc("point indices"))
+}
+
+/// The measure [`meas_evm`] writes, and its reference.
+pub struct Evm {
+    constellation: Constellation,
+    reference: f32,
+    db: bool,
+}
+
+type EvmBlock = FixedRateBlock<MapWith<Evm, Complex32, f32, fn(&mut Evm, Complex32) -> f32>>;
+
+fn evm(e: &mut Evm, x: Complex32) -> f32 {
+    let ratio = e.constellation.error(x) / e.reference;
+    if e.db {
+        20.0 * ratio.log10()
+    } else {
+        100.0 * ratio
+    }
+}
+
+/// Writes each sample's error vector magnitude: the distance to the
+/// nearest constellation point over the points' RMS magnitude, in percent
+/// or in dB (GNU Radio's `meas_evm_cc`).
+///
+/// # Stream Inputs
+/// - `in`: `Complex32` symbols
+///
+/// # Stream Outputs
+/// - `out`: `f32`, percent or dB
+///
+/// # Parameters
+/// - `constellation`: see [`Constellation::by_name`].
+/// - `db`: dB (`20·log10`) instead of percent.
+///
+/// # Usage
+/// ```
+/// use rfgraph_dsp::digital::Constellation;
+/// let evm = rfgraph_blocks::digital::meas_evm(Constellation::by_name("qpsk")?, false);
+/// # let _ = evm;
+/// # Ok::<(), rfgraph_dsp::DspError>(())
+/// ```
+pub fn meas_evm(constellation: Constellation, db: bool) -> EvmBlock {
+    let reference = constellation.rms();
+    MapWith::new(
+        Evm {
+            constellation,
+            reference,
+            db,
+        },
+        evm as fn(&mut Evm, Complex32) -> f32,
+    )
+}
+
+pub(crate) fn meas_evm_spec() -> BlockSpec {
+    BlockSpec::new(
+        "meas_evm",
+        "Digital",
+        "Error vector magnitude of each symbol, in percent or dB.",
+        |p| {
+            let c = Constellation::by_name(&p.string("constellation")?)
+                .map_err(|e| p.invalid("constellation", e.to_string()))?;
+            let mode = p.string("mode")?.to_ascii_lowercase();
+            let db = if mode.contains("db") {
+                true
+            } else if mode.contains("percent") {
+                false
+            } else {
+                return Err(p.invalid("mode", format!("`{mode}` is neither `percent` nor `db`")));
+            };
+            Ok(Box::new(meas_evm(c, db)) as Box<dyn Block>)
+        },
+    )
+    .doc("GNU Radio's `digital_meas_evm_cc`: distance to the nearest point divided by the points' RMS magnitude, ×100 (`percent`) or 20·log10 (`db`).")
+    .param(constellation_param())
+    .param(
+        ParamSpec::string("mode")
+            .default("percent")
+            .doc("`percent` or `db` (GNU Radio's EVM_PERCENT / EVM_DB accepted)"),
+    )
+    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
+    .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)).doc("EVM per symbol"))
 }
 
 fn constellation_param() -> ParamSpec {

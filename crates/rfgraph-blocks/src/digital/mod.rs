@@ -18,7 +18,9 @@ mod slicer;
 pub use bits::{pack_k_bits, packed_to_unpacked, repack_bits, unpack_k_bits, unpacked_to_packed};
 pub use chunks_to_symbols::chunks_to_symbols;
 pub use clock_recovery_mm::clock_recovery_mm;
-pub use constellation::{constellation_decoder, constellation_modulator};
+pub use constellation::{
+    ConstellationModulator, Evm, constellation_decoder, constellation_modulator, meas_evm,
+};
 pub use costas_loop::costas_loop;
 pub use differential::{diff_decoder, diff_encoder};
 pub use map_bb::map_bb;
@@ -31,7 +33,9 @@ pub(crate) use bits::{
 };
 pub(crate) use chunks_to_symbols::spec as chunks_to_symbols_spec;
 pub(crate) use clock_recovery_mm::spec as clock_recovery_mm_spec;
-pub(crate) use constellation::{constellation_decoder_spec, constellation_modulator_spec};
+pub(crate) use constellation::{
+    constellation_decoder_spec, constellation_modulator_spec, meas_evm_spec,
+};
 pub(crate) use costas_loop::spec as costas_loop_spec;
 pub(crate) use differential::{diff_decoder_spec, diff_encoder_spec};
 pub(crate) use map_bb::spec as map_spec;

@@ -141,3 +141,10 @@ np.asarray(k.data(), dtype=np.complex64).tofile(os.path.join(out_dir, "fastnoise
 
 run("diff_encoder_nrzi", digital.diff_encoder_bb(2, digital.DIFF_NRZI), bytes_in % 2, vb, kb)
 run("diff_decoder_nrzi", digital.diff_decoder_bb(2, digital.DIFF_NRZI), bytes_in % 2, vb, kb)
+
+for name in ["qpsk", "16qam"]:
+    c = getattr(digital, "constellation_" + name)()
+    pts = np.array(c.points(), dtype=np.complex64)
+    noisy = (pts[rng.integers(0, len(pts), 500)] + 0.2 * (rng.normal(size=500) + 1j * rng.normal(size=500))).astype(np.complex64)
+    run("evm_pct_" + name, digital.meas_evm_cc(c.base(), digital.evm_measurement_t.EVM_PERCENT), noisy, vc, kf)
+    run("evm_db_" + name, digital.meas_evm_cc(c.base(), digital.evm_measurement_t.EVM_DB), noisy, vc, kf)

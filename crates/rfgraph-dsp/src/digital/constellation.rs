@@ -130,6 +130,22 @@ impl Constellation {
         self.differential
     }
 
+    /// The distance from `x` to the nearest point.
+    #[inline]
+    pub fn error(&self, x: Complex32) -> f32 {
+        self.points
+            .iter()
+            .map(|p| (x - p).norm_sqr())
+            .fold(f32::INFINITY, f32::min)
+            .sqrt()
+    }
+
+    /// The RMS magnitude of the points (GNU Radio's EVM reference).
+    pub fn rms(&self) -> f32 {
+        let p: f32 = self.points.iter().map(|p| p.norm_sqr()).sum();
+        (p / self.points.len() as f32).sqrt()
+    }
+
     /// The index of the point nearest `x` (the first of equals).
     #[inline]
     pub fn decide(&self, x: Complex32) -> u8 {
