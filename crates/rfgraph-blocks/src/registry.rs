@@ -18,6 +18,7 @@ pub fn specs() -> Vec<BlockSpec> {
         crate::digital::diff_decoder_spec(),
         crate::digital::diff_encoder_spec(),
         crate::analog::fastnoise_source_spec(),
+        crate::digital::fll_band_edge_spec(),
         crate::analog::fm_preemph_spec(),
         crate::analog::frequency_modulator_spec(),
         crate::analog::iir_filter_spec(),

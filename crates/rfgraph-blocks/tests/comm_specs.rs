@@ -7,7 +7,7 @@ use rfgraph::Pmt;
 use rfgraph::registry::Registry;
 use std::collections::BTreeMap;
 
-const NAMES: [&str; 25] = [
+const NAMES: [&str; 26] = [
     "agc2",
     "binary_slicer",
     "channel_model",
@@ -19,6 +19,7 @@ const NAMES: [&str; 25] = [
     "diff_decoder",
     "diff_encoder",
     "fastnoise_source",
+    "fll_band_edge",
     "fm_preemph",
     "frequency_modulator",
     "iir_filter",

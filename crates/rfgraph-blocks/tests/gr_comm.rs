@@ -549,6 +549,24 @@ fn pfb_clock_sync_matches_gnu_radio() {
 }
 
 #[test]
+fn fll_band_edge_matches_gnu_radio() {
+    let Some(dir) = reference() else { return };
+    close_c(
+        &dir,
+        "fll_band_edge",
+        "fll_band_edge",
+        &[
+            ("sps", f(4.0)),
+            ("rolloff", f(0.35)),
+            ("filter_size", u(44)),
+            ("loop_bw", f(2.0 * std::f64::consts::PI / 100.0)),
+        ],
+        1e-3,
+        44,
+    );
+}
+
+#[test]
 fn channel_model_without_noise_matches_gnu_radio() {
     let Some(dir) = reference() else { return };
     let one = Pmt::VecComplexF32(vec![[1.0, 0.0]]);

@@ -10,6 +10,7 @@ mod clock_recovery_mm;
 mod constellation;
 mod costas_loop;
 mod differential;
+mod fll_band_edge;
 mod map_bb;
 pub(crate) mod params;
 mod pfb_clock_sync;
@@ -23,6 +24,7 @@ pub use constellation::{
 };
 pub use costas_loop::costas_loop;
 pub use differential::{diff_decoder, diff_encoder};
+pub use fll_band_edge::fll_band_edge;
 pub use map_bb::map_bb;
 pub use pfb_clock_sync::pfb_clock_sync;
 pub use slicer::binary_slicer;
@@ -38,6 +40,7 @@ pub(crate) use constellation::{
 };
 pub(crate) use costas_loop::spec as costas_loop_spec;
 pub(crate) use differential::{diff_decoder_spec, diff_encoder_spec};
+pub(crate) use fll_band_edge::spec as fll_band_edge_spec;
 pub(crate) use map_bb::spec as map_spec;
 pub(crate) use pfb_clock_sync::spec as pfb_clock_sync_spec;
 pub(crate) use slicer::spec as binary_slicer_spec;

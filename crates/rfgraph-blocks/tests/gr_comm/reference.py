@@ -148,3 +148,11 @@ for name in ["qpsk", "16qam"]:
     noisy = (pts[rng.integers(0, len(pts), 500)] + 0.2 * (rng.normal(size=500) + 1j * rng.normal(size=500))).astype(np.complex64)
     run("evm_pct_" + name, digital.meas_evm_cc(c.base(), digital.evm_measurement_t.EVM_PERCENT), noisy, vc, kf)
     run("evm_db_" + name, digital.meas_evm_cc(c.base(), digital.evm_measurement_t.EVM_DB), noisy, vc, kf)
+
+# RRC-shaped QPSK at 4 samples per symbol with a carrier offset, into the FLL.
+sym = (rng.integers(0, 2, 1500) * 2 - 1) + 1j * (rng.integers(0, 2, 1500) * 2 - 1)
+up = np.zeros(len(sym) * 4, dtype=np.complex64)
+up[::4] = sym
+tx = filter.firdes.root_raised_cosine(4, 4, 1.0, 0.35, 45)
+shaped = np.convolve(up, tx)[: len(up)] * np.exp(1j * 0.05 * np.arange(len(up)))
+run("fll_band_edge", digital.fll_band_edge_cc(4, 0.35, 44, 2 * math.pi / 100), shaped.astype(np.complex64), vc, kc)

@@ -2,7 +2,8 @@
 //! bit-handling `blocks`: bit repacking, symbol mapping, the standard
 //! constellations and their decisions, differential coding, the Costas
 //! loop, Mueller & Müller clock recovery with GNU Radio's MMSE
-//! interpolator, and polyphase filter-bank clock recovery.
+//! interpolator, polyphase filter-bank clock recovery, and the band-edge
+//! frequency-locked loop.
 
 pub mod bits;
 pub mod chunks;
@@ -10,6 +11,7 @@ pub mod clock_recovery_mm;
 pub mod constellation;
 pub mod costas;
 pub mod differential;
+pub mod fll_band_edge;
 pub mod mmse;
 pub mod mmse_resampler;
 pub mod pfb_clock_sync;
@@ -20,6 +22,7 @@ pub use clock_recovery_mm::{ClockRecoveryMm, MmSample};
 pub use constellation::Constellation;
 pub use costas::CostasLoop;
 pub use differential::{DiffDecoder, DiffEncoder};
+pub use fll_band_edge::FllBandEdge;
 pub use mmse::MmseInterpolator;
 pub use mmse_resampler::MmseResampler;
 pub use pfb_clock_sync::PfbClockSync;
