@@ -9,6 +9,9 @@
 //! | sinks | [`VectorSink`], [`NullSink`], [`MessageSink`] |
 //! | stream utilities | [`Head`], [`Throttle`], [`Copy`](struct@Copy), [`CopyRand`], [`Map`] |
 //! | signal processing | [`DspBlock`] around any `rfgraph-dsp` kernel (FIR, resamplers, FFT, demodulators, ...) |
+//! | analog | [`analog::RandomSource`], [`analog::FastNoiseSource`], [`analog::frequency_modulator`], [`analog::single_pole_iir_filter`] |
+//! | digital | bit packing ([`digital::repack_bits`], ...), [`digital::chunks_to_symbols`], [`digital::map_bb`], [`digital::binary_slicer`], differential coding, [`digital::constellation_decoder`], [`digital::constellation_modulator`], [`digital::costas_loop`], [`digital::clock_recovery_mm`] |
+//! | channels | [`channels::ChannelModel`] |
 //! | messages | [`MessageBurst`], [`MessageForward`], [`MessageSink`] |
 //!
 //! SDR hardware (seify / SoapySDR) lives in the `rfgraph-hw` crate.
@@ -18,8 +21,11 @@
 
 #![warn(missing_docs)]
 
+pub mod analog;
+pub mod channels;
 mod copy;
 mod copy_rand;
+pub mod digital;
 mod dsp;
 mod dsp_specs;
 mod file;

@@ -33,10 +33,12 @@
 #![warn(missing_docs)]
 
 pub mod agc;
+pub mod analog;
 pub mod complex_ops;
 pub mod dc_blocker;
 pub mod demod;
 pub mod design;
+pub mod digital;
 pub mod error;
 pub mod fft;
 pub mod filter;

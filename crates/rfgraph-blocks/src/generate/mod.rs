@@ -13,10 +13,10 @@
 //! on every scheduler however the output is split.
 
 mod bytes;
-mod chunked;
-mod distributions;
+pub(crate) mod chunked;
+pub(crate) mod distributions;
 mod noise;
-mod rng;
+pub(crate) mod rng;
 mod signal;
 mod waveform;
 

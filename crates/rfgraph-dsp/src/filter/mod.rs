@@ -5,6 +5,7 @@
 
 mod biquad;
 mod decimating;
+mod direct_iir;
 mod fir;
 mod history;
 mod iir;
@@ -13,6 +14,7 @@ mod kind;
 
 pub use biquad::Biquad;
 pub use decimating::DecimatingFir;
+pub use direct_iir::{DirectIir, IirSample, fm_preemph_taps};
 pub use fir::Fir;
 pub(crate) use history::{History, window as history_window};
 pub use iir::BiquadCascade;

@@ -1,0 +1,44 @@
+//! Analog-domain blocks matching GNU Radio 3.10: random and fast noise
+//! sources, the frequency modulator, the VCO, the attack/decay AGC and
+//! the single-pole and direct-form IIR filters and FM pre-emphasis.
+
+mod agc2;
+mod fastnoise_source;
+mod frequency_modulator;
+mod iir_filter;
+mod random_source;
+mod single_pole_iir;
+mod vco;
+
+pub use agc2::agc2;
+pub use fastnoise_source::FastNoiseSource;
+pub use frequency_modulator::frequency_modulator;
+pub use iir_filter::{fm_preemph, iir_filter};
+pub use random_source::{RandomItem, RandomSource};
+pub use single_pole_iir::single_pole_iir_filter;
+pub use vco::vco;
+
+pub(crate) use agc2::spec as agc2_spec;
+pub(crate) use fastnoise_source::spec as fastnoise_source_spec;
+pub(crate) use frequency_modulator::spec as frequency_modulator_spec;
+pub(crate) use iir_filter::{fm_preemph_spec, iir_filter_spec};
+pub(crate) use random_source::spec as random_source_spec;
+pub(crate) use single_pole_iir::spec as single_pole_iir_filter_spec;
+pub(crate) use vco::spec as vco_spec;
+
+use rfgraph::registry::{BuildError, ParamSpec, Params};
+
+/// The `items` parameter of endless sources: stop after that many items
+/// (`u64::MAX`, the default, is endless).
+pub(crate) fn items_param() -> ParamSpec {
+    ParamSpec::uint("items")
+        .default(u64::MAX)
+        .unit("items")
+        .doc("stop after this many items (default: endless)")
+}
+
+/// The `items` parameter's value, `None` when endless.
+pub(crate) fn items(p: &Params) -> Result<Option<u64>, BuildError> {
+    let n = p.u64("items")?;
+    Ok((n != u64::MAX).then_some(n))
+}

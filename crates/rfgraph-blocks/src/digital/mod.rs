@@ -1,0 +1,46 @@
+//! Digital-communications blocks matching GNU Radio 3.10: bit packing and
+//! repacking, symbol mapping, slicing, differential coding, constellation
+//! decisions, carrier (Costas) and clock (Mueller & Müller) recovery. The
+//! arithmetic lives in `rfgraph_dsp::digital`; this module builds blocks
+//! and registry specs around it.
+
+mod bits;
+mod chunks_to_symbols;
+mod clock_recovery_mm;
+mod constellation;
+mod costas_loop;
+mod differential;
+mod fll_band_edge;
+mod map_bb;
+pub(crate) mod params;
+mod pfb_clock_sync;
+mod slicer;
+
+pub use bits::{pack_k_bits, packed_to_unpacked, repack_bits, unpack_k_bits, unpacked_to_packed};
+pub use chunks_to_symbols::chunks_to_symbols;
+pub use clock_recovery_mm::clock_recovery_mm;
+pub use constellation::{
+    ConstellationModulator, Evm, constellation_decoder, constellation_modulator, meas_evm,
+};
+pub use costas_loop::costas_loop;
+pub use differential::{diff_decoder, diff_encoder};
+pub use fll_band_edge::fll_band_edge;
+pub use map_bb::map_bb;
+pub use pfb_clock_sync::pfb_clock_sync;
+pub use slicer::binary_slicer;
+
+pub(crate) use bits::{
+    pack_k_bits_spec, packed_to_unpacked_spec, repack_bits_spec, unpack_k_bits_spec,
+    unpacked_to_packed_spec,
+};
+pub(crate) use chunks_to_symbols::spec as chunks_to_symbols_spec;
+pub(crate) use clock_recovery_mm::spec as clock_recovery_mm_spec;
+pub(crate) use constellation::{
+    constellation_decoder_spec, constellation_modulator_spec, meas_evm_spec,
+};
+pub(crate) use costas_loop::spec as costas_loop_spec;
+pub(crate) use differential::{diff_decoder_spec, diff_encoder_spec};
+pub(crate) use fll_band_edge::spec as fll_band_edge_spec;
+pub(crate) use map_bb::spec as map_spec;
+pub(crate) use pfb_clock_sync::spec as pfb_clock_sync_spec;
+pub(crate) use slicer::spec as binary_slicer_spec;
