@@ -118,6 +118,12 @@ fn run_writes_what_the_filter_computes_and_set_changes_it() {
     }
     let dir = scratch("run");
     std::fs::write(dir.join("fir.toml"), FIR).unwrap();
+    // `check` and `dot` construct nothing: the sink's file is not created.
+    for cmd in ["check", "dot"] {
+        let (ok, _, stderr) = rfgraph(&dir, &[cmd, "fir.toml"]);
+        assert!(ok, "{stderr}");
+        assert!(!dir.join("out.f32").exists(), "{cmd} created the output");
+    }
     for scheduler in ["tpb", "single", "pool", "chain"] {
         let (ok, stdout, stderr) = rfgraph(
             &dir,

@@ -3,14 +3,14 @@
 //! parameters; hierarchical blocks expand; and every mistake is an error
 //! at its file, line and column, naming what is wrong.
 
-mod common;
+mod support;
 
-use common::{registry, run_bounded, scratch, write};
 use rfgraph::Flowgraph;
 use rfgraph::scheduler::{Chain, Pool, Scheduler, Single, Tpb};
 use rfgraph_blocks::{DspBlock, VectorSink, VectorSource};
 use rfgraph_dsp::{Fff, Fir};
 use rfgraph_registry::build::{BuildOptions, Built, build_file};
+use support::{registry, run_bounded, scratch, write};
 
 fn every_scheduler() -> Vec<(&'static str, Box<dyn Scheduler>)> {
     vec![
@@ -368,4 +368,30 @@ fn file_syntax_errors_have_places() {
         error_of("format = 1\n[scheduler]\nname = \"chian\"\n"),
         "2:1: `scheduler.name`: unknown scheduler `chian` (known: tpb, single, pool, chain) (did you mean `chain`?)"
     );
+}
+
+#[test]
+fn a_dry_run_checks_without_constructing() {
+    let dir = scratch("dry_run");
+    let text = format!(
+        "{OK_HEAD}{}",
+        OK_BLOCKS.replace("kind = \"vector_sink\"", "kind = \"refuses\"")
+    );
+    let path = write(&dir, "d.toml", &text);
+    let e = build_file(&path, &registry(), &BuildOptions::default())
+        .err()
+        .unwrap();
+    assert!(
+        e.to_string()
+            .ends_with("d.toml:9:1: `blocks.snk`: block `refuses`: no device here"),
+        "{e}"
+    );
+    let dry = BuildOptions {
+        dry_run: true,
+        ..BuildOptions::default()
+    };
+    let built = build_file(&path, &registry(), &dry).unwrap();
+    assert_eq!(built.blocks.len(), 3);
+    assert_eq!(built.edges.len(), 2);
+    assert!(built.flowgraph.is_empty());
 }

@@ -1,12 +1,15 @@
-//! `rfgraph check FILE`: loads, evaluates, checks and builds a flowgraph
-//! without starting it, and prints what it holds.
+//! `rfgraph check FILE`: loads, evaluates and checks a flowgraph without
+//! constructing or starting anything (a file sink's constructor would
+//! create its file), and prints what it holds. Checks that need the
+//! constructed blocks (an unconnected port a block does not mark
+//! optional) happen when `rfgraph run` builds it.
 
 use super::FileArgs;
 use rfgraph_registry::model::ConnectionKind;
 
 /// Validates the file and prints a summary on stdout.
 pub fn check(args: FileArgs) -> anyhow::Result<()> {
-    let built = args.build()?;
+    let built = args.build(true)?;
     for n in &built.notices {
         eprintln!("rfgraph: note: {n}");
     }

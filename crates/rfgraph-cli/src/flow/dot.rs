@@ -11,7 +11,7 @@ fn quote(s: &str) -> String {
 
 /// Writes the graph of the file as Graphviz `dot`.
 pub fn dot(args: FileArgs) -> anyhow::Result<()> {
-    let built = args.build()?;
+    let built = args.build(true)?;
     print!("{}", to_dot(&built));
     Ok(())
 }

@@ -35,12 +35,15 @@ pub struct FileArgs {
 }
 
 impl FileArgs {
-    /// Loads, checks and builds the file through the standard registry.
-    pub fn build(&self) -> anyhow::Result<Built> {
+    /// Loads, checks and builds the file through the standard registry;
+    /// `dry_run` stops short of constructing blocks (see
+    /// `BuildOptions::dry_run`).
+    pub fn build(&self, dry_run: bool) -> anyhow::Result<Built> {
         let registry = rfgraph_registry::standard::registry();
         let mut options = BuildOptions {
             scheduler: self.scheduler.clone(),
             cores: self.cores,
+            dry_run,
             ..BuildOptions::default()
         };
         for s in &self.set {

@@ -36,7 +36,7 @@ fn interrupted() -> Arc<AtomicBool> {
 
 /// Runs the flowgraph file.
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
-    let built = args.file.build()?;
+    let built = args.file.build(false)?;
     for n in &built.notices {
         eprintln!("rfgraph: note: {n}");
     }

@@ -147,11 +147,15 @@ pub(crate) fn construct(
     let mut pins = Vec::new();
     for b in &flat.blocks {
         let key = format!("blocks.{}", b.name);
-        let block = b
-            .spec
-            .build(b.given.clone())
-            .map_err(|e| FileError::new(b.at.clone(), key.clone(), e.to_string()))?;
-        let id = fg.add_boxed(b.name.clone(), b.spec.name, block);
+        let id = if options.dry_run {
+            BlockId(blocks.len())
+        } else {
+            let block = b
+                .spec
+                .build(b.given.clone())
+                .map_err(|e| FileError::new(b.at.clone(), key.clone(), e.to_string()))?;
+            fg.add_boxed(b.name.clone(), b.spec.name, block)
+        };
         if let Some(cpus) = &b.options.affinity {
             match sched_name.as_str() {
                 "tpb" | "single" => pins.push((id, cpus.clone())),
@@ -176,6 +180,9 @@ pub(crate) fn construct(
     }
     let default_items = doc.scheduler.buffer_size;
     for (i, e) in edges.iter().enumerate() {
+        if options.dry_run {
+            break;
+        }
         let c = &flat.conns[i];
         let (src, dst) = (blocks[e.from.0].id, blocks[e.to.0].id);
         let r = match e.kind {
@@ -196,7 +203,9 @@ pub(crate) fn construct(
         };
         r.map_err(|g| FileError::new(c.at.clone(), c.key.clone(), g.to_string()))?;
     }
-    if let Err(g) = rfgraph::flowgraph::validate::validate(&mut fg) {
+    if !options.dry_run
+        && let Err(g) = rfgraph::flowgraph::validate::validate(&mut fg)
+    {
         return Err(graph_error(doc, &blocks, g));
     }
     let built_edges = edges

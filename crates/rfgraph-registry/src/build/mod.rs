@@ -39,6 +39,11 @@ pub struct BuildOptions {
     pub scheduler: Option<String>,
     /// `--cores`: overrides the file's `[scheduler] cores`.
     pub cores: Option<usize>,
+    /// Checks everything that can be checked without constructing a
+    /// block (constructors open files and devices: a file sink creates
+    /// its file): the returned [`Built::flowgraph`] is empty and ports
+    /// are checked against the specs only. For `rfgraph check` and `dot`.
+    pub dry_run: bool,
 }
 
 impl BuildOptions {

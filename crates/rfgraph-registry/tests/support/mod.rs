@@ -68,6 +68,12 @@ pub fn registry() -> Registry {
         .param(ParamSpec::string("path").default(""))
         .output(PortSpec::new("out", PortItem::OfType)),
     );
+    r.add(
+        BlockSpec::new("refuses", "Sinks", "Its constructor always fails.", |p| {
+            Err(p.refused("no device here"))
+        })
+        .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32))),
+    );
     r
 }
 
