@@ -29,15 +29,24 @@ const TOP_KEYS: &[&str] = &[
 struct Ctx<'a> {
     text: &'a str,
     file: Arc<PathBuf>,
+    /// Byte offset of each line's start, for lines and columns in
+    /// O(log n) (a big file has thousands of items).
+    line_starts: Vec<usize>,
 }
 
 type R<T> = Result<T, FileError>;
 
 impl Ctx<'_> {
     fn loc(&self, span: Option<Range<usize>>) -> Location {
-        match span {
-            Some(s) => Location::at_offset(self.file.clone(), self.text, s.start),
-            None => Location::new(self.file.clone(), 1, 1),
+        let Some(s) = span else {
+            return Location::new(self.file.clone(), 1, 1);
+        };
+        let offset = s.start.min(self.text.len());
+        let line = self.line_starts.partition_point(|&start| start <= offset);
+        let start = self.line_starts[line.saturating_sub(1)];
+        match self.text.get(start..offset) {
+            Some(before) => Location::new(self.file.clone(), line, before.chars().count() + 1),
+            None => Location::at_offset(self.file.clone(), self.text, offset),
         }
     }
 
@@ -109,9 +118,13 @@ fn type_name(item: &Item) -> &'static str {
 
 /// Reads `text` (the contents of `file`).
 pub(crate) fn read(text: &str, file: Arc<PathBuf>) -> R<Document> {
+    let line_starts = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
     let ctx = Ctx {
         text,
         file: file.clone(),
+        line_starts,
     };
     let parsed = toml_edit::Document::parse(text).map_err(|e| {
         let msg = e
