@@ -3,14 +3,14 @@
 //! parameters; hierarchical blocks expand; and every mistake is an error
 //! at its file, line and column, naming what is wrong.
 
-mod support;
+mod common;
 
 use rfgraph::Flowgraph;
 use rfgraph::scheduler::{Chain, Pool, Scheduler, Single, Tpb};
 use rfgraph_blocks::{DspBlock, VectorSink, VectorSource};
 use rfgraph_dsp::{Fff, Fir};
 use rfgraph_registry::build::{BuildOptions, Built, build_file};
-use support::{registry, run_bounded, scratch, write};
+use common::{registry, run_bounded, scratch, write};
 
 fn every_scheduler() -> Vec<(&'static str, Box<dyn Scheduler>)> {
     vec![

@@ -1,7 +1,7 @@
 //! Mutated, truncated and random flowgraph files: the reader and builder
 //! answer with a located error (or a graph), never a panic or a hang.
 
-mod support;
+mod common;
 
 use proptest::prelude::*;
 use rfgraph_registry::build::{BuildOptions, build};
@@ -49,7 +49,7 @@ fn check(text: &str) {
     let file = Arc::new(PathBuf::from("fuzz.toml"));
     match parse(text, file) {
         Ok(doc) => {
-            if let Err(e) = build(&doc, &support::registry(), &BuildOptions::default()) {
+            if let Err(e) = build(&doc, &common::registry(), &BuildOptions::default()) {
                 assert!(!e.message.is_empty());
                 // Errors are placed in the file (or name the file).
                 assert!(e.at.line <= text.lines().count() + 1, "{e}");
@@ -65,7 +65,7 @@ fn check(text: &str) {
 #[test]
 fn the_valid_file_builds() {
     let doc = parse(VALID, Arc::new(PathBuf::from("fuzz.toml"))).unwrap();
-    build(&doc, &support::registry(), &BuildOptions::default()).unwrap();
+    build(&doc, &common::registry(), &BuildOptions::default()).unwrap();
 }
 
 proptest! {
