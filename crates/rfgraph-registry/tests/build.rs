@@ -5,12 +5,12 @@
 
 mod common;
 
+use common::{registry, run_bounded, scratch, write};
 use rfgraph::Flowgraph;
 use rfgraph::scheduler::{Chain, Pool, Scheduler, Single, Tpb};
 use rfgraph_blocks::{DspBlock, VectorSink, VectorSource};
 use rfgraph_dsp::{Fff, Fir};
 use rfgraph_registry::build::{BuildOptions, Built, build_file};
-use common::{registry, run_bounded, scratch, write};
 
 fn every_scheduler() -> Vec<(&'static str, Box<dyn Scheduler>)> {
     vec![

@@ -95,6 +95,31 @@ fn lists_strings_and_builtins() {
 }
 
 #[test]
+fn list_comprehensions() {
+    assert_eq!(v("[i * 2 for i in range(4)]"), v("[0, 2, 4, 6]"));
+    assert_eq!(
+        v("[i for i in range(10) if i % 3 == 0 if i]"),
+        v("[3, 6, 9]")
+    );
+    assert_eq!(v("[t * decim for t in taps]"), v("[5.0, 2.5]"));
+    assert_eq!(
+        v("[[j for j in range(i)] for i in range(3)]"),
+        v("[[], [0], [0, 1]]")
+    );
+    assert_eq!(
+        v("[decim for decim in range(2)] + [decim]"),
+        v("[0, 1, 10]"),
+        "the loop name shadows only inside"
+    );
+    assert_eq!(v("[c for c in name]"), v("['f', 'm']"));
+    let e = Expr::parse("[x * k for x in xs if x > lim]").unwrap();
+    assert_eq!(e.names(), vec!["xs", "k", "lim"]);
+    // Nested loops that multiply past the step bound stop with an error.
+    let e = err("[0 for a in range(100000) if [0 for b in range(100000) if 0]]");
+    assert!(matches!(e.kind, ExprErrorKind::TooLarge { .. }), "{e}");
+}
+
+#[test]
 fn math_and_numpy() {
     let pi = std::f64::consts::PI;
     assert_eq!(v("math.pi"), Value::Float(pi));
@@ -224,9 +249,20 @@ fn errors_say_what_and_where() {
         ExprErrorKind::TooLarge { .. }
     ));
     assert!(matches!(
-        err("[x for x in taps]").kind,
+        err("(x for x in taps)").kind,
         ExprErrorKind::Unsupported(_)
     ));
+    assert!(matches!(
+        err("[x for x in taps for y in taps]").kind,
+        ExprErrorKind::Unsupported(_)
+    ));
+    let e = err("[x / 0 for x in taps]");
+    assert_eq!((e.kind, e.span), (ExprErrorKind::DivisionByZero, 1..6));
+    let e = err("[x for x in 3]");
+    assert_eq!(
+        e.to_string(),
+        "comprehension: expected list or str, found int"
+    );
     assert!(matches!(err("math").kind, ExprErrorKind::Type { .. }));
     assert!(matches!(err("1 +").kind, ExprErrorKind::Syntax(_)));
 }
@@ -245,6 +281,7 @@ fn seeds() -> Vec<&'static str> {
         "x if decim > 2 else -2 ** 0.5j",
         "math.atan2(1, 2) // 0.1 % 3",
         "'abc'[1:] + str(len(taps))",
+        "[t * 2 for t in taps if t > 0.3]",
         "min(taps) < max(1, 2) and not None or (1, 2)",
     ]
 }
@@ -258,7 +295,7 @@ proptest! {
     /// never panic.
     #[test]
     fn mutated_expressions_never_panic(
-        seed in 0usize..7,
+        seed in 0usize..8,
         edits in proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 0..6),
     ) {
         let mut bytes = seeds()[seed].as_bytes().to_vec();

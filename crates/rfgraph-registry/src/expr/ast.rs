@@ -98,6 +98,17 @@ pub(crate) enum NodeKind {
     IfElse(Box<Node>, Box<Node>, Box<Node>),
     Subscript(Box<Node>, Box<Subscript>),
     Call(Box<Node>, Vec<Arg>),
+    /// `[element for name in iterable if condition ...]`.
+    ListComp(Box<Comprehension>),
+}
+
+/// The parts of a list comprehension (one `for`, any `if`s).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Comprehension {
+    pub element: Node,
+    pub name: String,
+    pub iterable: Node,
+    pub conditions: Vec<Node>,
 }
 
 /// A node with its byte range and depth.
@@ -164,6 +175,13 @@ impl Node {
                 f.names(out);
                 args.iter().for_each(|a| a.value.names(out));
             }
+            NodeKind::ListComp(c) => {
+                c.iterable.names(out);
+                let mut inner = Vec::new();
+                c.element.names(&mut inner);
+                c.conditions.iter().for_each(|n| n.names(&mut inner));
+                out.extend(inner.into_iter().filter(|n| *n != c.name));
+            }
             NodeKind::Int(_)
             | NodeKind::Float(_)
             | NodeKind::Imag(_)
@@ -189,6 +207,11 @@ fn children_depth(kind: &NodeKind) -> usize {
             Subscript::Slice(x, y, z) => max(&mut [x, y, z].into_iter().flatten()),
         }),
         NodeKind::Call(f, args) => f.depth.max(max(&mut args.iter().map(|a| &a.value))),
+        NodeKind::ListComp(c) => c
+            .element
+            .depth
+            .max(c.iterable.depth)
+            .max(max(&mut c.conditions.iter())),
         _ => 0,
     }
 }

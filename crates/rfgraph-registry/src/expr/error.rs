@@ -123,7 +123,7 @@ pub enum ExprErrorKind {
         /// The length indexed.
         len: usize,
     },
-    /// Python that rfgraph does not evaluate (comprehensions, lambdas,
+    /// Python that rfgraph does not evaluate (generators, lambdas,
     /// dictionaries, methods).
     #[error("{0} is not supported in flowgraph expressions")]
     Unsupported(String),

@@ -3,14 +3,76 @@
 //! variables first, then to the modules and built-ins of `builtins`.
 //! Recursion is bounded by the parser's depth limit.
 
-use super::Env;
 use super::ast::{Node, NodeKind, Subscript};
 use super::builtins::{self, Arg};
 use super::error::{ExprError, ExprErrorKind};
 use super::ops;
 use super::value::Value;
+use super::{Env, MAX_STEPS};
 use num_complex::Complex64;
+use std::cell::{Cell, RefCell};
 use std::ops::Range;
+
+thread_local! {
+    /// Comprehension variables in scope, innermost last.
+    static LOCALS: RefCell<Vec<(String, Value)>> = const { RefCell::new(Vec::new()) };
+    /// Comprehension steps taken by the evaluation under way.
+    static STEPS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// A comprehension variable bound while it lives.
+struct Local;
+
+impl Local {
+    fn bind(name: &str, value: Value) -> Local {
+        LOCALS.with(|l| l.borrow_mut().push((name.to_string(), value)));
+        Local
+    }
+}
+
+impl Drop for Local {
+    fn drop(&mut self) {
+        LOCALS.with(|l| {
+            l.borrow_mut().pop();
+        });
+    }
+}
+
+fn lookup(name: &str, env: &Env) -> Option<Value> {
+    let local = LOCALS.with(|l| {
+        l.borrow()
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    });
+    local.or_else(|| env.get(name).cloned())
+}
+
+/// Counts one comprehension step; errors past [`MAX_STEPS`].
+fn step(span: &Range<usize>) -> Result<(), ExprError> {
+    let n = STEPS.with(|s| {
+        s.set(s.get() + 1);
+        s.get()
+    });
+    if n > MAX_STEPS {
+        return Err(ExprError::new(
+            ExprErrorKind::TooLarge {
+                what: "the comprehensions' iterations".into(),
+                size: u128::from(n),
+                limit: MAX_STEPS as usize,
+            },
+            span.clone(),
+        ));
+    }
+    Ok(())
+}
+
+/// Evaluates `root`, a whole expression: the step count starts afresh.
+pub(crate) fn eval_root(root: &Node, env: &Env) -> Result<Value, ExprError> {
+    STEPS.with(|s| s.set(0));
+    eval(root, env)
+}
 
 /// Evaluates `node` with the variables of `env`.
 pub(crate) fn eval(node: &Node, env: &Env) -> Result<Value, ExprError> {
@@ -22,12 +84,12 @@ pub(crate) fn eval(node: &Node, env: &Env) -> Result<Value, ExprError> {
         NodeKind::Str(s) => Value::Str(s.clone()),
         NodeKind::Bool(b) => Value::Bool(*b),
         NodeKind::None => Value::None,
-        NodeKind::Name(n) => match env.get(n) {
-            Some(v) => v.clone(),
+        NodeKind::Name(n) => match lookup(n, env) {
+            Some(v) => v,
             None => return Err(at(builtins::name_error(&[n.as_str()], env))),
         },
         NodeKind::Attr(base, attr) => match node.dotted() {
-            Some(path) if env.get(path[0]).is_none() => {
+            Some(path) if lookup(path[0], env).is_none() => {
                 builtins::constant(&path).ok_or_else(|| at(builtins::name_error(&path, env)))?
             }
             _ => {
@@ -113,13 +175,51 @@ pub(crate) fn eval(node: &Node, env: &Env) -> Result<Value, ExprError> {
                 }
             }
         }
+        NodeKind::ListComp(c) => {
+            let items = match eval(&c.iterable, env)? {
+                Value::List(items) => items,
+                Value::Str(s) => s.chars().map(|ch| Value::Str(ch.to_string())).collect(),
+                other => {
+                    return Err(ExprError::new(
+                        ExprErrorKind::Type {
+                            context: "comprehension".into(),
+                            expected: "list or str".into(),
+                            found: other.type_name().into(),
+                        },
+                        c.iterable.span.clone(),
+                    ));
+                }
+            };
+            let mut out = Vec::with_capacity(items.len());
+            let mut weight = 0usize;
+            'items: for item in items {
+                step(&node.span)?;
+                let _bound = Local::bind(&c.name, item);
+                for cond in &c.conditions {
+                    if !eval(cond, env)?.truthy() {
+                        continue 'items;
+                    }
+                }
+                let v = eval(&c.element, env)?;
+                weight += v.weight();
+                if weight > super::MAX_ITEMS {
+                    return Err(at(ExprErrorKind::TooLarge {
+                        what: "list".into(),
+                        size: weight as u128,
+                        limit: super::MAX_ITEMS,
+                    }));
+                }
+                out.push(v);
+            }
+            Value::List(out)
+        }
         NodeKind::Call(f, args) => {
             let Some(path) = f.dotted() else {
                 return Err(at(ExprErrorKind::Unsupported(
                     "calling the result of an expression".into(),
                 )));
             };
-            if env.get(path[0]).is_some() {
+            if lookup(path[0], env).is_some() {
                 return Err(ExprError::new(
                     ExprErrorKind::Unsupported(format!("calling `{}`", path.join("."))),
                     f.span.clone(),

@@ -13,7 +13,8 @@
 //! `None` literals; lists and tuples (both become [`Value::List`]);
 //! arithmetic (`+ - * / // % **`, unary signs, bit operations on
 //! integers), comparisons (chained, `in`, `is None`), `and`/`or`/`not`,
-//! `a if c else b`, indexing and slicing; the built-ins `int`, `float`,
+//! `a if c else b`, indexing and slicing, list comprehensions with one
+//! `for` (`[i / 8 for i in range(8) if i % 2]`); the built-ins `int`, `float`,
 //! `complex`, `bool`, `str`, `abs`, `round`, `min`, `max`, `sum`, `len`,
 //! `range`, `list`, `tuple`, `pow`; `math.*` and a few `numpy.*`/`np.*`
 //! constants and functions; GNU Radio's filter designer `firdes.*`
@@ -23,7 +24,8 @@
 //!
 //! Bounds, so that no input panics or hangs: texts up to [`MAX_TEXT`]
 //! bytes, nesting up to [`MAX_DEPTH`] levels, lists and strings up to
-//! [`MAX_ITEMS`] items in all.
+//! [`MAX_ITEMS`] items in all, comprehensions up to [`MAX_STEPS`]
+//! iterations.
 
 mod ast;
 mod builtins;
@@ -48,6 +50,10 @@ pub const MAX_DEPTH: usize = 100;
 /// in full.
 pub const MAX_ITEMS: usize = 1 << 22;
 
+/// The most comprehension iterations one evaluation may take (nested
+/// ones multiply), so that no expression runs for long.
+pub const MAX_STEPS: u64 = 1 << 22;
+
 /// A parsed expression, ready to evaluate any number of times.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Expr {
@@ -57,8 +63,8 @@ pub struct Expr {
 impl Expr {
     /// Parses `text`.
     ///
-    /// Errors: a syntax error, unsupported Python (comprehensions,
-    /// lambdas, dictionaries), a text longer than [`MAX_TEXT`] or nested
+    /// Errors: a syntax error, unsupported Python (lambdas, dictionaries,
+    /// comprehensions with several `for`s), a text longer than [`MAX_TEXT`] or nested
     /// deeper than [`MAX_DEPTH`].
     pub fn parse(text: &str) -> Result<Self, ExprError> {
         Ok(Self {
@@ -86,7 +92,7 @@ impl Expr {
     /// division by zero, integer overflow, results larger than
     /// [`MAX_ITEMS`], filter designs `rfgraph_dsp::firdes` rejects.
     pub fn eval(&self, env: &Env) -> Result<Value, ExprError> {
-        eval::eval(&self.root, env)
+        eval::eval_root(&self.root, env)
     }
 }
 

@@ -4,7 +4,7 @@
 //! attributes), by recursive descent with a depth bound. Owns parsing
 //! only; names mean nothing here.
 
-use super::ast::{Arg, BinOp, CmpOp, Node, NodeKind, Subscript, UnOp};
+use super::ast::{Arg, BinOp, CmpOp, Comprehension, Node, NodeKind, Subscript, UnOp};
 use super::error::{ExprError, ExprErrorKind};
 use super::lexer::{Tok, Token, tokenize};
 use super::{MAX_DEPTH, MAX_TEXT};
@@ -444,6 +444,49 @@ impl Parser {
         Ok(Subscript::Slice(first, stop, step))
     }
 
+    /// `for name in iterable [if condition]...]` after `[element`.
+    fn comprehension(&mut self, element: Node, start: usize) -> Result<Node, ExprError> {
+        self.bump();
+        let t = self.bump();
+        let Tok::Name(name) = t.tok else {
+            return Err(ExprError::new(
+                ExprErrorKind::Unsupported("a comprehension target other than one name".into()),
+                t.span,
+            ));
+        };
+        self.expect("in")?;
+        self.enter()?;
+        let parts = self.comprehension_tail();
+        self.depth -= 1;
+        let (iterable, conditions) = parts?;
+        if self.at("for") {
+            return Err(ExprError::new(
+                ExprErrorKind::Unsupported("a comprehension with several `for`s".into()),
+                self.span(),
+            ));
+        }
+        let end = self.expect("]")?.end;
+        self.node(
+            NodeKind::ListComp(Box::new(Comprehension {
+                element,
+                name,
+                iterable,
+                conditions,
+            })),
+            start..end,
+        )
+    }
+
+    /// `iterable [if condition]...` of a comprehension.
+    fn comprehension_tail(&mut self) -> Result<(Node, Vec<Node>), ExprError> {
+        let iterable = self.or_test()?;
+        let mut conditions = Vec::new();
+        while self.eat("if") {
+            conditions.push(self.or_test()?);
+        }
+        Ok((iterable, conditions))
+    }
+
     fn atom(&mut self) -> Result<Node, ExprError> {
         let t = self.bump();
         let kind = match t.tok {
@@ -478,7 +521,10 @@ impl Parser {
                 self.depth -= 1;
                 let (inner, comma) = inner?;
                 if self.at("for") {
-                    return Err(self.unexpected());
+                    if open == "(" || comma {
+                        return Err(self.unexpected());
+                    }
+                    return self.comprehension(inner, t.span.start);
                 }
                 let end = self.expect(close)?.end;
                 let span = t.span.start..end;
@@ -570,6 +616,12 @@ mod tests {
                     Subscript::Index(i) => format!("{}[{}]", show(a), show(i)),
                     Subscript::Slice(..) => format!("{}[:]", show(a)),
                 },
+                NodeKind::ListComp(c) => format!(
+                    "[{} for {} in {}]",
+                    show(&c.element),
+                    c.name,
+                    show(&c.iterable)
+                ),
                 NodeKind::Call(f, args) => format!(
                     "{}({})",
                     show(f),
@@ -625,7 +677,7 @@ mod tests {
             ("1 +", 3..3),
             ("(1 + 2", 6..6),
             ("f(a=1, 2)", 7..8),
-            ("[x for x in y]", 3..6),
+            ("(x for x in y)", 3..6),
             ("{1: 2}", 0..1),
             ("1 2", 2..3),
             ("x if y", 6..6),
