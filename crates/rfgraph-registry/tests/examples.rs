@@ -99,3 +99,69 @@ fn tone_lowpass_passes_1_khz_and_stops_12_khz() {
         }
     }
 }
+
+/// Power of `x` at `freq` Hz (Goertzel), per sample.
+fn tone_power(x: &[f32], rate: f64, freq: f64) -> f64 {
+    let w = 2.0 * std::f64::consts::PI * freq / rate;
+    let (mut s1, mut s2) = (0.0f64, 0.0f64);
+    for &v in x {
+        let s = f64::from(v) + 2.0 * w.cos() * s1 - s2;
+        s2 = s1;
+        s1 = s;
+    }
+    (s1 * s1 + s2 * s2 - 2.0 * w.cos() * s1 * s2) / (x.len() as f64).powi(2)
+}
+
+#[test]
+fn fm_receiver_hears_both_tones_of_the_shipped_station() {
+    if !registry_has(
+        "fm_receiver_hears_both_tones_of_the_shipped_station",
+        &["sigmf_source", "wfm_rcv", "wavfile_sink"],
+    ) {
+        return;
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("examples");
+    std::fs::create_dir_all(&dir).unwrap();
+    let wav = dir.join("fm_mono.wav");
+    let mut options = BuildOptions::default();
+    let recording = root.join("examples/fm/station.sigmf-meta");
+    options
+        .set(&format!("recording={}", recording.display()))
+        .unwrap();
+    options.set(&format!("out={}", wav.display())).unwrap();
+    let built = build_file(
+        &example("fm_receiver.toml"),
+        &rfgraph_registry::standard::registry(),
+        &options,
+    )
+    .unwrap();
+    // The progress bar's total: 4 s of cu8 at 240 kS/s.
+    assert_eq!(built.sources.len(), 1);
+    assert_eq!(built.sources[0].total_items, 960_000);
+    let scheduler = built.scheduler.scheduler().unwrap();
+    built
+        .flowgraph
+        .start(scheduler)
+        .unwrap()
+        .wait_timeout(Duration::from_secs(120))
+        .unwrap();
+    let mut reader = hound::WavReader::open(&wav).unwrap();
+    let spec = reader.spec();
+    assert_eq!((spec.channels, spec.sample_rate), (1, 48_000));
+    let samples: Vec<f32> = match spec.sample_format {
+        hound::SampleFormat::Float => reader.samples::<f32>().map(Result::unwrap).collect(),
+        hound::SampleFormat::Int => reader
+            .samples::<i32>()
+            .map(|s| s.unwrap() as f32 / (1u32 << (spec.bits_per_sample - 1)) as f32)
+            .collect(),
+    };
+    assert_eq!(samples.len(), 192_000, "4 s at 48 kHz");
+    // Mono is (L + R) / 2: both tones, nothing between them.
+    let settled = &samples[48_000..];
+    let left = tone_power(settled, 48e3, 1000.0);
+    let right = tone_power(settled, 48e3, 2500.0);
+    let between = tone_power(settled, 48e3, 1700.0);
+    assert!(left > 100.0 * between, "1 kHz {left} vs {between}");
+    assert!(right > 100.0 * between, "2.5 kHz {right} vs {between}");
+}

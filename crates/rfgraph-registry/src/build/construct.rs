@@ -275,13 +275,21 @@ fn finite_sources(
         let total = if let Some(n) = b.given.get("items").and_then(|p| p.as_f64()) {
             Some(n as u64)
         } else if let Some(rfgraph::Pmt::String(path)) = b.given.get("path") {
-            let data = match path.strip_suffix(".sigmf-meta") {
-                Some(stem) => format!("{stem}.sigmf-data"),
-                None => path.clone(),
+            let (data, stored) = match path.strip_suffix(".sigmf-meta") {
+                Some(stem) => (format!("{stem}.sigmf-data"), sigmf_datatype(path)),
+                None => {
+                    let format = match b.given.get("format") {
+                        Some(rfgraph::Pmt::String(f)) => Some(f.clone()),
+                        _ => None,
+                    };
+                    (path.clone(), format)
+                }
             };
-            std::fs::metadata(&data)
-                .ok()
-                .map(|m| m.len() / item_bytes(&t.outputs[0].1) as u64)
+            let per = stored
+                .as_deref()
+                .and_then(datatype_bytes)
+                .unwrap_or_else(|| item_bytes(&t.outputs[0].1));
+            std::fs::metadata(&data).ok().map(|m| m.len() / per as u64)
         } else {
             None
         };
@@ -294,6 +302,33 @@ fn finite_sources(
         }
     }
     out
+}
+
+/// The `core:datatype` of a SigMF metadata file.
+fn sigmf_datatype(meta: &str) -> Option<String> {
+    let text = std::fs::read_to_string(meta).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    json.get("global")?
+        .get("core:datatype")?
+        .as_str()
+        .map(str::to_string)
+}
+
+/// Bytes per sample of a SigMF datatype or raw format name (`cu8`: 2,
+/// `ci16_le`: 4, `cf32`: 8, `f32`: 4).
+fn datatype_bytes(name: &str) -> Option<usize> {
+    let name = name.trim().to_ascii_lowercase();
+    let base = name.split('_').next()?;
+    let (complex, scalar) = match (base.strip_prefix('c'), base.strip_prefix('r')) {
+        (Some(rest), _) => (true, rest),
+        (_, Some(rest)) => (false, rest),
+        _ => (false, base),
+    };
+    let bits: usize = scalar.get(1..)?.parse().ok()?;
+    if !matches!(scalar.as_bytes().first(), Some(b'u' | b'i' | b'f' | b's')) || bits % 8 != 0 {
+        return None;
+    }
+    Some(bits / 8 * if complex { 2 } else { 1 })
 }
 
 fn settable(doc: &Document, flat: &Flat) -> Vec<SettableVariable> {
@@ -333,4 +368,27 @@ fn settable(doc: &Document, flat: &Flat) -> Vec<SettableVariable> {
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::datatype_bytes;
+
+    #[test]
+    fn sample_sizes_of_sigmf_and_raw_names() {
+        for (name, bytes) in [
+            ("cu8", Some(2)),
+            ("ci16_le", Some(4)),
+            ("cf32_le", Some(8)),
+            ("rf32_be", Some(4)),
+            ("ri8", Some(1)),
+            ("f32", Some(4)),
+            ("i16", Some(2)),
+            ("cf64", Some(16)),
+            ("wav", None),
+            ("", None),
+        ] {
+            assert_eq!(datatype_bytes(name), bytes, "{name}");
+        }
+    }
 }
