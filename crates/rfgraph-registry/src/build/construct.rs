@@ -325,7 +325,9 @@ fn datatype_bytes(name: &str) -> Option<usize> {
         _ => (false, base),
     };
     let bits: usize = scalar.get(1..)?.parse().ok()?;
-    if !matches!(scalar.as_bytes().first(), Some(b'u' | b'i' | b'f' | b's')) || bits % 8 != 0 {
+    if !matches!(scalar.as_bytes().first(), Some(b'u' | b'i' | b'f' | b's'))
+        || !bits.is_multiple_of(8)
+    {
         return None;
     }
     Some(bits / 8 * if complex { 2 } else { 1 })
