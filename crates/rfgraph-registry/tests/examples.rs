@@ -165,3 +165,62 @@ fn fm_receiver_hears_both_tones_of_the_shipped_station() {
     assert!(left > 100.0 * between, "1 kHz {left} vs {between}");
     assert!(right > 100.0 * between, "2.5 kHz {right} vs {between}");
 }
+
+#[test]
+fn adsb_receiver_decodes_what_rfgraph_adsb_prints() {
+    if !registry_has(
+        "adsb_receiver_decodes_what_rfgraph_adsb_prints",
+        &[
+            "sigmf_source",
+            "modes_cu8_magnitude",
+            "modes_demod",
+            "modes_decoder",
+            "message_sink",
+        ],
+    ) {
+        return;
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut options = BuildOptions::default();
+    let recording = root.join("examples/adsb/traffic.sigmf-meta");
+    options
+        .set(&format!("recording={}", recording.display()))
+        .unwrap();
+    let built = build_file(
+        &example("adsb_receiver.toml"),
+        &rfgraph_registry::standard::registry(),
+        &options,
+    )
+    .unwrap();
+    let sink = built
+        .blocks
+        .iter()
+        .find(|b| b.name == "messages")
+        .unwrap()
+        .id;
+    let scheduler = built.scheduler.scheduler().unwrap();
+    let done = built
+        .flowgraph
+        .start(scheduler)
+        .unwrap()
+        .wait_timeout(Duration::from_secs(120))
+        .unwrap();
+    let got: Vec<serde_json::Value> = done
+        .block::<rfgraph_blocks::MessageSink>(sink)
+        .unwrap()
+        .messages()
+        .iter()
+        .map(|m| match m {
+            rfgraph::Pmt::String(s) => serde_json::from_str(s).unwrap(),
+            other => panic!("not a JSON string: {other:?}"),
+        })
+        .collect();
+    let expected: Vec<serde_json::Value> =
+        std::fs::read_to_string(root.join("examples/adsb/traffic.expected.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+    assert_eq!(got.len(), expected.len());
+    assert_eq!(got, expected);
+}
