@@ -19,18 +19,26 @@ pub fn si(x: f64) -> String {
     format!("{:.2}{unit}", x / div)
 }
 
+/// Sinks shown on the live line; the rest are counted.
+pub const SHOWN_SINKS: usize = 3;
+
 /// The live line: each sink's rate over the last interval,
-/// `snk 1.20 M items/s (3.00 M)`, joined by `  |  `.
+/// `snk 1.20 M items/s (3.00 M items)`, joined by `  |  `; past
+/// [`SHOWN_SINKS`] sinks, `+N more`.
 pub fn sink_line(sinks: &[(String, u64, u64)], interval: Duration) -> String {
     let secs = interval.as_secs_f64().max(1e-9);
-    sinks
+    let mut parts: Vec<String> = sinks
         .iter()
+        .take(SHOWN_SINKS)
         .map(|(name, before, now)| {
             let rate = now.saturating_sub(*before) as f64 / secs;
             format!("{name} {} items/s ({} items)", si(rate), si(*now as f64))
         })
-        .collect::<Vec<_>>()
-        .join("  |  ")
+        .collect();
+    if sinks.len() > SHOWN_SINKS {
+        parts.push(format!("+{} more", sinks.len() - SHOWN_SINKS));
+    }
+    parts.join("  |  ")
 }
 
 /// The per-block table printed by `--stats`.
@@ -74,6 +82,11 @@ mod tests {
         assert_eq!(
             line,
             "snk 1.20 M items/s (2.20 M items)  |  dbg 500 items/s (500 items)"
+        );
+        let many: Vec<(String, u64, u64)> = (0..5).map(|i| (format!("s{i}"), 0, 0)).collect();
+        assert!(
+            sink_line(&many, Duration::from_secs(1))
+                .ends_with("s2 0 items/s (0 items)  |  +2 more")
         );
     }
 }
