@@ -395,3 +395,43 @@ fn a_dry_run_checks_without_constructing() {
     assert_eq!(built.edges.len(), 2);
     assert!(built.flowgraph.is_empty());
 }
+
+#[test]
+fn message_connections_reach_through_hierarchical_ports() {
+    let dir = scratch("hier_messages");
+    write(
+        &dir,
+        "talker.toml",
+        "format = 1\n[variables]\nword = { text = \"hi\" }\ntimes = 2\n[blocks.b]\nkind = \"burst\"\nmessage = { expr = \"word\" }\ncount = \"times\"\n[outputs]\nsaid = { port = \"b.out\", message = true }\n",
+    );
+    let text = "format = 1\nconnections = [\"t => snk\", \"t.said => snk2.in\"]\n[blocks.t]\nkind = \"talker.toml\"\ntimes = 3\nword = \"hello\"\n[blocks.snk]\nkind = \"msg_sink\"\n[blocks.snk2]\nkind = \"msg_sink\"\n";
+    let path = write(&dir, "top.toml", text);
+    for (name, scheduler) in every_scheduler() {
+        let built = build_file(&path, &registry(), &BuildOptions::default()).unwrap();
+        let ids: Vec<_> = ["snk", "snk2"]
+            .iter()
+            .map(|n| built.blocks.iter().find(|b| b.name == *n).unwrap().id)
+            .collect();
+        let done = run_bounded(built.flowgraph, scheduler);
+        for id in ids {
+            let sink = done.block::<rfgraph_blocks::MessageSink>(id).unwrap();
+            assert_eq!(
+                sink.messages(),
+                vec![rfgraph::Pmt::String("hello".into()); 3].as_slice(),
+                "{name}"
+            );
+        }
+    }
+    // A stream connection to a message port is refused, naming the ports.
+    let bad = text.replace("t.said => snk2.in", "t.said -> snk2.in");
+    let path = write(&dir, "bad.toml", &bad);
+    let e = build_file(&path, &registry(), &BuildOptions::default())
+        .err()
+        .unwrap();
+    assert!(
+        e.to_string().ends_with(
+            "`connections[1]`: hierarchical block `t` has no stream output `said` (it has: none)"
+        ),
+        "{e}"
+    );
+}

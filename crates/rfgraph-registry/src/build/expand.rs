@@ -151,11 +151,15 @@ impl<'r> Expander<'r, '_> {
                     PortDirection::Output => "output",
                 };
                 let list: Vec<&str> = fitting.iter().map(|p| p.name.as_str()).collect();
+                let what = match kind {
+                    ConnectionKind::Stream => "stream",
+                    ConnectionKind::Message => "message",
+                };
                 FileError::new(
                     at.clone(),
                     key,
                     format!(
-                        "hierarchical block `{}` has no {dir} `{}` (it has: {})",
+                        "hierarchical block `{}` has no {what} {dir} `{}` (it has: {})",
                         ep.block,
                         ep.port,
                         if list.is_empty() {

@@ -69,6 +69,28 @@ pub fn registry() -> Registry {
         .output(PortSpec::new("out", PortItem::OfType)),
     );
     r.add(
+        BlockSpec::new(
+            "burst",
+            "Messages",
+            "Posts `count` copies of `message`.",
+            |p| {
+                Ok(Box::new(rfgraph_blocks::MessageBurst::new(
+                    rfgraph::Pmt::String(p.string("message")?),
+                    p.usize("count")?,
+                )))
+            },
+        )
+        .param(ParamSpec::string("message"))
+        .param(ParamSpec::uint("count").default(1u64))
+        .message_output("out"),
+    );
+    r.add(
+        BlockSpec::new("msg_sink", "Messages", "Keeps messages.", |_| {
+            Ok(Box::new(rfgraph_blocks::MessageSink::new()))
+        })
+        .message_input("in"),
+    );
+    r.add(
         BlockSpec::new("refuses", "Sinks", "Its constructor always fails.", |p| {
             Err(p.refused("no device here"))
         })
