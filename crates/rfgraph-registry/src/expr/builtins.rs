@@ -573,8 +573,14 @@ fn builtin(f: &str, call: Call) -> Result<Value, ExprError> {
                 None => float_to_int(round_half_even(x), args[0], "round()"),
                 Some(d) => {
                     let d = integer("round", d)?.clamp(-308, 308) as i32;
-                    let scale = 10f64.powi(d);
-                    let v = round_half_even(x * scale) / scale;
+                    let v = if d >= 0 && x.is_finite() {
+                        // Rust prints the exact binary value rounded half to
+                        // even, as Python's round does (2.675 is 2.67499...).
+                        format!("{x:.*}", d as usize).parse().unwrap_or(x)
+                    } else {
+                        let scale = 10f64.powi(d);
+                        round_half_even(x * scale) / scale
+                    };
                     if matches!(args[0].value, Value::Int(_)) {
                         float_to_int(v, args[0], "round()")
                     } else {
