@@ -284,3 +284,121 @@ fn filter_designs_match_gnu_radio() {
     // design is off by the size of its taps).
     compare(FIRDES, &answers, -1e-5);
 }
+
+/// A random expression over small numbers, lists and strings (a fixed
+/// generator, so failures repeat).
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+
+    fn number(&mut self) -> String {
+        match self.next(6) {
+            0 => format!("{}", self.next(7) as i64 - 3),
+            1 => format!("{}.{}", self.next(5), self.next(10)),
+            2 => format!("{}j", self.next(3)),
+            3 => ["decim", "samp_rate", "True", "False"][self.next(4) as usize].to_string(),
+            4 => format!("-{}.5", self.next(3)),
+            _ => format!("{}e{}", self.next(9) + 1, self.next(4)),
+        }
+    }
+
+    fn expr(&mut self, depth: u32) -> String {
+        if depth == 0 {
+            return self.number();
+        }
+        let d = depth - 1;
+        match self.next(14) {
+            0..=5 => {
+                let op = [
+                    "+", "-", "*", "/", "//", "%", "**", "<", "==", "!=", "and", "or",
+                ][self.next(12) as usize];
+                format!("({} {op} {})", self.expr(d), self.expr(d))
+            }
+            6 => format!("(-{})", self.expr(d)),
+            7 => format!("(not {})", self.expr(d)),
+            8 => format!(
+                "({} if {} else {})",
+                self.expr(d),
+                self.expr(d),
+                self.expr(d)
+            ),
+            9 => {
+                let f = [
+                    "abs",
+                    "int",
+                    "float",
+                    "round",
+                    "math.floor",
+                    "math.sqrt",
+                    "math.exp",
+                    "bool",
+                    "str",
+                ][self.next(9) as usize];
+                format!("{f}({})", self.expr(d))
+            }
+            10 => format!(
+                "[{}, {}][{}]",
+                self.expr(d),
+                self.expr(d),
+                self.next(5) as i64 - 2
+            ),
+            11 => format!("min({}, {})", self.expr(d), self.expr(d)),
+            12 => format!("([{}] * {})", self.expr(d), self.next(4)),
+            _ => format!("len([{} for x in range({})])", self.expr(d), self.next(4)),
+        }
+    }
+}
+
+#[test]
+fn random_expressions_evaluate_as_python_does() {
+    if !python_available() {
+        return;
+    }
+    // `EXPR_SEED=n` explores other expressions.
+    let seed = std::env::var("EXPR_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x5eed);
+    let mut g = Gen(seed);
+    let texts: Vec<String> = (0..2000).map(|_| g.expr(3)).collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let answers = python(&refs).expect("the Python script runs");
+    let env = env();
+    let mut wrong = Vec::new();
+    let mut compared = 0;
+    for (text, answer) in refs.iter().zip(&answers) {
+        let ours = eval(text, &env);
+        let ok = match (&ours, answer.get("ok"), answer.get("err")) {
+            (Ok(v), Some(theirs), _) => same(v, theirs, 1e-9),
+            // Python's integers are unbounded and its floats overflow to
+            // errors where rfgraph's may not: those cases are not compared.
+            (Err(e), _, _) if matches!(e.kind, ExprErrorKind::Overflow) => continue,
+            (_, _, Some(Json::String(name))) if name == "OverflowError" => continue,
+            (Err(e), _, Some(Json::String(name))) => python_error(&e.kind) == name,
+            _ => false,
+        };
+        compared += 1;
+        if !ok {
+            wrong.push(format!("{text}: rfgraph {ours:?}, Python {answer}"));
+        }
+    }
+    assert!(compared > 1500, "only {compared} compared");
+    assert!(
+        wrong.is_empty(),
+        "{} of {compared} differ:\n{}",
+        wrong.len(),
+        wrong
+            .iter()
+            .take(25)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}

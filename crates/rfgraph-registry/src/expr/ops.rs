@@ -252,7 +252,18 @@ fn complex_op(op: BinOp, x: Complex64, y: Complex64, a: &Value, b: &Value) -> R 
                 }
                 return Ok(Value::Complex(Complex64::new(0.0, 0.0)));
             }
-            x.powc(y)
+            // Whole exponents by repeated multiplication, as Python does
+            // (exact for 1j ** 2), others in polar form.
+            if y.im == 0.0 && y.re.fract() == 0.0 && y.re.abs() <= 100.0 {
+                let n = y.re as i32;
+                if n >= 0 {
+                    x.powi(n)
+                } else {
+                    Complex64::new(1.0, 0.0) / x.powi(-n)
+                }
+            } else {
+                x.powc(y)
+            }
         }
         _ => {
             let bad = if matches!(a, Value::Complex(_)) { a } else { b };

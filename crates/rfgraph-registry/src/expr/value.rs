@@ -218,7 +218,7 @@ impl fmt::Display for Value {
                 } else {
                     f.write_str("(")?;
                     write_float_trim(f, c.re)?;
-                    if c.im >= 0.0 || c.im.is_nan() {
+                    if !c.im.is_sign_negative() || c.im.is_nan() {
                         f.write_str("+")?;
                     }
                     write_float_trim(f, c.im)?;
@@ -240,24 +240,36 @@ impl fmt::Display for Value {
     }
 }
 
-fn write_float(f: &mut fmt::Formatter<'_>, v: f64) -> fmt::Result {
+/// Python's `repr` of a float: the shortest digits that read back,
+/// positional for exponents from -4 to 15 (`2.0`, `0.0001`), else
+/// scientific (`1e-05`, `2.4e+16`).
+fn python_float(v: f64) -> String {
     if v.is_nan() {
-        f.write_str("nan")
-    } else if v.is_infinite() {
-        f.write_str(if v > 0.0 { "inf" } else { "-inf" })
-    } else if v.fract() == 0.0 && v.abs() < 1e16 {
-        write!(f, "{v:.1}")
+        return "nan".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    let sci = format!("{v:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if (-4..16).contains(&exp) {
+        let s = format!("{v}");
+        if s.contains('.') { s } else { format!("{s}.0") }
     } else {
-        write!(f, "{v}")
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{mantissa}e{sign}{:02}", exp.abs())
     }
 }
 
+fn write_float(f: &mut fmt::Formatter<'_>, v: f64) -> fmt::Result {
+    f.write_str(&python_float(v))
+}
+
+/// A complex number's part as Python prints it: without `.0` when whole.
 fn write_float_trim(f: &mut fmt::Formatter<'_>, v: f64) -> fmt::Result {
-    if v.fract() == 0.0 && v.abs() < 1e16 {
-        write!(f, "{v}")
-    } else {
-        write_float(f, v)
-    }
+    let s = python_float(v);
+    f.write_str(s.strip_suffix(".0").unwrap_or(&s))
 }
 
 impl From<&crate::model::Value> for Value {
@@ -310,6 +322,14 @@ mod tests {
     #[test]
     fn printed_like_python() {
         assert_eq!(Value::Float(2.0).to_string(), "2.0");
+        assert_eq!(Value::Float(1e16).to_string(), "1e+16");
+        assert_eq!(Value::Float(2.5e-5).to_string(), "2.5e-05");
+        assert_eq!(Value::Float(0.0001).to_string(), "0.0001");
+        assert_eq!(Value::Float(123456789.5).to_string(), "123456789.5");
+        assert_eq!(
+            Value::Complex(Complex64::new(2.0, -0.0)).to_string(),
+            "(2-0j)"
+        );
         assert_eq!(Value::Complex(Complex64::new(0.0, 1.0)).to_string(), "1j");
         assert_eq!(
             Value::Complex(Complex64::new(1.0, -2.5)).to_string(),
