@@ -20,7 +20,9 @@ mod expand;
 mod ports;
 mod vars;
 
-pub use construct::{BuiltBlock, BuiltEdge, FiniteSource, SchedulerPlan, SettableVariable};
+pub use construct::{
+    BuiltBlock, BuiltEdge, DEFAULT_SCHEDULER, FiniteSource, SchedulerPlan, SettableVariable,
+};
 pub use expand::MAX_NESTING;
 
 use crate::model::{Document, FileError, Location};
