@@ -1,6 +1,7 @@
 //! The `rfgraph` command line: benchmarks, `record`, `info`, `gen` and the
-//! receivers (`spectrum`, `fm`, `adsb`), `blocks`; `run` and `inspect`
-//! later. Library crates hold all logic worth testing; this file
+//! receivers (`spectrum`, `fm`, `adsb`), the block registry (`blocks`),
+//! flowgraph files (`run`, `check`, `dot`); `inspect` later. Library
+//! crates hold all logic worth testing; this file
 //! only parses arguments and dispatches.
 //!
 //! How the crates fit together, the runtime contract and the project's
@@ -9,6 +10,7 @@
 mod adsb;
 mod bench;
 mod blocks;
+mod flow;
 mod fm;
 mod r#gen;
 mod info;
@@ -60,6 +62,14 @@ enum Command {
         #[command(subcommand)]
         generator: r#gen::Generator,
     },
+    /// Runs a flowgraph file (`.toml`, or `.grc` from GNU Radio
+    /// Companion): `rfgraph run fm.toml --set freq=98.5e6 --stats`.
+    Run(flow::run::RunArgs),
+    /// Checks a flowgraph file without running it and prints what it
+    /// holds.
+    Check(flow::FileArgs),
+    /// Writes a flowgraph file's graph as Graphviz `dot` on stdout.
+    Dot(flow::FileArgs),
 }
 
 /// A recording whose format its name does not say: point at `--format`.
@@ -85,6 +95,9 @@ fn main() -> std::process::ExitCode {
         Command::Fm(args) => fm::run(args),
         Command::Adsb(args) => adsb::run(*args),
         Command::Gen { generator } => r#gen::run(generator),
+        Command::Run(args) => flow::run(args),
+        Command::Check(args) => flow::check(args),
+        Command::Dot(args) => flow::dot(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -5,12 +5,12 @@
 //! - [`standard`]: the registry of every library block, collected from the
 //!   block crates, which describe each block next to its code
 //!   (`rfgraph::registry::BlockSpec`).
-//! - `expr`: the expression language of variables and parameters (the
+//! - [`expr`]: the expression language of variables and parameters (the
 //!   subset of Python that GRC flowgraphs use).
 //! - [`model`]: a flowgraph document (variables, blocks, connections,
 //!   scheduler, exposed ports), whatever file it came from, with the source
 //!   location of every item.
-//! - `toml`: flowgraph files (`format = 1`).
+//! - [`toml`]: flowgraph files (`format = 1`).
 //! - `grc`: GNU Radio Companion import.
 //!
 //! The CLI, the control port and the Python bindings build blocks only
@@ -19,5 +19,8 @@
 
 #![warn(missing_docs)]
 
+pub mod build;
+pub mod expr;
 pub mod model;
 pub mod standard;
+pub mod toml;

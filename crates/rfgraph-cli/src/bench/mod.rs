@@ -31,6 +31,7 @@
 //! | `io` | the files (made and read once), the graph (the file blocks open their files) | scheduler + `Flowgraph::run` | `tb.run()` |
 //! | `fm` | the recording (made once, read once), the receiver's graph | scheduler + `Flowgraph::run` | `tb.run()` |
 //! | `adsb` | the files (made and read once), the graph | scheduler + `Flowgraph::run` | – (dump1090: process start to exit) |
+//! | `file` | the generated text | parse + build + scheduler + `start` + `stop` + `wait` | – |
 //! | `chain --fused`, `saxpy --fused` | nothing | spawn the threads, allocate the chunks, the loops, join | – |
 //! | `saxpy --bare` | nothing | allocate the ring and blocks, the round-robin loop | – |
 //!
@@ -46,6 +47,7 @@ mod adsb;
 mod bare;
 mod chain;
 mod dsp;
+mod file;
 mod fm;
 mod fused;
 mod io;
@@ -86,6 +88,8 @@ pub enum Experiment {
     Fm(fm::FmArgs),
     /// ADS-B: a long Mode S recording decoded from a file, against dump1090-mutability.
     Adsb(adsb::AdsbArgs),
+    /// A generated N-block flowgraph file: parse, build, start, stop (`--blocks 1000`).
+    File(file::FileArgs),
     /// Draws a figure from JSONL results (95 % confidence error bars).
     Plot(plot::PlotArgs),
     /// Runs the standard set (GNU Radio too when installed): JSONL, figures, table.
@@ -107,6 +111,7 @@ pub fn run(experiment: Experiment) -> anyhow::Result<()> {
         Experiment::Io(args) => io::run(&args),
         Experiment::Fm(args) => fm::run(&args),
         Experiment::Adsb(args) => adsb::run(&args),
+        Experiment::File(args) => file::run(&args),
         Experiment::Plot(args) => plot::run(&args),
         Experiment::Suite(args) => suite::run(&args),
         Experiment::Table(args) => suite::run_table(&args),
