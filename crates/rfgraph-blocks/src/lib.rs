@@ -18,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+pub mod convert;
 mod copy;
 mod copy_rand;
 mod dsp;
@@ -25,6 +26,7 @@ mod file;
 mod generate;
 mod head;
 mod limit;
+pub mod math;
 mod message_burst;
 mod message_forward;
 mod message_sink;
@@ -46,6 +48,7 @@ pub use generate::{
     Waveform,
 };
 pub use head::Head;
+pub use math::{Combination, Combine, ConstOp, Unzip2, Zip2};
 pub use message_burst::MessageBurst;
 pub use message_forward::MessageForward;
 pub use message_sink::MessageSink;

@@ -1,0 +1,28 @@
+//! Math blocks, GNU Radio's `blocks` math: N-ary [`Combine`] (add,
+//! subtract, multiply, divide), [`ConstOp`] (multiply or add a settable
+//! constant), one-input maps (magnitude, phase, parts, conjugate, abs,
+//! `nlog10`), and [`Zip2`]/[`Unzip2`] between complex and real streams.
+//! The item arithmetic they share is [`Arith`].
+
+mod constant;
+mod nary;
+mod pairs;
+mod scalar;
+mod unary;
+
+pub use constant::ConstOp;
+pub use nary::{Combination, Combine};
+pub use pairs::{Unzip2, Zip2};
+pub use scalar::{Arith, constants};
+pub use unary::SliceKernel;
+
+pub(crate) use constant::{add_const_spec, multiply_const_spec};
+pub(crate) use nary::{add_spec, divide_spec, multiply_spec, subtract_spec};
+pub(crate) use pairs::{
+    complex_to_float_spec, complex_to_magphase_spec, float_to_complex_spec,
+    magphase_to_complex_spec, multiply_conjugate_spec,
+};
+pub(crate) use unary::{
+    abs_spec, complex_to_arg_spec, complex_to_imag_spec, complex_to_mag_spec,
+    complex_to_mag_squared_spec, complex_to_real_spec, conjugate_spec, nlog10_spec,
+};
