@@ -604,6 +604,90 @@ fn cases() -> Vec<Case> {
             vec![C(ramp_c(n))],
             &["b"],
         ),
+        case(
+            "delay",
+            vec![("delay", Pmt::U64(7))],
+            "blocks.delay(gr.sizeof_float, 7)",
+            vec![F(ramp_f(n))],
+            &["f"],
+        ),
+        case(
+            "delay",
+            vec![("type", "c32".into()), ("delay", Pmt::U64(0))],
+            "blocks.delay(gr.sizeof_gr_complex, 0)",
+            vec![C(ramp_c(n))],
+            &["c"],
+        ),
+        case(
+            "skiphead",
+            vec![("type", "i16".into()), ("skip", Pmt::U64(123))],
+            "blocks.skiphead(gr.sizeof_short, 123)",
+            vec![S(ramp_s(n))],
+            &["s"],
+        ),
+        case(
+            "keep_m_in_n",
+            vec![
+                ("m", Pmt::U64(2)),
+                ("n", Pmt::U64(5)),
+                ("offset", Pmt::U64(1)),
+            ],
+            "blocks.keep_m_in_n(gr.sizeof_float, 2, 5, 1)",
+            vec![F(ramp_f(n + 3))],
+            &["f"],
+        ),
+        case(
+            "keep_one_in_n",
+            vec![("type", "u8".into()), ("n", Pmt::U64(3))],
+            "blocks.keep_one_in_n(1, 3)",
+            vec![B(ramp_b(n + 1))],
+            &["b"],
+        ),
+        case(
+            "repeat",
+            vec![("type", "c32".into()), ("interpolation", Pmt::U64(3))],
+            "blocks.repeat(gr.sizeof_gr_complex, 3)",
+            vec![C(ramp_c(n))],
+            &["c"],
+        ),
+        case(
+            "stream_mux",
+            vec![("lengths", Pmt::VecF32(vec![2.0, 3.0]))],
+            "blocks.stream_mux(gr.sizeof_float, [2, 3])",
+            vec![F(ramp_f(2000)), F(vec![-1.0; 3000])],
+            &["f"],
+        ),
+        case(
+            "stream_demux",
+            vec![
+                ("type", "i32".into()),
+                ("lengths", Pmt::VecF32(vec![2.0, 3.0])),
+            ],
+            "blocks.stream_demux(gr.sizeof_int, [2, 3])",
+            vec![I(ramp_i(5000))],
+            &["i", "i"],
+        ),
+        case(
+            "interleave",
+            vec![("count", Pmt::U64(3)), ("blocksize", Pmt::U64(4))],
+            "blocks.interleave(gr.sizeof_float, 4)",
+            vec![F(ramp_f(4000)), F(vec![-1.0; 4000]), F(vec![7.0; 4000])],
+            &["f"],
+        ),
+        case(
+            "deinterleave",
+            vec![("type", "i16".into()), ("blocksize", Pmt::U64(2))],
+            "blocks.deinterleave(gr.sizeof_short, 2)",
+            vec![S(ramp_s(4000))],
+            &["s", "s"],
+        ),
+        case(
+            "selector",
+            vec![("input_index", Pmt::U64(1)), ("output_index", Pmt::U64(0))],
+            "blocks.selector(gr.sizeof_float, 1, 0)",
+            vec![F(ramp_f(n)), F(vec![2.0; n])],
+            &["f"],
+        ),
     ]
 }
 
@@ -689,7 +773,7 @@ fn run_case(registry: &Registry, c: &Case, scheduler: Box<dyn Scheduler>) -> Vec
         .enumerate()
         .map(|(i, code)| {
             let sink = Data::sink(code, &mut fg);
-            let port = if c.outputs.len() == 1 {
+            let port = if c.outputs.len() == 1 && c.name != "selector" {
                 "out".to_string()
             } else {
                 format!("out{i}")

@@ -1,0 +1,352 @@
+//! [`StreamMux`] and [`StreamDemux`]: N streams into one by turns of
+//! given lengths, and back (GNU Radio's `stream_mux`, `stream_demux`,
+//! `interleave`, `deinterleave`), with their registry entries. Tags move
+//! with their items.
+
+use super::tags::forward;
+use crate::wav::ports::channel_port;
+use rfgraph::registry::{BlockSpec, BuildError, ItemKind, ParamSpec, Params, PortItem, PortSpec};
+use rfgraph::{Block, BoxError, Item, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo};
+
+/// Checks turn lengths: at least one, not all zero.
+fn check_lengths(lengths: &[usize]) -> Result<(), String> {
+    if lengths.is_empty() || lengths.iter().all(|&l| l == 0) {
+        return Err("needs at least one length above 0".into());
+    }
+    Ok(())
+}
+
+/// Writes `lengths[0]` items of `in0`, then `lengths[1]` of `in1`, …, and
+/// round again. A turn of length 0 is skipped.
+///
+/// # Stream Inputs
+/// - `in0`, `in1`, …: `T`, one per length.
+///
+/// # Stream Outputs
+/// - `out`: `T`.
+///
+/// # Usage
+/// ```
+/// use rfgraph::{Flowgraph, scheduler::Tpb};
+/// use rfgraph_blocks::{VectorSink, VectorSource, stream::StreamMux};
+///
+/// let mut fg = Flowgraph::new();
+/// let a = fg.add(VectorSource::new(vec![1u8, 1, 1, 1]));
+/// let b = fg.add(VectorSource::new(vec![2u8, 2]));
+/// let mux = fg.add(StreamMux::<u8>::new(vec![2, 1])?);
+/// let sink = fg.add(VectorSink::<u8>::new());
+/// fg.connect(a, "out", mux, "in0")?;
+/// fg.connect(b, "out", mux, "in1")?;
+/// fg.connect(mux, "out", sink, "in")?;
+/// let done = fg.run(Tpb::new())?;
+/// assert_eq!(done.block::<VectorSink<u8>>(sink).unwrap().items(), &[1, 1, 2, 1, 1, 2]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct StreamMux<T: Item> {
+    inputs: Vec<StreamInput<T>>,
+    output: StreamOutput<T>,
+    lengths: Vec<usize>,
+    /// The input whose turn it is, and how many of its items it wrote.
+    turn: usize,
+    done: usize,
+}
+
+impl<T: Item> StreamMux<T> {
+    /// A mux taking `lengths[k]` items from input `k` in turn.
+    ///
+    /// Errors: no lengths, or all 0.
+    pub fn new(lengths: Vec<usize>) -> Result<Self, String> {
+        check_lengths(&lengths)?;
+        let mut mux = Self {
+            inputs: (0..lengths.len())
+                .map(|i| StreamInput::new(channel_port("in", i)))
+                .collect(),
+            output: StreamOutput::new("out"),
+            lengths,
+            turn: 0,
+            done: 0,
+        };
+        mux.skip_empty_turns();
+        Ok(mux)
+    }
+
+    fn skip_empty_turns(&mut self) {
+        while self.lengths[self.turn] == 0 {
+            self.turn = (self.turn + 1) % self.lengths.len();
+        }
+    }
+}
+
+impl<T: Item> Block for StreamMux<T> {
+    fn ports(&mut self) -> Ports<'_> {
+        let mut ports = Ports::new();
+        for input in &mut self.inputs {
+            ports = ports.input(input);
+        }
+        ports.output(&mut self.output)
+    }
+
+    fn tag_policy(&self) -> TagPolicy {
+        TagPolicy::Manual
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let mut written = 0;
+        let mut consumed = vec![0usize; self.inputs.len()];
+        loop {
+            let k = self.turn;
+            let input = &mut self.inputs[k];
+            let i = &input.slice()[consumed[k]..];
+            let o = &mut self.output.slice()[written..];
+            let n = i.len().min(o.len()).min(self.lengths[k] - self.done);
+            if n == 0 {
+                break;
+            }
+            rfgraph::copy_items(&mut o[..n], &i[..n]);
+            let first = input.position() + consumed[k] as u64;
+            let at = written;
+            forward(input, first..first + n as u64, &self.output, |j| {
+                Some(at + (j - first) as usize)
+            });
+            consumed[k] += n;
+            written += n;
+            self.done += n;
+            if self.done == self.lengths[k] {
+                self.done = 0;
+                self.turn = (k + 1) % self.lengths.len();
+                self.skip_empty_turns();
+            }
+        }
+        for (input, n) in self.inputs.iter_mut().zip(consumed) {
+            input.consume(n);
+        }
+        self.output.produce(written);
+        Ok(())
+    }
+}
+
+/// Sends `lengths[0]` items to `out0`, then `lengths[1]` to `out1`, …,
+/// and round again. A turn of length 0 is skipped.
+///
+/// # Stream Inputs
+/// - `in`: `T`.
+///
+/// # Stream Outputs
+/// - `out0`, `out1`, …: `T`, one per length.
+///
+/// # Usage
+/// ```
+/// use rfgraph::{Flowgraph, scheduler::Tpb};
+/// use rfgraph_blocks::{VectorSink, VectorSource, stream::StreamDemux};
+///
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(VectorSource::new(vec![1u8, 2, 3, 4, 5, 6]));
+/// let demux = fg.add(StreamDemux::<u8>::new(vec![2, 1])?);
+/// let a = fg.add(VectorSink::<u8>::new());
+/// let b = fg.add(VectorSink::<u8>::new());
+/// fg.connect(src, "out", demux, "in")?;
+/// fg.connect(demux, "out0", a, "in")?;
+/// fg.connect(demux, "out1", b, "in")?;
+/// let done = fg.run(Tpb::new())?;
+/// assert_eq!(done.block::<VectorSink<u8>>(a).unwrap().items(), &[1, 2, 4, 5]);
+/// assert_eq!(done.block::<VectorSink<u8>>(b).unwrap().items(), &[3, 6]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct StreamDemux<T: Item> {
+    input: StreamInput<T>,
+    outputs: Vec<StreamOutput<T>>,
+    lengths: Vec<usize>,
+    turn: usize,
+    done: usize,
+}
+
+impl<T: Item> StreamDemux<T> {
+    /// A demux sending `lengths[k]` items to output `k` in turn.
+    ///
+    /// Errors: no lengths, or all 0.
+    pub fn new(lengths: Vec<usize>) -> Result<Self, String> {
+        check_lengths(&lengths)?;
+        let mut demux = Self {
+            input: StreamInput::new("in"),
+            outputs: (0..lengths.len())
+                .map(|i| StreamOutput::new(channel_port("out", i)))
+                .collect(),
+            lengths,
+            turn: 0,
+            done: 0,
+        };
+        demux.skip_empty_turns();
+        Ok(demux)
+    }
+
+    fn skip_empty_turns(&mut self) {
+        while self.lengths[self.turn] == 0 {
+            self.turn = (self.turn + 1) % self.lengths.len();
+        }
+    }
+}
+
+impl<T: Item> Block for StreamDemux<T> {
+    fn ports(&mut self) -> Ports<'_> {
+        let mut ports = Ports::new().input(&mut self.input);
+        for output in &mut self.outputs {
+            ports = ports.output(output);
+        }
+        ports
+    }
+
+    fn tag_policy(&self) -> TagPolicy {
+        TagPolicy::Manual
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let mut read = 0;
+        let mut written = vec![0usize; self.outputs.len()];
+        let start = self.input.position();
+        loop {
+            let k = self.turn;
+            let output = &mut self.outputs[k];
+            let i = &self.input.slice()[read..];
+            let o = &mut output.slice()[written[k]..];
+            let n = i.len().min(o.len()).min(self.lengths[k] - self.done);
+            if n == 0 {
+                break;
+            }
+            rfgraph::copy_items(&mut o[..n], &i[..n]);
+            let first = start + read as u64;
+            let at = written[k];
+            forward(&self.input, first..first + n as u64, output, |j| {
+                Some(at + (j - first) as usize)
+            });
+            read += n;
+            written[k] += n;
+            self.done += n;
+            if self.done == self.lengths[k] {
+                self.done = 0;
+                self.turn = (k + 1) % self.lengths.len();
+                self.skip_empty_turns();
+            }
+        }
+        self.input.consume(read);
+        for (output, n) in self.outputs.iter_mut().zip(written) {
+            output.produce(n);
+        }
+        Ok(())
+    }
+}
+
+fn lengths(p: &Params) -> Result<Vec<usize>, BuildError> {
+    let raw = p.raw("lengths")?;
+    let list: Vec<f32> = p.floats("lengths")?;
+    let lengths: Option<Vec<usize>> = list
+        .iter()
+        .map(|&l| (l >= 0.0 && l.fract() == 0.0).then_some(l as usize))
+        .collect();
+    let lengths =
+        lengths.ok_or_else(|| p.invalid("lengths", format!("not item counts: {raw:?}")))?;
+    check_lengths(&lengths).map_err(|e| p.invalid("lengths", e))?;
+    Ok(lengths)
+}
+
+/// `blocksize` repeated `count` times.
+fn blocks(p: &Params) -> Result<Vec<usize>, BuildError> {
+    let (count, size) = (p.usize("count")?, p.usize("blocksize")?);
+    if count == 0 || size == 0 {
+        return Err(p.refused("`count` and `blocksize` must be at least 1"));
+    }
+    Ok(vec![size; count])
+}
+
+/// `stream_mux`: GNU Radio's `blocks_stream_mux`.
+pub(crate) fn stream_mux_spec() -> BlockSpec {
+    BlockSpec::new(
+        "stream_mux",
+        "Stream Operators",
+        "N streams into one, `lengths[k]` items of input k in turn.",
+        |p: &Params| {
+            let l = lengths(p)?;
+            super::any_item!(p, T => StreamMux::<T>::new(l).map_err(|e| p.refused(e))?)
+        },
+    )
+    .param(ParamSpec::item_type(&ItemKind::ALL))
+    .param(
+        ParamSpec::floats("lengths")
+            .default(vec![1.0f32, 1.0])
+            .doc("items per turn of each input; their count is the number of inputs"),
+    )
+    .input(PortSpec::new("in", PortItem::OfType).repeated("lengths"))
+    .output(PortSpec::new("out", PortItem::OfType))
+}
+
+/// `stream_demux`: GNU Radio's `blocks_stream_demux`.
+pub(crate) fn stream_demux_spec() -> BlockSpec {
+    BlockSpec::new(
+        "stream_demux",
+        "Stream Operators",
+        "One stream into N, `lengths[k]` items to output k in turn.",
+        |p: &Params| {
+            let l = lengths(p)?;
+            super::any_item!(p, T => StreamDemux::<T>::new(l).map_err(|e| p.refused(e))?)
+        },
+    )
+    .param(ParamSpec::item_type(&ItemKind::ALL))
+    .param(
+        ParamSpec::floats("lengths")
+            .default(vec![1.0f32, 1.0])
+            .doc("items per turn of each output; their count is the number of outputs"),
+    )
+    .input(PortSpec::new("in", PortItem::OfType))
+    .output(PortSpec::new("out", PortItem::OfType).repeated("lengths"))
+}
+
+/// `interleave`: GNU Radio's `blocks_interleave`.
+pub(crate) fn interleave_spec() -> BlockSpec {
+    BlockSpec::new(
+        "interleave",
+        "Stream Operators",
+        "N streams into one, `blocksize` items of each in turn.",
+        |p: &Params| {
+            let l = blocks(p)?;
+            super::any_item!(p, T => StreamMux::<T>::new(l).map_err(|e| p.refused(e))?)
+        },
+    )
+    .param(ParamSpec::item_type(&ItemKind::ALL))
+    .param(
+        ParamSpec::uint("count")
+            .default(2u64)
+            .doc("number of inputs"),
+    )
+    .param(
+        ParamSpec::uint("blocksize")
+            .default(1u64)
+            .doc("items per turn"),
+    )
+    .input(PortSpec::new("in", PortItem::OfType).repeated("count"))
+    .output(PortSpec::new("out", PortItem::OfType))
+}
+
+/// `deinterleave`: GNU Radio's `blocks_deinterleave`.
+pub(crate) fn deinterleave_spec() -> BlockSpec {
+    BlockSpec::new(
+        "deinterleave",
+        "Stream Operators",
+        "One stream into N, `blocksize` items to each in turn.",
+        |p: &Params| {
+            let l = blocks(p)?;
+            super::any_item!(p, T => StreamDemux::<T>::new(l).map_err(|e| p.refused(e))?)
+        },
+    )
+    .param(ParamSpec::item_type(&ItemKind::ALL))
+    .param(
+        ParamSpec::uint("count")
+            .default(2u64)
+            .doc("number of outputs"),
+    )
+    .param(
+        ParamSpec::uint("blocksize")
+            .default(1u64)
+            .doc("items per turn"),
+    )
+    .input(PortSpec::new("in", PortItem::OfType))
+    .output(PortSpec::new("out", PortItem::OfType).repeated("count"))
+}

@@ -1,0 +1,180 @@
+//! Fixed-rate stream operators as [`FixedRateKernel`]s, with their
+//! registry entries: [`KeepMInN`] (GNU Radio's `keep_m_in_n` and
+//! `keep_one_in_n`) and [`Repeat`] (`repeat`). Tags move by the rate.
+
+use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
+use rfgraph::{FixedRateBlock, FixedRateKernel, Item};
+use std::marker::PhantomData;
+
+/// Of every `n` input items, keeps the `m` starting at `offset`.
+///
+/// # Stream Inputs
+/// - `in`: `T`, in groups of `n`.
+///
+/// # Stream Outputs
+/// - `out`: `T`, `m` per group.
+///
+/// # Usage
+/// ```
+/// use rfgraph_blocks::stream::KeepMInN;
+/// let keep = KeepMInN::<f32>::block(2, 5, 1)?;
+/// # let _ = keep;
+/// # Ok::<(), String>(())
+/// ```
+pub struct KeepMInN<T> {
+    m: usize,
+    n: usize,
+    offset: usize,
+    _item: PhantomData<fn(T) -> T>,
+}
+
+impl<T: Item> KeepMInN<T> {
+    /// The block keeping items `offset .. offset + m` of every `n`.
+    ///
+    /// Errors: `m` or `n` of 0, or `offset + m` above `n`.
+    #[allow(clippy::new_ret_no_self)]
+    pub fn block(m: usize, n: usize, offset: usize) -> Result<FixedRateBlock<Self>, String> {
+        if m == 0 || n == 0 {
+            return Err("m and n must be at least 1".into());
+        }
+        if offset.checked_add(m).is_none_or(|end| end > n) {
+            return Err(format!("offset {offset} + m {m} is more than n {n}"));
+        }
+        FixedRateBlock::new(Self {
+            m,
+            n,
+            offset,
+            _item: PhantomData,
+        })
+        .map_err(|e| e.to_string())
+    }
+}
+
+impl<T: Item> FixedRateKernel for KeepMInN<T> {
+    type In = T;
+    type Out = T;
+    fn interpolation(&self) -> usize {
+        self.m
+    }
+    fn decimation(&self) -> usize {
+        self.n
+    }
+    fn process(&mut self, input: &[T], output: &mut [T]) {
+        for (o, i) in output
+            .chunks_exact_mut(self.m)
+            .zip(input.chunks_exact(self.n))
+        {
+            o.copy_from_slice(&i[self.offset..self.offset + self.m]);
+        }
+    }
+}
+
+/// Writes every input item `n` times.
+///
+/// # Stream Inputs
+/// - `in`: `T`.
+///
+/// # Stream Outputs
+/// - `out`: `T`, `n` per input item.
+///
+/// # Usage
+/// ```
+/// use rfgraph_blocks::stream::Repeat;
+/// let repeat = Repeat::<f32>::block(4)?;
+/// # let _ = repeat;
+/// # Ok::<(), String>(())
+/// ```
+pub struct Repeat<T> {
+    n: usize,
+    _item: PhantomData<fn(T) -> T>,
+}
+
+impl<T: Item> Repeat<T> {
+    /// The block repeating each item `n` times.
+    ///
+    /// Errors: `n` of 0.
+    #[allow(clippy::new_ret_no_self)]
+    pub fn block(n: usize) -> Result<FixedRateBlock<Self>, String> {
+        FixedRateBlock::new(Self {
+            n,
+            _item: PhantomData,
+        })
+        .map_err(|e| e.to_string())
+    }
+}
+
+impl<T: Item> FixedRateKernel for Repeat<T> {
+    type In = T;
+    type Out = T;
+    fn interpolation(&self) -> usize {
+        self.n
+    }
+    fn process(&mut self, input: &[T], output: &mut [T]) {
+        for (o, &x) in output.chunks_exact_mut(self.n).zip(input) {
+            o.fill(x);
+        }
+    }
+}
+
+/// `keep_m_in_n`: GNU Radio's `blocks_keep_m_in_n`.
+pub(crate) fn keep_m_in_n_spec() -> BlockSpec {
+    BlockSpec::new(
+        "keep_m_in_n",
+        "Stream Operators",
+        "Keeps `m` items of every `n`, starting at `offset`.",
+        |p: &Params| {
+            let (m, n, offset) = (p.usize("m")?, p.usize("n")?, p.usize("offset")?);
+            super::any_item!(p, T => KeepMInN::<T>::block(m, n, offset).map_err(|e| p.refused(e))?)
+        },
+    )
+    .doc("Of every group of `n` input items, writes items `offset .. offset + m`; an incomplete last group is dropped. Tags move by the rate m/n.")
+    .param(ParamSpec::item_type(&ItemKind::ALL))
+    .param(ParamSpec::uint("m").default(1u64).doc("items kept per group"))
+    .param(ParamSpec::uint("n").default(2u64).doc("items per group"))
+    .param(
+        ParamSpec::uint("offset")
+            .default(0u64)
+            .doc("first kept item of each group"),
+    )
+    .input(PortSpec::new("in", PortItem::OfType))
+    .output(PortSpec::new("out", PortItem::OfType))
+}
+
+/// `keep_one_in_n`: GNU Radio's `blocks_keep_one_in_n`.
+pub(crate) fn keep_one_in_n_spec() -> BlockSpec {
+    BlockSpec::new(
+        "keep_one_in_n",
+        "Stream Operators",
+        "Keeps the last item of every `n`.",
+        |p: &Params| {
+            let n = p.usize("n")?;
+            super::any_item!(p, T => KeepMInN::<T>::block(1, n, n.saturating_sub(1)).map_err(|e| p.refused(e))?)
+        },
+    )
+    .doc("Of every group of `n` input items, writes the last, as GNU Radio does; an incomplete last group is dropped.")
+    .param(ParamSpec::item_type(&ItemKind::ALL))
+    .param(ParamSpec::uint("n").default(2u64).doc("items per group"))
+    .input(PortSpec::new("in", PortItem::OfType))
+    .output(PortSpec::new("out", PortItem::OfType))
+}
+
+/// `repeat`: GNU Radio's `blocks_repeat`.
+pub(crate) fn repeat_spec() -> BlockSpec {
+    BlockSpec::new(
+        "repeat",
+        "Stream Operators",
+        "Writes every item `interpolation` times.",
+        |p: &Params| {
+            let n = p.usize("interpolation")?;
+            super::any_item!(p, T => Repeat::<T>::block(n).map_err(|e| p.refused(e))?)
+        },
+    )
+    .param(ParamSpec::item_type(&ItemKind::ALL))
+    .param(
+        ParamSpec::uint("interpolation")
+            .default(1u64)
+            .doc("copies of each item"),
+    )
+    .input(PortSpec::new("in", PortItem::OfType))
+    .output(PortSpec::new("out", PortItem::OfType))
+}
