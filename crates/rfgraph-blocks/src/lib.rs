@@ -27,6 +27,7 @@ mod generate;
 mod head;
 mod limit;
 pub mod math;
+pub mod message;
 mod message_burst;
 mod message_forward;
 mod message_sink;

@@ -2,7 +2,7 @@
 //! each block file describes its block next to its code, and [`specs`]
 //! lists them all for the `rfgraph-registry` crate.
 
-use crate::{convert, math, stream};
+use crate::{convert, math, message, stream};
 use rfgraph::registry::BlockSpec;
 
 /// Every block of this crate, described for the registry.
@@ -39,10 +39,15 @@ pub fn specs() -> Vec<BlockSpec> {
         stream::keep_m_in_n_spec(),
         stream::keep_one_in_n_spec(),
         math::magphase_to_complex_spec(),
+        message::message_debug_spec(),
+        message::strobe_spec(),
+        message::strobe_random_spec(),
         math::multiply_conjugate_spec(),
         math::multiply_const_spec(),
         math::multiply_spec(),
         math::nlog10_spec(),
+        message::pdu_to_tagged_stream_spec(),
+        message::random_pdu_spec(),
         stream::repeat_spec(),
         stream::selector_spec(),
         convert::short_to_char_spec(),
@@ -50,8 +55,11 @@ pub fn specs() -> Vec<BlockSpec> {
         stream::skiphead_spec(),
         stream::stream_demux_spec(),
         stream::stream_mux_spec(),
+        message::stream_to_tagged_stream_spec(),
         stream::stream_to_vector_spec(),
         math::subtract_spec(),
+        message::tag_debug_spec(),
+        message::tagged_stream_to_pdu_spec(),
         convert::uchar_to_float_spec(),
         stream::vector_to_stream_spec(),
     ]

@@ -16,7 +16,7 @@ mod bytes;
 mod chunked;
 mod distributions;
 mod noise;
-mod rng;
+pub(crate) mod rng;
 mod signal;
 mod waveform;
 

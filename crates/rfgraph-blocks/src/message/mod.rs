@@ -1,0 +1,26 @@
+//! Message and packet blocks: [`MessageStrobe`] (periodic or random),
+//! [`MessageDebug`] and [`TagDebug`] (print like GNU Radio), PDUs
+//! ([`pdu`], [`PduItem`]) and tagged streams ([`StreamToTaggedStream`],
+//! [`TaggedStreamToPdu`], [`PduToTaggedStream`]), and [`RandomPdu`].
+//! [`gr_string`] writes a value as GNU Radio writes a PMT.
+
+mod debug;
+mod display;
+mod pdu;
+mod random_pdu;
+mod strobe;
+mod tagged;
+
+pub use debug::{MessageDebug, TagDebug, format_message, format_tags};
+pub use display::gr_string;
+pub use pdu::{PduItem, parse, pdu};
+pub use random_pdu::RandomPdu;
+pub use strobe::{Interval, MessageStrobe};
+pub use tagged::{PduToTaggedStream, StreamToTaggedStream, TaggedStreamToPdu};
+
+pub(crate) use debug::{message_debug_spec, tag_debug_spec};
+pub(crate) use random_pdu::spec as random_pdu_spec;
+pub(crate) use strobe::{strobe_random_spec, strobe_spec};
+pub(crate) use tagged::{
+    pdu_to_tagged_stream_spec, stream_to_tagged_stream_spec, tagged_stream_to_pdu_spec,
+};
