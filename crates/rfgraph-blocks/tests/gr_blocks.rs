@@ -10,7 +10,7 @@ mod common;
 use common::{RunBounded, every_scheduler};
 use num_complex::Complex32;
 use rfgraph::registry::Registry;
-use rfgraph::{BlockId, Finished, Flowgraph, Pmt, Scheduler};
+use rfgraph::{BlockId, Finished, Flowgraph, Pmt, Scheduler, Tag};
 use rfgraph_blocks::{VectorSink, VectorSource};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -87,13 +87,13 @@ impl Data {
         }
     }
 
-    fn source(&self, fg: &mut Flowgraph) -> BlockId {
+    fn source(&self, fg: &mut Flowgraph, tags: Vec<Tag>) -> BlockId {
         match self {
-            Data::F(v) => fg.add(VectorSource::new(v.clone())),
-            Data::C(v) => fg.add(VectorSource::new(v.clone())),
-            Data::S(v) => fg.add(VectorSource::new(v.clone())),
-            Data::I(v) => fg.add(VectorSource::new(v.clone())),
-            Data::B(v) => fg.add(VectorSource::new(v.clone())),
+            Data::F(v) => fg.add(VectorSource::new(v.clone()).with_tags(tags)),
+            Data::C(v) => fg.add(VectorSource::new(v.clone()).with_tags(tags)),
+            Data::S(v) => fg.add(VectorSource::new(v.clone()).with_tags(tags)),
+            Data::I(v) => fg.add(VectorSource::new(v.clone()).with_tags(tags)),
+            Data::B(v) => fg.add(VectorSource::new(v.clone()).with_tags(tags)),
         }
     }
 
@@ -108,18 +108,22 @@ impl Data {
         }
     }
 
-    fn collect(code: &str, done: &Finished, id: BlockId) -> Data {
+    fn collect(code: &str, done: &Finished, id: BlockId) -> (Data, Tags) {
+        fn get<T: rfgraph::Item>(done: &Finished, id: BlockId) -> (Vec<T>, Tags) {
+            let sink = done.block::<VectorSink<T>>(id).unwrap();
+            let tags = sink
+                .tags()
+                .iter()
+                .map(|t| (t.index, t.key.clone(), t.value.as_f64().unwrap_or(f64::NAN)))
+                .collect();
+            (sink.items().to_vec(), tags)
+        }
         match code {
-            "f" => Data::F(done.block::<VectorSink<f32>>(id).unwrap().items().to_vec()),
-            "c" => Data::C(
-                done.block::<VectorSink<Complex32>>(id)
-                    .unwrap()
-                    .items()
-                    .to_vec(),
-            ),
-            "s" => Data::S(done.block::<VectorSink<i16>>(id).unwrap().items().to_vec()),
-            "i" => Data::I(done.block::<VectorSink<i32>>(id).unwrap().items().to_vec()),
-            "b" => Data::B(done.block::<VectorSink<u8>>(id).unwrap().items().to_vec()),
+            "f" => get(done, id).map_items(Data::F),
+            "c" => get(done, id).map_items(Data::C),
+            "s" => get(done, id).map_items(Data::S),
+            "i" => get(done, id).map_items(Data::I),
+            "b" => get(done, id).map_items(Data::B),
             other => panic!("unknown code {other}"),
         }
     }
@@ -157,6 +161,20 @@ impl Data {
     }
 }
 
+/// Wraps the items of an (items, tags) pair.
+trait MapItems<T> {
+    fn map_items(self, f: impl FnOnce(Vec<T>) -> Data) -> (Data, Tags);
+}
+
+impl<T> MapItems<T> for (Vec<T>, Tags) {
+    fn map_items(self, f: impl FnOnce(Vec<T>) -> Data) -> (Data, Tags) {
+        (f(self.0), self.1)
+    }
+}
+
+/// A tag given to an input: index, key, integer value.
+type InputTag = (u64, &'static str, u64);
+
 /// One block run on both runtimes.
 struct Case {
     /// The registry name and parameters.
@@ -167,13 +185,22 @@ struct Case {
     inputs: Vec<Data>,
     /// Output item codes.
     outputs: Vec<&'static str>,
-    /// GNU Radio's vector length on every port.
+    /// GNU Radio's vector length on the inputs and on the outputs.
     vlen: usize,
+    vlen_out: usize,
     /// Relative tolerance of float outputs.
     tolerance: f32,
+    /// Tags on each input (index, key, value); when set, output tags are
+    /// compared too.
+    tags: Option<Vec<Vec<InputTag>>>,
 }
 
 impl Case {
+    fn tags(mut self, tags: Vec<Vec<InputTag>>) -> Self {
+        self.tags = Some(tags);
+        self
+    }
+
     fn tolerance(mut self, tolerance: f32) -> Self {
         self.tolerance = tolerance;
         self
@@ -181,6 +208,12 @@ impl Case {
 
     fn vlen(mut self, vlen: usize) -> Self {
         self.vlen = vlen;
+        self.vlen_out = vlen;
+        self
+    }
+
+    fn vlen_out(mut self, vlen: usize) -> Self {
+        self.vlen_out = vlen;
         self
     }
 }
@@ -199,7 +232,9 @@ fn case(
         inputs,
         outputs: outputs.to_vec(),
         vlen: 1,
+        vlen_out: 1,
         tolerance: 1e-5,
+        tags: None,
     }
 }
 
@@ -688,11 +723,172 @@ fn cases() -> Vec<Case> {
             vec![F(ramp_f(n)), F(vec![2.0; n])],
             &["f"],
         ),
+        case(
+            "threshold",
+            vec![
+                ("lo", Pmt::F64(-2.0)),
+                ("hi", Pmt::F64(3.0)),
+                ("initial_state", Pmt::F64(0.5)),
+            ],
+            "blocks.threshold_ff(-2.0, 3.0, 0.5)",
+            vec![F(ramp_f(n))],
+            &["f"],
+        ),
+        case(
+            "rms",
+            vec![("alpha", Pmt::F64(0.01))],
+            "blocks.rms_ff(0.01)",
+            vec![F(ramp_f(n))],
+            &["f"],
+        )
+        .tolerance(1e-4),
+        case(
+            "rms",
+            vec![("type", "c32".into()), ("alpha", Pmt::F64(0.001))],
+            "blocks.rms_cf(0.001)",
+            vec![C(ramp_c(n))],
+            &["f"],
+        )
+        .tolerance(1e-4),
+        case(
+            "sample_and_hold",
+            vec![],
+            "blocks.sample_and_hold_ff()",
+            vec![
+                F(ramp_f(n)),
+                B((0..n).map(|k| ((k / 7) % 2) as u8).collect()),
+            ],
+            &["f"],
+        ),
+        case(
+            "sample_and_hold",
+            vec![("type", "i16".into())],
+            "blocks.sample_and_hold_ss()",
+            vec![
+                S(ramp_s(n)),
+                B((0..n).map(|k| ((k / 3) % 3) as u8 * 127).collect()),
+            ],
+            &["s"],
+        ),
+        case(
+            "integrate",
+            vec![("decimation", Pmt::U64(10)), ("vlen", Pmt::U64(2))],
+            "blocks.integrate_ff(10, 2)",
+            vec![F(ramp_f(2 * n + 6))],
+            &["f"],
+        )
+        .vlen(2),
+        case(
+            "integrate",
+            vec![("type", "c32".into()), ("decimation", Pmt::U64(7))],
+            "blocks.integrate_cc(7, 1)",
+            vec![C(ramp_c(n))],
+            &["c"],
+        )
+        .tolerance(1e-4),
+        case(
+            "max",
+            vec![("inputs", Pmt::U64(2)), ("vlen", Pmt::U64(4))],
+            "blocks.max_ff(4, 1)",
+            vec![F(ramp_f(4 * n)), F(ramp_f(4 * n + 9)[9..].to_vec())],
+            &["f"],
+        )
+        .vlen(4)
+        .vlen_out(1),
+        case(
+            "max",
+            vec![
+                ("type", "i16".into()),
+                ("inputs", Pmt::U64(2)),
+                ("vlen", Pmt::U64(4)),
+                ("vlen_out", Pmt::U64(4)),
+            ],
+            "blocks.max_ss(4, 4)",
+            vec![S(ramp_s(4 * n)), S(ramp_s(4 * n + 9)[9..].to_vec())],
+            &["s"],
+        )
+        .vlen(4),
+        case(
+            "argmax",
+            vec![("inputs", Pmt::U64(2)), ("vlen", Pmt::U64(4))],
+            "blocks.argmax_fs(4)",
+            vec![F(ramp_f(4 * n)), F(ramp_f(4 * n + 9)[9..].to_vec())],
+            &["s", "s"],
+        )
+        .vlen(4)
+        .vlen_out(1),
+        case(
+            "stream_to_tagged_stream",
+            vec![("packet_len", Pmt::U64(7)), ("type", "c32".into())],
+            "blocks.stream_to_tagged_stream(gr.sizeof_gr_complex, 1, 7, 'packet_len')",
+            vec![C(ramp_c(100))],
+            &["c"],
+        )
+        .tags(vec![vec![(5, "x", 1)]]),
+        case(
+            "tagged_stream_mux",
+            vec![],
+            "blocks.tagged_stream_mux(gr.sizeof_float, 'packet_len', 0)",
+            vec![F(ramp_f(10)), F(ramp_f(11))],
+            &["f"],
+        )
+        .tags(vec![
+            vec![
+                (0, "packet_len", 3),
+                (3, "packet_len", 5),
+                (4, "y", 7),
+                (8, "packet_len", 2),
+            ],
+            vec![
+                (0, "packet_len", 4),
+                (4, "packet_len", 1),
+                (4, "x", 9),
+                (5, "packet_len", 6),
+                (10, "z", 1),
+            ],
+        ]),
+        case(
+            "tagged_stream_mux",
+            vec![("type", "i16".into()), ("preserve_head", Pmt::U64(1))],
+            "blocks.tagged_stream_mux(gr.sizeof_short, 'packet_len', 1)",
+            vec![S(ramp_s(10)), S(ramp_s(11))],
+            &["s"],
+        )
+        .tags(vec![
+            vec![
+                (0, "packet_len", 3),
+                (3, "packet_len", 5),
+                (4, "y", 7),
+                (8, "packet_len", 2),
+            ],
+            vec![
+                (0, "packet_len", 4),
+                (4, "packet_len", 1),
+                (4, "x", 9),
+                (5, "packet_len", 6),
+                (10, "z", 1),
+            ],
+        ]),
+        case(
+            "tagged_stream_multiply_length",
+            vec![("scalar", Pmt::F64(2.5))],
+            "blocks.tagged_stream_multiply_length(gr.sizeof_float, 'packet_len', 2.5)",
+            vec![F(ramp_f(10))],
+            &["f"],
+        )
+        .tags(vec![vec![
+            (0, "packet_len", 4),
+            (2, "x", 3),
+            (4, "packet_len", 6),
+        ]]),
     ]
 }
 
-/// What GNU Radio gives for every case.
-fn gnuradio(cases: &[Case]) -> Option<Vec<Vec<Data>>> {
+/// Tags as compared: index, key, value as a number.
+type Tags = Vec<(u64, String, f64)>;
+
+/// What GNU Radio gives for every case: each output's items and tags.
+fn gnuradio(cases: &[Case]) -> Option<Vec<Vec<(Data, Tags)>>> {
     let available = Command::new(PYTHON)
         .args(["-c", "import gnuradio.blocks"])
         .output()
@@ -713,6 +909,8 @@ fn gnuradio(cases: &[Case]) -> Option<Vec<Vec<Data>>> {
                 "inputs": c.inputs.iter().map(|d| json!([d.code(), d.to_json()])).collect::<Vec<_>>(),
                 "outputs": c.outputs,
                 "vlen": c.vlen,
+                "vlen_out": c.vlen_out,
+                "tags": c.tags.clone().unwrap_or_default(),
             })
         })
         .collect();
@@ -740,14 +938,29 @@ fn gnuradio(cases: &[Case]) -> Option<Vec<Vec<Data>>> {
                 c.outputs
                     .iter()
                     .zip(&r)
-                    .map(|(code, v)| Data::from_json(code, v))
+                    .map(|(code, v)| {
+                        let tags = v[1]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|t| {
+                                let value = t[2].as_f64().unwrap_or(f64::NAN);
+                                (
+                                    t[0].as_u64().unwrap(),
+                                    t[1].as_str().unwrap().to_string(),
+                                    value,
+                                )
+                            })
+                            .collect();
+                        (Data::from_json(code, &v[0]), tags)
+                    })
                     .collect()
             })
             .collect(),
     )
 }
 
-fn run_case(registry: &Registry, c: &Case, scheduler: Box<dyn Scheduler>) -> Vec<Data> {
+fn run_case(registry: &Registry, c: &Case, scheduler: Box<dyn Scheduler>) -> Vec<(Data, Tags)> {
     let params: BTreeMap<String, Pmt> = c
         .params
         .iter()
@@ -759,7 +972,17 @@ fn run_case(registry: &Registry, c: &Case, scheduler: Box<dyn Scheduler>) -> Vec
     let mut fg = Flowgraph::new();
     let b = fg.add_boxed("dut", c.name, block);
     for (i, d) in c.inputs.iter().enumerate() {
-        let src = d.source(&mut fg);
+        let tags = c
+            .tags
+            .as_ref()
+            .and_then(|t| t.get(i))
+            .map(|t| {
+                t.iter()
+                    .map(|&(at, key, v)| Tag::new(at, key, Pmt::U64(v)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let src = d.source(&mut fg, tags);
         let port = if c.inputs.len() == 1 {
             "in".to_string()
         } else {
@@ -802,8 +1025,24 @@ fn blocks_give_what_gnu_radio_gives() {
         for scheduler in every_scheduler() {
             let sched = scheduler.name().to_string();
             let got = run_case(&registry, c, scheduler);
-            for (port, (g, w)) in got.iter().zip(want).enumerate() {
-                if let Some(m) = g.mismatch(w, c.tolerance) {
+            for (port, ((g, gt), (w, wt))) in got.iter().zip(want).enumerate() {
+                let tags_differ = || {
+                    let mut gt = gt.clone();
+                    let mut wt = wt.clone();
+                    // Tags on one item come in no fixed order.
+                    let order = |a: &(u64, String, f64), b: &(u64, String, f64)| {
+                        (a.0, &a.1).cmp(&(b.0, &b.1))
+                    };
+                    gt.sort_by(order);
+                    wt.sort_by(order);
+                    (gt != wt).then(|| format!("tags {gt:?} vs {wt:?}"))
+                };
+                let tag_mismatch = if c.tags.is_some() {
+                    tags_differ()
+                } else {
+                    None
+                };
+                if let Some(m) = g.mismatch(w, c.tolerance).or(tag_mismatch) {
                     panic!(
                         "{} ({}) on {sched}, output {port}: differs from GNU Radio's {}: {m}",
                         c.name,

@@ -5,23 +5,28 @@
 //! The item arithmetic they share is [`Arith`].
 
 mod constant;
+mod level;
 mod nary;
 mod pairs;
+mod reduce;
 mod scalar;
 mod unary;
 
 pub use constant::ConstOp;
 pub use nary::{Combination, Combine};
 pub use pairs::{Unzip2, Zip2};
+pub use reduce::Integrate;
 pub use scalar::{Arith, constants};
 pub use unary::SliceKernel;
 
 pub(crate) use constant::{add_const_spec, multiply_const_spec};
+pub(crate) use level::{rms_spec, sample_and_hold_spec, threshold_spec};
 pub(crate) use nary::{add_spec, divide_spec, multiply_spec, subtract_spec};
 pub(crate) use pairs::{
     complex_to_float_spec, complex_to_magphase_spec, float_to_complex_spec,
     magphase_to_complex_spec, multiply_conjugate_spec,
 };
+pub(crate) use reduce::{argmax_spec, integrate_spec, max_spec};
 pub(crate) use unary::{
     abs_spec, complex_to_arg_spec, complex_to_imag_spec, complex_to_mag_spec,
     complex_to_mag_squared_spec, complex_to_real_spec, conjugate_spec, nlog10_spec,

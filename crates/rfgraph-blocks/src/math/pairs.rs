@@ -41,7 +41,7 @@ pub struct Zip2<A: Item, B: Item, O: Item, F> {
     f: F,
 }
 
-impl<A: Item, B: Item, O: Item, F: Fn(A, B) -> O + Send + 'static> Zip2<A, B, O, F> {
+impl<A: Item, B: Item, O: Item, F: FnMut(A, B) -> O + Send + 'static> Zip2<A, B, O, F> {
     /// Applies `f` to each pair of items.
     pub fn new(f: F) -> Self {
         Self {
@@ -53,7 +53,7 @@ impl<A: Item, B: Item, O: Item, F: Fn(A, B) -> O + Send + 'static> Zip2<A, B, O,
     }
 }
 
-impl<A: Item, B: Item, O: Item, F: Fn(A, B) -> O + Send + 'static> Block for Zip2<A, B, O, F> {
+impl<A: Item, B: Item, O: Item, F: FnMut(A, B) -> O + Send + 'static> Block for Zip2<A, B, O, F> {
     fn ports(&mut self) -> Ports<'_> {
         Ports::new()
             .input(&mut self.in0)
