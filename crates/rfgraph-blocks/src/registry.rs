@@ -5,12 +5,13 @@
 use crate::{convert, math, message, stream};
 use rfgraph::registry::BlockSpec;
 
-/// Every block of this crate, described for the registry.
+/// Every block of this crate, described for the registry, sorted by
+/// registry name.
 pub fn specs() -> Vec<BlockSpec> {
     vec![
         math::abs_spec(),
-        math::add_const_spec(),
         math::add_spec(),
+        math::add_const_spec(),
         math::argmax_spec(),
         convert::char_to_float_spec(),
         convert::char_to_short_spec(),
@@ -45,9 +46,9 @@ pub fn specs() -> Vec<BlockSpec> {
         message::message_debug_spec(),
         message::strobe_spec(),
         message::strobe_random_spec(),
+        math::multiply_spec(),
         math::multiply_conjugate_spec(),
         math::multiply_const_spec(),
-        math::multiply_spec(),
         math::nlog10_spec(),
         message::pdu_set_spec(),
         message::pdu_to_tagged_stream_spec(),
