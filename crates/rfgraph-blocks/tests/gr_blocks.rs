@@ -114,7 +114,13 @@ impl Data {
             let tags = sink
                 .tags()
                 .iter()
-                .map(|t| (t.index, t.key.clone(), t.value.as_f64().unwrap_or(f64::NAN)))
+                .map(|t| {
+                    let value = match &t.value {
+                        Pmt::Bool(b) => b.to_string(),
+                        other => format!("{:?}", other.as_f64().unwrap_or(f64::NAN)),
+                    };
+                    (t.index, t.key.clone(), value)
+                })
                 .collect();
             (sink.items().to_vec(), tags)
         }
@@ -881,11 +887,53 @@ fn cases() -> Vec<Case> {
             (2, "x", 3),
             (4, "packet_len", 6),
         ]]),
+        case(
+            "tag_gate",
+            vec![],
+            "blocks.tag_gate(gr.sizeof_float, False)",
+            vec![F(ramp_f(100))],
+            &["f"],
+        )
+        .tags(vec![vec![(3, "a", 1), (50, "b", 2)]]),
+        case(
+            "tag_gate",
+            vec![("propagate", Pmt::Bool(true))],
+            "blocks.tag_gate(gr.sizeof_float, True)",
+            vec![F(ramp_f(100))],
+            &["f"],
+        )
+        .tags(vec![vec![(3, "a", 1), (50, "b", 2)]]),
+        case(
+            "burst_tagger",
+            vec![],
+            "blocks.burst_tagger(gr.sizeof_float)",
+            vec![
+                F(ramp_f(n)),
+                S((0..n).map(|k| ((k * 7919) % 13) as i16 - 6).collect()),
+            ],
+            &["f"],
+        )
+        .tags(vec![vec![]]),
+        case(
+            "multiply_by_tag_value",
+            vec![("key", "amp".into())],
+            "blocks.multiply_by_tag_value_cc('amp', 1)",
+            vec![C(ramp_c(n))],
+            &["c"],
+        )
+        .tags(vec![vec![(3, "amp", 2), (7, "amp", 5), (4000, "amp", 0)]]),
+        case(
+            "patterned_interleaver",
+            vec![("pattern", Pmt::VecF32(vec![0.0, 1.0, 1.0, 2.0, 0.0]))],
+            "blocks.patterned_interleaver(gr.sizeof_float, [0, 1, 1, 2, 0])",
+            vec![F(ramp_f(2000)), F(vec![-1.0; 2000]), F(vec![5.0; 1000])],
+            &["f"],
+        ),
     ]
 }
 
-/// Tags as compared: index, key, value as a number.
-type Tags = Vec<(u64, String, f64)>;
+/// Tags as compared: index, key, value as text (numbers as `f64`).
+type Tags = Vec<(u64, String, String)>;
 
 /// What GNU Radio gives for every case: each output's items and tags.
 fn gnuradio(cases: &[Case]) -> Option<Vec<Vec<(Data, Tags)>>> {
@@ -944,7 +992,10 @@ fn gnuradio(cases: &[Case]) -> Option<Vec<Vec<(Data, Tags)>>> {
                             .unwrap()
                             .iter()
                             .map(|t| {
-                                let value = t[2].as_f64().unwrap_or(f64::NAN);
+                                let value = match &t[2] {
+                                    Value::Number(x) => format!("{:?}", x.as_f64().unwrap()),
+                                    other => other.to_string(),
+                                };
                                 (
                                     t[0].as_u64().unwrap(),
                                     t[1].as_str().unwrap().to_string(),
@@ -1030,12 +1081,21 @@ fn blocks_give_what_gnu_radio_gives() {
                     let mut gt = gt.clone();
                     let mut wt = wt.clone();
                     // Tags on one item come in no fixed order.
-                    let order = |a: &(u64, String, f64), b: &(u64, String, f64)| {
+                    let order = |a: &(u64, String, String), b: &(u64, String, String)| {
                         (a.0, &a.1).cmp(&(b.0, &b.1))
                     };
                     gt.sort_by(order);
                     wt.sort_by(order);
-                    (gt != wt).then(|| format!("tags {gt:?} vs {wt:?}"))
+                    let first = gt.iter().zip(&wt).position(|(a, b)| a != b);
+                    (gt != wt).then(|| {
+                        format!(
+                            "{} tags vs {}, first difference {:?} vs {:?}",
+                            gt.len(),
+                            wt.len(),
+                            first.map(|i| &gt[i]),
+                            first.map(|i| &wt[i])
+                        )
+                    })
                 };
                 let tag_mismatch = if c.tags.is_some() {
                     tags_differ()

@@ -139,3 +139,24 @@ fn a_disabled_selector_drains_its_inputs_and_refuses_missing_ports() {
     assert_eq!(names, ["input_index", "output_index", "enabled"]);
     assert!(Selector::<u8>::new(2, 1, 2, 0).is_err());
 }
+
+#[test]
+fn tags_strobe_tags_every_interval_after_the_first_and_ends_after_items() {
+    use rfgraph_blocks::stream::TagsStrobe;
+    for s in every_scheduler() {
+        let name = s.name().to_string();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(
+            TagsStrobe::<f32>::new(Pmt::U64(5), 1000, "strobe")
+                .unwrap()
+                .items(100_000),
+        );
+        let sink = fg.add(VectorSink::<f32>::new());
+        fg.connect(src, "out", sink, "in").unwrap();
+        let done = fg.run_bounded(s).unwrap();
+        let out = done.block::<VectorSink<f32>>(sink).unwrap();
+        assert_eq!(out.items().len(), 100_000, "{name}");
+        let at: Vec<u64> = out.tags().iter().map(|t| t.index).collect();
+        assert_eq!(at, (1..100).map(|k| k * 1000).collect::<Vec<_>>(), "{name}");
+    }
+}

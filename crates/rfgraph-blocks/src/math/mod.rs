@@ -10,6 +10,7 @@ mod nary;
 mod pairs;
 mod reduce;
 mod scalar;
+mod tag_value;
 mod unary;
 
 pub use constant::ConstOp;
@@ -17,6 +18,7 @@ pub use nary::{Combination, Combine};
 pub use pairs::{Unzip2, Zip2};
 pub use reduce::Integrate;
 pub use scalar::{Arith, constants};
+pub use tag_value::MultiplyByTagValue;
 pub use unary::SliceKernel;
 
 pub(crate) use constant::{add_const_spec, multiply_const_spec};
@@ -27,6 +29,7 @@ pub(crate) use pairs::{
     magphase_to_complex_spec, multiply_conjugate_spec,
 };
 pub(crate) use reduce::{argmax_spec, integrate_spec, max_spec};
+pub(crate) use tag_value::spec as multiply_by_tag_value_spec;
 pub(crate) use unary::{
     abs_spec, complex_to_arg_spec, complex_to_imag_spec, complex_to_mag_spec,
     complex_to_mag_squared_spec, complex_to_real_spec, conjugate_spec, nlog10_spec,

@@ -45,6 +45,8 @@ fn check_lengths(lengths: &[usize]) -> Result<(), String> {
 pub struct StreamMux<T: Item> {
     inputs: Vec<StreamInput<T>>,
     output: StreamOutput<T>,
+    /// The input of each turn, and its length.
+    order: Vec<usize>,
     lengths: Vec<usize>,
     /// The input whose turn it is, and how many of its items it wrote.
     turn: usize,
@@ -57,17 +59,35 @@ impl<T: Item> StreamMux<T> {
     /// Errors: no lengths, or all 0.
     pub fn new(lengths: Vec<usize>) -> Result<Self, String> {
         check_lengths(&lengths)?;
+        Ok(Self::of_turns((0..lengths.len()).collect(), lengths))
+    }
+
+    /// A mux taking one item of input `pattern[k]` in turn `k` (GNU
+    /// Radio's `patterned_interleaver`); it has `max(pattern) + 1` inputs.
+    ///
+    /// Errors: an empty pattern.
+    pub fn pattern(pattern: Vec<usize>) -> Result<Self, String> {
+        if pattern.is_empty() {
+            return Err("the pattern is empty".into());
+        }
+        let ones = vec![1; pattern.len()];
+        Ok(Self::of_turns(pattern, ones))
+    }
+
+    fn of_turns(order: Vec<usize>, lengths: Vec<usize>) -> Self {
+        let inputs = order.iter().max().map_or(0, |&m| m + 1);
         let mut mux = Self {
-            inputs: (0..lengths.len())
+            inputs: (0..inputs)
                 .map(|i| StreamInput::new(channel_port("in", i)))
                 .collect(),
             output: StreamOutput::new("out"),
+            order,
             lengths,
             turn: 0,
             done: 0,
         };
         mux.skip_empty_turns();
-        Ok(mux)
+        mux
     }
 
     fn skip_empty_turns(&mut self) {
@@ -94,11 +114,11 @@ impl<T: Item> Block for StreamMux<T> {
         let mut written = 0;
         let mut consumed = vec![0usize; self.inputs.len()];
         loop {
-            let k = self.turn;
+            let (k, len) = (self.order[self.turn], self.lengths[self.turn]);
             let input = &mut self.inputs[k];
             let i = &input.slice()[consumed[k]..];
             let o = &mut self.output.slice()[written..];
-            let n = i.len().min(o.len()).min(self.lengths[k] - self.done);
+            let n = i.len().min(o.len()).min(len - self.done);
             if n == 0 {
                 break;
             }
@@ -111,9 +131,9 @@ impl<T: Item> Block for StreamMux<T> {
             consumed[k] += n;
             written += n;
             self.done += n;
-            if self.done == self.lengths[k] {
+            if self.done == len {
                 self.done = 0;
-                self.turn = (k + 1) % self.lengths.len();
+                self.turn = (self.turn + 1) % self.lengths.len();
                 self.skip_empty_turns();
             }
         }
@@ -235,15 +255,19 @@ impl<T: Item> Block for StreamDemux<T> {
     }
 }
 
-fn lengths(p: &Params) -> Result<Vec<usize>, BuildError> {
-    let raw = p.raw("lengths")?;
-    let list: Vec<f32> = p.floats("lengths")?;
+/// The non-negative whole numbers of list parameter `name`.
+fn lengths_of(p: &Params, name: &str) -> Result<Vec<usize>, BuildError> {
+    let raw = p.raw(name)?;
+    let list: Vec<f32> = p.floats(name)?;
     let lengths: Option<Vec<usize>> = list
         .iter()
-        .map(|&l| (l >= 0.0 && l.fract() == 0.0).then_some(l as usize))
+        .map(|&l| (l >= 0.0 && l.fract() == 0.0 && l < 1e7).then_some(l as usize))
         .collect();
-    let lengths =
-        lengths.ok_or_else(|| p.invalid("lengths", format!("not item counts: {raw:?}")))?;
+    lengths.ok_or_else(|| p.invalid(name, format!("not whole numbers from 0: {raw:?}")))
+}
+
+fn lengths(p: &Params) -> Result<Vec<usize>, BuildError> {
+    let lengths = lengths_of(p, "lengths")?;
     check_lengths(&lengths).map_err(|e| p.invalid("lengths", e))?;
     Ok(lengths)
 }
@@ -275,6 +299,31 @@ pub(crate) fn stream_mux_spec() -> BlockSpec {
             .doc("items per turn of each input; their count is the number of inputs"),
     )
     .input(PortSpec::new("in", PortItem::OfType).repeated("lengths"))
+    .output(PortSpec::new("out", PortItem::OfType))
+}
+
+/// `patterned_interleaver`: GNU Radio's `blocks_patterned_interleaver`.
+pub(crate) fn patterned_interleaver_spec() -> BlockSpec {
+    BlockSpec::new(
+        "patterned_interleaver",
+        "Stream Operators",
+        "One item of input `pattern[k]` in turn k, round and round.",
+        |p: &Params| {
+            let pattern = lengths_of(p, "pattern")?;
+            if pattern.is_empty() {
+                return Err(p.invalid("pattern", "is empty"));
+            }
+            super::any_item!(p, T => StreamMux::<T>::pattern(pattern).map_err(|e| p.refused(e))?)
+        },
+    )
+    .doc("The inputs are `in0` … `in{max(pattern)}`; every input should appear in the pattern.")
+    .param(ParamSpec::item_type(&ItemKind::ALL))
+    .param(
+        ParamSpec::floats("pattern")
+            .default(vec![0.0f32, 1.0])
+            .doc("the input of each turn"),
+    )
+    .input(PortSpec::new("in", PortItem::OfType).repeated("pattern"))
     .output(PortSpec::new("out", PortItem::OfType))
 }
 
