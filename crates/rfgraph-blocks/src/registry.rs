@@ -51,6 +51,7 @@ pub fn specs() -> Vec<BlockSpec> {
         math::multiply_by_tag_value_spec(),
         math::multiply_conjugate_spec(),
         math::multiply_const_spec(),
+        math::multiply_matrix_spec(),
         math::nlog10_spec(),
         stream::patterned_interleaver_spec(),
         message::pdu_set_spec(),

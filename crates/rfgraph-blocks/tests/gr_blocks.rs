@@ -929,7 +929,37 @@ fn cases() -> Vec<Case> {
             vec![F(ramp_f(2000)), F(vec![-1.0; 2000]), F(vec![5.0; 1000])],
             &["f"],
         ),
+        case(
+            "multiply_matrix",
+            vec![("matrix", rows(&[&[1.0, 2.0], &[0.5, -1.0], &[3.0, 0.0]]))],
+            "blocks.multiply_matrix_ff([[1, 2], [0.5, -1], [3, 0]])",
+            vec![F(ramp_f(n)), F(ramp_f(n + 4)[4..].to_vec())],
+            &["f", "f", "f"],
+        ),
+        case(
+            "multiply_matrix",
+            vec![
+                ("type", "c32".into()),
+                ("matrix", rows(&[&[1.0, -2.0, 0.25]])),
+            ],
+            "blocks.multiply_matrix_cc([[1, -2, 0.25]])",
+            vec![
+                C(ramp_c(n)),
+                C(ramp_c(n + 4)[4..].to_vec()),
+                C(vec![Complex32::new(1.0, 1.0); n]),
+            ],
+            &["c"],
+        ),
     ]
+}
+
+/// A matrix parameter from rows of numbers.
+fn rows(r: &[&[f64]]) -> Pmt {
+    Pmt::List(
+        r.iter()
+            .map(|row| Pmt::List(row.iter().map(|&x| Pmt::F64(x)).collect()))
+            .collect(),
+    )
 }
 
 /// Tags as compared: index, key, value as text (numbers as `f64`).
@@ -1047,7 +1077,8 @@ fn run_case(registry: &Registry, c: &Case, scheduler: Box<dyn Scheduler>) -> Vec
         .enumerate()
         .map(|(i, code)| {
             let sink = Data::sink(code, &mut fg);
-            let port = if c.outputs.len() == 1 && c.name != "selector" {
+            let port = if c.outputs.len() == 1 && !matches!(c.name, "selector" | "multiply_matrix")
+            {
                 "out".to_string()
             } else {
                 format!("out{i}")

@@ -6,6 +6,7 @@
 
 mod constant;
 mod level;
+mod matrix;
 mod nary;
 mod pairs;
 mod reduce;
@@ -14,6 +15,7 @@ mod tag_value;
 mod unary;
 
 pub use constant::ConstOp;
+pub use matrix::{MultiplyMatrix, matrix};
 pub use nary::{Combination, Combine};
 pub use pairs::{Unzip2, Zip2};
 pub use reduce::Integrate;
@@ -23,6 +25,7 @@ pub use unary::SliceKernel;
 
 pub(crate) use constant::{add_const_spec, multiply_const_spec};
 pub(crate) use level::{rms_spec, sample_and_hold_spec, threshold_spec};
+pub(crate) use matrix::spec as multiply_matrix_spec;
 pub(crate) use nary::{add_spec, divide_spec, multiply_spec, subtract_spec};
 pub(crate) use pairs::{
     complex_to_float_spec, complex_to_magphase_spec, float_to_complex_spec,

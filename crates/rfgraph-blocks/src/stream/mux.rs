@@ -51,6 +51,8 @@ pub struct StreamMux<T: Item> {
     /// The input whose turn it is, and how many of its items it wrote.
     turn: usize,
     done: usize,
+    /// Items taken from each input in this call.
+    consumed: Vec<usize>,
 }
 
 impl<T: Item> StreamMux<T> {
@@ -81,6 +83,7 @@ impl<T: Item> StreamMux<T> {
                 .map(|i| StreamInput::new(channel_port("in", i)))
                 .collect(),
             output: StreamOutput::new("out"),
+            consumed: vec![0; inputs],
             order,
             lengths,
             turn: 0,
@@ -112,7 +115,8 @@ impl<T: Item> Block for StreamMux<T> {
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
         let mut written = 0;
-        let mut consumed = vec![0usize; self.inputs.len()];
+        let mut consumed = std::mem::take(&mut self.consumed);
+        consumed.fill(0);
         loop {
             let (k, len) = (self.order[self.turn], self.lengths[self.turn]);
             let input = &mut self.inputs[k];
@@ -137,9 +141,10 @@ impl<T: Item> Block for StreamMux<T> {
                 self.skip_empty_turns();
             }
         }
-        for (input, n) in self.inputs.iter_mut().zip(consumed) {
+        for (input, &n) in self.inputs.iter_mut().zip(&consumed) {
             input.consume(n);
         }
+        self.consumed = consumed;
         self.output.produce(written);
         Ok(())
     }
@@ -178,6 +183,8 @@ pub struct StreamDemux<T: Item> {
     lengths: Vec<usize>,
     turn: usize,
     done: usize,
+    /// Items given to each output in this call.
+    written: Vec<usize>,
 }
 
 impl<T: Item> StreamDemux<T> {
@@ -191,6 +198,7 @@ impl<T: Item> StreamDemux<T> {
             outputs: (0..lengths.len())
                 .map(|i| StreamOutput::new(channel_port("out", i)))
                 .collect(),
+            written: vec![0; lengths.len()],
             lengths,
             turn: 0,
             done: 0,
@@ -221,7 +229,8 @@ impl<T: Item> Block for StreamDemux<T> {
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
         let mut read = 0;
-        let mut written = vec![0usize; self.outputs.len()];
+        let mut written = std::mem::take(&mut self.written);
+        written.fill(0);
         let start = self.input.position();
         loop {
             let k = self.turn;
@@ -248,9 +257,10 @@ impl<T: Item> Block for StreamDemux<T> {
             }
         }
         self.input.consume(read);
-        for (output, n) in self.outputs.iter_mut().zip(written) {
+        for (output, &n) in self.outputs.iter_mut().zip(&written) {
             output.produce(n);
         }
+        self.written = written;
         Ok(())
     }
 }
