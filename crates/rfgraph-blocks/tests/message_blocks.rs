@@ -162,3 +162,109 @@ fn random_pdus_come_at_the_start_and_on_request_within_their_bounds() {
         );
     }
 }
+
+#[test]
+fn take_skip_pdus_pass_the_pdu_tools_as_gnu_radio_passes_them() {
+    use rfgraph::registry::Registry;
+    use std::collections::BTreeMap;
+    let mut registry = Registry::new();
+    registry.extend(rfgraph_blocks::registry::specs());
+    let build = |name: &str, params: &[(&str, Pmt)]| {
+        let p: BTreeMap<String, Pmt> = params
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect();
+        registry.build(name, p).unwrap()
+    };
+    for s in every_scheduler() {
+        let name = s.name().to_string();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(
+            (0..20).map(|k| k as f32).collect::<Vec<_>>(),
+        ));
+        let take = fg.add_boxed(
+            "take",
+            "take_skip_to_pdu",
+            build(
+                "take_skip_to_pdu",
+                &[
+                    ("type", "f32".into()),
+                    ("take", Pmt::U64(3)),
+                    ("skip", Pmt::U64(4)),
+                ],
+            ),
+        );
+        let all = fg.add(MessageSink::new());
+        // Keep the odd-numbered PDUs, then drop their number, add a time,
+        // and split them.
+        let set = fg.add_boxed(
+            "set",
+            "pdu_set",
+            build(
+                "pdu_set",
+                &[("key", "odd".into()), ("value", Pmt::Bool(true))],
+            ),
+        );
+        let filter = fg.add_boxed(
+            "filter",
+            "pdu_filter",
+            build(
+                "pdu_filter",
+                &[("key", "pdu_num".into()), ("value", Pmt::U64(1))],
+            ),
+        );
+        let remove = fg.add_boxed(
+            "remove",
+            "pdu_remove",
+            build("pdu_remove", &[("key", "pdu_num".into())]),
+        );
+        let time = fg.add_boxed("time", "add_system_time", build("add_system_time", &[]));
+        let split = fg.add_boxed("split", "pdu_split", build("pdu_split", &[]));
+        let dicts = fg.add(MessageSink::new());
+        let vecs = fg.add(MessageSink::new());
+        fg.connect(src, "out", take, "in").unwrap();
+        fg.connect_message(take, "pdus", all, "in").unwrap();
+        fg.connect_message(take, "pdus", set, "pdus").unwrap();
+        fg.connect_message(set, "pdus", filter, "pdus").unwrap();
+        fg.connect_message(filter, "pdus", remove, "pdus").unwrap();
+        fg.connect_message(remove, "pdus", time, "pdu").unwrap();
+        fg.connect_message(time, "pdu", split, "pdu").unwrap();
+        fg.connect_message(split, "dict", dicts, "in").unwrap();
+        fg.connect_message(split, "vec", vecs, "in").unwrap();
+        let done = fg.run_bounded(s).unwrap();
+        // GNU Radio 3.10: (((pdu_num . 0)) . #[0 1 2]), (((pdu_num . 1)) . #[7 8 9]), (((pdu_num . 2)) . #[14 15 16])
+        let pdus = done.block::<MessageSink>(all).unwrap().messages();
+        let seen: Vec<(Pmt, Pmt)> = pdus
+            .iter()
+            .map(|m| {
+                let (meta, data) = parse(m).unwrap();
+                (meta["pdu_num"].clone(), data.clone())
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (Pmt::U64(0), Pmt::VecF32(vec![0.0, 1.0, 2.0])),
+                (Pmt::U64(1), Pmt::VecF32(vec![7.0, 8.0, 9.0])),
+                (Pmt::U64(2), Pmt::VecF32(vec![14.0, 15.0, 16.0])),
+            ],
+            "{name}"
+        );
+        let dicts = done.block::<MessageSink>(dicts).unwrap().messages();
+        assert_eq!(dicts.len(), 1, "{name}");
+        let Pmt::Map(meta) = &dicts[0] else {
+            panic!("{name}: not a map")
+        };
+        assert_eq!(
+            meta.keys().collect::<Vec<_>>(),
+            ["odd", "systime"],
+            "{name}"
+        );
+        assert!(meta["systime"].as_f64().unwrap() > 1.6e9, "{name}");
+        assert_eq!(
+            done.block::<MessageSink>(vecs).unwrap().messages(),
+            &[Pmt::VecF32(vec![7.0, 8.0, 9.0])],
+            "{name}"
+        );
+    }
+}
