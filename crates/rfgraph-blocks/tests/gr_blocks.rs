@@ -950,6 +950,79 @@ fn cases() -> Vec<Case> {
             ],
             &["c"],
         ),
+        case(
+            "delay",
+            vec![("delay", Pmt::U64(5)), ("vlen", Pmt::U64(3))],
+            "blocks.delay(gr.sizeof_float * 3, 5)",
+            vec![F(ramp_f(3 * 500))],
+            &["f"],
+        )
+        .vlen(3),
+        case(
+            "repeat",
+            vec![("interpolation", Pmt::U64(3)), ("vlen", Pmt::U64(2))],
+            "blocks.repeat(gr.sizeof_float * 2, 3)",
+            vec![F(ramp_f(2 * 500))],
+            &["f"],
+        )
+        .vlen(2),
+        case(
+            "keep_one_in_n",
+            vec![("n", Pmt::U64(4)), ("vlen", Pmt::U64(3))],
+            "blocks.keep_one_in_n(gr.sizeof_float * 3, 4)",
+            vec![F(ramp_f(3 * 501))],
+            &["f"],
+        )
+        .vlen(3),
+        case(
+            "stream_mux",
+            vec![
+                ("lengths", Pmt::VecF32(vec![1.0, 2.0])),
+                ("vlen", Pmt::U64(2)),
+            ],
+            "blocks.stream_mux(gr.sizeof_float * 2, [1, 2])",
+            vec![F(ramp_f(2 * 300)), F(vec![-1.0; 2 * 600])],
+            &["f"],
+        )
+        .vlen(2),
+        case(
+            "stream_demux",
+            vec![
+                ("lengths", Pmt::VecF32(vec![1.0, 2.0])),
+                ("vlen", Pmt::U64(2)),
+            ],
+            "blocks.stream_demux(gr.sizeof_float * 2, [1, 2])",
+            vec![F(ramp_f(2 * 900))],
+            &["f", "f"],
+        )
+        .vlen(2),
+        case(
+            "interleave",
+            vec![("blocksize", Pmt::U64(3)), ("vlen", Pmt::U64(2))],
+            "blocks.interleave(gr.sizeof_float * 2, 3)",
+            vec![F(ramp_f(2 * 300)), F(vec![-1.0; 2 * 300])],
+            &["f"],
+        )
+        .vlen(2),
+        case(
+            "deinterleave",
+            vec![("blocksize", Pmt::U64(3)), ("vlen", Pmt::U64(2))],
+            "blocks.deinterleave(gr.sizeof_float * 2, 3)",
+            vec![F(ramp_f(2 * 600))],
+            &["f", "f"],
+        )
+        .vlen(2),
+        case(
+            "patterned_interleaver",
+            vec![
+                ("pattern", Pmt::VecF32(vec![0.0, 1.0, 0.0])),
+                ("vlen", Pmt::U64(2)),
+            ],
+            "blocks.patterned_interleaver(gr.sizeof_float * 2, [0, 1, 0])",
+            vec![F(ramp_f(2 * 400)), F(vec![-1.0; 2 * 200])],
+            &["f"],
+        )
+        .vlen(2),
     ]
 }
 

@@ -40,6 +40,8 @@ use rfgraph::{
 pub struct Delay<T: Item> {
     input: StreamInput<T>,
     output: StreamOutput<T>,
+    /// Items per GNU Radio vector: the setting counts vectors.
+    vlen: u64,
     delay: u64,
     /// Zeros still to write before the next input item.
     zeros: u64,
@@ -54,14 +56,26 @@ impl<T: Item> Delay<T> {
         Self {
             input: StreamInput::new("in"),
             output: StreamOutput::new("out"),
+            vlen: 1,
             delay,
             zeros: delay,
             drop: 0,
             settings: Settings::new().with(
-                Setting::new("delay", |s: &mut Self, d: u64| s.set_delay(d))
-                    .doc("the delay in items"),
+                Setting::try_new("delay", |s: &mut Self, d: u64| {
+                    let items = d.checked_mul(s.vlen).ok_or("too long a delay")?;
+                    s.set_delay(items);
+                    Ok::<(), String>(())
+                })
+                .doc("the delay in GNU Radio vectors (items when `vlen` is 1)"),
             ),
         }
+    }
+
+    /// Counts the `delay` setting in vectors of `vlen` items (GNU Radio's
+    /// vector streams); the delay given to [`new`](Self::new) is in items.
+    pub fn vlen(mut self, vlen: u64) -> Self {
+        self.vlen = vlen.max(1);
+        self
     }
 
     /// Changes the delay from here on.
@@ -133,8 +147,12 @@ pub(crate) fn spec() -> BlockSpec {
         "Stream Operators",
         "Delays a stream by a settable number of items (zeros first).",
         |p: &Params| {
-            let d = p.u64("delay")?;
-            super::any_item!(p, T => Delay::<T>::new(d))
+            let (d, vlen) = (p.u64("delay")?, p.u64("vlen")?);
+            let items = d
+                .checked_mul(vlen)
+                .filter(|_| vlen > 0)
+                .ok_or_else(|| p.refused("`vlen` must be at least 1 and `delay · vlen` fit 64 bits"))?;
+            super::any_item!(p, T => Delay::<T>::new(items).vlen(vlen))
         },
     )
     .doc("Writes `delay` zeros, then the input. A larger new delay inserts the difference in zeros; a smaller one drops the difference from the input. Tags move with their items.")
@@ -142,10 +160,11 @@ pub(crate) fn spec() -> BlockSpec {
     .param(
         ParamSpec::uint("delay")
             .default(0u64)
-            .unit("items")
+            .unit("vectors")
             .settable()
-            .doc("the delay"),
+            .doc("the delay, in GNU Radio vectors"),
     )
+    .param(ParamSpec::uint("vlen").default(1u64).doc("GNU Radio vector length"))
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))
 }

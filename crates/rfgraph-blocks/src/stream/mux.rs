@@ -64,16 +64,17 @@ impl<T: Item> StreamMux<T> {
         Ok(Self::of_turns((0..lengths.len()).collect(), lengths))
     }
 
-    /// A mux taking one item of input `pattern[k]` in turn `k` (GNU
-    /// Radio's `patterned_interleaver`); it has `max(pattern) + 1` inputs.
+    /// A mux taking `vlen` items of input `pattern[k]` in turn `k` (GNU
+    /// Radio's `patterned_interleaver` on vectors of `vlen`); it has
+    /// `max(pattern) + 1` inputs.
     ///
-    /// Errors: an empty pattern.
-    pub fn pattern(pattern: Vec<usize>) -> Result<Self, String> {
-        if pattern.is_empty() {
-            return Err("the pattern is empty".into());
+    /// Errors: an empty pattern, or a `vlen` of 0.
+    pub fn pattern(pattern: Vec<usize>, vlen: usize) -> Result<Self, String> {
+        if pattern.is_empty() || vlen == 0 {
+            return Err("the pattern is empty or vlen 0".into());
         }
-        let ones = vec![1; pattern.len()];
-        Ok(Self::of_turns(pattern, ones))
+        let turns = vec![vlen; pattern.len()];
+        Ok(Self::of_turns(pattern, turns))
     }
 
     fn of_turns(order: Vec<usize>, lengths: Vec<usize>) -> Self {
@@ -276,10 +277,30 @@ fn lengths_of(p: &Params, name: &str) -> Result<Vec<usize>, BuildError> {
     lengths.ok_or_else(|| p.invalid(name, format!("not whole numbers from 0: {raw:?}")))
 }
 
+/// GNU Radio's vector length: every count is in vectors of it.
+fn vlen(p: &Params) -> Result<usize, BuildError> {
+    match p.usize("vlen")? {
+        0 => Err(p.invalid("vlen", "must be at least 1")),
+        v => Ok(v),
+    }
+}
+
+/// `counts` in items: times `vlen`.
+fn in_items(p: &Params, counts: Vec<usize>) -> Result<Vec<usize>, BuildError> {
+    let v = vlen(p)?;
+    counts
+        .into_iter()
+        .map(|c| {
+            c.checked_mul(v)
+                .ok_or_else(|| p.refused("a length · vlen is too large"))
+        })
+        .collect()
+}
+
 fn lengths(p: &Params) -> Result<Vec<usize>, BuildError> {
     let lengths = lengths_of(p, "lengths")?;
     check_lengths(&lengths).map_err(|e| p.invalid("lengths", e))?;
-    Ok(lengths)
+    in_items(p, lengths)
 }
 
 /// `blocksize` repeated `count` times.
@@ -288,7 +309,7 @@ fn blocks(p: &Params) -> Result<Vec<usize>, BuildError> {
     if count == 0 || size == 0 {
         return Err(p.refused("`count` and `blocksize` must be at least 1"));
     }
-    Ok(vec![size; count])
+    in_items(p, vec![size; count])
 }
 
 /// `stream_mux`: GNU Radio's `blocks_stream_mux`.
@@ -303,6 +324,11 @@ pub(crate) fn stream_mux_spec() -> BlockSpec {
         },
     )
     .param(ParamSpec::item_type(&ItemKind::ALL))
+    .param(
+        ParamSpec::uint("vlen")
+            .default(1u64)
+            .doc("GNU Radio vector length: lengths count vectors"),
+    )
     .param(
         ParamSpec::floats("lengths")
             .default(vec![1.0f32, 1.0])
@@ -323,11 +349,13 @@ pub(crate) fn patterned_interleaver_spec() -> BlockSpec {
             if pattern.is_empty() {
                 return Err(p.invalid("pattern", "is empty"));
             }
-            super::any_item!(p, T => StreamMux::<T>::pattern(pattern).map_err(|e| p.refused(e))?)
+            let v = vlen(p)?;
+            super::any_item!(p, T => StreamMux::<T>::pattern(pattern.clone(), v).map_err(|e| p.refused(e))?)
         },
     )
     .doc("The inputs are `in0` … `in{max(pattern)}`; every input should appear in the pattern.")
     .param(ParamSpec::item_type(&ItemKind::ALL))
+    .param(ParamSpec::uint("vlen").default(1u64).doc("GNU Radio vector length: lengths count vectors"))
     .param(
         ParamSpec::floats("pattern")
             .default(vec![0.0f32, 1.0])
@@ -350,6 +378,11 @@ pub(crate) fn stream_demux_spec() -> BlockSpec {
     )
     .param(ParamSpec::item_type(&ItemKind::ALL))
     .param(
+        ParamSpec::uint("vlen")
+            .default(1u64)
+            .doc("GNU Radio vector length: lengths count vectors"),
+    )
+    .param(
         ParamSpec::floats("lengths")
             .default(vec![1.0f32, 1.0])
             .doc("items per turn of each output; their count is the number of outputs"),
@@ -370,6 +403,11 @@ pub(crate) fn interleave_spec() -> BlockSpec {
         },
     )
     .param(ParamSpec::item_type(&ItemKind::ALL))
+    .param(
+        ParamSpec::uint("vlen")
+            .default(1u64)
+            .doc("GNU Radio vector length: lengths count vectors"),
+    )
     .param(
         ParamSpec::uint("count")
             .default(2u64)
@@ -396,6 +434,11 @@ pub(crate) fn deinterleave_spec() -> BlockSpec {
         },
     )
     .param(ParamSpec::item_type(&ItemKind::ALL))
+    .param(
+        ParamSpec::uint("vlen")
+            .default(1u64)
+            .doc("GNU Radio vector length: lengths count vectors"),
+    )
     .param(
         ParamSpec::uint("count")
             .default(2u64)

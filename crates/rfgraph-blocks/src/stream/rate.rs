@@ -86,6 +86,7 @@ impl<T: Item> FixedRateKernel for KeepMInN<T> {
 /// ```
 pub struct Repeat<T> {
     n: usize,
+    vlen: usize,
     _item: PhantomData<fn(T) -> T>,
 }
 
@@ -95,8 +96,19 @@ impl<T: Item> Repeat<T> {
     /// Errors: `n` of 0.
     #[allow(clippy::new_ret_no_self)]
     pub fn block(n: usize) -> Result<FixedRateBlock<Self>, String> {
+        Self::vectors(n, 1)
+    }
+
+    /// The block repeating each GNU Radio vector of `vlen` items `n` times.
+    ///
+    /// Errors: `n` or `vlen` of 0, or `n · vlen` too large.
+    pub fn vectors(n: usize, vlen: usize) -> Result<FixedRateBlock<Self>, String> {
+        if n.checked_mul(vlen).is_none() {
+            return Err("n · vlen is too large".into());
+        }
         FixedRateBlock::new(Self {
             n,
+            vlen,
             _item: PhantomData,
         })
         .map_err(|e| e.to_string())
@@ -107,11 +119,25 @@ impl<T: Item> FixedRateKernel for Repeat<T> {
     type In = T;
     type Out = T;
     fn interpolation(&self) -> usize {
-        self.n
+        self.n * self.vlen
+    }
+    fn decimation(&self) -> usize {
+        self.vlen
     }
     fn process(&mut self, input: &[T], output: &mut [T]) {
-        for (o, &x) in output.chunks_exact_mut(self.n).zip(input) {
-            o.fill(x);
+        if self.vlen == 1 {
+            for (o, &x) in output.chunks_exact_mut(self.n).zip(input) {
+                o.fill(x);
+            }
+            return;
+        }
+        for (o, v) in output
+            .chunks_exact_mut(self.n * self.vlen)
+            .zip(input.chunks_exact(self.vlen))
+        {
+            for copy in o.chunks_exact_mut(self.vlen) {
+                copy.copy_from_slice(v);
+            }
         }
     }
 }
@@ -145,15 +171,19 @@ pub(crate) fn keep_one_in_n_spec() -> BlockSpec {
     BlockSpec::new(
         "keep_one_in_n",
         "Stream Operators",
-        "Keeps the last item of every `n`.",
+        "Keeps the last item (or vector) of every `n`.",
         |p: &Params| {
-            let n = p.usize("n")?;
-            super::any_item!(p, T => KeepMInN::<T>::block(1, n, n.saturating_sub(1)).map_err(|e| p.refused(e))?)
+            let (n, vlen) = (p.usize("n")?, p.usize("vlen")?);
+            let group = n
+                .checked_mul(vlen)
+                .ok_or_else(|| p.refused("n · vlen is too large"))?;
+            super::any_item!(p, T => KeepMInN::<T>::block(vlen, group, group.saturating_sub(vlen)).map_err(|e| p.refused(e))?)
         },
     )
-    .doc("Of every group of `n` input items, writes the last, as GNU Radio does; an incomplete last group is dropped.")
+    .doc("Of every group of `n` input vectors (of `vlen` items), writes the last, as GNU Radio does; an incomplete last group is dropped.")
     .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(ParamSpec::uint("n").default(2u64).doc("items per group"))
+    .param(ParamSpec::uint("n").default(2u64).doc("vectors per group"))
+    .param(ParamSpec::uint("vlen").default(1u64).doc("GNU Radio vector length"))
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))
 }
@@ -165,15 +195,20 @@ pub(crate) fn repeat_spec() -> BlockSpec {
         "Stream Operators",
         "Writes every item `interpolation` times.",
         |p: &Params| {
-            let n = p.usize("interpolation")?;
-            super::any_item!(p, T => Repeat::<T>::block(n).map_err(|e| p.refused(e))?)
+            let (n, vlen) = (p.usize("interpolation")?, p.usize("vlen")?);
+            super::any_item!(p, T => Repeat::<T>::vectors(n, vlen).map_err(|e| p.refused(e))?)
         },
     )
     .param(ParamSpec::item_type(&ItemKind::ALL))
     .param(
         ParamSpec::uint("interpolation")
             .default(1u64)
-            .doc("copies of each item"),
+            .doc("copies of each item (or vector)"),
+    )
+    .param(
+        ParamSpec::uint("vlen")
+            .default(1u64)
+            .doc("GNU Radio vector length"),
     )
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))
