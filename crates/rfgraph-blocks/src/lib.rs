@@ -9,7 +9,15 @@
 //! | sinks | [`VectorSink`], [`NullSink`], [`MessageSink`] |
 //! | stream utilities | [`Head`], [`Throttle`], [`Copy`](struct@Copy), [`CopyRand`], [`Map`] |
 //! | signal processing | [`DspBlock`] around any `rfgraph-dsp` kernel (FIR, resamplers, FFT, demodulators, ...) |
-//! | messages | [`MessageBurst`], [`MessageForward`], [`MessageSink`] |
+//! | messages | [`MessageBurst`], [`MessageForward`], [`MessageSink`]; in [`message`]: strobes, debug printers in GNU Radio's format, PDUs (`[Map(meta), data]`) and tagged streams |
+//! | math | in [`math`]: N-input add/subtract/multiply/divide, settable constants, complex parts and magnitudes, `nlog10`, matrices, reductions, level blocks |
+//! | type conversions | in [`convert`]: GNU Radio's scale, rounding and saturation between bytes, shorts, ints, floats and complex pairs |
+//! | stream operators | in [`stream`]: [`ConstSource`], [`Delay`], [`SkipHead`], [`Selector`], mux/demux/interleave, keep/repeat, tag tools |
+//!
+//! The blocks are registry entries too ([`registry::specs`]), under GNU
+//! Radio's names without module and type suffix (`multiply_const`,
+//! `char_to_float`, `message_debug`); GNU Radio's vectors are flat
+//! streams here, with a `vlen` where a block works on whole vectors.
 //!
 //! SDR hardware (seify / SoapySDR) lives in the `rfgraph-hw` crate.
 //!

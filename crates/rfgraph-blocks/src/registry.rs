@@ -59,6 +59,7 @@ pub fn specs() -> Vec<BlockSpec> {
         message::remove_spec(),
         message::pdu_set_spec(),
         message::split_spec(),
+        message::pdu_to_stream_spec(),
         message::pdu_to_tagged_stream_spec(),
         stream::probe_signal_spec(),
         message::random_pdu_spec(),

@@ -268,3 +268,32 @@ fn take_skip_pdus_pass_the_pdu_tools_as_gnu_radio_passes_them() {
         );
     }
 }
+
+#[test]
+fn pdu_to_stream_writes_bursts_tagged_as_gnu_radio_tags_them() {
+    for s in every_scheduler() {
+        let name = s.name().to_string();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]));
+        let take = fg.add(rfgraph_blocks::message::TakeSkipToPdu::<f32>::new(3, 0).unwrap());
+        let bursts = fg.add(PduToTaggedStream::<f32>::bursts(64, false));
+        let sink = fg.add(VectorSink::<f32>::new());
+        fg.connect(src, "out", take, "in").unwrap();
+        fg.connect_message(take, "pdus", bursts, "pdus").unwrap();
+        fg.connect(bursts, "out", sink, "in").unwrap();
+        let done = fg.run_bounded(s).unwrap();
+        let out = done.block::<VectorSink<f32>>(sink).unwrap();
+        // GNU Radio 3.10: (0, tx_sob), (2, tx_eob), (3, tx_sob), (5, tx_eob).
+        assert_eq!(out.items(), &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "{name}");
+        let tags: Vec<(u64, &str)> = out
+            .tags()
+            .iter()
+            .map(|t| (t.index, t.key.as_str()))
+            .collect();
+        assert_eq!(
+            tags,
+            [(0, "tx_sob"), (2, "tx_eob"), (3, "tx_sob"), (5, "tx_eob")],
+            "{name}"
+        );
+    }
+}

@@ -32,7 +32,8 @@ pub(crate) use pdu_tools::{add_system_time_spec, filter_spec, remove_spec, split
 pub(crate) use random_pdu::spec as random_pdu_spec;
 pub(crate) use strobe::{strobe_random_spec, strobe_spec};
 pub(crate) use tagged::{
-    pdu_to_tagged_stream_spec, stream_to_tagged_stream_spec, tagged_stream_to_pdu_spec,
+    pdu_to_stream_spec, pdu_to_tagged_stream_spec, stream_to_tagged_stream_spec,
+    tagged_stream_to_pdu_spec,
 };
 pub(crate) use tagged_mux::{multiply_length_spec, tagged_stream_mux_spec};
 pub(crate) use take_skip::spec as take_skip_to_pdu_spec;

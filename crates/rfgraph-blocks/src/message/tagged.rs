@@ -227,6 +227,9 @@ impl<T: PduItem> Block for TaggedStreamToPdu<T> {
 pub struct PduToTaggedStream<T: PduItem> {
     output: StreamOutput<T>,
     key: String,
+    /// Burst framing instead (`pdu_to_stream`): the queue depth, and
+    /// whether PDUs arriving during a burst are dropped.
+    burst: Option<(usize, bool)>,
     /// PDUs to write: metadata, items, items written.
     queue: VecDeque<(BTreeMap<String, Pmt>, Vec<T>, usize)>,
 }
@@ -237,7 +240,20 @@ impl<T: PduItem> PduToTaggedStream<T> {
         Self {
             output: StreamOutput::new("out"),
             key: key.into(),
+            burst: None,
             queue: VecDeque::new(),
+        }
+    }
+
+    /// GNU Radio's `pdu_to_stream`: each PDU's data is a burst whose
+    /// first item is tagged `tx_sob = true` and last `tx_eob = true`
+    /// (no length or metadata tags). At most `depth` PDUs wait; with
+    /// `drop_early`, a PDU arriving while a burst is being written is
+    /// dropped instead of queued.
+    pub fn bursts(depth: usize, drop_early: bool) -> Self {
+        Self {
+            burst: Some((depth.max(1), drop_early)),
+            ..Self::new("")
         }
     }
 
@@ -260,6 +276,11 @@ impl<T: PduItem> Block for PduToTaggedStream<T> {
                 std::any::type_name::<T>()
             )
         })?;
+        if let Some((depth, drop_early)) = self.burst
+            && (self.queue.len() >= depth || (drop_early && !self.queue.is_empty()))
+        {
+            return Ok(Pmt::Null);
+        }
         if !items.is_empty() {
             self.queue.push_back((meta, items, 0));
         }
@@ -275,13 +296,24 @@ impl<T: PduItem> Block for PduToTaggedStream<T> {
             if written == o.len() {
                 break;
             }
-            if *done == 0 {
-                tags.push((written, self.key.clone(), Pmt::U64(items.len() as u64)));
-                for (k, v) in std::mem::take(meta) {
-                    tags.push((written, k, v));
+            let n = (items.len() - *done).min(o.len() - written);
+            match self.burst {
+                None if *done == 0 => {
+                    tags.push((written, self.key.clone(), Pmt::U64(items.len() as u64)));
+                    for (k, v) in std::mem::take(meta) {
+                        tags.push((written, k, v));
+                    }
+                }
+                None => {}
+                Some(_) => {
+                    if *done == 0 {
+                        tags.push((written, "tx_sob".to_string(), Pmt::Bool(true)));
+                    }
+                    if *done + n == items.len() {
+                        tags.push((written + n - 1, "tx_eob".to_string(), Pmt::Bool(true)));
+                    }
                 }
             }
-            let n = (items.len() - *done).min(o.len() - written);
             rfgraph::copy_items(&mut o[written..written + n], &items[*done..*done + n]);
             *done += n;
             written += n;
@@ -341,6 +373,32 @@ pub(crate) fn tagged_stream_to_pdu_spec() -> BlockSpec {
     .param(key_param())
     .input(PortSpec::new("in", PortItem::OfType))
     .message_output("pdus")
+}
+
+/// `pdu_to_stream`: GNU Radio's `pdu_pdu_to_stream_x`.
+pub(crate) fn pdu_to_stream_spec() -> BlockSpec {
+    BlockSpec::new(
+        "pdu_to_stream",
+        "Packet Operators",
+        "Writes each PDU's data as a burst tagged `tx_sob`/`tx_eob`.",
+        |p: &Params| {
+            let depth = p.usize("depth")?;
+            let drop_early = !p.string("early_behavior")?.eq_ignore_ascii_case("append");
+            rfgraph::for_item_kinds!(p, p.item_type()?, { U8 => u8, F32 => f32, C32 => Complex32 } as T
+                => PduToTaggedStream::<T>::bursts(depth, drop_early))
+        },
+    )
+    .doc("Bursts follow each other without gaps; nothing is written while no PDU waits. `append` queues PDUs arriving during a burst (up to `depth`, later ones are dropped); `drop` and `balk` drop them.")
+    .param(ParamSpec::item_type(&PDU_KINDS))
+    .param(
+        ParamSpec::string("early_behavior")
+            .choices(&["append", "drop", "balk"])
+            .default("append")
+            .doc("what happens to a PDU arriving during a burst"),
+    )
+    .param(ParamSpec::uint("depth").default(64u64).doc("PDUs that may wait"))
+    .message_input("pdus")
+    .output(PortSpec::new("out", PortItem::OfType))
 }
 
 /// `pdu_to_tagged_stream`: GNU Radio's `pdu_pdu_to_tagged_stream`.
