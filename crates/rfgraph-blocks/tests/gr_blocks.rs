@@ -1023,6 +1023,116 @@ fn cases() -> Vec<Case> {
             &["f"],
         )
         .vlen(2),
+        case(
+            "min",
+            vec![("inputs", Pmt::U64(2)), ("vlen", Pmt::U64(4))],
+            "blocks.min_ff(4, 1)",
+            vec![F(ramp_f(4 * n)), F(ramp_f(4 * n + 9)[9..].to_vec())],
+            &["f"],
+        )
+        .vlen(4)
+        .vlen_out(1),
+        case(
+            "and",
+            vec![("type", "u8".into()), ("inputs", Pmt::U64(3))],
+            "blocks.and_bb()",
+            vec![
+                B(ramp_b(n)),
+                B(ramp_b(n + 3)[3..].to_vec()),
+                B(vec![0x7f; n]),
+            ],
+            &["b"],
+        ),
+        case(
+            "or",
+            vec![("type", "i16".into())],
+            "blocks.or_ss()",
+            vec![S(ramp_s(n)), S(ramp_s(n + 3)[3..].to_vec())],
+            &["s"],
+        ),
+        case(
+            "xor",
+            vec![("type", "i32".into())],
+            "blocks.xor_ii()",
+            vec![I(ramp_i(n)), I(ramp_i(n + 3)[3..].to_vec())],
+            &["i"],
+        ),
+        case(
+            "not",
+            vec![("type", "i16".into())],
+            "blocks.not_ss()",
+            vec![S(ramp_s(n))],
+            &["s"],
+        ),
+        case(
+            "mute",
+            vec![("mute", Pmt::Bool(true))],
+            "blocks.mute_ff(True)",
+            vec![F(ramp_f(n))],
+            &["f"],
+        ),
+        case(
+            "mute",
+            vec![("type", "c32".into())],
+            "blocks.mute_cc(False)",
+            vec![C(ramp_c(n))],
+            &["c"],
+        ),
+        case(
+            "transcendental",
+            vec![("function", "log10".into())],
+            "blocks.transcendental('log10', 'float')",
+            vec![F(ramp_f(n).iter().map(|x| x.abs() + 0.5).collect())],
+            &["f"],
+        )
+        .tolerance(1e-4),
+        case(
+            "transcendental",
+            vec![("function", "tanh".into())],
+            "blocks.transcendental('tanh', 'float')",
+            vec![F(ramp_f(n))],
+            &["f"],
+        )
+        .tolerance(1e-4),
+        case(
+            "transcendental",
+            vec![("type", "c32".into()), ("function", "exp".into())],
+            "blocks.transcendental('exp', 'complex_float')",
+            vec![C(ramp_c(n).iter().map(|z| z * 0.2).collect())],
+            &["c"],
+        )
+        .tolerance(1e-4),
+        case(
+            "streams_to_stream",
+            vec![("count", Pmt::U64(3))],
+            "blocks.streams_to_stream(gr.sizeof_float, 3)",
+            vec![F(ramp_f(500)), F(vec![-1.0; 500]), F(vec![2.0; 500])],
+            &["f"],
+        ),
+        case(
+            "streams_to_vector",
+            vec![("count", Pmt::U64(2))],
+            "blocks.streams_to_vector(gr.sizeof_float, 2)",
+            vec![F(ramp_f(500)), F(vec![-1.0; 500])],
+            &["f"],
+        )
+        .vlen_out(2),
+        case(
+            "stream_to_streams",
+            vec![("count", Pmt::U64(3))],
+            "blocks.stream_to_streams(gr.sizeof_float, 3)",
+            vec![F(ramp_f(1500))],
+            &["f", "f", "f"],
+        ),
+        case(
+            "vector_to_streams",
+            vec![("type", "i16".into()), ("count", Pmt::U64(2))],
+            "blocks.vector_to_streams(gr.sizeof_short, 2)",
+            vec![S(ramp_s(1000))],
+            &["s", "s"],
+        )
+        .vlen(2)
+        .vlen_out(1),
     ]
 }
 

@@ -65,7 +65,7 @@ impl Combination {
 pub struct Combine<T: Arith> {
     inputs: Vec<StreamInput<T>>,
     output: StreamOutput<T>,
-    op: Combination,
+    op: fn(T, T) -> T,
 }
 
 impl<T: Arith> Combine<T> {
@@ -73,6 +73,20 @@ impl<T: Arith> Combine<T> {
     ///
     /// Errors: no inputs.
     pub fn new(op: Combination, inputs: usize) -> Result<Self, rfgraph::ParamError> {
+        let f: fn(T, T) -> T = match op {
+            Combination::Add => |a, b| a.add(b),
+            Combination::Subtract => |a, b| a.sub(b),
+            Combination::Multiply => |a, b| a.mul(b),
+            Combination::Divide => |a, b| a.div(b),
+        };
+        Self::with(f, inputs)
+    }
+
+    /// Combines `inputs` streams with `f`, folded in input order
+    /// (`f(f(in0, in1), in2)`, …).
+    ///
+    /// Errors: no inputs.
+    pub fn with(op: fn(T, T) -> T, inputs: usize) -> Result<Self, rfgraph::ParamError> {
         if inputs == 0 {
             return Err(rfgraph::ParamError::new(
                 "Combine",
@@ -113,7 +127,7 @@ impl<T: Arith> Block for Combine<T> {
         let op = self.op;
         for input in rest {
             for (o, &x) in out.iter_mut().zip(&input.slice()[..n]) {
-                *o = op.apply(*o, x);
+                *o = op(*o, x);
             }
         }
         for input in &mut self.inputs {

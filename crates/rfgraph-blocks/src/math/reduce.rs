@@ -1,7 +1,7 @@
 //! Reductions over GNU Radio vectors and several inputs, with their
 //! registry entries: [`Integrate`] (`integrate_xx`: sums of `decimation`
-//! vectors), and `max` / `argmax` (`max_xx`, `argmax_xs`: the largest
-//! entry across the inputs).
+//! vectors), and `max` / `min` / `argmax` (`max_xx`, `min_xx`,
+//! `argmax_xs`: the extreme entry across the inputs).
 
 use super::scalar::Arith;
 use crate::wav::ports::channel_port;
@@ -91,6 +91,8 @@ struct Extremum<T: Ordered> {
     arg: Option<(StreamOutput<i16>, StreamOutput<i16>)>,
     vlen: usize,
     per_entry: bool,
+    /// The smallest instead (`min`, `argmin`).
+    lowest: bool,
 }
 
 impl<T: Ordered> Extremum<T> {
@@ -107,7 +109,13 @@ impl<T: Ordered> Extremum<T> {
             arg: arg.then(|| (StreamOutput::new("out0"), StreamOutput::new("out1"))),
             vlen,
             per_entry,
+            lowest: false,
         }
+    }
+
+    fn lowest(mut self) -> Self {
+        self.lowest = true;
+        self
     }
 }
 
@@ -137,6 +145,8 @@ impl<T: Ordered> Block for Extremum<T> {
         if vectors == 0 {
             return Ok(());
         }
+        let lowest = self.lowest;
+        let better = |a: T, b: T| if lowest { a < b } else { a > b };
         let ins: Vec<&[T]> = self.inputs.iter_mut().map(|i| i.slice()).collect();
         match &mut self.arg {
             Some((a, b)) => {
@@ -145,7 +155,7 @@ impl<T: Ordered> Block for Extremum<T> {
                     let (mut best, mut x, mut y) = (ins[0][v * vlen], 0, 0);
                     for j in 0..vlen {
                         for (k, input) in ins.iter().enumerate() {
-                            if input[v * vlen + j] > best {
+                            if better(input[v * vlen + j], best) {
                                 (best, x, y) = (input[v * vlen + j], j, k);
                             }
                         }
@@ -161,7 +171,7 @@ impl<T: Ordered> Block for Extremum<T> {
                     for e in 0..vectors * vlen {
                         let mut best = ins[0][e];
                         for input in &ins[1..] {
-                            if input[e] > best {
+                            if better(input[e], best) {
                                 best = input[e];
                             }
                         }
@@ -173,7 +183,7 @@ impl<T: Ordered> Block for Extremum<T> {
                         let mut best = ins[0][v * vlen];
                         for input in &ins {
                             for &x in &input[v * vlen..(v + 1) * vlen] {
-                                if x > best {
+                                if better(x, best) {
                                     best = x;
                                 }
                             }
@@ -222,11 +232,24 @@ fn inputs_and_vlen(p: &Params) -> Result<(usize, usize), rfgraph::registry::Buil
 
 /// `max`: GNU Radio's `blocks_max_xx`.
 pub(crate) fn max_spec() -> BlockSpec {
+    extremum_spec("max", false)
+}
+
+/// `min`: GNU Radio's `blocks_min_xx`.
+pub(crate) fn min_spec() -> BlockSpec {
+    extremum_spec("min", true)
+}
+
+fn extremum_spec(name: &'static str, lowest: bool) -> BlockSpec {
     BlockSpec::new(
-        "max",
+        name,
         "Math",
-        "The largest entry of each vector across the inputs.",
-        |p: &Params| {
+        if lowest {
+            "The smallest entry of each vector across the inputs."
+        } else {
+            "The largest entry of each vector across the inputs."
+        },
+        move |p: &Params| {
             let (n, vlen) = inputs_and_vlen(p)?;
             let per_entry = match p.usize("vlen_out")? {
                 1 => false,
@@ -234,10 +257,13 @@ pub(crate) fn max_spec() -> BlockSpec {
                 _ => return Err(p.invalid("vlen_out", "must be 1 or `vlen`")),
             };
             rfgraph::for_item_kinds!(p, p.item_type()?, { F32 => f32, I32 => i32, I16 => i16 } as T
-                => Extremum::<T>::new(n, vlen, per_entry, false))
+                => {
+                    let e = Extremum::<T>::new(n, vlen, per_entry, false);
+                    if lowest { e.lowest() } else { e }
+                })
         },
     )
-    .doc("With `vlen_out` 1: one item per vector, the largest of its entries on every input. With `vlen_out` = `vlen`: entry by entry, the largest across the inputs.")
+    .doc("With `vlen_out` 1: one item per vector, the extreme of its entries on every input. With `vlen_out` = `vlen`: entry by entry, the extreme across the inputs.")
     .param(ParamSpec::item_type(&[ItemKind::F32, ItemKind::I32, ItemKind::I16]))
     .param(ParamSpec::uint("inputs").default(1u64).doc("number of inputs"))
     .param(ParamSpec::uint("vlen").default(1u64).doc("GNU Radio vector length"))

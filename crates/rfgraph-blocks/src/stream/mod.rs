@@ -31,7 +31,8 @@ pub(crate) use delay::spec as delay_spec;
 pub(crate) use identity::{stream_to_vector_spec, vector_to_stream_spec};
 pub(crate) use mux::{
     deinterleave_spec, interleave_spec, patterned_interleaver_spec, stream_demux_spec,
-    stream_mux_spec,
+    stream_mux_spec, stream_to_streams_spec, streams_to_stream_spec, streams_to_vector_spec,
+    vector_to_streams_spec,
 };
 pub(crate) use probe::spec as probe_signal_spec;
 pub(crate) use rate::{keep_m_in_n_spec, keep_one_in_n_spec, repeat_spec};

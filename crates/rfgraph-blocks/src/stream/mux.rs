@@ -365,6 +365,83 @@ pub(crate) fn patterned_interleaver_spec() -> BlockSpec {
     .output(PortSpec::new("out", PortItem::OfType))
 }
 
+/// One interleaving of `count` streams, an item (or vector) of each in
+/// turn: GNU Radio's `streams_to_stream` and `streams_to_vector`.
+fn join_spec(name: &'static str, summary: &'static str) -> BlockSpec {
+    BlockSpec::new(name, "Stream Operators", summary, |p: &Params| {
+        let count = p.usize("count")?;
+        if count == 0 {
+            return Err(p.invalid("count", "must be at least 1"));
+        }
+        let l = in_items(p, vec![1; count])?;
+        super::any_item!(p, T => StreamMux::<T>::new(l).map_err(|e| p.refused(e))?)
+    })
+    .doc("An item (or GNU Radio vector of `vlen`) of `in0`, `in1`, … in turn: a flat stream, as GNU Radio's vectors are here.")
+    .param(ParamSpec::item_type(&ItemKind::ALL))
+    .param(ParamSpec::uint("vlen").default(1u64).doc("GNU Radio vector length of the inputs"))
+    .param(ParamSpec::uint("count").default(2u64).doc("number of inputs"))
+    .input(PortSpec::new("in", PortItem::OfType).repeated("count"))
+    .output(PortSpec::new("out", PortItem::OfType))
+}
+
+/// The reverse: GNU Radio's `stream_to_streams` and `vector_to_streams`.
+fn split_spec(name: &'static str, summary: &'static str) -> BlockSpec {
+    BlockSpec::new(name, "Stream Operators", summary, |p: &Params| {
+        let count = p.usize("count")?;
+        if count == 0 {
+            return Err(p.invalid("count", "must be at least 1"));
+        }
+        let l = in_items(p, vec![1; count])?;
+        super::any_item!(p, T => StreamDemux::<T>::new(l).map_err(|e| p.refused(e))?)
+    })
+    .doc("Item (or GNU Radio vector of `vlen`) k goes to output `k mod count`.")
+    .param(ParamSpec::item_type(&ItemKind::ALL))
+    .param(
+        ParamSpec::uint("vlen")
+            .default(1u64)
+            .doc("GNU Radio vector length of the outputs"),
+    )
+    .param(
+        ParamSpec::uint("count")
+            .default(2u64)
+            .doc("number of outputs"),
+    )
+    .input(PortSpec::new("in", PortItem::OfType))
+    .output(PortSpec::new("out", PortItem::OfType).repeated("count"))
+}
+
+/// `streams_to_stream`: GNU Radio's `blocks_streams_to_stream`.
+pub(crate) fn streams_to_stream_spec() -> BlockSpec {
+    join_spec(
+        "streams_to_stream",
+        "N streams into one, an item of each in turn.",
+    )
+}
+
+/// `streams_to_vector`: GNU Radio's `blocks_streams_to_vector`.
+pub(crate) fn streams_to_vector_spec() -> BlockSpec {
+    join_spec(
+        "streams_to_vector",
+        "N streams into vectors of N: flat, an item of each in turn.",
+    )
+}
+
+/// `stream_to_streams`: GNU Radio's `blocks_stream_to_streams`.
+pub(crate) fn stream_to_streams_spec() -> BlockSpec {
+    split_spec(
+        "stream_to_streams",
+        "One stream into N, item k to output k mod N.",
+    )
+}
+
+/// `vector_to_streams`: GNU Radio's `blocks_vector_to_streams`.
+pub(crate) fn vector_to_streams_spec() -> BlockSpec {
+    split_spec(
+        "vector_to_streams",
+        "Vectors of N into N streams: entry k to output k.",
+    )
+}
+
 /// `stream_demux`: GNU Radio's `blocks_stream_demux`.
 pub(crate) fn stream_demux_spec() -> BlockSpec {
     BlockSpec::new(
