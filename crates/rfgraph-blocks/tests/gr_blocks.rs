@@ -1133,6 +1133,27 @@ fn cases() -> Vec<Case> {
         )
         .vlen(2)
         .vlen_out(1),
+        case(
+            "matrix_interleaver",
+            vec![("rows", Pmt::U64(3)), ("cols", Pmt::U64(4))],
+            "blocks.matrix_interleaver(gr.sizeof_float, 3, 4, False)",
+            vec![F(ramp_f(120))],
+            &["f"],
+        ),
+        case(
+            "matrix_interleaver",
+            vec![
+                ("type", "u8".into()),
+                ("rows", Pmt::U64(3)),
+                ("cols", Pmt::U64(4)),
+                ("deinterleave", Pmt::Bool(true)),
+                ("vlen", Pmt::U64(2)),
+            ],
+            "blocks.matrix_interleaver(2, 3, 4, True)",
+            vec![B(ramp_b(240))],
+            &["b"],
+        )
+        .vlen(2),
     ]
 }
 

@@ -219,6 +219,7 @@ fn take_skip_pdus_pass_the_pdu_tools_as_gnu_radio_passes_them() {
             build("pdu_remove", &[("key", "pdu_num".into())]),
         );
         let time = fg.add_boxed("time", "add_system_time", build("add_system_time", &[]));
+        let delta = fg.add_boxed("delta", "time_delta", build("time_delta", &[]));
         let split = fg.add_boxed("split", "pdu_split", build("pdu_split", &[]));
         let dicts = fg.add(MessageSink::new());
         let vecs = fg.add(MessageSink::new());
@@ -228,7 +229,8 @@ fn take_skip_pdus_pass_the_pdu_tools_as_gnu_radio_passes_them() {
         fg.connect_message(set, "pdus", filter, "pdus").unwrap();
         fg.connect_message(filter, "pdus", remove, "pdus").unwrap();
         fg.connect_message(remove, "pdus", time, "pdu").unwrap();
-        fg.connect_message(time, "pdu", split, "pdu").unwrap();
+        fg.connect_message(time, "pdu", delta, "pdu").unwrap();
+        fg.connect_message(delta, "pdu", split, "pdu").unwrap();
         fg.connect_message(split, "dict", dicts, "in").unwrap();
         fg.connect_message(split, "vec", vecs, "in").unwrap();
         let done = fg.run_bounded(s).unwrap();
@@ -257,10 +259,12 @@ fn take_skip_pdus_pass_the_pdu_tools_as_gnu_radio_passes_them() {
         };
         assert_eq!(
             meta.keys().collect::<Vec<_>>(),
-            ["odd", "systime"],
+            ["odd", "system_time", "time_delta_ms"],
             "{name}"
         );
-        assert!(meta["systime"].as_f64().unwrap() > 1.6e9, "{name}");
+        assert!(meta["system_time"].as_f64().unwrap() > 1.6e9, "{name}");
+        let delta = meta["time_delta_ms"].as_f64().unwrap();
+        assert!((0.0..60_000.0).contains(&delta), "{name}: {delta} ms");
         assert_eq!(
             done.block::<MessageSink>(vecs).unwrap().messages(),
             &[Pmt::VecF32(vec![7.0, 8.0, 9.0])],

@@ -28,7 +28,9 @@ pub use take_skip::TakeSkipToPdu;
 
 pub(crate) use debug::{message_debug_spec, tag_debug_spec};
 pub(crate) use pdu_set::spec as pdu_set_spec;
-pub(crate) use pdu_tools::{add_system_time_spec, filter_spec, remove_spec, split_spec};
+pub(crate) use pdu_tools::{
+    add_system_time_spec, filter_spec, remove_spec, split_spec, time_delta_spec,
+};
 pub(crate) use random_pdu::spec as random_pdu_spec;
 pub(crate) use strobe::{strobe_random_spec, strobe_spec};
 pub(crate) use tagged::{

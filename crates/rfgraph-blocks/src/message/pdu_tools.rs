@@ -1,5 +1,6 @@
 //! Small PDU operators, with their registry entries: [`PduMap`] under
-//! GNU Radio's `pdu_remove`, `pdu_filter` and `add_system_time`, and
+//! GNU Radio's `pdu_remove`, `pdu_filter`, `add_system_time` and
+//! `time_delta`, and
 //! [`PduSplit`] (`pdu_split`).
 
 use super::pdu::{parse, pdu};
@@ -202,9 +203,35 @@ pub(crate) fn add_system_time_spec() -> BlockSpec {
     )
     .param(
         ParamSpec::string("key")
-            .default("systime")
+            .default("system_time")
             .doc("the metadata key"),
     )
+    .message_input("pdu")
+    .message_output("pdu")
+}
+
+/// `time_delta`: GNU Radio's `pdu_time_delta`.
+pub(crate) fn time_delta_spec() -> BlockSpec {
+    BlockSpec::new(
+        "time_delta",
+        "Packet Operators",
+        "Adds the time since a PDU's `time_key` (ms) to its metadata.",
+        |p: &Params| {
+            let (delta, time) = (p.string("delta_key")?, p.string("time_key")?);
+            Ok(Box::new(PduMap::new("pdu", move |mut meta, data| {
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0.0, |d| d.as_secs_f64());
+                if let Some(t) = meta.get(&time).and_then(Pmt::as_f64) {
+                    meta.insert(delta.clone(), Pmt::F64((now - t) * 1000.0));
+                }
+                Some(pdu(meta, data))
+            })))
+        },
+    )
+    .doc("`delta_key = (now − time_key) · 1000`, with `time_key` in s since the Unix epoch (as `add_system_time` writes it); PDUs without it pass unchanged. GNU Radio's running statistics are not kept.")
+    .param(ParamSpec::string("delta_key").default("time_delta_ms").doc("the key written"))
+    .param(ParamSpec::string("time_key").default("system_time").doc("the key read"))
     .message_input("pdu")
     .message_output("pdu")
 }

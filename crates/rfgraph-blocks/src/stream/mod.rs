@@ -21,7 +21,7 @@ pub use const_source::ConstSource;
 pub use delay::Delay;
 pub use mux::{StreamDemux, StreamMux};
 pub use probe::ProbeSignal;
-pub use rate::{KeepMInN, Repeat};
+pub use rate::{KeepMInN, MatrixInterleaver, Repeat};
 pub use selector::Selector;
 pub use skiphead::SkipHead;
 pub use tagging::{BurstTagger, TagGate, TagsStrobe};
@@ -35,7 +35,7 @@ pub(crate) use mux::{
     vector_to_streams_spec,
 };
 pub(crate) use probe::spec as probe_signal_spec;
-pub(crate) use rate::{keep_m_in_n_spec, keep_one_in_n_spec, repeat_spec};
+pub(crate) use rate::{keep_m_in_n_spec, keep_one_in_n_spec, matrix_interleaver_spec, repeat_spec};
 pub(crate) use selector::spec as selector_spec;
 pub(crate) use skiphead::spec as skiphead_spec;
 pub(crate) use tagging::{burst_tagger_spec, tag_gate_spec, tags_strobe_spec};

@@ -1,6 +1,7 @@
 //! Fixed-rate stream operators as [`FixedRateKernel`]s, with their
 //! registry entries: [`KeepMInN`] (GNU Radio's `keep_m_in_n` and
-//! `keep_one_in_n`) and [`Repeat`] (`repeat`). Tags move by the rate.
+//! `keep_one_in_n`), [`Repeat`] (`repeat`) and [`MatrixInterleaver`]
+//! (`matrix_interleaver`). Tags move by the rate.
 
 use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
 use rfgraph::{FixedRateBlock, FixedRateKernel, Item};
@@ -140,6 +141,108 @@ impl<T: Item> FixedRateKernel for Repeat<T> {
             }
         }
     }
+}
+
+/// Transposes every `rows × cols` block of GNU Radio vectors: written
+/// row by row, read column by column (`deinterleave` undoes it).
+///
+/// # Stream Inputs
+/// - `in`: `T`, in blocks of `rows · cols · vlen`.
+///
+/// # Stream Outputs
+/// - `out`: `T`, the same items transposed.
+///
+/// # Usage
+/// ```
+/// use rfgraph_blocks::stream::MatrixInterleaver;
+/// let block = MatrixInterleaver::<u8>::block(3, 4, 1, false)?;
+/// # let _ = block;
+/// # Ok::<(), String>(())
+/// ```
+pub struct MatrixInterleaver<T> {
+    rows: usize,
+    cols: usize,
+    vlen: usize,
+    deinterleave: bool,
+    _item: PhantomData<fn(T) -> T>,
+}
+
+impl<T: Item> MatrixInterleaver<T> {
+    /// The block for `rows × cols` vectors of `vlen`.
+    ///
+    /// Errors: a dimension of 0 or a block too large.
+    #[allow(clippy::new_ret_no_self)]
+    pub fn block(
+        rows: usize,
+        cols: usize,
+        vlen: usize,
+        deinterleave: bool,
+    ) -> Result<FixedRateBlock<Self>, String> {
+        let size = rows.checked_mul(cols).and_then(|s| s.checked_mul(vlen));
+        if size.is_none_or(|s| s == 0) {
+            return Err("rows, cols and vlen must be at least 1, and their product fit".into());
+        }
+        FixedRateBlock::new(Self {
+            rows,
+            cols,
+            vlen,
+            deinterleave,
+            _item: PhantomData,
+        })
+        .map_err(|e| e.to_string())
+    }
+}
+
+impl<T: Item> FixedRateKernel for MatrixInterleaver<T> {
+    type In = T;
+    type Out = T;
+    fn interpolation(&self) -> usize {
+        self.rows * self.cols * self.vlen
+    }
+    fn decimation(&self) -> usize {
+        self.rows * self.cols * self.vlen
+    }
+    fn process(&mut self, input: &[T], output: &mut [T]) {
+        let (rows, cols, v) = (self.rows, self.cols, self.vlen);
+        let size = rows * cols * v;
+        for (o, i) in output.chunks_exact_mut(size).zip(input.chunks_exact(size)) {
+            for r in 0..rows {
+                for c in 0..cols {
+                    // Entry (r, c) of the row-major matrix, and its place
+                    // in the column-major one.
+                    let (row_major, col_major) = ((r * cols + c) * v, (c * rows + r) * v);
+                    let (from, to) = if self.deinterleave {
+                        (col_major, row_major)
+                    } else {
+                        (row_major, col_major)
+                    };
+                    o[to..to + v].copy_from_slice(&i[from..from + v]);
+                }
+            }
+        }
+    }
+}
+
+/// `matrix_interleaver`: GNU Radio's `blocks_matrix_interleaver`.
+pub(crate) fn matrix_interleaver_spec() -> BlockSpec {
+    BlockSpec::new(
+        "matrix_interleaver",
+        "Stream Operators",
+        "Transposes every `rows × cols` block of items (or vectors).",
+        |p: &Params| {
+            let (rows, cols, vlen, deint) =
+                (p.usize("rows")?, p.usize("cols")?, p.usize("vlen")?, p.bool("deinterleave")?);
+            super::any_item!(p, T => MatrixInterleaver::<T>::block(rows, cols, vlen, deint).map_err(|e| p.refused(e))?)
+        },
+    )
+    .doc("Items come in row by row and leave column by column; with `deinterleave` the other way round. An incomplete last block is dropped.")
+    .param(ParamSpec::item_type(&ItemKind::ALL))
+    .param(ParamSpec::uint("rows").default(1u64).doc("rows of the matrix"))
+    .param(ParamSpec::uint("cols").default(1u64).doc("columns of the matrix"))
+    .param(ParamSpec::bool("deinterleave").default(false).doc("undo the interleaving"))
+    .param(ParamSpec::uint("vlen").default(1u64).doc("GNU Radio vector length"))
+    .input(PortSpec::new("in", PortItem::OfType))
+    .output(PortSpec::new("out", PortItem::OfType))
 }
 
 /// `keep_m_in_n`: GNU Radio's `blocks_keep_m_in_n`.
