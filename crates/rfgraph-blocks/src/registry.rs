@@ -67,6 +67,7 @@ pub fn specs() -> Vec<BlockSpec> {
         message::split_spec(),
         message::pdu_to_stream_spec(),
         message::pdu_to_tagged_stream_spec(),
+        math::peak_detector2_spec(),
         stream::probe_signal_spec(),
         message::random_pdu_spec(),
         stream::repeat_spec(),

@@ -1154,6 +1154,25 @@ fn cases() -> Vec<Case> {
             &["b"],
         )
         .vlen(2),
+        case(
+            "peak_detector2",
+            vec![
+                ("threshold", Pmt::F64(2.0)),
+                ("look_ahead", Pmt::U64(20)),
+                ("alpha", Pmt::F64(0.05)),
+            ],
+            "blocks.peak_detector2_fb(2.0, 20, 0.05)",
+            vec![F((0..n)
+                .map(|k| {
+                    1.0 + if k % 250 < 15 {
+                        (k % 250) as f32 * (1.0 + (k / 250 % 3) as f32)
+                    } else {
+                        0.0
+                    }
+                })
+                .collect())],
+            &["b", "f"],
+        ),
     ]
 }
 

@@ -88,3 +88,35 @@ fn bad_parameters_are_refused_naming_them() {
     assert!(err("short_to_float", &[("vlen", Pmt::U64(0))]).contains("`vlen`"));
     assert!(err("abs", &[("type", "c32".into())]).contains("`type`"));
 }
+
+#[test]
+fn peak_detector2_runs_without_its_average_output() {
+    use rfgraph_blocks::math::PeakDetector2;
+    // A pulse of rising height every 250 items: one peak each, at its top.
+    let input: Vec<f32> = (0..10_000)
+        .map(|k| 1.0 + if k % 250 < 15 { (k % 250) as f32 } else { 0.0 })
+        .collect();
+    for s in every_scheduler() {
+        let name = s.name().to_string();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(input.clone()));
+        let det = fg.add(PeakDetector2::new(2.0, 20, 0.05).unwrap());
+        let sink = fg.add(VectorSink::<u8>::new());
+        fg.connect(src, "out", det, "in").unwrap();
+        fg.connect(det, "out0", sink, "in").unwrap();
+        let done = fg.run_bounded(s).unwrap();
+        let flags = done.block::<VectorSink<u8>>(sink).unwrap().items();
+        assert_eq!(flags.len(), input.len(), "{name}");
+        let peaks: Vec<usize> = flags
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| **f == 1)
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(
+            peaks,
+            (0..40).map(|p| p * 250 + 14).collect::<Vec<_>>(),
+            "{name}"
+        );
+    }
+}

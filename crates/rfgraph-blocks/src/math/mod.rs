@@ -11,6 +11,7 @@ mod level;
 mod matrix;
 mod nary;
 mod pairs;
+mod peak;
 mod reduce;
 mod scalar;
 mod tag_value;
@@ -20,6 +21,7 @@ pub use constant::ConstOp;
 pub use matrix::{MultiplyMatrix, matrix};
 pub use nary::{Combination, Combine};
 pub use pairs::{Unzip2, Zip2};
+pub use peak::PeakDetector2;
 pub use reduce::Integrate;
 pub use scalar::{Arith, constants};
 pub use tag_value::MultiplyByTagValue;
@@ -35,6 +37,7 @@ pub(crate) use pairs::{
     complex_to_float_spec, complex_to_magphase_spec, float_to_complex_spec,
     magphase_to_complex_spec, multiply_conjugate_spec,
 };
+pub(crate) use peak::spec as peak_detector2_spec;
 pub(crate) use reduce::{argmax_spec, integrate_spec, max_spec, min_spec};
 pub(crate) use tag_value::spec as multiply_by_tag_value_spec;
 pub(crate) use unary::{
