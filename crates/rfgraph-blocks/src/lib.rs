@@ -12,7 +12,15 @@
 //! | analog | [`analog::RandomSource`], [`analog::FastNoiseSource`], [`analog::frequency_modulator`], [`analog::single_pole_iir_filter`] |
 //! | digital | bit packing ([`digital::repack_bits`], ...), [`digital::chunks_to_symbols`], [`digital::map_bb`], [`digital::binary_slicer`], differential coding, [`digital::constellation_decoder`], [`digital::constellation_modulator`], [`digital::costas_loop`], [`digital::clock_recovery_mm`] |
 //! | channels | [`channels::ChannelModel`] |
-//! | messages | [`MessageBurst`], [`MessageForward`], [`MessageSink`] |
+//! | messages | [`MessageBurst`], [`MessageForward`], [`MessageSink`]; in [`message`]: strobes, debug printers in GNU Radio's format, PDUs (`[Map(meta), data]`) and tagged streams |
+//! | math | in [`math`]: N-input add/subtract/multiply/divide, settable constants, complex parts and magnitudes, `nlog10`, matrices, reductions, level blocks |
+//! | type conversions | in [`convert`]: GNU Radio's scale, rounding and saturation between bytes, shorts, ints, floats and complex pairs |
+//! | stream operators | in [`stream`]: [`ConstSource`], [`Delay`], [`SkipHead`], [`Selector`], mux/demux/interleave, keep/repeat, tag tools |
+//!
+//! The blocks are registry entries too ([`registry::specs`]), under GNU
+//! Radio's names without module and type suffix (`multiply_const`,
+//! `char_to_float`, `message_debug`); GNU Radio's vectors are flat
+//! streams here, with a `vlen` where a block works on whole vectors.
 //!
 //! SDR hardware (seify / SoapySDR) lives in the `rfgraph-hw` crate.
 //!
@@ -23,6 +31,7 @@
 
 pub mod analog;
 pub mod channels;
+pub mod convert;
 mod copy;
 mod copy_rand;
 pub mod digital;
@@ -32,6 +41,8 @@ mod file;
 mod generate;
 mod head;
 mod limit;
+pub mod math;
+pub mod message;
 mod message_burst;
 mod message_forward;
 mod message_sink;
@@ -40,6 +51,7 @@ pub mod registry;
 pub mod sample_format;
 pub mod sigmf;
 mod spec_util;
+pub mod stream;
 mod throttle;
 mod vector_sink;
 mod vector_source;
@@ -54,6 +66,7 @@ pub use generate::{
     Waveform,
 };
 pub use head::Head;
+pub use math::{Combination, Combine, ConstOp, Unzip2, Zip2};
 pub use message_burst::MessageBurst;
 pub use message_forward::MessageForward;
 pub use message_sink::MessageSink;
@@ -61,6 +74,7 @@ pub use null::{NullSink, NullSource};
 pub use rfgraph::Map;
 pub use sample_format::{SampleCodec, SampleFormat, SampleFormatError, SampleItem};
 pub use sigmf::{SigmfSink, SigmfSource};
+pub use stream::{ConstSource, Delay, Selector, SkipHead};
 pub use throttle::Throttle;
 pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;

@@ -14,7 +14,7 @@
 //! the file, and where in it when that is known.
 
 mod error;
-mod ports;
+pub(crate) mod ports;
 mod reader;
 mod sink;
 mod source;

@@ -114,6 +114,12 @@ impl<T: Item> StreamInput<T> {
         self.reader.as_ref().map_or_else(Vec::new, |r| r.tags())
     }
 
+    /// True once the flowgraph connected this input (an
+    /// [`optional`](Self::optional) one may stay unconnected).
+    pub fn is_connected(&self) -> bool {
+        self.reader.is_some()
+    }
+
     /// True when the writer finished and every item was consumed.
     pub fn is_finished(&self) -> bool {
         self.reader.as_ref().is_none_or(|r| r.is_finished())
@@ -273,6 +279,12 @@ impl<T: Item> StreamOutput<T> {
         } else {
             assert_eq!(n, 0, "produce on an unconnected output");
         }
+    }
+
+    /// True once the flowgraph connected this output (an
+    /// [`optional`](Self::optional) one may stay unconnected).
+    pub fn is_connected(&self) -> bool {
+        self.writer.is_some()
     }
 
     /// Absolute index of the next item to be written.

@@ -1,0 +1,190 @@
+//! Item-by-item type conversions with GNU Radio's scale semantics, as
+//! registry entries built from [`Map`]s: `char_to_float`,
+//! `uchar_to_float`, `short_to_float`, `int_to_float` (divide by
+//! `scale`), `float_to_char`, `float_to_uchar`, `float_to_short`,
+//! `float_to_int` (multiply by `scale`, round half to even, saturate),
+//! `char_to_short` (× 256) and `short_to_char` (÷ 256, arithmetic shift).
+//!
+//! GNU Radio's `char` streams are its `byte` streams, `u8` here: the
+//! `char_*` blocks read each byte as a signed `i8`, and `float_to_char`
+//! writes the byte of an `i8`, so they connect to every byte block.
+//! Each block reads `in` and writes `out`, one item per item; GNU Radio's
+//! vectors (`vlen`) are flat streams, converted item by item.
+//!
+//! # Usage
+//! ```
+//! use rfgraph::{Flowgraph, Pmt, scheduler::Tpb};
+//! use rfgraph_blocks::{VectorSink, VectorSource};
+//!
+//! let mut registry = rfgraph::registry::Registry::new();
+//! registry.extend(rfgraph_blocks::registry::specs());
+//! let params = [("scale".to_string(), Pmt::F64(2.0))].into_iter().collect();
+//! let mut fg = Flowgraph::new();
+//! let src = fg.add(VectorSource::new(vec![255u8, 4]));
+//! let conv = fg.add_boxed("conv", "char_to_float", registry.build("char_to_float", params)?);
+//! let sink = fg.add(VectorSink::<f32>::new());
+//! fg.connect(src, "out", conv, "in")?;
+//! fg.connect(conv, "out", sink, "in")?;
+//! let done = fg.run(Tpb::new())?;
+//! assert_eq!(done.block::<VectorSink<f32>>(sink).unwrap().items(), &[-0.5, 2.0]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use super::round;
+use rfgraph::registry::{BlockSpec, BuildError, ItemKind, ParamSpec, Params, PortItem, PortSpec};
+use rfgraph::{Block, Map};
+
+type Build = fn(f32) -> Box<dyn Block>;
+
+fn spec(
+    name: &'static str,
+    summary: &'static str,
+    input: ItemKind,
+    output: ItemKind,
+    scale: bool,
+    build: Build,
+) -> BlockSpec {
+    let mut spec = BlockSpec::new(name, "Type Converters", summary, move |p: &Params| {
+        if p.usize("vlen")? == 0 {
+            return Err(p.invalid("vlen", "must be at least 1"));
+        }
+        let s = if scale { p.f32("scale")? } else { 1.0 };
+        if !s.is_finite() || s == 0.0 {
+            return Err(p.invalid("scale", "must be finite and not 0"));
+        }
+        Ok::<_, BuildError>(build(s))
+    })
+    .param(
+        ParamSpec::uint("vlen")
+            .default(1u64)
+            .doc("GNU Radio vector length (items are converted one by one)"),
+    )
+    .input(PortSpec::new("in", PortItem::Fixed(input)))
+    .output(PortSpec::new("out", PortItem::Fixed(output)));
+    if scale {
+        spec = spec.param(ParamSpec::float("scale").default(1.0).doc(
+            "integers are divided by it on the way to float, floats multiplied by it on the way to integers",
+        ));
+    }
+    spec
+}
+
+/// `char_to_float`: GNU Radio's `blocks_char_to_float`.
+pub(crate) fn char_to_float_spec() -> BlockSpec {
+    spec(
+        "char_to_float",
+        "Signed bytes to floats, divided by `scale`.",
+        ItemKind::U8,
+        ItemKind::F32,
+        true,
+        |s| Box::new(Map::new(move |x: u8| x as i8 as f32 / s)),
+    )
+}
+
+/// `uchar_to_float`: GNU Radio's `blocks_uchar_to_float`.
+pub(crate) fn uchar_to_float_spec() -> BlockSpec {
+    spec(
+        "uchar_to_float",
+        "Unsigned bytes to floats.",
+        ItemKind::U8,
+        ItemKind::F32,
+        false,
+        |_| Box::new(Map::new(|x: u8| x as f32)),
+    )
+}
+
+/// `short_to_float`: GNU Radio's `blocks_short_to_float`.
+pub(crate) fn short_to_float_spec() -> BlockSpec {
+    spec(
+        "short_to_float",
+        "16-bit integers to floats, divided by `scale`.",
+        ItemKind::I16,
+        ItemKind::F32,
+        true,
+        |s| Box::new(Map::new(move |x: i16| x as f32 / s)),
+    )
+}
+
+/// `int_to_float`: GNU Radio's `blocks_int_to_float`.
+pub(crate) fn int_to_float_spec() -> BlockSpec {
+    spec(
+        "int_to_float",
+        "32-bit integers to floats, divided by `scale`.",
+        ItemKind::I32,
+        ItemKind::F32,
+        true,
+        |s| Box::new(Map::new(move |x: i32| x as f32 / s)),
+    )
+}
+
+/// `float_to_char`: GNU Radio's `blocks_float_to_char`.
+pub(crate) fn float_to_char_spec() -> BlockSpec {
+    spec(
+        "float_to_char",
+        "Floats times `scale` to signed bytes, rounded half to even and saturated.",
+        ItemKind::F32,
+        ItemKind::U8,
+        true,
+        |s| Box::new(Map::new(move |x: f32| round::to_i8(x * s))),
+    )
+}
+
+/// `float_to_uchar`: GNU Radio's `blocks_float_to_uchar`.
+pub(crate) fn float_to_uchar_spec() -> BlockSpec {
+    spec(
+        "float_to_uchar",
+        "Floats to unsigned bytes, rounded half to even and saturated to 0..255.",
+        ItemKind::F32,
+        ItemKind::U8,
+        false,
+        |_| Box::new(Map::new(round::to_u8)),
+    )
+}
+
+/// `float_to_short`: GNU Radio's `blocks_float_to_short`.
+pub(crate) fn float_to_short_spec() -> BlockSpec {
+    spec(
+        "float_to_short",
+        "Floats times `scale` to 16-bit integers, rounded half to even and saturated.",
+        ItemKind::F32,
+        ItemKind::I16,
+        true,
+        |s| Box::new(Map::new(move |x: f32| round::to_i16(x * s))),
+    )
+}
+
+/// `float_to_int`: GNU Radio's `blocks_float_to_int`.
+pub(crate) fn float_to_int_spec() -> BlockSpec {
+    spec(
+        "float_to_int",
+        "Floats times `scale` to 32-bit integers, rounded half to even and saturated.",
+        ItemKind::F32,
+        ItemKind::I32,
+        true,
+        |s| Box::new(Map::new(move |x: f32| round::to_i32(x * s))),
+    )
+}
+
+/// `char_to_short`: GNU Radio's `blocks_char_to_short`.
+pub(crate) fn char_to_short_spec() -> BlockSpec {
+    spec(
+        "char_to_short",
+        "Signed bytes to 16-bit integers, times 256.",
+        ItemKind::U8,
+        ItemKind::I16,
+        false,
+        |_| Box::new(Map::new(|x: u8| (x as i8 as i16) << 8)),
+    )
+}
+
+/// `short_to_char`: GNU Radio's `blocks_short_to_char`.
+pub(crate) fn short_to_char_spec() -> BlockSpec {
+    spec(
+        "short_to_char",
+        "16-bit integers to signed bytes, divided by 256 (arithmetic shift).",
+        ItemKind::I16,
+        ItemKind::U8,
+        false,
+        |_| Box::new(Map::new(|x: i16| (x >> 8) as i8 as u8)),
+    )
+}

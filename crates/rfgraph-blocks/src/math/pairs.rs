@@ -1,0 +1,251 @@
+//! Two streams into one and one into two, item by item: [`Zip2`] (GNU
+//! Radio's `float_to_complex`, `magphase_to_complex`,
+//! `multiply_conjugate_cc`) and [`Unzip2`] (`complex_to_float`,
+//! `complex_to_magphase`), with their registry entries.
+
+use num_complex::Complex32;
+use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
+use rfgraph::{Block, BoxError, Item, Ports, StreamInput, StreamOutput, WorkIo};
+
+/// One output item from one item of each of two inputs.
+///
+/// # Stream Inputs
+/// - `in0`: `A`.
+/// - `in1`: `B`.
+///
+/// # Stream Outputs
+/// - `out`: `O`, `f(in0, in1)`.
+///
+/// # Usage
+/// ```
+/// use rfgraph::{Flowgraph, scheduler::Tpb};
+/// use rfgraph_blocks::{VectorSink, VectorSource, Zip2};
+/// use num_complex::Complex32;
+///
+/// let mut fg = Flowgraph::new();
+/// let re = fg.add(VectorSource::new(vec![1.0f32]));
+/// let im = fg.add(VectorSource::new(vec![2.0f32]));
+/// let zip = fg.add(Zip2::new(|a: f32, b: f32| Complex32::new(a, b)));
+/// let sink = fg.add(VectorSink::<Complex32>::new());
+/// fg.connect(re, "out", zip, "in0")?;
+/// fg.connect(im, "out", zip, "in1")?;
+/// fg.connect(zip, "out", sink, "in")?;
+/// let done = fg.run(Tpb::new())?;
+/// assert_eq!(done.block::<VectorSink<Complex32>>(sink).unwrap().items(), &[Complex32::new(1.0, 2.0)]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Zip2<A: Item, B: Item, O: Item, F> {
+    in0: StreamInput<A>,
+    in1: StreamInput<B>,
+    output: StreamOutput<O>,
+    f: F,
+}
+
+impl<A: Item, B: Item, O: Item, F: FnMut(A, B) -> O + Send + 'static> Zip2<A, B, O, F> {
+    /// Applies `f` to each pair of items.
+    pub fn new(f: F) -> Self {
+        Self {
+            in0: StreamInput::new("in0"),
+            in1: StreamInput::new("in1"),
+            output: StreamOutput::new("out"),
+            f,
+        }
+    }
+}
+
+impl<A: Item, B: Item, O: Item, F: FnMut(A, B) -> O + Send + 'static> Block for Zip2<A, B, O, F> {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new()
+            .input(&mut self.in0)
+            .input(&mut self.in1)
+            .output(&mut self.output)
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let n = self
+            .in0
+            .available()
+            .min(self.in1.available())
+            .min(self.output.free());
+        if n == 0 {
+            return Ok(());
+        }
+        let (a, b, o) = (self.in0.slice(), self.in1.slice(), self.output.slice());
+        for ((o, &a), &b) in o[..n].iter_mut().zip(&a[..n]).zip(&b[..n]) {
+            *o = (self.f)(a, b);
+        }
+        self.in0.consume(n);
+        self.in1.consume(n);
+        self.output.produce(n);
+        Ok(())
+    }
+}
+
+/// Two output items from each input item; the second output may stay
+/// unconnected.
+///
+/// # Stream Inputs
+/// - `in`: `I`.
+///
+/// # Stream Outputs
+/// - `out0`: `A`, the first part of `f(in)`.
+/// - `out1`: `B`, the second part (optional).
+///
+/// # Usage
+/// ```
+/// use rfgraph::{Flowgraph, scheduler::Tpb};
+/// use rfgraph_blocks::{Unzip2, VectorSink, VectorSource};
+/// use num_complex::Complex32;
+///
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(VectorSource::new(vec![Complex32::new(1.0, 2.0)]));
+/// let split = fg.add(Unzip2::new(|x: Complex32| (x.re, x.im)));
+/// let re = fg.add(VectorSink::<f32>::new());
+/// fg.connect(src, "out", split, "in")?;
+/// fg.connect(split, "out0", re, "in")?;
+/// let done = fg.run(Tpb::new())?;
+/// assert_eq!(done.block::<VectorSink<f32>>(re).unwrap().items(), &[1.0]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Unzip2<I: Item, A: Item, B: Item, F> {
+    input: StreamInput<I>,
+    out0: StreamOutput<A>,
+    out1: StreamOutput<B>,
+    f: F,
+}
+
+impl<I: Item, A: Item, B: Item, F: Fn(I) -> (A, B) + Send + 'static> Unzip2<I, A, B, F> {
+    /// Splits each item with `f`.
+    pub fn new(f: F) -> Self {
+        Self {
+            input: StreamInput::new("in"),
+            out0: StreamOutput::new("out0"),
+            out1: StreamOutput::optional("out1"),
+            f,
+        }
+    }
+}
+
+impl<I: Item, A: Item, B: Item, F: Fn(I) -> (A, B) + Send + 'static> Block for Unzip2<I, A, B, F> {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new()
+            .input(&mut self.input)
+            .output(&mut self.out0)
+            .output(&mut self.out1)
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let second = self.out1.is_connected();
+        let mut n = self.input.available().min(self.out0.free());
+        if second {
+            n = n.min(self.out1.free());
+        }
+        if n == 0 {
+            return Ok(());
+        }
+        let (i, a) = (self.input.slice(), self.out0.slice());
+        if second {
+            let b = self.out1.slice();
+            for ((&x, a), b) in i[..n].iter().zip(&mut a[..n]).zip(&mut b[..n]) {
+                (*a, *b) = (self.f)(x);
+            }
+            self.out1.produce(n);
+        } else {
+            for (&x, a) in i[..n].iter().zip(&mut a[..n]) {
+                *a = (self.f)(x).0;
+            }
+        }
+        self.input.consume(n);
+        self.out0.produce(n);
+        Ok(())
+    }
+}
+
+fn vlen() -> ParamSpec {
+    ParamSpec::uint("vlen")
+        .default(1u64)
+        .doc("GNU Radio vector length (items are handled one by one)")
+}
+
+fn zip_spec(
+    name: &'static str,
+    summary: &'static str,
+    a: ItemKind,
+    b: ItemKind,
+    o: ItemKind,
+    build: fn() -> Box<dyn Block>,
+) -> BlockSpec {
+    BlockSpec::new(name, "Math", summary, move |_p: &Params| Ok(build()))
+        .param(vlen())
+        .input(PortSpec::new("in0", PortItem::Fixed(a)))
+        .input(PortSpec::new("in1", PortItem::Fixed(b)))
+        .output(PortSpec::new("out", PortItem::Fixed(o)))
+}
+
+/// `float_to_complex`: `in0 + j·in1` (GNU Radio's `blocks_float_to_complex`).
+pub(crate) fn float_to_complex_spec() -> BlockSpec {
+    zip_spec(
+        "float_to_complex",
+        "Complex items from a real stream `in0` and an imaginary stream `in1`.",
+        ItemKind::F32,
+        ItemKind::F32,
+        ItemKind::C32,
+        || Box::new(Zip2::new(Complex32::new)),
+    )
+}
+
+/// `magphase_to_complex`: `in0 · e^(j·in1)` (GNU Radio's `blocks_magphase_to_complex`).
+pub(crate) fn magphase_to_complex_spec() -> BlockSpec {
+    zip_spec(
+        "magphase_to_complex",
+        "Complex items from a magnitude stream `in0` and a phase stream `in1` (radians).",
+        ItemKind::F32,
+        ItemKind::F32,
+        ItemKind::C32,
+        || Box::new(Zip2::new(|m: f32, p: f32| Complex32::from_polar(m, p))),
+    )
+}
+
+/// `multiply_conjugate`: `in0 · conj(in1)` (GNU Radio's `blocks_multiply_conjugate_cc`).
+pub(crate) fn multiply_conjugate_spec() -> BlockSpec {
+    zip_spec(
+        "multiply_conjugate",
+        "Multiplies `in0` by the conjugate of `in1`, item by item.",
+        ItemKind::C32,
+        ItemKind::C32,
+        ItemKind::C32,
+        || Box::new(Zip2::new(|a: Complex32, b: Complex32| a * b.conj())),
+    )
+}
+
+fn unzip_spec(
+    name: &'static str,
+    summary: &'static str,
+    build: fn() -> Box<dyn Block>,
+) -> BlockSpec {
+    BlockSpec::new(name, "Math", summary, move |_p: &Params| Ok(build()))
+        .param(vlen())
+        .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
+        .output(PortSpec::new("out0", PortItem::Fixed(ItemKind::F32)))
+        .output(PortSpec::new("out1", PortItem::Fixed(ItemKind::F32)).doc("optional"))
+}
+
+/// `complex_to_float`: real part on `out0`, imaginary on `out1` (GNU
+/// Radio's `blocks_complex_to_float`).
+pub(crate) fn complex_to_float_spec() -> BlockSpec {
+    unzip_spec(
+        "complex_to_float",
+        "Real parts on `out0`, imaginary parts on `out1` (optional).",
+        || Box::new(Unzip2::new(|x: Complex32| (x.re, x.im))),
+    )
+}
+
+/// `complex_to_magphase`: `|x|` on `out0`, `arg x` on `out1` (GNU
+/// Radio's `blocks_complex_to_magphase`).
+pub(crate) fn complex_to_magphase_spec() -> BlockSpec {
+    unzip_spec(
+        "complex_to_magphase",
+        "Magnitudes on `out0`, phases (radians) on `out1` (optional).",
+        || Box::new(Unzip2::new(|x: Complex32| (x.norm(), x.arg()))),
+    )
+}

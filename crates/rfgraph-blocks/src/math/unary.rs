@@ -1,0 +1,196 @@
+//! One-input math blocks made from [`Map`]s and slice kernels, with their
+//! registry entries: GNU Radio's `complex_to_mag`, `complex_to_mag_squared`,
+//! `complex_to_arg`, `complex_to_real`, `complex_to_imag`, `conjugate_cc`,
+//! `abs_xx` and `nlog10_ff`. Magnitudes use `rfgraph-dsp`'s SIMD kernels.
+//!
+//! Each block reads stream input `in` and writes one item per input item
+//! to stream output `out`; types and parameters are in each entry.
+//!
+//! # Usage
+//! ```
+//! use rfgraph::{Flowgraph, Pmt, scheduler::Tpb};
+//! use rfgraph_blocks::{VectorSink, VectorSource};
+//! use num_complex::Complex32;
+//!
+//! let mut registry = rfgraph::registry::Registry::new();
+//! registry.extend(rfgraph_blocks::registry::specs());
+//! let mut fg = Flowgraph::new();
+//! let src = fg.add(VectorSource::new(vec![Complex32::new(3.0, 4.0)]));
+//! let mag = fg.add_boxed("mag", "complex_to_mag", registry.build("complex_to_mag", Default::default())?);
+//! let sink = fg.add(VectorSink::<f32>::new());
+//! fg.connect(src, "out", mag, "in")?;
+//! fg.connect(mag, "out", sink, "in")?;
+//! let done = fg.run(Tpb::new())?;
+//! assert_eq!(done.block::<VectorSink<f32>>(sink).unwrap().items(), &[5.0]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use num_complex::Complex32;
+use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
+use rfgraph::{Block, FixedRateBlock, FixedRateKernel, Item, Map, MapWith, Setting};
+use std::marker::PhantomData;
+
+/// A 1:1 kernel from a function over whole slices (a SIMD kernel).
+pub struct SliceKernel<I, O> {
+    f: fn(&[I], &mut [O]) -> usize,
+    _types: PhantomData<fn(I) -> O>,
+}
+
+impl<I: Item, O: Item> SliceKernel<I, O> {
+    /// The block applying `f` to every slice.
+    #[allow(clippy::new_ret_no_self)]
+    pub fn block(f: fn(&[I], &mut [O]) -> usize) -> FixedRateBlock<Self> {
+        FixedRateBlock::new(Self {
+            f,
+            _types: PhantomData,
+        })
+        .expect("1:1 kernels have valid rates")
+    }
+}
+
+impl<I: Item, O: Item> FixedRateKernel for SliceKernel<I, O> {
+    type In = I;
+    type Out = O;
+    fn process(&mut self, input: &[I], output: &mut [O]) {
+        (self.f)(input, output);
+    }
+}
+
+fn boxed(b: impl Block) -> Result<Box<dyn Block>, rfgraph::registry::BuildError> {
+    Ok(Box::new(b))
+}
+
+fn c32_to_f32(
+    name: &'static str,
+    summary: &'static str,
+    build: fn() -> Box<dyn Block>,
+) -> BlockSpec {
+    BlockSpec::new(name, "Math", summary, move |_p: &Params| Ok(build()))
+        .param(
+            ParamSpec::uint("vlen")
+                .default(1u64)
+                .doc("GNU Radio vector length (items are handled one by one)"),
+        )
+        .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
+        .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)))
+}
+
+/// `complex_to_mag`: `|x|` (GNU Radio's `blocks_complex_to_mag`).
+pub(crate) fn complex_to_mag_spec() -> BlockSpec {
+    c32_to_f32("complex_to_mag", "Magnitude |x| of complex items.", || {
+        Box::new(SliceKernel::block(rfgraph_dsp::complex_ops::magnitude))
+    })
+}
+
+/// `complex_to_mag_squared`: `|x|²` (GNU Radio's `blocks_complex_to_mag_squared`).
+pub(crate) fn complex_to_mag_squared_spec() -> BlockSpec {
+    c32_to_f32(
+        "complex_to_mag_squared",
+        "Squared magnitude |x|² of complex items.",
+        || {
+            Box::new(SliceKernel::block(
+                rfgraph_dsp::complex_ops::magnitude_squared,
+            ))
+        },
+    )
+}
+
+/// `complex_to_arg`: `atan2(im, re)` in radians (GNU Radio's `blocks_complex_to_arg`).
+pub(crate) fn complex_to_arg_spec() -> BlockSpec {
+    c32_to_f32(
+        "complex_to_arg",
+        "Phase atan2(im, re) of complex items, in radians.",
+        || Box::new(Map::new(|x: Complex32| x.im.atan2(x.re))),
+    )
+}
+
+/// `complex_to_real` (GNU Radio's `blocks_complex_to_real`).
+pub(crate) fn complex_to_real_spec() -> BlockSpec {
+    c32_to_f32("complex_to_real", "Real part of complex items.", || {
+        Box::new(Map::new(|x: Complex32| x.re))
+    })
+}
+
+/// `complex_to_imag` (GNU Radio's `blocks_complex_to_imag`).
+pub(crate) fn complex_to_imag_spec() -> BlockSpec {
+    c32_to_f32(
+        "complex_to_imag",
+        "Imaginary part of complex items.",
+        || Box::new(Map::new(|x: Complex32| x.im)),
+    )
+}
+
+/// `conjugate`: GNU Radio's `blocks_conjugate_cc`.
+pub(crate) fn conjugate_spec() -> BlockSpec {
+    BlockSpec::new(
+        "conjugate",
+        "Math",
+        "Complex conjugate of every item.",
+        |_p: &Params| boxed(Map::new(|x: Complex32| x.conj())),
+    )
+    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
+    .output(PortSpec::new("out", PortItem::Fixed(ItemKind::C32)))
+}
+
+/// `abs`: GNU Radio's `blocks_abs_xx`.
+pub(crate) fn abs_spec() -> BlockSpec {
+    BlockSpec::new(
+        "abs",
+        "Math",
+        "Absolute value of every item.",
+        |p: &Params| match p.item_type()? {
+            ItemKind::F32 => boxed(Map::new(|x: f32| x.abs())),
+            // C++'s abs of the most negative integer stays negative.
+            ItemKind::I32 => boxed(Map::new(|x: i32| x.wrapping_abs())),
+            ItemKind::I16 => boxed(Map::new(|x: i16| x.wrapping_abs())),
+            other => Err(p.invalid("type", format!("`{other}` is not supported here"))),
+        },
+    )
+    .doc("`|x|`; integers as in C++ (the most negative value stays as it is).")
+    .param(ParamSpec::item_type(&[
+        ItemKind::F32,
+        ItemKind::I32,
+        ItemKind::I16,
+    ]))
+    .param(
+        ParamSpec::uint("vlen")
+            .default(1u64)
+            .doc("GNU Radio vector length (items are handled one by one)"),
+    )
+    .input(PortSpec::new("in", PortItem::OfType))
+    .output(PortSpec::new("out", PortItem::OfType))
+}
+
+/// The parameters of `nlog10`.
+struct Nlog10 {
+    n: f32,
+    k: f32,
+}
+
+/// `nlog10`: GNU Radio's `blocks_nlog10_ff`.
+pub(crate) fn nlog10_spec() -> BlockSpec {
+    BlockSpec::new(
+        "nlog10",
+        "Math",
+        "n · log10(x) + k of every item (decibels with n = 10 or 20).",
+        |p: &Params| {
+            let (n, k) = (p.f32("n")?, p.f32("k")?);
+            boxed(
+                MapWith::new(Nlog10 { n, k }, |s: &mut Nlog10, x: f32| {
+                    s.n * x.max(f32::MIN_POSITIVE).log10() + s.k
+                })
+                .with_setting(Setting::new("k", |s: &mut Nlog10, k: f32| s.k = k).doc("offset")),
+            )
+        },
+    )
+    .doc("`n · log10(x) + k`; inputs below the smallest normal float (0, negative numbers, NaN) count as it (log10 ≈ −37.9), so the output stays finite as GNU Radio's does (whose floor is about −37.7).")
+    .param(ParamSpec::float("n").default(1.0).doc("factor"))
+    .param(ParamSpec::float("k").default(0.0).settable().doc("offset"))
+    .param(
+        ParamSpec::uint("vlen")
+            .default(1u64)
+            .doc("GNU Radio vector length (items are handled one by one)"),
+    )
+    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)))
+    .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)))
+}

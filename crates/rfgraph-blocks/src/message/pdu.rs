@@ -1,0 +1,103 @@
+//! PDUs as messages: GNU Radio's PDU is a pair of a metadata dictionary
+//! and a uniform vector; rfgraph's is the two-item list `[Map(meta),
+//! data]` with data a `Blob` (bytes), `VecF32` or `VecComplexF32`.
+//! [`PduItem`] converts a PDU's data to and from stream items; [`pdu`]
+//! and [`parse`] build and take apart the message.
+
+use num_complex::Complex32;
+use rfgraph::{Item, Pmt};
+use std::collections::BTreeMap;
+
+/// A stream item type a PDU's data can hold.
+pub trait PduItem: Item {
+    /// The PDU data holding `items`.
+    fn to_data(items: Vec<Self>) -> Pmt;
+    /// The items of PDU data of this type; `None` for another type.
+    fn from_data(data: &Pmt) -> Option<Vec<Self>>;
+}
+
+impl PduItem for u8 {
+    fn to_data(items: Vec<Self>) -> Pmt {
+        Pmt::Blob(items)
+    }
+    fn from_data(data: &Pmt) -> Option<Vec<Self>> {
+        match data {
+            Pmt::Blob(b) => Some(b.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl PduItem for f32 {
+    fn to_data(items: Vec<Self>) -> Pmt {
+        Pmt::VecF32(items)
+    }
+    fn from_data(data: &Pmt) -> Option<Vec<Self>> {
+        match data {
+            Pmt::VecF32(v) => Some(v.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl PduItem for Complex32 {
+    fn to_data(items: Vec<Self>) -> Pmt {
+        Pmt::VecComplexF32(items.iter().map(|c| [c.re, c.im]).collect())
+    }
+    fn from_data(data: &Pmt) -> Option<Vec<Self>> {
+        match data {
+            Pmt::VecComplexF32(v) => {
+                Some(v.iter().map(|&[re, im]| Complex32::new(re, im)).collect())
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The PDU message of `meta` and `data`.
+pub fn pdu(meta: BTreeMap<String, Pmt>, data: Pmt) -> Pmt {
+    Pmt::List(vec![Pmt::Map(meta), data])
+}
+
+/// The metadata and data of a PDU message; `None` when `msg` is not one.
+/// GNU Radio's empty metadata (`()`, here `Null`) is accepted.
+pub fn parse(msg: &Pmt) -> Option<(BTreeMap<String, Pmt>, &Pmt)> {
+    match msg {
+        Pmt::List(pair) if pair.len() == 2 => {
+            let meta = match &pair[0] {
+                Pmt::Map(m) => m.clone(),
+                Pmt::Null => BTreeMap::new(),
+                _ => return None,
+            };
+            matches!(
+                pair[1],
+                Pmt::Blob(_) | Pmt::VecF32(_) | Pmt::VecComplexF32(_)
+            )
+            .then_some((meta, &pair[1]))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pdus_round_trip_and_other_messages_are_not_pdus() {
+        let meta: BTreeMap<String, Pmt> = [("a".to_string(), Pmt::U64(1))].into_iter().collect();
+        let msg = pdu(meta.clone(), u8::to_data(vec![1, 2]));
+        let (m, data) = parse(&msg).unwrap();
+        assert_eq!(m, meta);
+        assert_eq!(u8::from_data(data), Some(vec![1, 2]));
+        assert_eq!(f32::from_data(data), None);
+        let c = Complex32::to_data(vec![Complex32::new(1.0, 2.0)]);
+        assert_eq!(
+            Complex32::from_data(&c),
+            Some(vec![Complex32::new(1.0, 2.0)])
+        );
+        assert!(parse(&Pmt::from("TEST")).is_none());
+        assert!(parse(&Pmt::List(vec![Pmt::Null, Pmt::U64(3)])).is_none());
+        assert!(parse(&Pmt::List(vec![Pmt::Null, Pmt::Blob(vec![])])).is_some());
+    }
+}

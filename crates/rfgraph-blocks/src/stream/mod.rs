@@ -1,0 +1,57 @@
+//! Stream operators and simple sources: [`ConstSource`], [`Delay`],
+//! [`SkipHead`], [`KeepMInN`] (`keep_m_in_n`, `keep_one_in_n`),
+//! [`Repeat`], [`StreamMux`]/[`StreamDemux`] (also `interleave`,
+//! `deinterleave`), [`Selector`], and the identities `stream_to_vector`
+//! and `vector_to_stream`; [`TagGate`], [`TagsStrobe`], [`BurstTagger`]
+//! add or remove tags; [`ProbeSignal`] keeps the last item. Blocks whose items move irregularly move their
+//! tags by hand (`tags`).
+
+mod const_source;
+mod delay;
+mod identity;
+mod mux;
+mod probe;
+mod rate;
+mod selector;
+mod skiphead;
+mod tagging;
+mod tags;
+
+pub use const_source::ConstSource;
+pub use delay::Delay;
+pub use mux::{StreamDemux, StreamMux};
+pub use probe::ProbeSignal;
+pub use rate::{KeepMInN, MatrixInterleaver, Repeat};
+pub use selector::Selector;
+pub use skiphead::SkipHead;
+pub use tagging::{BurstTagger, TagGate, TagsStrobe};
+
+pub(crate) use const_source::spec as const_source_spec;
+pub(crate) use delay::spec as delay_spec;
+pub(crate) use identity::{stream_to_vector_spec, vector_to_stream_spec};
+pub(crate) use mux::{
+    deinterleave_spec, interleave_spec, patterned_interleaver_spec, stream_demux_spec,
+    stream_mux_spec, stream_to_streams_spec, streams_to_stream_spec, streams_to_vector_spec,
+    vector_to_streams_spec,
+};
+pub(crate) use probe::spec as probe_signal_spec;
+pub(crate) use rate::{keep_m_in_n_spec, keep_one_in_n_spec, matrix_interleaver_spec, repeat_spec};
+pub(crate) use selector::spec as selector_spec;
+pub(crate) use skiphead::spec as skiphead_spec;
+pub(crate) use tagging::{burst_tagger_spec, tag_gate_spec, tags_strobe_spec};
+
+/// [`rfgraph::for_item_kinds!`] over every item kind.
+macro_rules! any_item {
+    ($p:expr, $t:ident => $body:expr) => {
+        rfgraph::for_item_kinds!($p, $p.item_type()?, {
+            F32 => f32,
+            C32 => num_complex::Complex32,
+            F64 => f64,
+            I32 => i32,
+            I16 => i16,
+            I8 => i8,
+            U8 => u8
+        } as $t => $body)
+    };
+}
+pub(crate) use any_item;

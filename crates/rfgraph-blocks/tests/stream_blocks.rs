@@ -1,0 +1,162 @@
+//! Behaviour of the stream operators beyond what the GNU Radio
+//! comparisons (`gr_blocks.rs`) check: tags moving with their items
+//! through blocks that move items irregularly, bounded sources, and
+//! settings.
+
+mod common;
+
+use common::{RunBounded, every_scheduler};
+use rfgraph::registry::Registry;
+use rfgraph::{Block, Flowgraph, Pmt, Tag, WorkIo};
+use rfgraph_blocks::stream::{Selector, StreamMux};
+use rfgraph_blocks::{ConstSource, Delay, SkipHead, VectorSink, VectorSource};
+use std::collections::BTreeMap;
+
+fn tagged(n: usize, at: &[u64]) -> VectorSource<f32> {
+    VectorSource::new((0..n).map(|k| k as f32).collect())
+        .with_tags(at.iter().map(|&i| Tag::new(i, "k", Pmt::U64(i))).collect())
+}
+
+/// The tags' (index, value) pairs, and that each sits on the item that
+/// carried it in (items are their original index).
+fn tags_on_their_items(sink: &VectorSink<f32>) -> Vec<(u64, u64)> {
+    sink.tags()
+        .iter()
+        .map(|t| {
+            let v = t.value.as_u64().unwrap();
+            assert_eq!(
+                sink.items()[t.index as usize],
+                v as f32,
+                "tag {t:?} moved off its item"
+            );
+            (t.index, v)
+        })
+        .collect()
+}
+
+#[test]
+fn tags_move_with_their_items_through_delay_skiphead_and_mux() {
+    for s in every_scheduler() {
+        let name = s.name().to_string();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(tagged(20_000, &[0, 3, 9_999, 19_999]));
+        let skip = fg.add(SkipHead::<f32>::new(3));
+        let delay = fg.add(Delay::<f32>::new(4));
+        let other = fg.add(VectorSource::new(vec![-1.0f32; 20_000]));
+        let mux = fg.add(StreamMux::<f32>::new(vec![1, 1]).unwrap());
+        let sink = fg.add(VectorSink::<f32>::new());
+        fg.chain(&[src, skip, delay]).unwrap();
+        fg.connect(delay, "out", mux, "in0").unwrap();
+        fg.connect(other, "out", mux, "in1").unwrap();
+        fg.connect(mux, "out", sink, "in").unwrap();
+        let done = fg.run_bounded(s).unwrap();
+        let out = done.block::<VectorSink<f32>>(sink).unwrap();
+        // Item k of the source is item k - 3 + 4 after skip and delay,
+        // and twice that after the mux.
+        assert_eq!(
+            out.items()[..10],
+            [0.0, -1.0, 0.0, -1.0, 0.0, -1.0, 0.0, -1.0, 3.0, -1.0],
+            "{name}"
+        );
+        assert_eq!(
+            tags_on_their_items(out),
+            vec![(8, 3), (2 * 10_000, 9_999), (2 * 20_000, 19_999)],
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn const_source_ends_after_items_and_takes_a_new_constant() {
+    let mut registry = Registry::new();
+    registry.extend(rfgraph_blocks::registry::specs());
+    for s in every_scheduler() {
+        let name = s.name().to_string();
+        let params: BTreeMap<String, Pmt> = [
+            ("type".to_string(), Pmt::from("i16")),
+            ("constant".to_string(), Pmt::I64(-3)),
+            ("items".to_string(), Pmt::U64(50_000)),
+        ]
+        .into_iter()
+        .collect();
+        let mut fg = Flowgraph::new();
+        let src = fg.add_boxed(
+            "src",
+            "const_source",
+            registry.build("const_source", params).unwrap(),
+        );
+        let sink = fg.add(VectorSink::<i16>::new());
+        fg.connect(src, "out", sink, "in").unwrap();
+        let done = fg.run_bounded(s).unwrap();
+        assert_eq!(
+            done.block::<VectorSink<i16>>(sink).unwrap().items(),
+            &[-3i16; 50_000][..],
+            "{name}"
+        );
+    }
+    let mut src = ConstSource::new(1.0f32);
+    let mut io = WorkIo::default();
+    src.handle_message("constant", Pmt::F64(2.5), &mut io)
+        .unwrap();
+    assert_eq!(src.value(), 2.5);
+    assert!(
+        src.handle_message("constant", Pmt::VecF32(vec![1.0, 2.0]), &mut io)
+            .is_err()
+    );
+}
+
+#[test]
+fn a_disabled_selector_drains_its_inputs_and_refuses_missing_ports() {
+    for s in every_scheduler() {
+        let name = s.name().to_string();
+        let mut fg = Flowgraph::new();
+        let a = fg.add(VectorSource::new(vec![1u8; 10_000]));
+        let b = fg.add(VectorSource::new(vec![2u8; 10_000]));
+        let sel = fg.add(Selector::<u8>::new(2, 1, 0, 0).unwrap().enabled(false));
+        let sink = fg.add(VectorSink::<u8>::new());
+        fg.connect(a, "out", sel, "in0").unwrap();
+        fg.connect(b, "out", sel, "in1").unwrap();
+        fg.connect(sel, "out0", sink, "in").unwrap();
+        let done = fg.run_bounded(s).unwrap();
+        assert!(
+            done.block::<VectorSink<u8>>(sink)
+                .unwrap()
+                .items()
+                .is_empty(),
+            "{name}"
+        );
+        assert_eq!(done.stats()[sel.0].items_consumed, 20_000, "{name}");
+    }
+    let mut sel = Selector::<u8>::new(2, 2, 0, 0).unwrap();
+    let mut io = WorkIo::default();
+    sel.handle_message("output_index", Pmt::U64(1), &mut io)
+        .unwrap();
+    let e = sel
+        .handle_message("input_index", Pmt::U64(2), &mut io)
+        .unwrap_err();
+    assert!(e.to_string().contains("there are 2 inputs"), "{e}");
+    let names: Vec<_> = sel.settings().iter().map(|i| i.name).collect();
+    assert_eq!(names, ["input_index", "output_index", "enabled"]);
+    assert!(Selector::<u8>::new(2, 1, 2, 0).is_err());
+}
+
+#[test]
+fn tags_strobe_tags_every_interval_after_the_first_and_ends_after_items() {
+    use rfgraph_blocks::stream::TagsStrobe;
+    for s in every_scheduler() {
+        let name = s.name().to_string();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(
+            TagsStrobe::<f32>::new(Pmt::U64(5), 1000, "strobe")
+                .unwrap()
+                .items(100_000),
+        );
+        let sink = fg.add(VectorSink::<f32>::new());
+        fg.connect(src, "out", sink, "in").unwrap();
+        let done = fg.run_bounded(s).unwrap();
+        let out = done.block::<VectorSink<f32>>(sink).unwrap();
+        assert_eq!(out.items().len(), 100_000, "{name}");
+        let at: Vec<u64> = out.tags().iter().map(|t| t.index).collect();
+        assert_eq!(at, (1..100).map(|k| k * 1000).collect::<Vec<_>>(), "{name}");
+    }
+}
