@@ -116,7 +116,7 @@ fn item_type(kind: ItemKind) -> ItemType {
 /// Checks the built block's stream ports against `specs`: names (repeated
 /// ports as `name0`, `name1`, ...) and item types.
 fn check_ports(
-    block: &str,
+    block: &BlockSpec,
     specs: &[PortSpec],
     names: &[String],
     types: &[ItemType],
@@ -138,22 +138,35 @@ fn check_ports(
         };
         assert!(
             !matching.is_empty(),
-            "`{block}`: no port `{}` in {names:?}",
+            "`{}`: no port `{}` in {names:?}",
+            block.name,
             spec.name
         );
         for i in &matching {
             let want = match &spec.item {
                 PortItem::Fixed(k) => Some(item_type(*k)),
                 PortItem::OfType => Some(item_type(kind.expect("a typed block has `type`"))),
+                // Built from its defaults: the parameter's default names it.
+                PortItem::OfParam(param) => {
+                    match block.param_spec(param).and_then(|p| p.default.as_ref()) {
+                        Some(Pmt::String(s)) => ItemKind::parse(s).map(item_type),
+                        _ => None,
+                    }
+                }
                 PortItem::Other(_) => None,
             };
             if let Some(want) = want {
-                assert_eq!(types[*i], want, "`{block}` port `{}`", names[*i]);
+                assert_eq!(types[*i], want, "`{}` port `{}`", block.name, names[*i]);
             }
         }
         at += matching.len();
     }
-    assert_eq!(at, names.len(), "`{block}`: undeclared ports in {names:?}");
+    assert_eq!(
+        at,
+        names.len(),
+        "`{}`: undeclared ports in {names:?}",
+        block.name
+    );
 }
 
 /// Checks one built block against its spec.
@@ -181,14 +194,14 @@ fn check_block(spec: &BlockSpec, block: &mut dyn Block, kind: Option<ItemKind>) 
     );
     let ports = block.ports();
     check_ports(
-        name,
+        spec,
         &spec.inputs,
         &ports.input_names(),
         &ports.input_types(),
         kind,
     );
     check_ports(
-        name,
+        spec,
         &spec.outputs,
         &ports.output_names(),
         &ports.output_types(),

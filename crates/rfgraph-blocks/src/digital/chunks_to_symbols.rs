@@ -63,5 +63,5 @@ pub(crate) fn spec() -> BlockSpec {
     .param(ParamSpec::item_type(&[ItemKind::U8, ItemKind::I16, ItemKind::I32]))
     .param(ParamSpec::string("output_type").default("c32").choices(&["c32", "f32"]).doc("output item type"))
     .input(PortSpec::new("in", PortItem::OfType).doc("symbol indices"))
-    .output(PortSpec::new("out", PortItem::Other("`output_type`")).doc("symbols"))
+    .output(PortSpec::new("out", PortItem::OfParam("output_type")).doc("symbols"))
 }

@@ -41,6 +41,10 @@ fn expand(b: &FlatBlock, specs: &[PortSpec]) -> Vec<(String, String)> {
                 .params
                 .item_type()
                 .map_or_else(|_| "`type`".to_string(), |k| k.name().to_string()),
+            PortItem::OfParam(param) => b
+                .params
+                .item_type_of(param)
+                .map_or_else(|_| format!("`{param}`"), |k| k.name().to_string()),
             PortItem::Other(s) => s.to_string(),
         };
         match p.count {

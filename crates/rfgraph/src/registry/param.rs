@@ -409,10 +409,16 @@ impl Params {
 
     /// The stream item type (parameter `type`).
     pub fn item_type(&self) -> Result<ItemKind, BuildError> {
-        let name = self.string("type")?;
+        self.item_type_of("type")
+    }
+
+    /// The item type named by parameter `param` (a block with a second
+    /// item type, such as an output type).
+    pub fn item_type_of(&self, param: &str) -> Result<ItemKind, BuildError> {
+        let name = self.string(param)?;
         ItemKind::parse(&name).ok_or_else(|| BuildError::Invalid {
             block: self.block.clone(),
-            param: "type".into(),
+            param: param.into(),
             reason: format!("unknown item type `{name}`"),
         })
     }

@@ -19,6 +19,8 @@ pub enum PortItem {
     Fixed(ItemKind),
     /// The item type named by the block's `type` parameter.
     OfType,
+    /// The item type named by another parameter (`output_type`).
+    OfParam(&'static str),
     /// Raw bytes or another item type the registry has no name for.
     Other(&'static str),
 }
@@ -28,6 +30,7 @@ impl fmt::Display for PortItem {
         match self {
             PortItem::Fixed(k) => write!(f, "{k}"),
             PortItem::OfType => f.write_str("`type`"),
+            PortItem::OfParam(p) => write!(f, "`{p}`"),
             PortItem::Other(s) => f.write_str(s),
         }
     }
