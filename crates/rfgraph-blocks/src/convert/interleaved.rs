@@ -116,6 +116,7 @@ fn scale(p: &Params) -> Result<f32, BuildError> {
 fn to_complex(
     name: &'static str,
     summary: &'static str,
+    doc: &'static str,
     item: ItemKind,
     swap: bool,
     build: fn(f32, bool) -> Box<dyn rfgraph::Block>,
@@ -124,6 +125,7 @@ fn to_complex(
         let swap = if swap { p.bool("swap")? } else { false };
         Ok(build(scale(p)?, swap))
     })
+    .doc(doc)
     .param(ParamSpec::float("scale").default(1.0).doc("divisor"))
     .param(
         ParamSpec::bool("vector_input")
@@ -147,6 +149,7 @@ pub(crate) fn interleaved_short_to_complex_spec() -> BlockSpec {
     to_complex(
         "interleaved_short_to_complex",
         "Pairs of 16-bit integers to complex items, divided by `scale`.",
+        "`out[k] = (in[2k] + j·in[2k+1]) / scale` for `i16` pairs `re, im, re, im, …`, divided in `f32` (scale 32768 maps full scale to about ±1); with `swap` the first of each pair is the imaginary part. One output per two inputs; an unpaired last item gives nothing. `scale` must be finite and not 0. GNU Radio's `vector_input` is the same flat stream here. GNU Radio's `blocks_interleaved_short_to_complex`.",
         ItemKind::I16,
         true,
         |s, swap| Box::new(PairsToComplex::block(|x: i16| x as f32, s, swap)),
@@ -158,6 +161,7 @@ pub(crate) fn interleaved_char_to_complex_spec() -> BlockSpec {
     to_complex(
         "interleaved_char_to_complex",
         "Pairs of signed bytes to complex items, divided by `scale`.",
+        "`out[k] = (in[2k] + j·in[2k+1]) / scale` with each byte read as a signed `i8` (byte 255 is −1), divided in `f32` (scale 128 maps full scale to about ±1). One output per two inputs; an unpaired last item gives nothing. `scale` must be finite and not 0. GNU Radio's `vector_input` is the same flat stream here. GNU Radio's `blocks_interleaved_char_to_complex`.",
         ItemKind::U8,
         false,
         |s, _| Box::new(PairsToComplex::block(|x: u8| x as i8 as f32, s, false)),
@@ -167,12 +171,14 @@ pub(crate) fn interleaved_char_to_complex_spec() -> BlockSpec {
 fn from_complex(
     name: &'static str,
     summary: &'static str,
+    doc: &'static str,
     item: ItemKind,
     build: fn(f32) -> Box<dyn rfgraph::Block>,
 ) -> BlockSpec {
     BlockSpec::new(name, "Type Converters", summary, move |p: &Params| {
         Ok(build(scale(p)?))
     })
+    .doc(doc)
     .param(ParamSpec::float("scale").default(1.0).doc("factor"))
     .param(
         ParamSpec::bool("vector_output")
@@ -188,6 +194,7 @@ pub(crate) fn complex_to_interleaved_short_spec() -> BlockSpec {
     from_complex(
         "complex_to_interleaved_short",
         "Complex items times `scale` to pairs of 16-bit integers (rounded, saturated).",
+        "`out[2k] = q(re·scale)`, `out[2k+1] = q(im·scale)` for `c32` `in[k]`, where `q` rounds half to even and saturates to `−32768 … 32767` as `float_to_short` does (NaN gives 0). Two outputs per input. `scale` must be finite and not 0 (32767 maps ±1 to full scale). GNU Radio's `vector_output` is the same flat stream here. GNU Radio's `blocks_complex_to_interleaved_short`.",
         ItemKind::I16,
         |s| Box::new(ComplexToPairs::block(round::to_i16, s)),
     )
@@ -198,6 +205,7 @@ pub(crate) fn complex_to_interleaved_char_spec() -> BlockSpec {
     from_complex(
         "complex_to_interleaved_char",
         "Complex items times `scale` to pairs of signed bytes (rounded, saturated).",
+        "`out[2k] = q(re·scale)`, `out[2k+1] = q(im·scale)` for `c32` `in[k]`, where `q` rounds half to even, saturates to `−128 … 127` and writes the byte of the `i8` (−1 is byte 255), as `float_to_char` does (NaN gives 0). Two outputs per input. `scale` must be finite and not 0 (127 maps ±1 to full scale). GNU Radio's `vector_output` is the same flat stream here. GNU Radio's `blocks_complex_to_interleaved_char`.",
         ItemKind::U8,
         |s| Box::new(ComplexToPairs::block(round::to_i8, s)),
     )

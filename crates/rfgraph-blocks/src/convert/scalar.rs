@@ -39,6 +39,7 @@ type Build = fn(f32) -> Box<dyn Block>;
 fn spec(
     name: &'static str,
     summary: &'static str,
+    doc: &'static str,
     input: ItemKind,
     output: ItemKind,
     scale: bool,
@@ -54,6 +55,7 @@ fn spec(
         }
         Ok::<_, BuildError>(build(s))
     })
+    .doc(doc)
     .param(
         ParamSpec::uint("vlen")
             .default(1u64)
@@ -74,6 +76,7 @@ pub(crate) fn char_to_float_spec() -> BlockSpec {
     spec(
         "char_to_float",
         "Signed bytes to floats, divided by `scale`.",
+        "`out[i] = (in[i] as i8) / scale`: each byte read as a signed `i8` (GNU Radio's `char`; byte 255 is −1), divided in `f32`, so the default scale 1 gives −128 … 127. `scale` must be finite and not 0. GNU Radio vectors are flat streams here: `vlen` only has to be at least 1. GNU Radio's `blocks_char_to_float`.",
         ItemKind::U8,
         ItemKind::F32,
         true,
@@ -86,6 +89,7 @@ pub(crate) fn uchar_to_float_spec() -> BlockSpec {
     spec(
         "uchar_to_float",
         "Unsigned bytes to floats.",
+        "`out[i] = in[i]` as an `f32`: each `u8` byte read as an unsigned value 0 … 255, exactly, with no scale. GNU Radio vectors are flat streams here: `vlen` only has to be at least 1. GNU Radio's `blocks_uchar_to_float`.",
         ItemKind::U8,
         ItemKind::F32,
         false,
@@ -98,6 +102,7 @@ pub(crate) fn short_to_float_spec() -> BlockSpec {
     spec(
         "short_to_float",
         "16-bit integers to floats, divided by `scale`.",
+        "`out[i] = in[i] / scale` for `i16` items, divided in `f32` (scale 32768 maps full scale to about ±1). `scale` must be finite and not 0. GNU Radio vectors are flat streams here: `vlen` only has to be at least 1. GNU Radio's `blocks_short_to_float`.",
         ItemKind::I16,
         ItemKind::F32,
         true,
@@ -110,6 +115,7 @@ pub(crate) fn int_to_float_spec() -> BlockSpec {
     spec(
         "int_to_float",
         "32-bit integers to floats, divided by `scale`.",
+        "`out[i] = in[i] / scale` for `i32` items, converted to `f32` first (so integers above 2²⁴ in magnitude lose their low bits) and then divided. `scale` must be finite and not 0. GNU Radio vectors are flat streams here: `vlen` only has to be at least 1. GNU Radio's `blocks_int_to_float`.",
         ItemKind::I32,
         ItemKind::F32,
         true,
@@ -122,6 +128,7 @@ pub(crate) fn float_to_char_spec() -> BlockSpec {
     spec(
         "float_to_char",
         "Floats times `scale` to signed bytes, rounded half to even and saturated.",
+        "`out[i] = clamp(round(in[i]·scale), −128, 127)` written as the byte of an `i8` (−1 is byte 255), with the product in `f32`, rounding half to even (2.5 → 2, −1.5 → −2) and saturation at the range, as GNU Radio's VOLK kernel does; NaN gives 0. `scale` must be finite and not 0. GNU Radio vectors are flat streams here: `vlen` only has to be at least 1. GNU Radio's `blocks_float_to_char`.",
         ItemKind::F32,
         ItemKind::U8,
         true,
@@ -134,6 +141,7 @@ pub(crate) fn float_to_uchar_spec() -> BlockSpec {
     spec(
         "float_to_uchar",
         "Floats to unsigned bytes, rounded half to even and saturated to 0..255.",
+        "`out[i] = clamp(round(in[i]), 0, 255)` as a `u8`, rounding half to even (2.5 → 2) and saturating (negative values give 0, 300 gives 255), as GNU Radio does; NaN gives 0. There is no scale. GNU Radio vectors are flat streams here: `vlen` only has to be at least 1. GNU Radio's `blocks_float_to_uchar`.",
         ItemKind::F32,
         ItemKind::U8,
         false,
@@ -146,6 +154,7 @@ pub(crate) fn float_to_short_spec() -> BlockSpec {
     spec(
         "float_to_short",
         "Floats times `scale` to 16-bit integers, rounded half to even and saturated.",
+        "`out[i] = clamp(round(in[i]·scale), −32768, 32767)` as an `i16`, with the product in `f32`, rounding half to even (2.5 → 2, −1.5 → −2) and saturation, as GNU Radio's VOLK kernel does; NaN gives 0. `scale` must be finite and not 0. GNU Radio vectors are flat streams here: `vlen` only has to be at least 1. GNU Radio's `blocks_float_to_short`.",
         ItemKind::F32,
         ItemKind::I16,
         true,
@@ -158,6 +167,7 @@ pub(crate) fn float_to_int_spec() -> BlockSpec {
     spec(
         "float_to_int",
         "Floats times `scale` to 32-bit integers, rounded half to even and saturated.",
+        "`out[i] = clamp(round(in[i]·scale), −2³¹, 2³¹ − 1)` as an `i32`, with the product in `f32`, rounding half to even and saturation; NaN gives `−2³¹` (`i32::MIN`), as GNU Radio's kernel does on x86. `scale` must be finite and not 0. GNU Radio vectors are flat streams here: `vlen` only has to be at least 1. GNU Radio's `blocks_float_to_int`.",
         ItemKind::F32,
         ItemKind::I32,
         true,
@@ -170,6 +180,7 @@ pub(crate) fn char_to_short_spec() -> BlockSpec {
     spec(
         "char_to_short",
         "Signed bytes to 16-bit integers, times 256.",
+        "`out[i] = (in[i] as i8) · 256`: each byte read as a signed `i8` and shifted into the high byte of an `i16` (−128 … 127 becomes −32768 … 32512), exact, with no scale. GNU Radio vectors are flat streams here: `vlen` only has to be at least 1. GNU Radio's `blocks_char_to_short`.",
         ItemKind::U8,
         ItemKind::I16,
         false,
@@ -182,6 +193,7 @@ pub(crate) fn short_to_char_spec() -> BlockSpec {
     spec(
         "short_to_char",
         "16-bit integers to signed bytes, divided by 256 (arithmetic shift).",
+        "`out[i] = in[i] >> 8`: the high byte of each `i16`, an arithmetic shift, so it rounds toward −∞ (−1 gives −1, 255 gives 0), written as the byte of an `i8`. No saturation is needed and there is no scale. GNU Radio vectors are flat streams here: `vlen` only has to be at least 1. GNU Radio's `blocks_short_to_char`.",
         ItemKind::I16,
         ItemKind::U8,
         false,

@@ -26,7 +26,7 @@ fn vlen() -> ParamSpec {
 }
 
 macro_rules! fold_spec {
-    ($fn:ident, $name:literal, $summary:literal, $op:tt) => {
+    ($fn:ident, $name:literal, $summary:literal, $op:tt, $formula:literal) => {
         #[doc = concat!("`", $name, "`: GNU Radio's `blocks_", $name, "_xx`.")]
         pub(crate) fn $fn() -> BlockSpec {
             BlockSpec::new($name, "Boolean Operators", $summary, |p: &Params| {
@@ -35,6 +35,12 @@ macro_rules! fold_spec {
                 rfgraph::for_item_kinds!(p, p.item_type()?, { U8 => u8, I16 => i16, I32 => i32 } as T
                     => Combine::<T>::with(|a, b| a $op b, n).map_err(refuse)?)
             })
+            .doc(concat!(
+                "`out[i] = ", $formula, "`: bitwise on `u8`, `i16` or `i32` items, folded over \
+                 `in0`, `in1`, … in input order (one input copies it). `inputs` must be at \
+                 least 1. GNU Radio vectors are flat streams here, so `vlen` is not used. \
+                 GNU Radio's `blocks_", $name, "_xx`."
+            ))
             .param(ParamSpec::item_type(&KINDS))
             .param(ParamSpec::uint("inputs").default(2u64).doc("number of inputs"))
             .param(vlen())
@@ -44,9 +50,9 @@ macro_rules! fold_spec {
     };
 }
 
-fold_spec!(and_spec, "and", "Bitwise AND of N integer streams.", &);
-fold_spec!(or_spec, "or", "Bitwise OR of N integer streams.", |);
-fold_spec!(xor_spec, "xor", "Bitwise XOR of N integer streams.", ^);
+fold_spec!(and_spec, "and", "Bitwise AND of N integer streams.", &, "in0[i] & in1[i] & …");
+fold_spec!(or_spec, "or", "Bitwise OR of N integer streams.", |, "in0[i] | in1[i] | …");
+fold_spec!(xor_spec, "xor", "Bitwise XOR of N integer streams.", ^, "in0[i] ^ in1[i] ^ …");
 
 /// `not`: GNU Radio's `blocks_not_xx`.
 pub(crate) fn not_spec() -> BlockSpec {
@@ -59,6 +65,7 @@ pub(crate) fn not_spec() -> BlockSpec {
                 => Map::new(|x: T| !x))
         },
     )
+    .doc("`out[i] = !in[i]`: every bit flipped (`u8`, `i16` or `i32`; for the signed types `!x = -x - 1`). GNU Radio vectors are flat streams here, so `vlen` is not used. GNU Radio's `blocks_not_xx`.")
     .param(ParamSpec::item_type(&KINDS))
     .param(vlen())
     .input(PortSpec::new("in", PortItem::OfType))

@@ -117,6 +117,7 @@ pub(crate) fn mute_spec() -> BlockSpec {
                 .with_setting(Setting::new("mute", |m: &mut bool, v: bool| *m = v).doc("write zeros")))
         },
     )
+    .doc("`out[i] = mute ? 0 : in[i]` for `f32`, `c32`, `i32` or `i16` items: one output per input either way, so the stream keeps its rate and timing while muted. `mute` can be changed while running (its message port); a change applies between work calls. GNU Radio's `blocks_mute_xx`.")
     .param(ParamSpec::item_type(&[ItemKind::F32, ItemKind::C32, ItemKind::I32, ItemKind::I16]))
     .param(ParamSpec::bool("mute").default(false).settable().doc("write zeros"))
     .input(PortSpec::new("in", PortItem::OfType))

@@ -170,12 +170,14 @@ fn vlen() -> ParamSpec {
 fn zip_spec(
     name: &'static str,
     summary: &'static str,
+    doc: &'static str,
     a: ItemKind,
     b: ItemKind,
     o: ItemKind,
     build: fn() -> Box<dyn Block>,
 ) -> BlockSpec {
     BlockSpec::new(name, "Math", summary, move |_p: &Params| Ok(build()))
+        .doc(doc)
         .param(vlen())
         .input(PortSpec::new("in0", PortItem::Fixed(a)))
         .input(PortSpec::new("in1", PortItem::Fixed(b)))
@@ -187,6 +189,7 @@ pub(crate) fn float_to_complex_spec() -> BlockSpec {
     zip_spec(
         "float_to_complex",
         "Complex items from a real stream `in0` and an imaginary stream `in1`.",
+        "`out[i] = in0[i] + j·in1[i]` from two `f32` streams, one output per pair, as many as the shorter input has. Both inputs must be connected (GNU Radio's block also runs on `in0` alone, with zero imaginary parts). GNU Radio vectors are flat streams here, so `vlen` is not used. GNU Radio's `blocks_float_to_complex`.",
         ItemKind::F32,
         ItemKind::F32,
         ItemKind::C32,
@@ -199,6 +202,7 @@ pub(crate) fn magphase_to_complex_spec() -> BlockSpec {
     zip_spec(
         "magphase_to_complex",
         "Complex items from a magnitude stream `in0` and a phase stream `in1` (radians).",
+        "`out[i] = in0[i]·(cos in1[i] + j·sin in1[i])` from two `f32` streams: magnitude on `in0`, phase in radians on `in1` (any value). A negative magnitude gives the opposite point. One output per pair, as many as the shorter input has. GNU Radio vectors are flat streams here, so `vlen` is not used. GNU Radio's `blocks_magphase_to_complex`.",
         ItemKind::F32,
         ItemKind::F32,
         ItemKind::C32,
@@ -211,6 +215,7 @@ pub(crate) fn multiply_conjugate_spec() -> BlockSpec {
     zip_spec(
         "multiply_conjugate",
         "Multiplies `in0` by the conjugate of `in1`, item by item.",
+        "`out[i] = in0[i]·conj(in1[i]) = (a·c + b·d) + j·(b·c − a·d)` for `in0 = a + jb`, `in1 = c + jd`, all `c32`, in plain IEEE arithmetic (no special handling of infinities). One output per pair, as many as the shorter input has. GNU Radio vectors are flat streams here, so `vlen` is not used. GNU Radio's `blocks_multiply_conjugate_cc`.",
         ItemKind::C32,
         ItemKind::C32,
         ItemKind::C32,
@@ -221,9 +226,11 @@ pub(crate) fn multiply_conjugate_spec() -> BlockSpec {
 fn unzip_spec(
     name: &'static str,
     summary: &'static str,
+    doc: &'static str,
     build: fn() -> Box<dyn Block>,
 ) -> BlockSpec {
     BlockSpec::new(name, "Math", summary, move |_p: &Params| Ok(build()))
+        .doc(doc)
         .param(vlen())
         .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
         .output(PortSpec::new("out0", PortItem::Fixed(ItemKind::F32)))
@@ -236,6 +243,7 @@ pub(crate) fn complex_to_float_spec() -> BlockSpec {
     unzip_spec(
         "complex_to_float",
         "Real parts on `out0`, imaginary parts on `out1` (optional).",
+        "`out0[i] = re(in[i])`, `out1[i] = im(in[i])` for `c32` items, as `f32`, one item per input on each output. `out1` may be left unconnected; then only real parts are written. GNU Radio vectors are flat streams here, so `vlen` is not used. GNU Radio's `blocks_complex_to_float`.",
         || Box::new(Unzip2::new(|x: Complex32| (x.re, x.im))),
     )
 }
@@ -246,6 +254,7 @@ pub(crate) fn complex_to_magphase_spec() -> BlockSpec {
     unzip_spec(
         "complex_to_magphase",
         "Magnitudes on `out0`, phases (radians) on `out1` (optional).",
+        "`out0[i] = |in[i]|` (`hypot(re, im)`, so no overflow for large parts) and `out1[i] = atan2(im, re)` in radians in `[-π, π]`, as `f32`, one item per input on each output. `out1` may be left unconnected; then only magnitudes are written. GNU Radio vectors are flat streams here, so `vlen` is not used. GNU Radio's `blocks_complex_to_magphase`.",
         || Box::new(Unzip2::new(|x: Complex32| (x.norm(), x.arg()))),
     )
 }

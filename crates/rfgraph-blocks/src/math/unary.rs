@@ -63,9 +63,11 @@ fn boxed(b: impl Block) -> Result<Box<dyn Block>, rfgraph::registry::BuildError>
 fn c32_to_f32(
     name: &'static str,
     summary: &'static str,
+    doc: &'static str,
     build: fn() -> Box<dyn Block>,
 ) -> BlockSpec {
     BlockSpec::new(name, "Math", summary, move |_p: &Params| Ok(build()))
+        .doc(doc)
         .param(
             ParamSpec::uint("vlen")
                 .default(1u64)
@@ -77,9 +79,12 @@ fn c32_to_f32(
 
 /// `complex_to_mag`: `|x|` (GNU Radio's `blocks_complex_to_mag`).
 pub(crate) fn complex_to_mag_spec() -> BlockSpec {
-    c32_to_f32("complex_to_mag", "Magnitude |x| of complex items.", || {
-        Box::new(SliceKernel::block(rfgraph_dsp::complex_ops::magnitude))
-    })
+    c32_to_f32(
+        "complex_to_mag",
+        "Magnitude |x| of complex items.",
+        "`out[i] = sqrt(re² + im²)` of `c32` `in[i]`, as an `f32` (computed in single precision, not `hypot`: parts above about 1.8e19 overflow to infinity, as in GNU Radio). One output per input; GNU Radio vectors are flat streams here, so `vlen` is not used. GNU Radio's `blocks_complex_to_mag`.",
+        || Box::new(SliceKernel::block(rfgraph_dsp::complex_ops::magnitude)),
+    )
 }
 
 /// `complex_to_mag_squared`: `|x|²` (GNU Radio's `blocks_complex_to_mag_squared`).
@@ -87,6 +92,7 @@ pub(crate) fn complex_to_mag_squared_spec() -> BlockSpec {
     c32_to_f32(
         "complex_to_mag_squared",
         "Squared magnitude |x|² of complex items.",
+        "`out[i] = re² + im²` of `c32` `in[i]`, as an `f32` (the power; no square root). One output per input; GNU Radio vectors are flat streams here, so `vlen` is not used. GNU Radio's `blocks_complex_to_mag_squared`.",
         || {
             Box::new(SliceKernel::block(
                 rfgraph_dsp::complex_ops::magnitude_squared,
@@ -100,15 +106,19 @@ pub(crate) fn complex_to_arg_spec() -> BlockSpec {
     c32_to_f32(
         "complex_to_arg",
         "Phase atan2(im, re) of complex items, in radians.",
+        "`out[i] = atan2(im, re)` of `c32` `in[i]`, in radians in `[-π, π]` (the exact `atan2`, where GNU Radio's VOLK kernel approximates it; `0 + 0j` gives 0). One output per input; GNU Radio vectors are flat streams here, so `vlen` is not used. GNU Radio's `blocks_complex_to_arg`.",
         || Box::new(Map::new(|x: Complex32| x.im.atan2(x.re))),
     )
 }
 
 /// `complex_to_real` (GNU Radio's `blocks_complex_to_real`).
 pub(crate) fn complex_to_real_spec() -> BlockSpec {
-    c32_to_f32("complex_to_real", "Real part of complex items.", || {
-        Box::new(Map::new(|x: Complex32| x.re))
-    })
+    c32_to_f32(
+        "complex_to_real",
+        "Real part of complex items.",
+        "`out[i] = re(in[i])`: the real part of each `c32` item, as an `f32`; the imaginary part is dropped. One output per input; GNU Radio vectors are flat streams here, so `vlen` is not used. GNU Radio's `blocks_complex_to_real`.",
+        || Box::new(Map::new(|x: Complex32| x.re)),
+    )
 }
 
 /// `complex_to_imag` (GNU Radio's `blocks_complex_to_imag`).
@@ -116,6 +126,7 @@ pub(crate) fn complex_to_imag_spec() -> BlockSpec {
     c32_to_f32(
         "complex_to_imag",
         "Imaginary part of complex items.",
+        "`out[i] = im(in[i])`: the imaginary part of each `c32` item, as an `f32`; the real part is dropped. One output per input; GNU Radio vectors are flat streams here, so `vlen` is not used. GNU Radio's `blocks_complex_to_imag`.",
         || Box::new(Map::new(|x: Complex32| x.im)),
     )
 }
@@ -128,6 +139,7 @@ pub(crate) fn conjugate_spec() -> BlockSpec {
         "Complex conjugate of every item.",
         |_p: &Params| boxed(Map::new(|x: Complex32| x.conj())),
     )
+    .doc("`out[i] = re − j·im` of `c32` `in[i]`: the sign of the imaginary part flipped (NaNs and signed zeros included), one output per input. It has no parameters. GNU Radio's `blocks_conjugate_cc`.")
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::C32)))
 }

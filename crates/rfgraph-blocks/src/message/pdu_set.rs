@@ -66,6 +66,7 @@ pub(crate) fn spec() -> BlockSpec {
             )))
         },
     )
+    .doc("Reposts every PDU from `pdus` on `pdus` with metadata `key` set to `value` (any message value, replacing an existing one); the data is untouched. GNU Radio's empty metadata (`()`) is read as an empty map. A message that is no PDU (`[metadata map, u8/f32/c32 vector]`) is an error. GNU Radio's `pdu_pdu_set`.")
     .param(
         ParamSpec::string("key")
             .default("key")

@@ -141,6 +141,7 @@ pub(crate) fn remove_spec() -> BlockSpec {
             })))
         },
     )
+    .doc("Posts every PDU arriving on `pdus` on `pdus` with metadata `key` deleted; PDUs without it pass unchanged, and the data is untouched. GNU Radio's empty metadata (`()`) is read as an empty map. A message that is no PDU (`[metadata map, u8/f32/c32 vector]`) is an error. GNU Radio's `pdu_pdu_remove`.")
     .param(
         ParamSpec::string("key")
             .default("key")
@@ -165,6 +166,7 @@ pub(crate) fn filter_spec() -> BlockSpec {
             })))
         },
     )
+    .doc("Reposts a PDU from `pdus` on `pdus` only if its metadata has `key` equal to `value` (equal in type too: integer 1 and float 1.0 differ); with `invert`, only the PDUs that do not (a missing key counts as not equal). Others are dropped. A message that is no PDU is an error. GNU Radio's `pdu_pdu_filter`.")
     .param(
         ParamSpec::string("key")
             .default("key")
@@ -201,6 +203,7 @@ pub(crate) fn add_system_time_spec() -> BlockSpec {
             })))
         },
     )
+    .doc("Reposts every PDU from `pdu` on `pdu` with metadata `key` set (replaced if present) to the wall-clock time it was handled, an `f64` in seconds since the Unix epoch (0 if the clock is before it); the data is untouched. `time_delta` reads it back. A message that is no PDU is an error. GNU Radio's `pdu_add_system_time`.")
     .param(
         ParamSpec::string("key")
             .default("system_time")
@@ -244,6 +247,7 @@ pub(crate) fn split_spec() -> BlockSpec {
         "Metadata of each PDU on `dict`, data on `vec`.",
         |p: &Params| Ok(Box::new(PduSplit::new(p.bool("pass_empty")?))),
     )
+    .doc("For every PDU on `pdu`, posts its metadata map on `dict` and its data vector on `vec`. An empty map or an empty vector is not posted unless `pass_empty`. Messages that are no PDU are dropped silently, as GNU Radio does. GNU Radio's `pdu_pdu_split`.")
     .param(
         ParamSpec::bool("pass_empty")
             .default(false)

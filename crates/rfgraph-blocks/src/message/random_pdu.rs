@@ -119,6 +119,7 @@ pub(crate) fn spec() -> BlockSpec {
             Ok(Box::new(pdus))
         },
     )
+    .doc("Posts on `pdus` one PDU when the run starts and one per message of any kind on `generate`: empty metadata and a `u8` vector whose length is uniform in `min_items ..= max_items`, rounded down to a multiple of `length_modulo` (and at least `length_modulo`), each byte ANDed with `mask`. Needs `min_items ≤ max_items`, `length_modulo ≥ 1` and `mask ≤ 255`. Lengths follow GNU Radio; the bytes come from a seeded xoshiro256++ generator (reproducible per `seed`), so they differ from GNU Radio's. GNU Radio's `pdu_random_pdu`.")
     .param(
         ParamSpec::uint("min_items")
             .default(50u64)

@@ -348,6 +348,7 @@ pub(crate) fn stream_to_tagged_stream_spec() -> BlockSpec {
             crate::stream::any_item!(p, T => StreamToTaggedStream::<T>::new(len, vlen, key).map_err(|e| p.refused(e))?)
         },
     )
+    .doc("Copies `in` to `out` unchanged and tags items 0, `packet_len·vlen`, `2·packet_len·vlen`, … with `len_tag_key = packet_len` (a `U64`, counted in GNU Radio vectors), making a tagged stream of fixed-size packets for any item type. A last short packet at the end of the stream still carries the full length. `packet_len` and `vlen` must be at least 1. GNU Radio's `blocks_stream_to_tagged_stream`.")
     .param(ParamSpec::item_type(&ItemKind::ALL))
     .param(ParamSpec::uint("packet_len").default(64u64).doc("vectors per packet"))
     .param(ParamSpec::uint("vlen").default(1u64).doc("items per GNU Radio vector"))

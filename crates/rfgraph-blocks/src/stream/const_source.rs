@@ -120,6 +120,7 @@ pub(crate) fn spec() -> BlockSpec {
             })
         },
     )
+    .doc("`out[i] = constant` for every item, of `f32`, `c32`, `i32`, `i16` or `u8`. For integer types the constant must be a whole number in the type's range (no rounding or wrapping; anything else is refused); a real number given to `c32` has imaginary part 0. Changing `constant` while running applies from the next items written. Endless unless `items` is set, then it writes exactly that many and finishes. GNU Radio's `analog_const_source_x`.")
     .param(ParamSpec::item_type(&[
         ItemKind::F32,
         ItemKind::C32,

@@ -323,6 +323,7 @@ pub(crate) fn stream_mux_spec() -> BlockSpec {
             super::any_item!(p, T => StreamMux::<T>::new(l).map_err(|e| p.refused(e))?)
         },
     )
+    .doc("Copies `lengths[0]·vlen` items from `in0`, then `lengths[1]·vlen` from `in1`, …, then starts again at `in0`; one input per entry of `lengths`, which must be whole numbers ≥ 0 with at least one above 0 (an input of length 0 is never read). It waits on the input whose turn it is, so a stalled or finished input stops the output. Tags move with their items. Any item type. GNU Radio's `blocks_stream_mux`.")
     .param(ParamSpec::item_type(&ItemKind::ALL))
     .param(
         ParamSpec::uint("vlen")
@@ -453,6 +454,7 @@ pub(crate) fn stream_demux_spec() -> BlockSpec {
             super::any_item!(p, T => StreamDemux::<T>::new(l).map_err(|e| p.refused(e))?)
         },
     )
+    .doc("The reverse of `stream_mux`: `lengths[0]·vlen` items to `out0`, then `lengths[1]·vlen` to `out1`, …, then `out0` again; one output per entry of `lengths`, which must be whole numbers ≥ 0 with at least one above 0 (an output of length 0 gets nothing). It waits while the output whose turn it is has no room. Tags move with their items. Any item type. GNU Radio's `blocks_stream_demux`.")
     .param(ParamSpec::item_type(&ItemKind::ALL))
     .param(
         ParamSpec::uint("vlen")
@@ -479,6 +481,7 @@ pub(crate) fn interleave_spec() -> BlockSpec {
             super::any_item!(p, T => StreamMux::<T>::new(l).map_err(|e| p.refused(e))?)
         },
     )
+    .doc("`blocksize·vlen` items of `in0`, then as many of `in1`, … up to `in{count−1}`, round and round: `stream_mux` with equal lengths. It waits on the input whose turn it is. `count`, `blocksize` and `vlen` must be at least 1. Tags move with their items. Any item type; GNU Radio vectors are flat streams here. GNU Radio's `blocks_interleave`.")
     .param(ParamSpec::item_type(&ItemKind::ALL))
     .param(
         ParamSpec::uint("vlen")
@@ -510,6 +513,7 @@ pub(crate) fn deinterleave_spec() -> BlockSpec {
             super::any_item!(p, T => StreamDemux::<T>::new(l).map_err(|e| p.refused(e))?)
         },
     )
+    .doc("Item blocks of `blocksize·vlen` go to `out0`, `out1`, … `out{count−1}` in turn, round and round: `stream_demux` with equal lengths. `count`, `blocksize` and `vlen` must be at least 1. Tags move with their items. Any item type; GNU Radio vectors are flat streams here. GNU Radio's `blocks_deinterleave`.")
     .param(ParamSpec::item_type(&ItemKind::ALL))
     .param(
         ParamSpec::uint("vlen")

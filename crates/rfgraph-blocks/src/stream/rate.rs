@@ -302,6 +302,7 @@ pub(crate) fn repeat_spec() -> BlockSpec {
             super::any_item!(p, T => Repeat::<T>::vectors(n, vlen).map_err(|e| p.refused(e))?)
         },
     )
+    .doc("Writes each input vector of `vlen` items `interpolation` times in a row (`a b` → `a a a b b b` for 3), so the output rate is `interpolation` times the input's; any item type. `interpolation` and `vlen` must be at least 1. With `vlen` above 1 the whole vector repeats, not each item. Tags move to the matching output position (the index scaled by `interpolation`). GNU Radio's `blocks_repeat`.")
     .param(ParamSpec::item_type(&ItemKind::ALL))
     .param(
         ParamSpec::uint("interpolation")

@@ -83,6 +83,7 @@ pub(crate) fn spec() -> BlockSpec {
             super::any_item!(p, T => SkipHead::<T>::new(n))
         },
     )
+    .doc("Drops the first `skip` items of the stream (counted from its start, over any number of calls), then copies the rest unchanged; any item type. `skip` 0 passes everything. Tags on the dropped items are dropped; later ones move with their items, `skip` earlier. GNU Radio's `blocks_skiphead`.")
     .param(ParamSpec::item_type(&ItemKind::ALL))
     .param(
         ParamSpec::uint("skip")

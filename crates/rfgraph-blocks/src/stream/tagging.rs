@@ -248,6 +248,7 @@ pub(crate) fn tag_gate_spec() -> BlockSpec {
             super::any_item!(p, T => TagGate::<T>::new(on, key.clone()))
         },
     )
+    .doc("Copies the items of any type unchanged and controls their tags: with `propagate` on, every tag passes with its item; off, with `single_key` empty, no tag passes; off, with `single_key` set, only tags with that key are stopped. `propagate` can be changed while running (its message port); it applies to the items copied after the change. GNU Radio's `blocks_tag_gate`.")
     .param(ParamSpec::item_type(&ItemKind::ALL))
     .param(
         ParamSpec::bool("propagate")
