@@ -160,6 +160,8 @@ fn run_writes_what_the_filter_computes_and_set_changes_it() {
         stdout.contains("\"src\" -> \"fir\" [label=\"out -> in (f32)\"];"),
         "{stdout}"
     );
+    // Name and kind on two lines: one `\n` escape, not an escaped backslash.
+    assert!(stdout.contains("\"src\" [label=\"src\\n"), "{stdout}");
 }
 
 #[test]

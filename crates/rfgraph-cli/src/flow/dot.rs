@@ -6,7 +6,13 @@ use rfgraph_registry::model::ConnectionKind;
 use std::fmt::Write;
 
 fn quote(s: &str) -> String {
-    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+    format!("\"{}\"", label_text(s))
+}
+
+/// Text inside a quoted label: quotes and backslashes escaped, so that
+/// the `\n` between the lines is the only escape Graphviz sees.
+fn label_text(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// Writes the graph of the file as Graphviz `dot`.
@@ -29,9 +35,10 @@ pub fn to_dot(built: &rfgraph_registry::build::Built) -> String {
     for b in &built.blocks {
         let _ = writeln!(
             out,
-            "  {} [label={}];",
+            "  {} [label=\"{}\\n{}\"];",
             quote(&b.name),
-            quote(&format!("{}\\n{}", b.name, b.kind))
+            label_text(&b.name),
+            label_text(&b.kind)
         );
     }
     for e in &built.edges {
