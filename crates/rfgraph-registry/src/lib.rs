@@ -19,5 +19,6 @@
 
 #![warn(missing_docs)]
 
+pub mod grc;
 pub mod model;
 pub mod standard;
