@@ -1,0 +1,215 @@
+//! GRC's variable-like blocks: `variable`, `parameter`, the Qt GUI
+//! variables (range, chooser, entry, check box, push button: run-time
+//! settable variables with a widget) and `import` (checked against the
+//! modules the expression language provides).
+
+use super::file::GrcBlock;
+use crate::model::{Location, Value, Variable, VariableWidget};
+
+/// The `import` lines flowgraphs may have: the expression language
+/// provides these names (`math.*`, `numpy.*`/`np.*`, GNU Radio modules
+/// for `firdes`, `window`, enum constants).
+const IMPORTS: &[&str] = &[
+    "import math",
+    "import cmath",
+    "import numpy",
+    "import numpy as np",
+    "import pmt",
+    "import time",
+    "from gnuradio import gr",
+    "from gnuradio import analog",
+    "from gnuradio import blocks",
+    "from gnuradio import channels",
+    "from gnuradio import digital",
+    "from gnuradio import fft",
+    "from gnuradio import filter",
+    "from gnuradio.filter import firdes",
+    "from gnuradio.fft import window",
+    "from math import pi",
+    "from numpy import pi",
+];
+
+/// The ids handled here.
+pub fn is_variable(id: &str) -> bool {
+    matches!(id, "variable" | "parameter" | "import") || widget_kind(id).is_some()
+}
+
+fn widget_kind(id: &str) -> Option<&'static str> {
+    [
+        "variable_qtgui_range",
+        "variable_qtgui_chooser",
+        "variable_qtgui_entry",
+        "variable_qtgui_check_box",
+        "variable_qtgui_push_button",
+    ]
+    .into_iter()
+    .find(|k| *k == id)
+}
+
+/// The `import` lines of an `import` block that the expression language
+/// does not provide.
+pub fn unsupported_imports(block: &GrcBlock) -> Vec<String> {
+    block
+        .text("imports")
+        .lines()
+        .flat_map(|l| l.split(';'))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !IMPORTS.contains(&l.as_str()))
+        .collect()
+}
+
+/// A literal number, or the value of a variable that is one (GUI ranges
+/// must be numbers to draw a slider).
+fn number(text: &str, known: &[Variable]) -> Option<f64> {
+    let t = text.trim();
+    if let Ok(v) = t.parse::<f64>() {
+        return Some(v);
+    }
+    let v = known.iter().find(|v| v.name == t)?;
+    match &v.value {
+        Value::Expr(s) | Value::Text(s) => s.trim().parse().ok(),
+        Value::Int(i) => Some(*i as f64),
+        Value::Float(f) => Some(*f),
+        _ => None,
+    }
+}
+
+/// Splits a Python list or tuple literal into its top-level items.
+fn items(text: &str) -> Vec<String> {
+    let t = text.trim();
+    let inner = t
+        .strip_prefix('[')
+        .and_then(|s| s.strip_suffix(']'))
+        .or_else(|| t.strip_prefix('(').and_then(|s| s.strip_suffix(')')))
+        .unwrap_or(t);
+    let mut out = Vec::new();
+    let (mut depth, mut quote, mut cur) = (0i32, None::<char>, String::new());
+    for ch in inner.chars() {
+        match (quote, ch) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(ch),
+            (None, '[' | '(' | '{') => depth += 1,
+            (None, ']' | ')' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                out.push(std::mem::take(&mut cur).trim().to_string());
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+fn unquote(s: &str) -> String {
+    let t = s.trim();
+    for q in ['\'', '"'] {
+        if let Some(inner) = t.strip_prefix(q).and_then(|r| r.strip_suffix(q)) {
+            return inner.to_string();
+        }
+    }
+    t.to_string()
+}
+
+fn expr(text: &str) -> Value {
+    Value::Expr(text.trim().to_string())
+}
+
+/// The variable a `variable`, `parameter` or GUI variable block
+/// defines; `known` are the variables before it (for a range's bounds).
+/// `None` for `import`.
+pub fn variable(block: &GrcBlock, at: Location, known: &[Variable]) -> Option<Variable> {
+    let label = Some(block.text("label"))
+        .filter(|l| !l.is_empty())
+        .map(unquote);
+    let mut v = Variable {
+        name: block.name.clone(),
+        value: expr(block.text("value")),
+        at,
+        settable: false,
+        label,
+        widget: None,
+    };
+    match block.id.as_str() {
+        "import" => return None,
+        "variable" => {}
+        "parameter" => {
+            if block.text("type") == "str" {
+                v.value = Value::Text(block.text("value").to_string());
+            }
+        }
+        "variable_qtgui_range" => {
+            v.settable = true;
+            let n = |k| number(block.text(k), known);
+            v.widget = match (n("start"), n("stop"), n("step")) {
+                (Some(start), Some(stop), Some(step)) => {
+                    Some(VariableWidget::Range { start, stop, step })
+                }
+                _ => Some(VariableWidget::Entry),
+            };
+        }
+        "variable_qtgui_chooser" => {
+            v.settable = true;
+            let count: usize = block.text("num_opts").parse().unwrap_or(0);
+            let (options, labels): (Vec<Value>, Vec<String>) = if count == 0 {
+                let opts = items(block.text("options"));
+                let mut labels: Vec<String> = items(block.text("labels"))
+                    .iter()
+                    .map(|l| unquote(l))
+                    .collect();
+                labels.resize(opts.len(), String::new());
+                (opts.iter().map(|o| expr(o)).collect(), labels)
+            } else {
+                (0..count.min(5))
+                    .map(|i| {
+                        let o = block.text(&format!("option{i}")).to_string();
+                        let l = unquote(block.text(&format!("label{i}")));
+                        let l = if l.is_empty() { unquote(&o) } else { l };
+                        (expr(&o), l)
+                    })
+                    .unzip()
+            };
+            v.widget = Some(VariableWidget::Chooser { options, labels });
+        }
+        "variable_qtgui_check_box" => {
+            v.settable = true;
+            v.widget = Some(VariableWidget::Chooser {
+                options: vec![expr(block.text("false")), expr(block.text("true"))],
+                labels: vec!["off".into(), "on".into()],
+            });
+        }
+        "variable_qtgui_push_button" => {
+            v.settable = true;
+            v.value = expr(block.text("released"));
+            v.widget = Some(VariableWidget::Chooser {
+                options: vec![expr(block.text("released")), expr(block.text("pressed"))],
+                labels: vec!["released".into(), "pressed".into()],
+            });
+        }
+        _ => {
+            // variable_qtgui_entry
+            v.settable = true;
+            if block.text("type") == "string" {
+                v.value = Value::Text(block.text("value").to_string());
+            }
+            v.widget = Some(VariableWidget::Entry);
+        }
+    }
+    Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn list_items_split_at_top_level_only() {
+        assert_eq!(items("[1, (2, 3), 'a,b']"), ["1", "(2, 3)", "'a,b'"]);
+        assert_eq!(items("()"), Vec::<String>::new());
+        assert_eq!(unquote("'RX2'"), "RX2");
+    }
+}
