@@ -275,7 +275,10 @@ impl<'a> Importer<'a> {
                 let ports = if output { &spec.outputs } else { &spec.inputs };
                 let port_spec = ports.first().ok_or("a null block without ports")?;
                 if self.created.insert(name.clone()) {
-                    let b = self.grc_blocks[block.as_str()];
+                    let b = *self
+                        .grc_blocks
+                        .get(block.as_str())
+                        .ok_or("a block that is not in the file")?;
                     let mut params = vec![ParamValue {
                         name: "type".into(),
                         value: Value::Text(ty.unwrap_or_else(|| fallback.to_string())),
@@ -334,8 +337,9 @@ impl<'a> Importer<'a> {
             match end {
                 Ok(e) => got.push(e),
                 Err(reason) => {
-                    let b = self.grc_blocks[name.as_str()];
-                    self.unsupported(b, Some(reason));
+                    if let Some(b) = self.grc_blocks.get(name.as_str()).copied() {
+                        self.unsupported(b, Some(reason));
+                    }
                     return Ok(());
                 }
             }
@@ -407,7 +411,7 @@ pub fn import(
     let mut doc = Document::new(path.clone());
     doc.title = Some(grc.options.text("title").to_string()).filter(|t| !t.is_empty());
     let mut names = BTreeSet::new();
-    for b in &grc.blocks {
+    for b in grc.blocks.iter().filter(|b| b.state != State::Disabled) {
         if !names.insert(b.name.as_str()) {
             return Err(GrcError::at(
                 &file,
@@ -424,7 +428,12 @@ pub fn import(
         doc,
         unsupported: Vec::new(),
         placed: BTreeMap::new(),
-        grc_blocks: grc.blocks.iter().map(|b| (b.name.clone(), b)).collect(),
+        grc_blocks: grc
+            .blocks
+            .iter()
+            .filter(|b| b.state != State::Disabled)
+            .map(|b| (b.name.clone(), b))
+            .collect(),
         created: BTreeSet::new(),
     };
     for b in grc.blocks.iter().filter(|b| b.state == State::Enabled) {

@@ -20,8 +20,17 @@ pub fn is_virtual(id: &str) -> bool {
 /// the connection that reaches its sink (the last hop). `real` says
 /// which block names are neither virtual nor bypassed nor disabled.
 pub fn resolve(file: &GrcFile, path: &str) -> Result<Vec<GrcConnection>, GrcError> {
-    let blocks: BTreeMap<&str, &GrcBlock> =
-        file.blocks.iter().map(|b| (b.name.as_str(), b)).collect();
+    // GRC lets a disabled block share its name with an enabled one: the
+    // enabled one is meant.
+    let mut blocks: BTreeMap<&str, &GrcBlock> = BTreeMap::new();
+    for b in &file.blocks {
+        let keep = blocks
+            .get(b.name.as_str())
+            .is_some_and(|o| o.state != State::Disabled);
+        if !keep {
+            blocks.insert(b.name.as_str(), b);
+        }
+    }
     let known: Vec<&str> = blocks.keys().copied().collect();
     for c in &file.connections {
         for (end, key) in [(&c.src, 0), (&c.dst, 2)] {
