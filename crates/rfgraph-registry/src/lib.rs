@@ -5,7 +5,7 @@
 //! - [`standard`]: the registry of every library block, collected from the
 //!   block crates, which describe each block next to its code
 //!   (`rfgraph::registry::BlockSpec`).
-//! - `expr`: the expression language of variables and parameters (the
+//! - [`expr`]: the expression language of variables and parameters (the
 //!   subset of Python that GRC flowgraphs use).
 //! - [`model`]: a flowgraph document (variables, blocks, connections,
 //!   scheduler, exposed ports), whatever file it came from, with the source
@@ -19,6 +19,7 @@
 
 #![warn(missing_docs)]
 
+pub mod expr;
 pub mod grc;
 pub mod model;
 pub mod standard;

@@ -1,0 +1,281 @@
+//! The tree walk: evaluates a parsed expression in an [`Env`], giving
+//! each error the byte range of the node at fault. Names resolve to
+//! variables first, then to the modules and built-ins of `builtins`.
+//! Recursion is bounded by the parser's depth limit.
+
+use super::Env;
+use super::ast::{Node, NodeKind, Subscript};
+use super::builtins::{self, Arg};
+use super::error::{ExprError, ExprErrorKind};
+use super::ops;
+use super::value::Value;
+use num_complex::Complex64;
+use std::ops::Range;
+
+/// Evaluates `node` with the variables of `env`.
+pub(crate) fn eval(node: &Node, env: &Env) -> Result<Value, ExprError> {
+    let at = |kind: ExprErrorKind| ExprError::new(kind, node.span.clone());
+    Ok(match &node.kind {
+        NodeKind::Int(v) => Value::Int(*v),
+        NodeKind::Float(v) => Value::Float(*v),
+        NodeKind::Imag(v) => Value::Complex(Complex64::new(0.0, *v)),
+        NodeKind::Str(s) => Value::Str(s.clone()),
+        NodeKind::Bool(b) => Value::Bool(*b),
+        NodeKind::None => Value::None,
+        NodeKind::Name(n) => match env.get(n) {
+            Some(v) => v.clone(),
+            None => return Err(at(builtins::name_error(&[n.as_str()], env))),
+        },
+        NodeKind::Attr(base, attr) => match node.dotted() {
+            Some(path) if env.get(path[0]).is_none() => {
+                builtins::constant(&path).ok_or_else(|| at(builtins::name_error(&path, env)))?
+            }
+            _ => {
+                let v = eval(base, env)?;
+                attribute(v, attr).map_err(at)?
+            }
+        },
+        NodeKind::List(items) | NodeKind::Tuple(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            let mut weight = 0usize;
+            for item in items {
+                let v = eval(item, env)?;
+                weight += v.weight();
+                if weight > super::MAX_ITEMS {
+                    return Err(at(ExprErrorKind::TooLarge {
+                        what: "list".into(),
+                        size: weight as u128,
+                        limit: super::MAX_ITEMS,
+                    }));
+                }
+                out.push(v);
+            }
+            Value::List(out)
+        }
+        NodeKind::Unary(op, a) => ops::unary(*op, eval(a, env)?).map_err(at)?,
+        NodeKind::Binary(op, a, b) => {
+            let (x, y) = (eval(a, env)?, eval(b, env)?);
+            ops::binary(*op, x, y).map_err(at)?
+        }
+        NodeKind::Compare(first, rest) => {
+            let mut left = eval(first, env)?;
+            for (op, right) in rest {
+                let r = eval(right, env)?;
+                if !ops::compare(*op, &left, &r).map_err(at)? {
+                    return Ok(Value::Bool(false));
+                }
+                left = r;
+            }
+            Value::Bool(true)
+        }
+        NodeKind::And(a, b) => {
+            let x = eval(a, env)?;
+            if x.truthy() { eval(b, env)? } else { x }
+        }
+        NodeKind::Or(a, b) => {
+            let x = eval(a, env)?;
+            if x.truthy() { x } else { eval(b, env)? }
+        }
+        NodeKind::IfElse(cond, then, other) => {
+            if eval(cond, env)?.truthy() {
+                eval(then, env)?
+            } else {
+                eval(other, env)?
+            }
+        }
+        NodeKind::Subscript(base, sub) => {
+            let v = eval(base, env)?;
+            match &**sub {
+                Subscript::Index(i) => {
+                    let idx = eval(i, env)?;
+                    index(v, idx, i.span.clone())?
+                }
+                Subscript::Slice(a, b, c) => {
+                    let bound = |n: &Option<Node>| -> Result<Option<i64>, ExprError> {
+                        match n {
+                            None => Ok(None),
+                            Some(n) => match eval(n, env)? {
+                                Value::None => Ok(None),
+                                v @ (Value::Int(_) | Value::Bool(_)) => Ok(v.as_i64()),
+                                other => Err(ExprError::new(
+                                    ExprErrorKind::Type {
+                                        context: "slice bound".into(),
+                                        expected: "int".into(),
+                                        found: other.type_name().into(),
+                                    },
+                                    n.span.clone(),
+                                )),
+                            },
+                        }
+                    };
+                    let (a, b, c) = (bound(a)?, bound(b)?, bound(c)?);
+                    slice(v, a, b, c).map_err(at)?
+                }
+            }
+        }
+        NodeKind::Call(f, args) => {
+            let Some(path) = f.dotted() else {
+                return Err(at(ExprErrorKind::Unsupported(
+                    "calling the result of an expression".into(),
+                )));
+            };
+            if env.get(path[0]).is_some() {
+                return Err(ExprError::new(
+                    ExprErrorKind::Unsupported(format!("calling `{}`", path.join("."))),
+                    f.span.clone(),
+                ));
+            }
+            let mut values = Vec::with_capacity(args.len());
+            for a in args {
+                values.push(Arg {
+                    name: a.name.clone(),
+                    value: eval(&a.value, env)?,
+                    span: a.value.span.clone(),
+                });
+            }
+            builtins::call(&path, values, env, f.span.clone(), node.span.clone())?
+        }
+    })
+}
+
+fn attribute(v: Value, attr: &str) -> Result<Value, ExprErrorKind> {
+    match (attr, &v) {
+        ("real", _) if v.as_complex().is_some() => {
+            Ok(Value::Float(v.as_complex().unwrap_or_default().re))
+        }
+        ("imag", _) if v.as_complex().is_some() => {
+            Ok(Value::Float(v.as_complex().unwrap_or_default().im))
+        }
+        _ => Err(ExprErrorKind::Unsupported(format!(
+            "the attribute `{attr}` of a {}",
+            v.type_name()
+        ))),
+    }
+}
+
+/// `v[idx]`.
+fn index(v: Value, idx: Value, idx_span: Range<usize>) -> Result<Value, ExprError> {
+    let i = match idx {
+        Value::Int(_) | Value::Bool(_) => idx.as_i64().unwrap_or(0),
+        other => {
+            return Err(ExprError::new(
+                ExprErrorKind::Type {
+                    context: "index".into(),
+                    expected: "int".into(),
+                    found: other.type_name().into(),
+                },
+                idx_span,
+            ));
+        }
+    };
+    let out_of_range =
+        |len: usize| ExprError::new(ExprErrorKind::Index { index: i, len }, idx_span.clone());
+    let pos = |len: usize| -> Option<usize> {
+        let j = if i < 0 { i.checked_add(len as i64)? } else { i };
+        usize::try_from(j).ok().filter(|&j| j < len)
+    };
+    match v {
+        Value::List(items) => {
+            let len = items.len();
+            let j = pos(len).ok_or_else(|| out_of_range(len))?;
+            Ok(items.into_iter().nth(j).unwrap_or(Value::None))
+        }
+        Value::Str(s) => {
+            let chars: Vec<char> = s.chars().collect();
+            let j = pos(chars.len()).ok_or_else(|| out_of_range(chars.len()))?;
+            Ok(Value::Str(chars[j].to_string()))
+        }
+        other => Err(ExprError::new(
+            ExprErrorKind::Type {
+                context: "indexing".into(),
+                expected: "list or str".into(),
+                found: other.type_name().into(),
+            },
+            idx_span,
+        )),
+    }
+}
+
+/// The positions `[a:b:c]` picks from a sequence of `len`, by Python's
+/// rules.
+fn slice_positions(
+    len: usize,
+    a: Option<i64>,
+    b: Option<i64>,
+    c: Option<i64>,
+) -> Result<Vec<usize>, ExprErrorKind> {
+    let step = c.unwrap_or(1);
+    if step == 0 {
+        return Err(ExprErrorKind::Value("slice step cannot be zero".into()));
+    }
+    let len = len as i64;
+    let clamp = |v: Option<i64>, default: i64, lo: i64, hi: i64| match v {
+        None => default,
+        Some(v) if v < 0 => (v.saturating_add(len)).max(lo),
+        Some(v) => v.min(hi),
+    };
+    let mut out = Vec::new();
+    if step > 0 {
+        let start = clamp(a, 0, 0, len);
+        let stop = clamp(b, len, 0, len);
+        let mut i = start;
+        while i < stop {
+            out.push(i as usize);
+            i = i.saturating_add(step);
+        }
+    } else {
+        let start = clamp(a, len - 1, -1, len - 1);
+        let stop = clamp(b, -1, -1, len - 1);
+        let mut i = start;
+        while i > stop {
+            out.push(i as usize);
+            i = i.saturating_add(step);
+        }
+    }
+    Ok(out)
+}
+
+fn slice(v: Value, a: Option<i64>, b: Option<i64>, c: Option<i64>) -> Result<Value, ExprErrorKind> {
+    match v {
+        Value::List(items) => {
+            let pos = slice_positions(items.len(), a, b, c)?;
+            Ok(Value::List(
+                pos.into_iter().map(|i| items[i].clone()).collect(),
+            ))
+        }
+        Value::Str(s) => {
+            let chars: Vec<char> = s.chars().collect();
+            let pos = slice_positions(chars.len(), a, b, c)?;
+            Ok(Value::Str(pos.into_iter().map(|i| chars[i]).collect()))
+        }
+        other => Err(ExprErrorKind::Type {
+            context: "slicing".into(),
+            expected: "list or str".into(),
+            found: other.type_name().into(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_follow_python() {
+        assert_eq!(
+            slice_positions(5, Some(1), None, None),
+            Ok(vec![1, 2, 3, 4])
+        );
+        assert_eq!(
+            slice_positions(5, None, None, Some(-1)),
+            Ok(vec![4, 3, 2, 1, 0])
+        );
+        assert_eq!(slice_positions(5, Some(-2), None, None), Ok(vec![3, 4]));
+        assert_eq!(slice_positions(5, None, Some(-1), Some(2)), Ok(vec![0, 2]));
+        assert_eq!(
+            slice_positions(5, Some(10), Some(-10), Some(-2)),
+            Ok(vec![4, 2, 0])
+        );
+        assert!(slice_positions(5, None, None, Some(0)).is_err());
+    }
+}
