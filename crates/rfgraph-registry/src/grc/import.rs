@@ -78,6 +78,7 @@ struct Importer<'a> {
     placed: BTreeMap<String, Placed<'a>>,
     grc_blocks: BTreeMap<String, &'a GrcBlock>,
     created: BTreeSet<String>,
+    variable_blocks: Vec<&'a GrcBlock>,
 }
 
 impl<'a> Importer<'a> {
@@ -112,10 +113,7 @@ impl<'a> Importer<'a> {
                     );
                 }
             }
-            let at = self.at(b.pos);
-            if let Some(v) = variables::variable(b, at, &self.doc.variables) {
-                self.doc.variables.push(v);
-            }
+            self.variable_blocks.push(b);
             return;
         }
         if is_ignored(id) || wiring::is_virtual(id) {
@@ -183,6 +181,35 @@ impl<'a> Importer<'a> {
                 self.placed.insert(b.name.clone(), Placed::Block(spec));
             }
             Err(reason) => self.unsupported(b, Some(reason)),
+        }
+    }
+
+    /// The variables, in file order. GRC writes them sorted by name, not
+    /// by dependency: their values are evaluated until nothing changes,
+    /// so that GUI ranges get numeric bounds whatever the order.
+    fn variables(&mut self) {
+        let mut env = crate::expr::Env::new();
+        let draft: Vec<_> = self
+            .variable_blocks
+            .iter()
+            .filter_map(|b| variables::variable(b, self.at(b.pos), &env))
+            .collect();
+        for _ in 0..draft.len() {
+            let before = env.names().count();
+            for v in &draft {
+                if env.get(&v.name).is_none() {
+                    variables::remember(v, &mut env);
+                }
+            }
+            if env.names().count() == before {
+                break;
+            }
+        }
+        let blocks = std::mem::take(&mut self.variable_blocks);
+        for b in blocks {
+            if let Some(v) = variables::variable(b, self.at(b.pos), &env) {
+                self.doc.variables.push(v);
+            }
         }
     }
 
@@ -435,10 +462,12 @@ pub fn import(
             .map(|b| (b.name.clone(), b))
             .collect(),
         created: BTreeSet::new(),
+        variable_blocks: Vec::new(),
     };
     for b in grc.blocks.iter().filter(|b| b.state == State::Enabled) {
         imp.block(b);
     }
+    imp.variables();
     let connections = wiring::resolve(grc, &imp.file)?;
     // Blocks that are unsupported already: their connections say no more.
     let bad: BTreeSet<String> = imp.unsupported.iter().map(|u| u.name.clone()).collect();

@@ -142,19 +142,19 @@ fn load(text: &str) -> Result<Document, GrcError> {
 fn blocks_parameters_variables_and_connections_are_translated() {
     let text = grc(
         &[
-            block("samp_rate", "variable", &[("value", "32000")], "enabled"),
             block(
                 "freq",
                 "variable_qtgui_range",
                 &[
                     ("value", "1000"),
                     ("start", "0"),
-                    ("stop", "samp_rate"),
+                    ("stop", "samp_rate / 4"),
                     ("step", "10"),
                     ("label", "Frequency"),
                 ],
                 "enabled",
             ),
+            block("samp_rate", "variable", &[("value", "32000")], "enabled"),
             block(
                 "imp",
                 "import",
@@ -292,7 +292,7 @@ fn blocks_parameters_variables_and_connections_are_translated() {
         freq.widget,
         Some(VariableWidget::Range {
             start: 0.0,
-            stop: 32000.0,
+            stop: 8000.0,
             step: 10.0
         })
     );

@@ -133,7 +133,12 @@ pub fn params(
                     push("vlen", expr_value(text), "vlen")?;
                 }
             }
-            P::FlatVlen => {}
+            P::FlatVlen => {
+                let text = block.text("vlen");
+                if !is_one(text) && spec.param_spec("vlen").is_some() {
+                    push("vlen", expr_value(text), "vlen")?;
+                }
+            }
             P::PerVector(gr, rf) => {
                 let text = block.text(gr);
                 if text.is_empty() {

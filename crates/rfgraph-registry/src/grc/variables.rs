@@ -4,6 +4,7 @@
 //! modules the expression language provides).
 
 use super::file::GrcBlock;
+use crate::expr::{self, Env};
 use crate::model::{Location, Value, Variable, VariableWidget};
 
 /// The `import` lines flowgraphs may have: the expression language
@@ -58,19 +59,23 @@ pub fn unsupported_imports(block: &GrcBlock) -> Vec<String> {
         .collect()
 }
 
-/// A literal number, or the value of a variable that is one (GUI ranges
-/// must be numbers to draw a slider).
-fn number(text: &str, known: &[Variable]) -> Option<f64> {
-    let t = text.trim();
-    if let Ok(v) = t.parse::<f64>() {
-        return Some(v);
-    }
-    let v = known.iter().find(|v| v.name == t)?;
-    match &v.value {
-        Value::Expr(s) | Value::Text(s) => s.trim().parse().ok(),
-        Value::Int(i) => Some(*i as f64),
-        Value::Float(f) => Some(*f),
+/// The number `text` evaluates to among the variables before it (GUI
+/// ranges must be numbers to draw a slider).
+fn number(text: &str, env: &Env) -> Option<f64> {
+    expr::eval(text, env).ok()?.as_f64()
+}
+
+/// Adds `v` to `env` when its value evaluates there (later GUI ranges
+/// may use it); variables that do not evaluate yet are left to the
+/// builder.
+pub fn remember(v: &Variable, env: &mut Env) {
+    let value = match &v.value {
+        Value::Expr(t) => expr::eval(t, env).ok(),
+        Value::Text(t) => Some(expr::Value::Str(t.clone())),
         _ => None,
+    };
+    if let Some(value) = value {
+        env.set(v.name.clone(), value);
     }
 }
 
@@ -120,9 +125,9 @@ fn expr(text: &str) -> Value {
 }
 
 /// The variable a `variable`, `parameter` or GUI variable block
-/// defines; `known` are the variables before it (for a range's bounds).
+/// defines; `env` holds the variables before it (for a range's bounds).
 /// `None` for `import`.
-pub fn variable(block: &GrcBlock, at: Location, known: &[Variable]) -> Option<Variable> {
+pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
     let label = Some(block.text("label"))
         .filter(|l| !l.is_empty())
         .map(unquote);
@@ -144,7 +149,7 @@ pub fn variable(block: &GrcBlock, at: Location, known: &[Variable]) -> Option<Va
         }
         "variable_qtgui_range" => {
             v.settable = true;
-            let n = |k| number(block.text(k), known);
+            let n = |k| number(block.text(k), env);
             v.widget = match (n("start"), n("stop"), n("step")) {
                 (Some(start), Some(stop), Some(step)) => {
                     Some(VariableWidget::Range { start, stop, step })

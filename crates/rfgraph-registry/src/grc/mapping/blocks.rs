@@ -222,7 +222,7 @@ pub(super) const MAPS: &[Map] = &[
     ),
     m(
         "blocks_sub_xx",
-        "sub",
+        "subtract",
         &[T, P::Expr("num_inputs", "inputs"), P::FlatVlen],
     ),
     m(

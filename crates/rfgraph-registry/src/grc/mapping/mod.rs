@@ -53,7 +53,8 @@ pub enum P {
     /// must be 1.
     Vlen,
     /// GNU Radio's `vlen` of an item-by-item block: a flat stream of
-    /// scalars needs nothing.
+    /// scalars needs nothing, but it is passed as `vlen` when the registry
+    /// block takes one.
     FlatVlen,
     /// A count of vectors (`num_items` of `blocks_head`) → a count of
     /// scalars: `(gr) * (vlen)`.
