@@ -40,3 +40,22 @@ impl<T: Item> Block for Copy<T> {
         Ok(())
     }
 }
+
+/// The registry entry: `copy`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use crate::spec_util::{ALL_KINDS, for_any_item};
+    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
+    BlockSpec::new(
+        "copy",
+        "Stream Operators",
+        "Passes items through unchanged.",
+        |p| for_any_item!(p, T => Copy::<T>::new()),
+    )
+    .doc(
+        "Copies every item of `in` to `out`, as many as fit per call. GNU Radio's \
+          `blocks_copy` (always enabled).",
+    )
+    .param(ParamSpec::item_type(&ALL_KINDS))
+    .input(PortSpec::new("in", PortItem::OfType))
+    .output(PortSpec::new("out", PortItem::OfType))
+}

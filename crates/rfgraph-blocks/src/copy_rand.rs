@@ -49,3 +49,36 @@ impl<T: Item> Block for CopyRand<T> {
         Ok(())
     }
 }
+
+/// The registry entry: `copy_rand`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use crate::spec_util::{ALL_KINDS, for_any_item};
+    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
+    BlockSpec::new(
+        "copy_rand",
+        "Stream Operators",
+        "Passes items through, a random number per call (scheduler testing).",
+        |p| {
+            let max = p.usize("max")?;
+            let seed = p.u64("seed")?;
+            for_any_item!(p, T => CopyRand::<T>::new(max, seed))
+        },
+    )
+    .doc(
+        "Copies `in` to `out` unchanged, moving a random 1 to `max` items per call \
+          (gr-sched's `copy_rand`), to shake out scheduling and buffer bugs.",
+    )
+    .param(
+        ParamSpec::uint("max")
+            .default(1024u64)
+            .doc("most items moved per call"),
+    )
+    .param(
+        ParamSpec::uint("seed")
+            .default(0u64)
+            .doc("seed of the item counts"),
+    )
+    .param(ParamSpec::item_type(&ALL_KINDS))
+    .input(PortSpec::new("in", PortItem::OfType))
+    .output(PortSpec::new("out", PortItem::OfType))
+}

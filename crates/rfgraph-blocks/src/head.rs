@@ -37,3 +37,26 @@ impl<T: Item> Block for Head<T> {
         Ok(())
     }
 }
+
+/// The registry entry: `head`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use crate::spec_util::{ALL_KINDS, for_any_item};
+    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
+    BlockSpec::new(
+        "head",
+        "Stream Operators",
+        "Passes the first N items, then finishes.",
+        |p| {
+            let items = p.u64("items")?;
+            for_any_item!(p, T => Head::<T>::new(items))
+        },
+    )
+    .doc(
+        "Copies the first `items` items of `in` to `out` and finishes, which ends \
+          the blocks before it once nothing else reads them. GNU Radio's `blocks_head`.",
+    )
+    .param(ParamSpec::uint("items").doc("items to pass"))
+    .param(ParamSpec::item_type(&ALL_KINDS))
+    .input(PortSpec::new("in", PortItem::OfType))
+    .output(PortSpec::new("out", PortItem::OfType))
+}

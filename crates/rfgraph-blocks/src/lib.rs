@@ -21,6 +21,7 @@
 mod copy;
 mod copy_rand;
 mod dsp;
+mod dsp_specs;
 mod file;
 mod generate;
 mod head;
@@ -32,6 +33,7 @@ mod null;
 pub mod registry;
 pub mod sample_format;
 pub mod sigmf;
+mod spec_util;
 mod throttle;
 mod vector_sink;
 mod vector_source;

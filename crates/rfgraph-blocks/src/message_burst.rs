@@ -40,3 +40,40 @@ impl Block for MessageBurst {
         Ok(())
     }
 }
+
+/// The registry entry: `message_burst`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ParamSpec};
+    BlockSpec::new(
+        "message_burst",
+        "Message Tools",
+        "Posts N copies of a message at start, then finishes.",
+        |p| {
+            let message = p.raw("message")?.clone();
+            let count = p.usize("count")?;
+            let done = p.raw("done")?.clone();
+            let block = MessageBurst::new(message, count);
+            Ok(Box::new(match done {
+                Pmt::Null => block,
+                done => block.with_done(done),
+            }) as Box<dyn Block>)
+        },
+    )
+    .doc(
+        "Posts `count` copies of `message` on `out` when the flowgraph starts, then \
+          `done` if it is set, then finishes. The copies are made when the block is \
+          built, so a run only moves them.",
+    )
+    .param(
+        ParamSpec::any("message")
+            .default(Pmt::Null)
+            .doc("the message to post"),
+    )
+    .param(ParamSpec::uint("count").default(1u64).doc("copies to post"))
+    .param(
+        ParamSpec::any("done")
+            .default(Pmt::Null)
+            .doc("a last message after the burst (none when null)"),
+    )
+    .message_output("out")
+}

@@ -56,3 +56,32 @@ impl Block for MessageForward {
         Ok(Pmt::Null)
     }
 }
+
+/// The registry entry: `message_forward`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ParamSpec};
+    BlockSpec::new(
+        "message_forward",
+        "Message Tools",
+        "Re-posts every message it receives.",
+        |p| {
+            let limit: Option<u64> = p.opt("limit")?;
+            Ok(Box::new(match limit {
+                Some(l) => MessageForward::with_limit(l),
+                None => MessageForward::new(),
+            }) as Box<dyn Block>)
+        },
+    )
+    .doc(
+        "Posts every message from `in` on `out` unchanged. With `limit`, only the \
+          first `limit` messages go on and the rest are dropped, so that a message \
+          cycle through this block ends.",
+    )
+    .param(
+        ParamSpec::uint("limit")
+            .optional()
+            .doc("messages to forward (all when not set)"),
+    )
+    .message_input("in")
+    .message_output("out")
+}

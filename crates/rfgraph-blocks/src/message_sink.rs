@@ -54,3 +54,27 @@ impl Block for MessageSink {
         Ok(Pmt::U64(self.received))
     }
 }
+
+/// The registry entry: `message_sink`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ParamSpec};
+    BlockSpec::new(
+        "message_sink",
+        "Message Tools",
+        "Counts the messages it receives and keeps the first N.",
+        |p| {
+            let keep: Option<usize> = p.opt("keep")?;
+            Ok(Box::new(MessageSink::keeping(keep.unwrap_or(usize::MAX))) as Box<dyn Block>)
+        },
+    )
+    .doc(
+        "Counts every message on `in` and keeps the first `keep` of them (all when \
+          not set), for tools and tests that inspect the finished flowgraph.",
+    )
+    .param(
+        ParamSpec::uint("keep")
+            .optional()
+            .doc("messages to keep (all when not set)"),
+    )
+    .message_input("in")
+}

@@ -101,3 +101,46 @@ impl<T: Item> Block for NullSink<T> {
         Ok(())
     }
 }
+
+/// The registry entry: `null_source`.
+pub(crate) fn source_spec() -> rfgraph::registry::BlockSpec {
+    use crate::spec_util::{ALL_KINDS, for_any_item, items_param};
+    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
+    BlockSpec::new(
+        "null_source",
+        "Sources",
+        "Writes zeros, endlessly or N of them.",
+        |p| {
+            let items: Option<u64> = p.opt("items")?;
+            for_any_item!(p, T => match items {
+                Some(n) => NullSource::<T>::limited(n),
+                None => NullSource::<T>::new(),
+            })
+        },
+    )
+    .doc(
+        "Writes zero items on `out`: for ever, or `items` of them and then finishes. \
+          GNU Radio's `blocks_null_source`.",
+    )
+    .param(items_param())
+    .param(ParamSpec::item_type(&ALL_KINDS))
+    .output(PortSpec::new("out", PortItem::OfType))
+}
+
+/// The registry entry: `null_sink`.
+pub(crate) fn sink_spec() -> rfgraph::registry::BlockSpec {
+    use crate::spec_util::{ALL_KINDS, for_any_item};
+    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
+    BlockSpec::new(
+        "null_sink",
+        "Sinks",
+        "Discards everything.",
+        |p| for_any_item!(p, T => NullSink::<T>::new()),
+    )
+    .doc(
+        "Consumes and discards every item on `in`. GNU Radio's `blocks_null_sink`; \
+          GUI sinks of imported GNU Radio flowgraphs become this block.",
+    )
+    .param(ParamSpec::item_type(&ALL_KINDS))
+    .input(PortSpec::new("in", PortItem::OfType))
+}

@@ -60,3 +60,30 @@ impl<T: Item> Block for Throttle<T> {
         Ok(())
     }
 }
+
+/// The registry entry: `throttle`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use crate::spec_util::{ALL_KINDS, for_any_item};
+    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
+    BlockSpec::new(
+        "throttle",
+        "Stream Operators",
+        "Limits a stream to an item rate in wall-clock time.",
+        |p| {
+            let rate = p.f64("sample_rate")?;
+            for_any_item!(p, T => Throttle::<T>::new(rate).map_err(|e| p.invalid("sample_rate", e.to_string()))?)
+        },
+    )
+    .doc("Passes items from `in` to `out` at most at `sample_rate` items per second, \
+          measured from the first call; it asks the scheduler for a timer instead of \
+          sleeping. GNU Radio's `blocks_throttle`.")
+    .param(
+        ParamSpec::float("sample_rate")
+            .default(32_000.0)
+            .unit("items/s")
+            .doc("the rate items may pass at"),
+    )
+    .param(ParamSpec::item_type(&ALL_KINDS))
+    .input(PortSpec::new("in", PortItem::OfType))
+    .output(PortSpec::new("out", PortItem::OfType))
+}

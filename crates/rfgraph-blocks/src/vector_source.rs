@@ -1,6 +1,6 @@
 //! `VectorSource`: plays a vector (optionally repeated) with its tags.
 
-use rfgraph::{Block, BoxError, Item, Ports, StreamOutput, Tag, WorkIo};
+use rfgraph::{Block, BoxError, Item, Pmt, Ports, StreamOutput, Tag, WorkIo};
 
 /// Writes the items of a vector, `repeat` times, attaching tags at their
 /// indices (relative to each repetition), then finishes.
@@ -86,4 +86,89 @@ impl<T: Item> Block for VectorSource<T> {
         }
         Ok(())
     }
+}
+
+/// The registry entry: `vector_source`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use crate::spec_util::ALL_KINDS;
+    use num_complex::Complex32;
+    use rfgraph::registry::{
+        BlockSpec, BuildError, ItemKind, ParamSpec, Params, PortItem, PortSpec,
+    };
+
+    /// The values as integers of `T`: each must be a whole real number in range.
+    fn ints<T: TryFrom<i64> + Item>(p: &Params, values: &[[f32; 2]]) -> Result<Vec<T>, BuildError> {
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, &[re, im])| {
+                let whole = im == 0.0 && re.fract() == 0.0 && re.is_finite();
+                whole
+                    .then(|| T::try_from(re as i64).ok())
+                    .flatten()
+                    .ok_or_else(|| {
+                        p.invalid(
+                            "values",
+                            format!(
+                                "item {i} ({re}, {im}) is not a `{}`",
+                                p.item_type().map(|k| k.name()).unwrap_or("?")
+                            ),
+                        )
+                    })
+            })
+            .collect()
+    }
+
+    fn build<T: Item>(items: Vec<T>, repeat: bool) -> Box<dyn Block> {
+        let times = if repeat {
+            u64::MAX / (items.len() as u64).max(1)
+        } else {
+            1
+        };
+        Box::new(VectorSource::new(items).repeat(times))
+    }
+
+    BlockSpec::new(
+        "vector_source",
+        "Sources",
+        "Plays a list of values, once or repeated.",
+        |p| {
+            let values = p.complexes("values")?;
+            let repeat = p.bool("repeat")?;
+            let reals = || values.iter().map(|v| v[0]);
+            Ok(match p.item_type()? {
+                ItemKind::F32 => build(reals().collect::<Vec<f32>>(), repeat),
+                ItemKind::F64 => build(reals().map(f64::from).collect::<Vec<f64>>(), repeat),
+                ItemKind::C32 => build(
+                    values
+                        .iter()
+                        .map(|&[re, im]| Complex32::new(re, im))
+                        .collect(),
+                    repeat,
+                ),
+                ItemKind::I32 => build(ints::<i32>(p, &values)?, repeat),
+                ItemKind::I16 => build(ints::<i16>(p, &values)?, repeat),
+                ItemKind::I8 => build(ints::<i8>(p, &values)?, repeat),
+                ItemKind::U8 => build(ints::<u8>(p, &values)?, repeat),
+            })
+        },
+    )
+    .doc(
+        "Writes `values` on `out` once, or over and over with `repeat` (GNU Radio's \
+          `blocks_vector_source`; tags are not set from files). Complex values are \
+          `[re, im]` pairs; integer types need whole numbers in their range. Values \
+          are read as `f32`, so integers beyond 2^24 lose precision.",
+    )
+    .param(
+        ParamSpec::complexes("values")
+            .default(Pmt::VecF32(vec![0.0, 0.0, 0.0]))
+            .doc("the items to play"),
+    )
+    .param(
+        ParamSpec::bool("repeat")
+            .default(false)
+            .doc("play again at the end, for ever"),
+    )
+    .param(ParamSpec::item_type(&ALL_KINDS))
+    .output(PortSpec::new("out", PortItem::OfType))
 }

@@ -468,7 +468,8 @@ fn settings_are_listed_and_checked() {
             "phase",
             "waveform",
             "sample_rate",
-            "cmd"
+            "cmd",
+            "frequency"
         ]
     );
     let freq = &src.settings()[0];

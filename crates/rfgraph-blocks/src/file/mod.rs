@@ -28,6 +28,7 @@ mod source;
 
 pub use sink::{FileSink, SinkMode};
 pub use source::FileSource;
+pub(crate) use {sink::spec as sink_spec, source::spec as source_spec};
 
 use crate::sample_format::{SampleFormat, SampleFormatError};
 use std::fmt;
@@ -169,3 +170,37 @@ fn check_whole_items(path: &Path, len: u64, format: SampleFormat) -> Result<u64,
     }
     Ok(len / bpi)
 }
+
+/// The `format` parameter of the file blocks: a SigMF datatype or a raw
+/// tool's name; by default the stream's own items as stored in memory.
+pub(crate) fn format_param() -> rfgraph::registry::ParamSpec {
+    rfgraph::registry::ParamSpec::string("format")
+        .optional()
+        .doc(
+            "stored sample format: cu8, cs8, cs16, cf32, f32, i16, u8 or any SigMF datatype \
+         (ci16_le, rf64_be, ...); by default the items as they are (c32: cf32, f32: f32, u8: u8)",
+        )
+}
+
+/// The sample format `format` names for items of `kind`.
+pub(crate) fn format_of(
+    p: &rfgraph::registry::Params,
+    kind: rfgraph::registry::ItemKind,
+) -> Result<SampleFormat, rfgraph::registry::BuildError> {
+    use rfgraph::registry::ItemKind;
+    match p.opt::<String>("format")? {
+        Some(name) => SampleFormat::parse(&name).map_err(|e| p.invalid("format", e.to_string())),
+        None => Ok(match kind {
+            ItemKind::C32 => SampleFormat::CF32,
+            ItemKind::U8 => SampleFormat::U8,
+            _ => SampleFormat::F32,
+        }),
+    }
+}
+
+/// The item kinds file blocks read and write.
+pub(crate) const FILE_KINDS: [rfgraph::registry::ItemKind; 3] = [
+    rfgraph::registry::ItemKind::C32,
+    rfgraph::registry::ItemKind::F32,
+    rfgraph::registry::ItemKind::U8,
+];

@@ -320,3 +320,64 @@ impl<T: SampleItem> Block for FileSink<T> {
         }
     }
 }
+
+/// The registry entry: `file_sink`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use super::{FILE_KINDS, format_of, format_param};
+    use num_complex::Complex32;
+    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
+
+    BlockSpec::new(
+        "file_sink",
+        "File Operators",
+        "Writes its input to a raw recording.",
+        |p| {
+            let kind = p.item_type()?;
+            let format = format_of(p, kind)?;
+            let path = p.string("path")?;
+            let mode = if p.bool("append")? {
+                SinkMode::Append
+            } else {
+                SinkMode::Truncate
+            };
+            let scale: Option<f64> = p.opt("scale")?;
+            let sync = p.bool("sync")?;
+            rfgraph::for_item_kinds!(p, kind, { C32 => Complex32, F32 => f32, U8 => u8 } as T => {
+                let fail = |e: FileError| p.refused(e);
+                let mut sink = FileSink::<T>::new(&path, format, mode).map_err(fail)?;
+                if let Some(s) = scale {
+                    sink = sink.scale(s).map_err(fail)?;
+                }
+                sink.sync(sync)
+            })
+        },
+    )
+    .doc(
+        "Writes `in` to a headerless recording of `format`: `c32` into complex \
+         formats, `f32` into real ones (scaled, clipped and rounded for integer \
+         formats), `u8` bytes as they are. GNU Radio's `blocks_file_sink` (`cf32`/`f32` \
+         as in memory, the default here). The file is created (or, with `append`, \
+         opened for appending) when the block is built. Everything that reached the \
+         sink is written out however the run ends; a write error fails the run naming \
+         the file and byte offset.",
+    )
+    .param(ParamSpec::string("path").doc("the file to write"))
+    .param(format_param())
+    .param(
+        ParamSpec::bool("append")
+            .default(false)
+            .doc("add to the end of an existing file instead of replacing it"),
+    )
+    .param(
+        ParamSpec::float("scale")
+            .optional()
+            .doc("multiplier before rounding to an integer format (its full scale when not set)"),
+    )
+    .param(
+        ParamSpec::bool("sync")
+            .default(true)
+            .doc("sync the data to the disk when the run ends"),
+    )
+    .param(ParamSpec::item_type(&FILE_KINDS))
+    .input(PortSpec::new("in", PortItem::OfType))
+}

@@ -372,3 +372,63 @@ impl<T: SampleItem> Block for FileSource<T> {
         Ok(())
     }
 }
+
+/// The registry entry: `file_source`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use super::{FILE_KINDS, format_of, format_param};
+    use num_complex::Complex32;
+    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
+
+    BlockSpec::new(
+        "file_source",
+        "File Operators",
+        "Plays a raw recording, converting its samples on the fly.",
+        |p| {
+            let kind = p.item_type()?;
+            let format = format_of(p, kind)?;
+            let path = p.string("path")?;
+            let (offset, repeat) = (p.u64("offset")?, p.bool("repeat")?);
+            let length: Option<u64> = p.opt("length")?;
+            let scale: Option<f64> = p.opt("scale")?;
+            let throttle: Option<f64> = p.opt("throttle")?;
+            let rate: Option<f64> = p.opt("sample_rate")?;
+            rfgraph::for_item_kinds!(p, kind, { C32 => Complex32, F32 => f32, U8 => u8 } as T => {
+                let fail = |e: FileError| p.refused(e);
+                let mut src = FileSource::<T>::new(&path, format).map_err(fail)?.offset(offset).map_err(fail)?;
+                if let Some(n) = length {
+                    src = src.length(n).map_err(fail)?;
+                }
+                if let Some(s) = scale {
+                    src = src.scale(s).map_err(fail)?;
+                }
+                if let Some(r) = throttle {
+                    src = src.throttle(r).map_err(fail)?;
+                }
+                if let Some(r) = rate {
+                    src = src.sample_rate(r);
+                }
+                src.repeat(repeat).map_err(fail)?
+            })
+        },
+    )
+    .doc(
+        "Reads a headerless recording of `format` and writes its samples: `c32` for \
+         complex formats, `f32` for real ones (integers scaled to about ±1, see \
+         `rfgraph_blocks::sample_format`), or `u8` for the stored bytes as they are. \
+         GNU Radio's `blocks_file_source` (whose files are `cf32`/`f32` as stored, the \
+         default here). Offsets and lengths count stored items. The file is opened \
+         when the block is built, so a missing file is an error before anything runs. \
+         `throttle` paces the output in wall-clock time; `sample_rate` tags the first \
+         item with `core:sample_rate`.",
+    )
+    .param(ParamSpec::string("path").doc("the recording"))
+    .param(format_param())
+    .param(ParamSpec::uint("offset").default(0u64).unit("items").doc("stored items to skip"))
+    .param(ParamSpec::uint("length").optional().unit("items").doc("stored items to play (to the end when not set)"))
+    .param(ParamSpec::bool("repeat").default(false).doc("play the range again and again"))
+    .param(ParamSpec::float("scale").optional().doc("divisor of integer samples (the format's full scale when not set)"))
+    .param(ParamSpec::float("throttle").optional().unit("items/s").doc("pace the output in wall-clock time"))
+    .param(ParamSpec::float("sample_rate").optional().unit("Hz").doc("tag the first item with this rate"))
+    .param(ParamSpec::item_type(&FILE_KINDS))
+    .output(PortSpec::new("out", PortItem::OfType))
+}

@@ -118,3 +118,53 @@ impl Block for RandomBytes {
         Ok(())
     }
 }
+
+/// The registry entry: `random_uniform_source`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use crate::spec_util::items_param;
+    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
+
+    BlockSpec::new(
+        "random_uniform_source",
+        "Waveform Generators",
+        "Seeded uniformly distributed bytes in [minimum, maximum).",
+        |p| {
+            let (min, max) = (p.get::<u32>("minimum")?, p.get::<u32>("maximum")?);
+            let narrow = |v: u32, name: &str| {
+                u16::try_from(v).map_err(|_| p.invalid(name, "must be at most 256"))
+            };
+            let block = RandomBytes::new(p.u64("seed")?)
+                .range(narrow(min, "minimum")?, narrow(max, "maximum")?)
+                .map_err(|e| p.invalid("maximum", e.to_string()))?;
+            let items: Option<u64> = p.opt("items")?;
+            Ok(Box::new(match items {
+                Some(n) => block.limit(n),
+                None => block,
+            }) as Box<dyn Block>)
+        },
+    )
+    .doc(
+        "GNU Radio's `analog_random_uniform_source_x` for bytes: values uniformly \
+         distributed in the half-open range `[minimum, maximum)`, `0 ≤ minimum < \
+         maximum ≤ 256`. The stream comes from a seeded generator in fixed-size blocks, \
+         so a seed gives the same bytes on every scheduler. Endless unless `items` is set.",
+    )
+    .param(
+        ParamSpec::uint("minimum")
+            .default(0u64)
+            .doc("smallest value"),
+    )
+    .param(
+        ParamSpec::uint("maximum")
+            .default(256u64)
+            .doc("one above the largest value"),
+    )
+    .param(
+        ParamSpec::uint("seed")
+            .default(0u64)
+            .doc("seed of the generator"),
+    )
+    .param(items_param())
+    .param(ParamSpec::item_type(&[ItemKind::U8]))
+    .output(PortSpec::new("out", PortItem::OfType))
+}

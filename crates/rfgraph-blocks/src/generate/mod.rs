@@ -24,3 +24,6 @@ pub use bytes::RandomBytes;
 pub use noise::{NoiseItem, NoiseKind, NoiseSource};
 pub use signal::SignalSource;
 pub use waveform::{SignalItem, UnknownWaveform, Waveform};
+pub(crate) use {
+    bytes::spec as random_uniform_spec, noise::spec as noise_spec, signal::spec as signal_spec,
+};

@@ -259,3 +259,61 @@ impl<T: NoiseItem> Block for NoiseSource<T> {
         Ok(())
     }
 }
+
+/// The registry entry: `noise_source`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use crate::spec_util::items_param;
+    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
+
+    BlockSpec::new(
+        "noise_source",
+        "Waveform Generators",
+        "Seeded uniform or Gaussian noise.",
+        |p| {
+            let kind: NoiseKind = p
+                .string("kind")?
+                .parse()
+                .map_err(|e: String| p.invalid("kind", e))?;
+            let amplitude = p.f32("amplitude")?;
+            let seed = p.u64("seed")?;
+            let items: Option<u64> = p.opt("items")?;
+            rfgraph::for_item_kinds!(p, p.item_type()?, { F32 => f32, C32 => Complex32 } as T => {
+                let block = NoiseSource::<T>::new(kind, amplitude, seed)
+                    .map_err(|e| p.invalid("amplitude", e.to_string()))?;
+                match items {
+                    Some(n) => block.limit(n),
+                    None => block,
+                }
+            })
+        },
+    )
+    .doc(
+        "GNU Radio's `analog_noise_source_x` for its uniform and Gaussian kinds: \
+         Gaussian noise has standard deviation `amplitude` (complex: circular, of total \
+         power `amplitude²`); uniform noise lies in `(−amplitude, amplitude)` (complex: \
+         per component, with `amplitude/√2`). The numbers come from a seeded generator \
+         in fixed-size blocks, so a seed gives the same stream on every scheduler. \
+         `amplitude` and `kind` are settable while it runs. Endless unless `items` is set.",
+    )
+    .param(
+        ParamSpec::string("kind")
+            .default("gaussian")
+            .choices(&["uniform", "gaussian"])
+            .doc("the distribution")
+            .settable(),
+    )
+    .param(
+        ParamSpec::float("amplitude")
+            .default(1.0)
+            .doc("standard deviation (Gaussian) or bound (uniform)")
+            .settable(),
+    )
+    .param(
+        ParamSpec::uint("seed")
+            .default(0u64)
+            .doc("seed of the generator"),
+    )
+    .param(items_param())
+    .param(ParamSpec::item_type(&[ItemKind::C32, ItemKind::F32]))
+    .output(PortSpec::new("out", PortItem::OfType))
+}

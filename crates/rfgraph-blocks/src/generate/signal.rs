@@ -29,7 +29,7 @@ use rfgraph_dsp::Nco;
 /// - `out`: `T` (`f32` or `Complex32`)
 ///
 /// # Message Inputs
-/// - `freq`: frequency in Hz (float); phase-continuous.
+/// - `freq`, `frequency`: frequency in Hz (float); phase-continuous.
 /// - `amplitude`: amplitude (float).
 /// - `offset`: offset added to every sample (`f32`: float; complex: a
 ///   number, a one-element complex vector, or two numbers `[re, im]`).
@@ -266,6 +266,11 @@ impl<T: SignalItem> SignalSource<T> {
                 Setting::try_new("cmd", |s: &mut Self, msg: Pmt| s.command(msg))
                     .doc("GNU Radio's command port: a number (freq) or a map of freq/ampl"),
             )
+            .with(
+                Setting::try_new("frequency", |s: &mut Self, f: f64| s.set_frequency(f))
+                    .unit("Hz")
+                    .doc("frequency; phase-continuous (the same as `freq`)"),
+            )
     }
 
     /// GNU Radio's `cmd` message: a number is a frequency; a map may hold
@@ -331,4 +336,69 @@ impl<T: SignalItem> Block for SignalSource<T> {
         self.limit.spend(n, io);
         Ok(())
     }
+}
+
+/// The registry entry: `sig_source`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use crate::spec_util::items_param;
+    use num_complex::Complex32;
+    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
+
+    BlockSpec::new(
+        "sig_source",
+        "Waveform Generators",
+        "A sine, cosine, square, triangle, sawtooth or constant signal.",
+        |p| {
+            let waveform: Waveform = p
+                .string("waveform")?
+                .parse()
+                .map_err(|e: super::UnknownWaveform| p.invalid("waveform", e.to_string()))?;
+            let (rate, freq, ampl) = (p.f64("sample_rate")?, p.f64("frequency")?, p.f64("amplitude")?);
+            let (phase, offset) = (p.f64("phase")?, p.raw("offset")?.clone());
+            let items: Option<u64> = p.opt("items")?;
+            rfgraph::for_item_kinds!(p, p.item_type()?, { F32 => f32, C32 => Complex32 } as T => {
+                let mut block = SignalSource::<T>::new(rate, waveform, freq, ampl)
+                    .map_err(|e| p.refused(e))?
+                    .with_phase(phase)
+                    .map_err(|e| p.invalid("phase", e.to_string()))?;
+                Settings::dispatch(&mut block, |s| &mut s.settings, "offset", offset)
+                    .map_err(|e| p.invalid("offset", e.to_string()))?;
+                match items {
+                    Some(n) => block.limit(n),
+                    None => block,
+                }
+            })
+        },
+    )
+    .doc("GNU Radio's `analog_sig_source_x`, with its waveforms value for value \
+(see the `rfgraph_blocks::Waveform` documentation):\n\n\
+| waveform | real output | complex output |\n\
+|---|---|---|\n\
+| constant | `A + offset` | `A + offset` |\n\
+| sine / cosine | `A sin φ` / `A cos φ` (+ offset) | `A e^{jφ} + offset` |\n\
+| square | `A + offset` for the first half period, `offset` after | real part as real, imaginary part a quarter period earlier |\n\
+| triangle | rises from `offset` to `A + offset` and back | likewise |\n\
+| sawtooth | rises from `offset` to `A + offset` | likewise |\n\n\
+The phase is a 32-bit fixed-point accumulator: it never drifts and a frequency \
+change is phase-continuous. Every parameter but `items` and `type` is settable while \
+it runs through the message input of the same name; `freq` (Hz) and GNU Radio's \
+`cmd` (a number, or a map with `freq`/`ampl`) are there too. Endless unless \
+`items` is set.")
+    .param(ParamSpec::float("sample_rate").default(32_000.0).unit("Hz").doc("samples per second").settable())
+    .param(
+        ParamSpec::string("waveform")
+            .default("cosine")
+            .choices(&["constant", "sine", "cosine", "square", "triangle", "sawtooth"])
+            .doc("the wave's shape")
+            .settable(),
+    )
+    .param(ParamSpec::float("frequency").default(1_000.0).unit("Hz").doc("the wave's frequency; may be negative").settable())
+    .param(ParamSpec::float("amplitude").default(1.0).doc("peak amplitude").settable())
+    .param(ParamSpec::any("offset").default(0.0).doc("added to every sample (complex: a number or `[re, im]`)").settable())
+    .param(ParamSpec::float("phase").default(0.0).unit("rad").doc("phase of the first sample").settable())
+    .param(items_param())
+    .param(ParamSpec::item_type(&[ItemKind::C32, ItemKind::F32]))
+    .output(PortSpec::new("out", PortItem::OfType))
+    .message_input("freq")
+    .message_input("cmd")
 }

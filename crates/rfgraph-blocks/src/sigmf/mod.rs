@@ -87,5 +87,6 @@ pub use recording::{DATA_EXT, META_EXT, SigmfRecording, is_sigmf_name, recording
 pub use sink::SigmfSink;
 pub use source::SigmfSource;
 pub use tags::{json_to_pmt, pmt_to_json, tag_keys};
+pub(crate) use {sink::spec as sink_spec, source::spec as source_spec};
 
 use crate::sample_format as format;

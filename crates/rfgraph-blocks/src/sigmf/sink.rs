@@ -342,3 +342,88 @@ impl<T: SampleItem> Block for SigmfSink<T> {
         }
     }
 }
+
+/// The registry entry: `sigmf_sink`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use crate::file::{FILE_KINDS, format_of};
+    use num_complex::Complex32;
+    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
+
+    BlockSpec::new(
+        "sigmf_sink",
+        "File Operators",
+        "Writes its input as a SigMF recording, tags as captures and annotations.",
+        |p| {
+            let kind = p.item_type()?;
+            let format = format_of(p, kind)?;
+            let path = p.string("path")?;
+            let rate: Option<f64> = p.opt("sample_rate")?;
+            let frequency: Option<f64> = p.opt("frequency")?;
+            let text = |name: &str| p.opt::<String>(name);
+            let (datetime, description, author, hw) = (
+                text("datetime")?,
+                text("description")?,
+                text("author")?,
+                text("hw")?,
+            );
+            rfgraph::for_item_kinds!(p, kind, { C32 => Complex32, F32 => f32, U8 => u8 } as T => {
+                let mut sink = SigmfSink::<T>::create(&path, format).map_err(|e| p.refused(e))?;
+                if let Some(r) = rate {
+                    sink = sink.with_sample_rate(r);
+                }
+                if let Some(f) = frequency {
+                    sink = sink.with_frequency(f);
+                }
+                if let Some(d) = datetime.clone() {
+                    sink = sink.with_datetime(d);
+                }
+                if let Some(d) = description.clone() {
+                    sink = sink.with_description(d);
+                }
+                if let Some(a) = author.clone() {
+                    sink = sink.with_author(a);
+                }
+                if let Some(h) = hw.clone() {
+                    sink = sink.with_hw(h);
+                }
+                sink
+            })
+        },
+    )
+    .doc(
+        "Writes `in` as a SigMF recording: `x.sigmf-data` as items arrive and \
+         `x.sigmf-meta` when the run starts and, atomically, when it ends. Tags make \
+         the metadata: `core:frequency`, `core:datetime` and `core:global_index` start \
+         a capture, `rfgraph:annotation`, `core:label` and `core:comment` make \
+         annotations, and the first `core:sample_rate` gives the rate unless \
+         `sample_rate` is set.",
+    )
+    .param(ParamSpec::string("path").doc("the recording: `x.sigmf-meta`, `x.sigmf-data` or `x`"))
+    .param(crate::file::format_param())
+    .param(
+        ParamSpec::float("sample_rate")
+            .optional()
+            .unit("Hz")
+            .doc("`core:sample_rate` (from the first tag when not set)"),
+    )
+    .param(
+        ParamSpec::float("frequency")
+            .optional()
+            .unit("Hz")
+            .doc("centre frequency of the first capture"),
+    )
+    .param(
+        ParamSpec::string("datetime")
+            .optional()
+            .doc("`core:datetime` of the first sample (ISO 8601)"),
+    )
+    .param(
+        ParamSpec::string("description")
+            .optional()
+            .doc("`core:description`"),
+    )
+    .param(ParamSpec::string("author").optional().doc("`core:author`"))
+    .param(ParamSpec::string("hw").optional().doc("`core:hw`"))
+    .param(ParamSpec::item_type(&FILE_KINDS))
+    .input(PortSpec::new("in", PortItem::OfType))
+}

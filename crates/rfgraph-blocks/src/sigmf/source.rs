@@ -243,3 +243,40 @@ impl<T: SampleItem> Block for SigmfSource<T> {
         Ok(())
     }
 }
+
+/// The registry entry: `sigmf_source`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use crate::file::FILE_KINDS;
+    use num_complex::Complex32;
+    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
+
+    BlockSpec::new(
+        "sigmf_source",
+        "File Operators",
+        "Plays a SigMF recording, with its captures and annotations as tags.",
+        |p| {
+            let path = p.string("path")?;
+            let scale: Option<f64> = p.opt("scale")?;
+            rfgraph::for_item_kinds!(p, p.item_type()?, { C32 => Complex32, F32 => f32, U8 => u8 } as T => {
+                let src = SigmfSource::<T>::open(&path).map_err(|e| p.refused(e))?;
+                match scale {
+                    Some(s) => src.with_scale(s).map_err(|e| p.invalid("scale", e.to_string()))?,
+                    None => src,
+                }
+            })
+        },
+    )
+    .doc(
+        "Reads a SigMF 1.x recording (`x.sigmf-meta` and `x.sigmf-data`) and writes its \
+         samples: `c32` for complex datatypes, `f32` for real ones, `u8` for the stored \
+         bytes. Captures become `core:frequency`, `core:datetime` and \
+         `core:global_index` tags on their first sample, annotations \
+         `rfgraph:annotation` tags, and the first item carries `core:sample_rate`. \
+         The metadata is read and checked when the block is built, so a bad \
+         recording is an error naming the file and JSON path before anything runs.",
+    )
+    .param(ParamSpec::string("path").doc("the recording: `x.sigmf-meta`, `x.sigmf-data` or `x`"))
+    .param(ParamSpec::float("scale").optional().doc("divisor of integer samples (the datatype's full scale when not set)"))
+    .param(ParamSpec::item_type(&FILE_KINDS))
+    .output(PortSpec::new("out", PortItem::OfType))
+}

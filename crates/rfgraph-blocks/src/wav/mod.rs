@@ -22,3 +22,4 @@ mod source;
 pub use error::WavError;
 pub use sink::{WavFormat, WavSink};
 pub use source::WavSource;
+pub(crate) use {sink::spec as sink_spec, source::spec as source_spec};

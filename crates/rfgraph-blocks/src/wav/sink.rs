@@ -284,6 +284,52 @@ impl Block for WavSink {
     }
 }
 
+/// The registry entry: `wavfile_sink`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
+
+    BlockSpec::new(
+        "wavfile_sink",
+        "File Operators",
+        "Writes one f32 stream per channel into a WAV file.",
+        |p| {
+            let format = match p.string("format")?.to_ascii_lowercase().as_str() {
+                "pcm16" => WavFormat::Pcm16,
+                _ => WavFormat::Float32,
+            };
+            let rate = p.get::<u32>("sample_rate")?;
+            let sink = WavSink::new(p.string("path")?, p.usize("channels")?, rate, format)
+                .map_err(|e| p.refused(e))?;
+            Ok(Box::new(sink) as Box<dyn Block>)
+        },
+    )
+    .doc(
+        "GNU Radio's `blocks_wavfile_sink`: interleaves `in0`, `in1`, … into a WAV \
+         file created when the run starts, as 16-bit PCM (rounded, saturated) or \
+         32-bit float. The header is finalised however the run ends, so the file is \
+         always valid. Tags are not stored.",
+    )
+    .param(ParamSpec::string("path").doc("the file to create"))
+    .param(
+        ParamSpec::uint("channels")
+            .default(1u64)
+            .doc("number of channels (inputs)"),
+    )
+    .param(
+        ParamSpec::uint("sample_rate")
+            .default(48_000u64)
+            .unit("Hz")
+            .doc("the rate stored in the header"),
+    )
+    .param(
+        ParamSpec::string("format")
+            .default("pcm16")
+            .choices(&["pcm16", "float32"])
+            .doc("how samples are stored"),
+    )
+    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)).repeated("channels"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

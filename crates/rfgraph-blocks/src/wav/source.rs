@@ -190,3 +190,36 @@ impl Block for WavSource {
         Ok(())
     }
 }
+
+/// The registry entry: `wavfile_source`.
+pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
+
+    BlockSpec::new(
+        "wavfile_source",
+        "File Operators",
+        "Reads a WAV file: one f32 stream per channel.",
+        |p| {
+            let wav = WavSource::open(p.string("path")?).map_err(|e| p.refused(e))?;
+            Ok(Box::new(wav.repeat(p.bool("repeat")?)) as Box<dyn Block>)
+        },
+    )
+    .doc(
+        "GNU Radio's `blocks_wavfile_source`: reads integer PCM of 8, 16, 24 or 32 bits \
+         (scaled to `[−1, 1)`) or 32-bit float, any number of channels, and writes \
+         channel `k` on `out<k>`; every output must be connected. The header is read \
+         when the block is built, so the number of outputs is the file's number of \
+         channels. Item 0 of each output carries `core:sample_rate`.",
+    )
+    .param(ParamSpec::string("path").doc("the WAV file"))
+    .param(
+        ParamSpec::bool("repeat")
+            .default(false)
+            .doc("start over at the end of the file"),
+    )
+    .output(
+        PortSpec::new("out", PortItem::Fixed(ItemKind::F32))
+            .repeated("channels")
+            .doc("one per channel of the file"),
+    )
+}

@@ -265,15 +265,33 @@ impl<'a> Ports<'a> {
         self
     }
 
-    pub(crate) fn input_names(&self) -> Vec<String> {
+    /// The stream inputs' names, in declaration order.
+    pub fn input_names(&self) -> Vec<String> {
         self.inputs.iter().map(|p| p.name().to_string()).collect()
     }
 
-    pub(crate) fn output_names(&self) -> Vec<String> {
+    /// The stream outputs' names, in declaration order.
+    pub fn output_names(&self) -> Vec<String> {
         self.outputs.iter().map(|p| p.name().to_string()).collect()
     }
 
-    pub(crate) fn message_output_names(&self) -> Vec<String> {
+    /// The stream inputs' item types, in declaration order.
+    pub fn input_types(&self) -> Vec<ItemType> {
+        self.inputs.iter().map(|p| p.item_type()).collect()
+    }
+
+    /// The stream outputs' item types, in declaration order.
+    pub fn output_types(&self) -> Vec<ItemType> {
+        self.outputs.iter().map(|p| p.item_type()).collect()
+    }
+
+    /// The message inputs' names, in declaration order.
+    pub fn message_input_names(&self) -> Vec<&'static str> {
+        self.message_inputs.clone()
+    }
+
+    /// The message outputs' names, in declaration order.
+    pub fn message_output_names(&self) -> Vec<String> {
         self.message_outputs
             .iter()
             .map(|p| p.name().to_string())

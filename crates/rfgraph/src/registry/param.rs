@@ -102,6 +102,19 @@ impl ParamSpec {
         self
     }
 
+    /// Makes the parameter optional without a default value: when it is
+    /// not given, [`Params::opt`] reads `None` (a source's `items` limit,
+    /// unlimited unless set).
+    pub fn optional(mut self) -> Self {
+        self.default = Some(Pmt::Null);
+        self
+    }
+
+    /// True for a parameter made [`optional`](Self::optional).
+    pub fn is_optional(&self) -> bool {
+        self.default == Some(Pmt::Null)
+    }
+
     /// Sets the unit.
     pub fn unit(mut self, unit: &'static str) -> Self {
         self.unit = unit;
@@ -334,6 +347,15 @@ impl Params {
             })
     }
 
+    /// The value of an [`optional`](ParamSpec::optional) parameter:
+    /// `None` when it was not given.
+    pub fn opt<T: FromPmt>(&self, name: &str) -> Result<Option<T>, BuildError> {
+        match self.raw(name)? {
+            Pmt::Null => Ok(None),
+            _ => self.get(name).map(Some),
+        }
+    }
+
     /// A real number.
     pub fn f64(&self, name: &str) -> Result<f64, BuildError> {
         self.get(name)
@@ -450,6 +472,9 @@ fn check(block: &str, spec: &ParamSpec, value: Pmt) -> Result<Pmt, BuildError> {
         expected: spec.ty.to_string(),
         found,
     };
+    if value == Pmt::Null && spec.is_optional() {
+        return Ok(value);
+    }
     let converted: Result<(), String> = match spec.ty {
         ParamType::Float => f64::from_pmt(value.clone()).map(drop).map_err(|e| e.found),
         ParamType::Int => i64::from_pmt(value.clone()).map(drop).map_err(|e| e.found),
@@ -556,6 +581,16 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("expected uint, found int -1"), "{e}");
+    }
+
+    #[test]
+    fn optional_parameters_read_none_until_given() {
+        let specs = vec![ParamSpec::uint("items").optional()];
+        let p = Params::resolve("src", &specs, given(&[])).unwrap();
+        assert_eq!(p.opt::<u64>("items").unwrap(), None);
+        let p = Params::resolve("src", &specs, given(&[("items", Pmt::I64(5))])).unwrap();
+        assert_eq!(p.opt::<u64>("items").unwrap(), Some(5));
+        assert!(Params::resolve("src", &specs, given(&[("items", Pmt::I64(-5))])).is_err());
     }
 
     #[test]
