@@ -277,8 +277,13 @@ impl<'a> Importer<'a> {
                             .chain(spec.params.iter().filter(|p| p.settable).map(|p| p.name))
                             .collect()
                     };
-                    if known.contains(&port.as_str()) {
-                        Ok(Some(Endpoint::new(block.clone(), port.clone())))
+                    let gr_id = self
+                        .grc_blocks
+                        .get(block.as_str())
+                        .map_or("", |b| b.id.as_str());
+                    let port = mapping::message_port(gr_id, port);
+                    if known.contains(&port) {
+                        Ok(Some(Endpoint::new(block.clone(), port)))
                     } else {
                         Err(format!(
                             "rfgraph's `{}` has no message {} `{port}`",

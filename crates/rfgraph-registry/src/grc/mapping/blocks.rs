@@ -8,7 +8,6 @@ const F32: P = P::Fixed("type", "f32");
 const C32: P = P::Fixed("type", "c32");
 const I16: P = P::Fixed("type", "i16");
 const I32: P = P::Fixed("type", "i32");
-const U8: P = P::Fixed("type", "u8");
 
 const fn m(gr: &'static str, rf: &'static str, params: &'static [P]) -> Map {
     Map { gr, rf, params }
@@ -170,7 +169,7 @@ pub(super) const MAPS: &[Map] = &[
     m(
         "blocks_rotator_cc",
         "rotator",
-        &[P::Expr("phase_inc", "phase_increment")],
+        &[P::Expr("phase_inc", "phase_inc")],
     ),
     m(
         "blocks_selector",
@@ -276,5 +275,5 @@ pub(super) const MAPS: &[Map] = &[
         "multiply_const",
         &[I32, P::Expr("k", "constant")],
     ),
-    m("blocks_uchar_to_float", "char_to_float", &[U8]),
+    m("blocks_uchar_to_float", "uchar_to_float", &[P::FlatVlen]),
 ];

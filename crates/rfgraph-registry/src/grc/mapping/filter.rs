@@ -4,6 +4,8 @@
 use super::{Map, P};
 
 /// `fff`/`ccf`/... of the FIR blocks: the stream type (real taps only).
+/// (`pfb_arb_resampler_xxx`'s `atten` only designs taps when none are
+/// given; rfgraph's block designs its own then.)
 const FIR_TYPE: P = P::Enum("type", "type", &[("fff", "f32"), ("ccf", "c32")]);
 
 /// `fir_filter_ccf`/`interp_fir_filter_fff`/... of the designer blocks.
@@ -88,7 +90,7 @@ pub(super) const MAPS: &[Map] = &[
             P::Enum("type", "type", &[("ccf", "c32"), ("ccc", "c32")]),
             P::Expr("decim", "decimation"),
             P::Expr("taps", "taps"),
-            P::Expr("center_freq", "center_frequency"),
+            P::Expr("center_freq", "center"),
             P::Expr("samp_rate", "sample_rate"),
         ],
     },
@@ -139,7 +141,6 @@ pub(super) const MAPS: &[Map] = &[
             P::Expr("rrate", "rate"),
             P::Expr("taps", "taps"),
             P::Expr("nfilts", "filters"),
-            P::Expr("atten", "attenuation"),
         ],
     },
     Map {

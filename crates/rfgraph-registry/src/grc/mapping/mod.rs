@@ -94,6 +94,20 @@ pub fn item_type(gr: &str) -> Option<&'static str> {
         .map(|(_, r)| *r)
 }
 
+/// Message ports whose registry name differs from GNU Radio's:
+/// (GNU Radio block id, GNU Radio port, registry port). Ports not listed
+/// keep their name.
+pub const MESSAGE_PORTS: &[(&str, &str, &str)] =
+    &[("freq_xlating_fir_filter_xxx", "freq", "center")];
+
+/// The registry name of GNU Radio block `gr`'s message port `port`.
+pub fn message_port<'a>(gr: &str, port: &'a str) -> &'a str {
+    MESSAGE_PORTS
+        .iter()
+        .find(|(g, p, _)| *g == gr && *p == port)
+        .map_or(port, |(_, _, r)| r)
+}
+
 /// Every entry of the table.
 pub fn all() -> impl Iterator<Item = &'static Map> {
     [
