@@ -114,6 +114,16 @@ impl<'a> Importer<'a> {
                 }
             }
             self.variable_blocks.push(b);
+            if id == "variable_tag_object" {
+                self.notice(b, "stream tags of vector sources are not imported");
+            }
+            if variables::is_message_widget(id) {
+                // Its message ports lead nowhere here.
+                if let Ok(spec) = self.registry.get("null_sink") {
+                    self.placed
+                        .insert(b.name.clone(), Placed::PerPort { spec, ty: "f32" });
+                }
+            }
             return;
         }
         if is_ignored(id) || wiring::is_virtual(id) {
@@ -127,7 +137,7 @@ impl<'a> Importer<'a> {
                     self.placed
                         .insert(b.name.clone(), Placed::PerPort { spec, ty });
                     let what = if gui {
-                        "a Qt GUI block: its inputs go to null sinks"
+                        "a Qt GUI block, no window here: its stream inputs, if any, end in null sinks"
                     } else {
                         "hardware or audio output: its inputs go to null sinks"
                     };

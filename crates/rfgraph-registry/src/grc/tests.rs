@@ -481,3 +481,61 @@ fn connection_errors_name_the_place_and_suggest() {
         "{e}"
     );
 }
+
+#[test]
+fn filter_tap_label_and_widget_variables_become_variables() {
+    let text = grc(
+        &[
+            block(
+                "lp",
+                "variable_low_pass_filter_taps",
+                &[
+                    ("gain", "1.0"),
+                    ("samp_rate", "fs"),
+                    ("cutoff_freq", "1e3"),
+                    ("width", "200"),
+                    ("win", "window.WIN_HAMMING"),
+                    ("beta", "6.76"),
+                ],
+                "enabled",
+            ),
+            block(
+                "fs",
+                "variable_qtgui_label",
+                &[("value", "48e3")],
+                "enabled",
+            ),
+            block(
+                "tag0",
+                "variable_tag_object",
+                &[("key", "pmt.intern(\"k\")")],
+                "enabled",
+            ),
+            block(
+                "dial",
+                "variable_qtgui_dial_control",
+                &[("value", "3")],
+                "enabled",
+            ),
+        ],
+        &[],
+    );
+    let doc = load(&text).unwrap();
+    assert_eq!(
+        doc.variable("lp").unwrap().value,
+        Value::Expr("firdes.low_pass(1.0, fs, 1e3, 200, window.WIN_HAMMING, 6.76)".into())
+    );
+    assert_eq!(
+        doc.variable("fs").unwrap().value,
+        Value::Expr("48e3".into())
+    );
+    assert!(doc.variable("tag0").is_none());
+    assert!(
+        doc.notices.iter().any(|n| n.contains("tag0")),
+        "{:?}",
+        doc.notices
+    );
+    let dial = doc.variable("dial").unwrap();
+    assert!(dial.settable);
+    assert_eq!(dial.widget, Some(VariableWidget::Entry));
+}

@@ -30,9 +30,47 @@ const IMPORTS: &[&str] = &[
     "from numpy import pi",
 ];
 
-/// The ids handled here.
+/// The ids handled here: variables, imports, filter-tap variables, and
+/// every Qt GUI variable (those GRC draws as message widgets are also
+/// GUI blocks whose message ports the importer drops).
 pub fn is_variable(id: &str) -> bool {
-    matches!(id, "variable" | "parameter" | "import") || widget_kind(id).is_some()
+    matches!(
+        id,
+        "variable" | "parameter" | "import" | "variable_tag_object"
+    ) || id.starts_with("variable_qtgui_")
+        || taps_design(id).is_some()
+}
+
+/// The `firdes` function and GNU Radio parameters of a filter-tap
+/// variable (`variable_low_pass_filter_taps`).
+fn taps_design(id: &str) -> Option<(&'static str, &'static [&'static str])> {
+    const LP: &[&str] = &["gain", "samp_rate", "cutoff_freq", "width", "win", "beta"];
+    const BP: &[&str] = &[
+        "gain",
+        "samp_rate",
+        "low_cutoff_freq",
+        "high_cutoff_freq",
+        "width",
+        "win",
+        "beta",
+    ];
+    match id {
+        "variable_low_pass_filter_taps" => Some(("low_pass", LP)),
+        "variable_high_pass_filter_taps" => Some(("high_pass", LP)),
+        "variable_band_pass_filter_taps" => Some(("band_pass", BP)),
+        "variable_band_reject_filter_taps" => Some(("band_reject", BP)),
+        "variable_rrc_filter_taps" => Some((
+            "root_raised_cosine",
+            &["gain", "samp_rate", "sym_rate", "alpha", "ntaps"],
+        )),
+        _ => None,
+    }
+}
+
+/// True for the Qt GUI variables drawn as message widgets (dial, toggle
+/// button, ...): besides their variable they have message ports.
+pub fn is_message_widget(id: &str) -> bool {
+    id.starts_with("variable_qtgui_") && widget_kind(id).is_none() && id != "variable_qtgui_label"
 }
 
 fn widget_kind(id: &str) -> Option<&'static str> {
@@ -139,9 +177,20 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
         label,
         widget: None,
     };
+    if let Some((function, params)) = taps_design(&block.id) {
+        // The band designs choose their function in `type`
+        // (`band_pass`, `complex_band_pass`, ...).
+        let function = match block.text("type") {
+            t if !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => t,
+            _ => function,
+        };
+        let args: Vec<&str> = params.iter().map(|p| block.text(p)).collect();
+        v.value = Value::Expr(format!("firdes.{function}({})", args.join(", ")));
+        return Some(v);
+    }
     match block.id.as_str() {
-        "import" => return None,
-        "variable" => {}
+        "import" | "variable_tag_object" => return None,
+        "variable" | "variable_qtgui_label" => {}
         "parameter" => {
             if block.text("type") == "str" {
                 v.value = Value::Text(block.text("value").to_string());
@@ -196,7 +245,8 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
             });
         }
         _ => {
-            // variable_qtgui_entry
+            // variable_qtgui_entry, and the message widgets (dial,
+            // toggle button, ...), settable through their value
             v.settable = true;
             if block.text("type") == "string" {
                 v.value = Value::Text(block.text("value").to_string());

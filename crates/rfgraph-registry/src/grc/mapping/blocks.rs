@@ -180,6 +180,7 @@ pub(super) const MAPS: &[Map] = &[
             P::Expr("num_outputs", "outputs"),
             P::Expr("input_index", "input_index"),
             P::Expr("output_index", "output_index"),
+            P::Expr("enabled", "enabled"),
             P::FlatVlen,
         ],
     ),
@@ -192,15 +193,15 @@ pub(super) const MAPS: &[Map] = &[
     m(
         "blocks_skiphead",
         "skiphead",
-        &[T, P::PerVector("num_items", "items")],
+        &[T, P::PerVector("num_items", "skip")],
     ),
     m(
         "blocks_stream_demux",
         "stream_demux",
         &[
             T,
+            // The lengths give the number of outputs.
             P::Expr("lengths", "lengths"),
-            P::Expr("num_outputs", "outputs"),
             P::Vlen,
         ],
     ),
@@ -209,8 +210,8 @@ pub(super) const MAPS: &[Map] = &[
         "stream_mux",
         &[
             T,
+            // The lengths give the number of inputs.
             P::Expr("lengths", "lengths"),
-            P::Expr("num_inputs", "inputs"),
             P::Vlen,
         ],
     ),
