@@ -1,6 +1,6 @@
 //! The `rfgraph` command line: benchmarks, `record`, `info`, `gen` and the
-//! receivers (`spectrum`, `fm`, `adsb`); `run`,
-//! `blocks` and `inspect` later. Library crates hold all logic worth testing; this file
+//! receivers (`spectrum`, `fm`, `adsb`), flowgraph files (`run`, `check`,
+//! `dot`); `blocks` and `inspect` later. Library crates hold all logic worth testing; this file
 //! only parses arguments and dispatches.
 //!
 //! How the crates fit together, the runtime contract and the project's
@@ -8,6 +8,7 @@
 
 mod adsb;
 mod bench;
+mod flow;
 mod fm;
 mod r#gen;
 mod info;
@@ -56,6 +57,14 @@ enum Command {
         #[command(subcommand)]
         generator: r#gen::Generator,
     },
+    /// Runs a flowgraph file (`.toml`, or `.grc` from GNU Radio
+    /// Companion): `rfgraph run fm.toml --set freq=98.5e6 --stats`.
+    Run(flow::run::RunArgs),
+    /// Checks a flowgraph file without running it and prints what it
+    /// holds.
+    Check(flow::FileArgs),
+    /// Writes a flowgraph file's graph as Graphviz `dot` on stdout.
+    Dot(flow::FileArgs),
 }
 
 /// A recording whose format its name does not say: point at `--format`.
@@ -80,6 +89,9 @@ fn main() -> std::process::ExitCode {
         Command::Fm(args) => fm::run(args),
         Command::Adsb(args) => adsb::run(*args),
         Command::Gen { generator } => r#gen::run(generator),
+        Command::Run(args) => flow::run(args),
+        Command::Check(args) => flow::check(args),
+        Command::Dot(args) => flow::dot(args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -10,7 +10,7 @@
 //! - [`model`]: a flowgraph document (variables, blocks, connections,
 //!   scheduler, exposed ports), whatever file it came from, with the source
 //!   location of every item.
-//! - `toml`: flowgraph files (`format = 1`).
+//! - [`toml`]: flowgraph files (`format = 1`).
 //! - `grc`: GNU Radio Companion import.
 //!
 //! The CLI, the control port and the Python bindings build blocks only
@@ -19,7 +19,9 @@
 
 #![warn(missing_docs)]
 
+pub mod build;
 pub mod expr;
 pub mod grc;
 pub mod model;
 pub mod standard;
+pub mod toml;

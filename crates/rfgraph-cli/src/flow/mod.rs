@@ -1,0 +1,52 @@
+//! `rfgraph run`, `rfgraph check` and `rfgraph dot`: flowgraph files
+//! (rfgraph's TOML, or GNU Radio Companion `.grc`) built through the
+//! standard registry by `rfgraph_registry::build`. This module holds the
+//! arguments and the loading they share; each command is a file.
+
+mod check;
+mod dot;
+pub mod run;
+mod status;
+
+pub use check::check;
+pub use dot::dot;
+pub use run::run;
+
+use clap::Args;
+use rfgraph_registry::build::{BuildOptions, Built, build_file};
+use std::path::PathBuf;
+
+/// The file and the choices that change what it builds.
+#[derive(Args, Debug, Clone)]
+pub struct FileArgs {
+    /// The flowgraph file (`.toml`, or `.grc` from GNU Radio Companion).
+    pub file: PathBuf,
+    /// Sets a variable, overriding the file (`--set samp_rate=2e6`); the
+    /// value is an expression, or text when it is not one. Repeatable.
+    #[arg(long = "set", value_name = "VAR=VALUE")]
+    pub set: Vec<String>,
+    /// The scheduler: tpb, single, pool or chain (overrides the file).
+    #[arg(long)]
+    pub scheduler: Option<String>,
+    /// Worker threads for the pool and chain schedulers (overrides the
+    /// file).
+    #[arg(long)]
+    pub cores: Option<usize>,
+}
+
+impl FileArgs {
+    /// Loads, checks and builds the file through the standard registry.
+    pub fn build(&self) -> anyhow::Result<Built> {
+        let registry = rfgraph_registry::standard::registry();
+        let mut options = BuildOptions {
+            scheduler: self.scheduler.clone(),
+            cores: self.cores,
+            ..BuildOptions::default()
+        };
+        for s in &self.set {
+            options.set(s).map_err(|e| anyhow::anyhow!("{e}"))?;
+        }
+        // The error carries file:line:col already.
+        build_file(&self.file, &registry, &options).map_err(|e| anyhow::anyhow!("{e}"))
+    }
+}

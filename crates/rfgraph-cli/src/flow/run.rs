@@ -1,0 +1,120 @@
+//! `rfgraph run FILE`: builds the file, runs it with a one-line live
+//! status on stderr (a progress bar when its sources are finite files or
+//! bounded, else each sink's rate), stops cleanly on Ctrl-C (sinks flush,
+//! SigMF metadata is written: the graph stops through its handle, as
+//! `rfgraph record` does), and exits non-zero when the run fails.
+
+use super::FileArgs;
+use super::status::{sink_line, stats_table};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// `rfgraph run` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub file: FileArgs,
+    /// Prints every block's statistics when the run ends.
+    #[arg(long)]
+    pub stats: bool,
+    /// Stops the run after this many seconds (a device source never ends
+    /// by itself).
+    #[arg(long, value_name = "SECONDS")]
+    pub duration: Option<f64>,
+}
+
+/// Set by Ctrl-C.
+fn interrupted() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let set = flag.clone();
+    let _ = ctrlc::set_handler(move || set.store(true, Ordering::SeqCst));
+    flag
+}
+
+/// Runs the flowgraph file.
+pub fn run(args: RunArgs) -> anyhow::Result<()> {
+    let built = args.file.build()?;
+    for n in &built.notices {
+        eprintln!("rfgraph: note: {n}");
+    }
+    let scheduler = built.scheduler.scheduler().map_err(anyhow::Error::msg)?;
+    let sinks = built.sinks.clone();
+    let sources = built.sources.clone();
+    let total: u64 = sources.iter().map(|s| s.total_items).sum();
+    let stop = interrupted();
+    let started = Instant::now();
+    let running = built.flowgraph.start(scheduler)?;
+    let handle = running.handle();
+    let bar = if sources.is_empty() {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{elapsed_precise} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar
+    } else {
+        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {percent:>3}%  {eta} left  {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    };
+    let mut last: Vec<(String, u64, u64)> = sinks.iter().map(|s| (s.clone(), 0, 0)).collect();
+    let mut last_at = Instant::now();
+    let mut stopping = false;
+    while !running.is_finished() {
+        let too_long = args
+            .duration
+            .is_some_and(|d| started.elapsed().as_secs_f64() >= d);
+        if !stopping && (stop.load(Ordering::SeqCst) || too_long) {
+            stopping = true;
+            bar.set_message("stopping...");
+            handle.stop();
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        if last_at.elapsed() >= Duration::from_millis(500) && !stopping {
+            let stats = handle.stats();
+            for entry in &mut last {
+                entry.1 = entry.2;
+                entry.2 = stats
+                    .iter()
+                    .find(|s| s.block == entry.0)
+                    .map_or(0, |s| s.items_consumed);
+            }
+            if !sources.is_empty() {
+                let done: u64 = sources
+                    .iter()
+                    .map(|src| stats.get(src.id.0).map_or(0, |s| s.items_produced))
+                    .sum();
+                bar.set_position(done.min(total));
+            }
+            bar.set_message(sink_line(&last, last_at.elapsed()));
+            last_at = Instant::now();
+        }
+    }
+    bar.finish_and_clear();
+    let finished = running.wait()?;
+    let consumed: Vec<String> = finished
+        .stats()
+        .iter()
+        .filter(|s| sinks.contains(&s.block))
+        .map(|s| format!("{} {} items", s.block, s.items_consumed))
+        .collect();
+    eprintln!(
+        "rfgraph: {} in {:.2} s{}{}",
+        if stopping { "stopped" } else { "done" },
+        started.elapsed().as_secs_f64(),
+        if consumed.is_empty() { "" } else { ": " },
+        consumed.join(", ")
+    );
+    if args.stats {
+        print!("{}", stats_table(finished.stats(), finished.run_time()));
+    }
+    Ok(())
+}

@@ -1,0 +1,327 @@
+//! Construction: builds each checked block through its spec, adds and
+//! connects them in a [`Flowgraph`], applies block options and scheduler
+//! settings, validates the whole graph (unconnected ports) before it can
+//! start, and gathers what `rfgraph run` reports (sinks, finite sources,
+//! settable variables).
+
+use super::expand::Flat;
+use super::ports::{self, Edge, PortTable, item_bytes};
+use super::{BuildOptions, Built};
+use crate::model::{ConnectionKind, Document, FileError, Location};
+use rfgraph::error::GraphError;
+use rfgraph::scheduler::{self, Chain, Pool, Scheduler, Single, Tpb};
+use rfgraph::{BlockId, Flowgraph};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+/// A registry block of the built graph.
+#[derive(Clone, Debug)]
+pub struct BuiltBlock {
+    /// Instance name (`outer/inner` inside hierarchical blocks).
+    pub name: String,
+    /// Registry name.
+    pub kind: String,
+    /// Its id in the flowgraph.
+    pub id: BlockId,
+    /// Where it is defined.
+    pub at: Location,
+}
+
+/// A connection of the built graph.
+#[derive(Clone, Debug)]
+pub struct BuiltEdge {
+    /// `block.port` it leaves.
+    pub from: String,
+    /// `block.port` it enters.
+    pub to: String,
+    /// Stream or messages.
+    pub kind: ConnectionKind,
+    /// The stream item type (empty for messages).
+    pub item: String,
+}
+
+/// A source that ends: a file source, or one bounded by `items`.
+#[derive(Clone, Debug)]
+pub struct FiniteSource {
+    /// Instance name.
+    pub block: String,
+    /// Its id in the flowgraph.
+    pub id: BlockId,
+    /// How many items it will produce (estimated from the file size for
+    /// file sources).
+    pub total_items: u64,
+}
+
+/// A variable that may change while the graph runs, and the block
+/// parameters it reaches (directly or through other variables).
+#[derive(Clone, Debug)]
+pub struct SettableVariable {
+    /// The variable.
+    pub name: String,
+    /// `(block, parameter, settable)`: the parameter is a setting of the
+    /// block when `settable`, else it only applies at the next build.
+    pub reaches: Vec<(String, String, bool)>,
+}
+
+/// The scheduler a file asks for, with its settings.
+#[derive(Clone, Debug)]
+pub struct SchedulerPlan {
+    /// `tpb`, `single`, `pool` or `chain`.
+    pub name: String,
+    /// Worker threads (pool, chain).
+    pub cores: Option<usize>,
+    /// CPU pinning per block (tpb; single takes the first block's).
+    pub pins: Vec<(BlockId, Vec<usize>)>,
+}
+
+impl SchedulerPlan {
+    /// The scheduler, configured.
+    ///
+    /// Errors: an unknown name (listing the known ones).
+    pub fn scheduler(&self) -> Result<Box<dyn Scheduler>, String> {
+        Ok(match self.name.as_str() {
+            "tpb" => {
+                let mut s = Tpb::new();
+                for (id, cpus) in &self.pins {
+                    s = s.pin(*id, cpus);
+                }
+                Box::new(s)
+            }
+            "single" => {
+                let mut s = Single::new();
+                if let Some((_, cpus)) = self.pins.first() {
+                    s = s.pin(cpus);
+                }
+                Box::new(s)
+            }
+            "pool" => Box::new(match self.cores {
+                Some(n) => Pool::new().workers(n),
+                None => Pool::new(),
+            }),
+            "chain" => Box::new(match self.cores {
+                Some(n) => Chain::new().workers(n),
+                None => Chain::new(),
+            }),
+            other => return scheduler::by_name(other),
+        })
+    }
+}
+
+/// The default scheduler of flowgraph files.
+pub const DEFAULT_SCHEDULER: &str = "tpb";
+
+pub(crate) fn construct(
+    doc: &Document,
+    flat: Flat,
+    options: &BuildOptions,
+) -> Result<Built, FileError> {
+    let tables: Vec<PortTable> = flat.blocks.iter().map(PortTable::of).collect();
+    let edges = ports::check(&flat.blocks, &tables, &flat.conns)?;
+    let sched_name = options
+        .scheduler
+        .clone()
+        .or_else(|| doc.scheduler.name.clone())
+        .unwrap_or_else(|| DEFAULT_SCHEDULER.to_string());
+    if !scheduler::SCHEDULERS.contains(&sched_name.as_str()) {
+        let at = if options.scheduler.is_some() {
+            Location::file(std::sync::Arc::new(PathBuf::from("--scheduler")))
+        } else {
+            doc.scheduler.at.clone()
+        };
+        return Err(FileError::new(
+            at,
+            "scheduler.name",
+            format!(
+                "unknown scheduler `{sched_name}` (known: {})",
+                scheduler::SCHEDULERS.join(", ")
+            ),
+        )
+        .suggest(rfgraph::registry::suggest::closest(
+            &sched_name,
+            scheduler::SCHEDULERS.iter().copied(),
+        )));
+    }
+    let mut notices = flat.notices.clone();
+    let mut fg = Flowgraph::new();
+    let mut blocks = Vec::with_capacity(flat.blocks.len());
+    let mut pins = Vec::new();
+    for b in &flat.blocks {
+        let key = format!("blocks.{}", b.name);
+        let block = b
+            .spec
+            .build(b.given.clone())
+            .map_err(|e| FileError::new(b.at.clone(), key.clone(), e.to_string()))?;
+        let id = fg.add_boxed(b.name.clone(), b.spec.name, block);
+        if let Some(cpus) = &b.options.affinity {
+            match sched_name.as_str() {
+                "tpb" | "single" => pins.push((id, cpus.clone())),
+                other => notices.push(format!(
+                    "{}: `affinity` applies under the tpb and single schedulers, not {other}; ignored",
+                    b.at
+                )),
+            }
+        }
+        if b.options.blocking.is_some() {
+            notices.push(format!(
+                "{}: `blocking` is decided by the block itself in this version; ignored",
+                b.at
+            ));
+        }
+        blocks.push(BuiltBlock {
+            name: b.name.clone(),
+            kind: b.spec.name.to_string(),
+            id,
+            at: b.at.clone(),
+        });
+    }
+    let default_items = doc.scheduler.buffer_size;
+    for (i, e) in edges.iter().enumerate() {
+        let c = &flat.conns[i];
+        let (src, dst) = (blocks[e.from.0].id, blocks[e.to.0].id);
+        let r = match e.kind {
+            ConnectionKind::Stream => {
+                let items = flat.blocks[e.from.0].options.buffer_size.or(default_items);
+                match items {
+                    Some(n) => fg.connect_with_buffer(
+                        src,
+                        &e.from.1,
+                        dst,
+                        &e.to.1,
+                        n.saturating_mul(item_bytes(&e.item)),
+                    ),
+                    None => fg.connect(src, &e.from.1, dst, &e.to.1),
+                }
+            }
+            ConnectionKind::Message => fg.connect_message(src, &e.from.1, dst, &e.to.1),
+        };
+        r.map_err(|g| FileError::new(c.at.clone(), c.key.clone(), g.to_string()))?;
+    }
+    if let Err(g) = rfgraph::flowgraph::validate::validate(&mut fg) {
+        return Err(graph_error(doc, &blocks, g));
+    }
+    let built_edges = edges
+        .iter()
+        .map(|e: &Edge| BuiltEdge {
+            from: format!("{}.{}", blocks[e.from.0].name, e.from.1),
+            to: format!("{}.{}", blocks[e.to.0].name, e.to.1),
+            kind: e.kind,
+            item: e.item.clone(),
+        })
+        .collect();
+    let sinks = flat
+        .blocks
+        .iter()
+        .zip(&tables)
+        .filter(|(_, t)| !t.inputs.is_empty() && t.outputs.is_empty())
+        .map(|(b, _)| b.name.clone())
+        .collect();
+    let sources = finite_sources(&flat, &tables, &blocks);
+    let settable = settable(doc, &flat);
+    let variables = doc
+        .variables
+        .iter()
+        .filter_map(|v| flat.env.get(&v.name).map(|x| (v.name.clone(), x.clone())))
+        .collect();
+    Ok(Built {
+        flowgraph: fg,
+        scheduler: SchedulerPlan {
+            name: sched_name,
+            cores: options.cores.or(doc.scheduler.cores),
+            pins,
+        },
+        blocks,
+        edges: built_edges,
+        sinks,
+        sources,
+        settable,
+        variables,
+        title: doc.title.clone(),
+        notices,
+    })
+}
+
+fn graph_error(doc: &Document, blocks: &[super::BuiltBlock], g: GraphError) -> FileError {
+    let block = match &g {
+        GraphError::Unconnected { block, .. }
+        | GraphError::UnknownPort { block, .. }
+        | GraphError::InputAlreadyConnected { block, .. } => Some(block.clone()),
+        _ => None,
+    };
+    match block.and_then(|n| blocks.iter().find(|b| b.name == n)) {
+        Some(b) => FileError::new(b.at.clone(), format!("blocks.{}", b.name), g.to_string()),
+        None => FileError::new(Location::file(doc.path.clone()), "", g.to_string()),
+    }
+}
+
+fn finite_sources(
+    flat: &Flat,
+    tables: &[PortTable],
+    blocks: &[super::BuiltBlock],
+) -> Vec<FiniteSource> {
+    let mut out = Vec::new();
+    for ((b, t), built) in flat.blocks.iter().zip(tables).zip(blocks) {
+        if !t.inputs.is_empty() || t.outputs.is_empty() {
+            continue;
+        }
+        let total = if let Some(n) = b.given.get("items").and_then(|p| p.as_f64()) {
+            Some(n as u64)
+        } else if let Some(rfgraph::Pmt::String(path)) = b.given.get("path") {
+            let data = match path.strip_suffix(".sigmf-meta") {
+                Some(stem) => format!("{stem}.sigmf-data"),
+                None => path.clone(),
+            };
+            std::fs::metadata(&data)
+                .ok()
+                .map(|m| m.len() / item_bytes(&t.outputs[0].1) as u64)
+        } else {
+            None
+        };
+        if let Some(total_items) = total.filter(|&n| n > 0) {
+            out.push(FiniteSource {
+                block: b.name.clone(),
+                id: built.id,
+                total_items,
+            });
+        }
+    }
+    out
+}
+
+fn settable(doc: &Document, flat: &Flat) -> Vec<SettableVariable> {
+    // Which variables each variable reads, transitively.
+    let direct: BTreeMap<&str, Vec<String>> = doc
+        .variables
+        .iter()
+        .map(|v| (v.name.as_str(), super::vars::names_of(&v.value)))
+        .collect();
+    let mut out = Vec::new();
+    for v in doc.variables.iter().filter(|v| v.settable) {
+        // Every variable that depends on v, v included.
+        let mut affected: BTreeSet<&str> = BTreeSet::from([v.name.as_str()]);
+        loop {
+            let before = affected.len();
+            for (name, reads) in &direct {
+                if reads.iter().any(|r| affected.contains(r.as_str())) {
+                    affected.insert(name);
+                }
+            }
+            if affected.len() == before {
+                break;
+            }
+        }
+        let mut reaches = Vec::new();
+        for b in flat.blocks.iter().filter(|b| !b.name.contains('/')) {
+            for (param, reads) in &b.reads {
+                if reads.iter().any(|r| affected.contains(r.as_str())) {
+                    let settable = b.spec.param_spec(param).is_some_and(|p| p.settable);
+                    reaches.push((b.name.clone(), param.clone(), settable));
+                }
+            }
+        }
+        out.push(SettableVariable {
+            name: v.name.clone(),
+            reaches,
+        });
+    }
+    out
+}
