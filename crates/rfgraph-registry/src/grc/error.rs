@@ -120,6 +120,40 @@ impl GrcError {
     }
 }
 
+impl From<GrcError> for crate::model::FileError {
+    /// The same error in the shape every flowgraph file error has, for
+    /// the builder and `rfgraph run`: an unsupported-block list is placed
+    /// at its first block.
+    fn from(e: GrcError) -> Self {
+        use crate::model::{FileError, Location};
+        use std::path::PathBuf;
+        use std::sync::Arc;
+        let place = |file: &str, pos: Option<Pos>| {
+            let file = Arc::new(PathBuf::from(file));
+            match pos {
+                Some(p) => Location::new(file, p.line, p.col),
+                None => Location::file(file),
+            }
+        };
+        match e {
+            GrcError::Io { file, error } => {
+                FileError::new(place(&file, None), "", error.to_string())
+            }
+            GrcError::At {
+                file,
+                pos,
+                key,
+                message,
+                suggest,
+            } => FileError::new(place(&file, Some(pos)), key, message).suggest(suggest),
+            GrcError::Unsupported { file, blocks } => {
+                let at = place(&file, blocks.first().map(|b| b.pos));
+                FileError::new(at, "", format!("unsupported blocks: {}", list(&blocks)))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,5 +193,11 @@ mod tests {
             "b.grc: unsupported blocks: digital_ofdm_rx 'ofdm_rx' (line 812), fft_vxx 'fft' (line 900: vlen 64)"
         );
         assert_eq!(e.pos().unwrap().line, 812);
+        let f = crate::model::FileError::from(e);
+        assert!(
+            f.to_string()
+                .starts_with("b.grc:812:3: unsupported blocks: digital_ofdm_rx"),
+            "{f}"
+        );
     }
 }

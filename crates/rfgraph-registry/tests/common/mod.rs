@@ -121,8 +121,10 @@ pub const WATCHDOG: std::time::Duration = std::time::Duration::from_secs(60);
 pub trait RunBounded {
     /// Runs to completion on `scheduler`, or fails with
     /// `RunError::Timeout` after [`WATCHDOG`].
-    fn run_bounded(self, scheduler: impl rfgraph::Scheduler)
-    -> Result<rfgraph::Finished, rfgraph::RunError>;
+    fn run_bounded(
+        self,
+        scheduler: impl rfgraph::Scheduler,
+    ) -> Result<rfgraph::Finished, rfgraph::RunError>;
 }
 
 impl RunBounded for rfgraph::Flowgraph {
