@@ -4,9 +4,15 @@
 //! unsupported blocks, or an error). A real GNU Radio file must never be
 //! an error of the reader: only "loaded" or "unsupported" are right.
 //!
-//! Prints the counts and the GNU Radio block ids that keep most examples
-//! from loading. Skips with one line when GNU Radio's examples are absent
+//! Those that load are built and run (sources bounded, a watchdog on
+//! each run); the deterministic ones are compared with GNU Radio 3.10
+//! running the Python that `grcc` generates from the same file (see
+//! `grc_run`). Prints the counts and the GNU Radio block ids that keep
+//! most examples from loading. Skips with one line when GNU Radio's examples are absent
 //! (fails under `CI=true`, where `.ci/run` installs them).
+
+#[path = "grc_examples/grc_run.rs"]
+mod grc_run;
 
 use rfgraph_registry::grc::{self, GrcError, LoadOptions};
 use std::collections::BTreeMap;
@@ -16,7 +22,13 @@ use std::path::{Path, PathBuf};
 const EXAMPLES: &str = "/usr/share/gnuradio/examples";
 
 /// Examples that load must keep loading: the floor rises as blocks land.
-const LOAD_FLOOR: usize = 8;
+const LOAD_FLOOR: usize = 18;
+
+/// Examples that run must keep running (the target is 40).
+const RUN_FLOOR: usize = 15;
+
+/// Examples whose output must keep matching GNU Radio's.
+const MATCH_FLOOR: usize = 8;
 
 fn under_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
@@ -63,7 +75,7 @@ fn every_gnu_radio_example_loads_or_names_its_unsupported_blocks() {
     }
     let registry = rfgraph_registry::standard::registry();
     let options = LoadOptions {
-        max_items: Some(100_000),
+        max_items: Some(grc_run::ITEMS),
     };
     let (mut loaded, mut unsupported, mut errors, mut old) = (Vec::new(), 0, Vec::new(), 0);
     let mut missing: BTreeMap<String, usize> = BTreeMap::new();
@@ -115,9 +127,8 @@ fn every_gnu_radio_example_loads_or_names_its_unsupported_blocks() {
     for (r, n) in &refused {
         println!("refused ({n}): {r}");
     }
-    for (f, _) in &loaded {
-        println!("loads: {}", f.display());
-    }
+    let report = grc_run::run_all(&loaded, &registry);
+    println!("{report}");
     assert!(
         errors.is_empty(),
         "GNU Radio's own files must read:\n{}",
@@ -128,5 +139,22 @@ fn every_gnu_radio_example_loads_or_names_its_unsupported_blocks() {
         loaded.len() >= LOAD_FLOOR,
         "{} examples load, fewer than the floor {LOAD_FLOOR}",
         loaded.len()
+    );
+    assert!(
+        report.mismatched.is_empty(),
+        "rfgraph and GNU Radio disagree:\n{}",
+        report.mismatched.join("\n")
+    );
+    if report.gnuradio {
+        assert!(
+            report.matched.len() >= MATCH_FLOOR,
+            "{} examples match GNU Radio, fewer than the floor {MATCH_FLOOR}",
+            report.matched.len()
+        );
+    }
+    assert!(
+        report.ran.len() >= RUN_FLOOR,
+        "{} examples run, fewer than the floor {RUN_FLOOR}",
+        report.ran.len()
     );
 }

@@ -244,6 +244,7 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
                 labels: vec!["released".into(), "pressed".into()],
             });
         }
+        _ if block.param("value").is_none() => return None,
         _ => {
             // variable_qtgui_entry, and the message widgets (dial,
             // toggle button, ...), settable through their value
