@@ -82,6 +82,12 @@ pub fn params(
                 }
                 push(rf, expr_value(text), gr)?;
             }
+            P::Abs(gr, rf) => {
+                let text = block.text(gr);
+                if !text.is_empty() {
+                    push(rf, Value::Expr(format!("abs({text})")), gr)?;
+                }
+            }
             P::Text(gr, rf) => {
                 let text = block.text(gr);
                 if !text.is_empty() {

@@ -249,8 +249,8 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
             // variable_qtgui_entry, and the message widgets (dial,
             // toggle button, ...), settable through their value
             v.settable = true;
-            if block.text("type") == "string" {
-                v.value = Value::Text(block.text("value").to_string());
+            if matches!(block.text("type"), "string" | "str") {
+                v.value = Value::Text(unquote(block.text("value")));
             }
             v.widget = Some(VariableWidget::Entry);
         }

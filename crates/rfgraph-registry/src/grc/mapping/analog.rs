@@ -25,7 +25,7 @@ pub(super) const MAPS: &[Map] = &[
             T,
             P::Enum("noise_type", "kind", NOISE),
             P::Expr("amp", "amplitude"),
-            P::Expr("seed", "seed"),
+            P::Abs("seed", "seed"),
         ],
     },
     Map {
@@ -36,7 +36,11 @@ pub(super) const MAPS: &[Map] = &[
     Map {
         gr: "analog_fm_preemph",
         rf: "fm_preemph",
-        params: &[P::Expr("samp_rate", "sample_rate"), P::Expr("tau", "tau")],
+        params: &[
+            P::Expr("samp_rate", "sample_rate"),
+            P::Expr("tau", "tau"),
+            P::Expr("fh", "high_freq"),
+        ],
     },
     Map {
         gr: "analog_frequency_modulator_fc",
@@ -50,7 +54,7 @@ pub(super) const MAPS: &[Map] = &[
             T,
             P::Enum("noise_type", "kind", NOISE),
             P::Expr("amp", "amplitude"),
-            P::Expr("seed", "seed"),
+            P::Abs("seed", "seed"),
         ],
     },
     Map {
@@ -63,9 +67,9 @@ pub(super) const MAPS: &[Map] = &[
         rf: "random_source",
         params: &[
             T,
-            P::Expr("min", "minimum"),
-            P::Expr("max", "maximum"),
-            P::Expr("num_samps", "length"),
+            P::Expr("min", "min"),
+            P::Expr("max", "max"),
+            P::Expr("num_samps", "num_samps"),
             P::Expr("repeat", "repeat"),
         ],
     },

@@ -120,7 +120,11 @@ pub(super) const MAPS: &[Map] = &[
         "keep_one_in_n",
         &[T, P::Expr("n", "n"), P::Vlen],
     ),
-    m("blocks_message_debug", "message_debug", &[]),
+    m(
+        "blocks_message_debug",
+        "message_debug",
+        &[P::Expr("en_uvec", "en_uvec")],
+    ),
     m(
         "blocks_message_strobe",
         "message_strobe",
@@ -159,6 +163,8 @@ pub(super) const MAPS: &[Map] = &[
                 "endianness",
                 &[("gr.GR_MSB_FIRST", "msb"), ("gr.GR_LSB_FIRST", "lsb")],
             ),
+            P::Expr("align_output", "align_output"),
+            P::Expr("len_tag_key", "len_tag_key"),
         ],
     ),
     m(

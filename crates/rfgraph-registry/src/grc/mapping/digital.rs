@@ -13,11 +13,11 @@ pub(super) const MAPS: &[Map] = &[
         gr: "digital_chunks_to_symbols_xx",
         rf: "chunks_to_symbols",
         params: &[
-            P::Type("out_type"),
+            P::Type("in_type"),
             P::Enum(
-                "in_type",
-                "input_type",
-                &[("byte", "u8"), ("short", "i16"), ("int", "i32")],
+                "out_type",
+                "output_type",
+                &[("complex", "c32"), ("float", "f32")],
             ),
             P::Expr("symbol_table", "symbol_table"),
             P::Expr("dimension", "dimension"),
@@ -26,7 +26,7 @@ pub(super) const MAPS: &[Map] = &[
     Map {
         gr: "digital_costas_loop_cc",
         rf: "costas_loop",
-        params: &[P::Expr("w", "loop_bandwidth"), P::Expr("order", "order")],
+        params: &[P::Expr("w", "loop_bw"), P::Expr("order", "order")],
     },
     Map {
         gr: "digital_diff_decoder_bb",

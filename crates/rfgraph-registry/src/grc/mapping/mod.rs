@@ -48,6 +48,9 @@ pub enum P {
         /// The registry parameter.
         rf: &'static str,
     },
+    /// `gr` → `rf` as `abs(gr)`: GNU Radio's signed seeds (often
+    /// `-42`) for rfgraph's unsigned ones.
+    Abs(&'static str, &'static str),
     /// GNU Radio's `vlen`: passed as `vlen` when the registry block has
     /// one (it works on whole vectors of a flat stream); otherwise it
     /// must be 1.
