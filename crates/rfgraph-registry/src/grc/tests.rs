@@ -80,6 +80,7 @@ fn registry() -> Registry {
     );
     r.add(
         spec("message_debug")
+            .param(ParamSpec::bool("en_uvec").default(true))
             .message_input("print")
             .message_input("store"),
     );
