@@ -507,22 +507,101 @@ pub fn import(
     Ok(imp.doc)
 }
 
-/// Sets `items = n` on every source that takes `items` and has none.
+/// Bounds every source to `n` items: `items = n` where its registry
+/// block takes `items` and has none; otherwise, for a source that repeats
+/// (a vector or file source whose `repeat` is not `False`), a `head` of
+/// `n` items on each of its stream outputs, named `{source}_bound` (and
+/// `{source}_bound_{port}` for further outputs).
 fn bound(doc: &mut Document, registry: &Registry, n: u64) {
+    let n = Value::Int(i64::try_from(n).unwrap_or(i64::MAX));
+    let mut heads: Vec<(String, String, String, crate::model::Location)> = Vec::new();
+    let mut names = Vec::new();
     for b in &mut doc.blocks {
         let Ok(spec) = registry.get(&b.kind) else {
             continue;
         };
-        if spec.inputs.is_empty()
-            && spec.param_spec("items").is_some()
-            && b.param("items").is_none()
-        {
+        if !spec.inputs.is_empty() || spec.outputs.is_empty() || b.param("items").is_some() {
+            continue;
+        }
+        if spec.param_spec("items").is_some() {
             b.params.push(ParamValue {
                 name: "items".into(),
-                value: Value::Int(i64::try_from(n).unwrap_or(i64::MAX)),
+                value: n.clone(),
                 at: b.at.clone(),
             });
+            continue;
         }
+        let repeats = spec.param_spec("repeat").is_some()
+            && !matches!(
+                b.param("repeat").map(|p| &p.value),
+                Some(Value::Bool(false))
+            );
+        if !repeats {
+            continue;
+        }
+        for (i, port) in spec.outputs.iter().enumerate() {
+            let ty = match &port.item {
+                PortItem::Fixed(k) => Some(k.name().to_string()),
+                PortItem::OfType => match b.param("type").map(|p| &p.value) {
+                    Some(Value::Text(t)) => Some(t.clone()),
+                    _ => spec
+                        .param_spec("type")
+                        .and_then(|p| p.choices.first())
+                        .map(|s| s.to_string()),
+                },
+                PortItem::Other(_) => None,
+            };
+            if let (Some(ty), None) = (ty, port.count) {
+                names.push(if i == 0 {
+                    format!("{}_bound", b.name)
+                } else {
+                    format!("{}_bound_{}", b.name, port.name)
+                });
+                heads.push((b.name.clone(), port.name.to_string(), ty, b.at.clone()));
+            }
+        }
+    }
+    if registry.get("head").is_err() {
+        return;
+    }
+    for ((block, port, ty, at), name) in heads.into_iter().zip(names) {
+        let mut feeds = false;
+        for c in doc
+            .connections
+            .iter_mut()
+            .filter(|c| c.from.block == block && c.from.port == port)
+        {
+            c.from = Endpoint::new(name.clone(), "out");
+            feeds = true;
+        }
+        if !feeds {
+            continue;
+        }
+        doc.connections.push(Connection {
+            from: Endpoint::new(block.clone(), port.clone()),
+            to: Endpoint::new(name.clone(), "in"),
+            kind: ConnectionKind::Stream,
+            at: at.clone(),
+        });
+        doc.blocks.push(BlockInstance {
+            name,
+            kind: "head".into(),
+            at: at.clone(),
+            kind_at: at.clone(),
+            params: vec![
+                ParamValue {
+                    name: "items".into(),
+                    value: n.clone(),
+                    at: at.clone(),
+                },
+                ParamValue {
+                    name: "type".into(),
+                    value: Value::Text(ty),
+                    at: at.clone(),
+                },
+            ],
+            options: BlockOptions::default(),
+        });
     }
 }
 

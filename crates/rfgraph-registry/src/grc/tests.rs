@@ -68,6 +68,20 @@ fn registry() -> Registry {
             .output(PortSpec::new("out", PortItem::OfType)),
     );
     r.add(
+        spec("vector_source")
+            .param(ParamSpec::any("values"))
+            .param(ParamSpec::bool("repeat").default(false))
+            .param(ParamSpec::item_type(&KINDS))
+            .output(PortSpec::new("out", PortItem::OfType)),
+    );
+    r.add(
+        spec("head")
+            .param(ParamSpec::uint("items"))
+            .param(ParamSpec::item_type(&KINDS))
+            .input(PortSpec::new("in", PortItem::OfType))
+            .output(PortSpec::new("out", PortItem::OfType)),
+    );
+    r.add(
         spec("complex_to_mag")
             .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
             .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32))),
@@ -539,4 +553,72 @@ fn filter_tap_label_and_widget_variables_become_variables() {
     let dial = doc.variable("dial").unwrap();
     assert!(dial.settable);
     assert_eq!(dial.widget, Some(VariableWidget::Entry));
+}
+
+#[test]
+fn repeating_sources_without_items_get_a_head_when_bounded() {
+    let text = grc(
+        &[
+            block(
+                "vs",
+                "blocks_vector_source_x",
+                &[
+                    ("type", "float"),
+                    ("vector", "(1, 2, 3)"),
+                    ("repeat", "True"),
+                    ("vlen", "1"),
+                ],
+                "enabled",
+            ),
+            block(
+                "once",
+                "blocks_vector_source_x",
+                &[
+                    ("type", "float"),
+                    ("vector", "(1, 2)"),
+                    ("repeat", "False"),
+                    ("vlen", "1"),
+                ],
+                "enabled",
+            ),
+            block(
+                "snk",
+                "blocks_null_sink",
+                &[("type", "float"), ("vlen", "1")],
+                "enabled",
+            ),
+            block(
+                "snk2",
+                "blocks_null_sink",
+                &[("type", "float"), ("vlen", "1")],
+                "enabled",
+            ),
+        ],
+        &[("vs", "0", "snk", "0"), ("once", "0", "snk2", "0")],
+    );
+    let opts = LoadOptions {
+        max_items: Some(100),
+    };
+    let doc = from_str_with(&text, Path::new("t.grc"), &registry(), &opts).unwrap();
+    let head = doc.block("vs_bound").unwrap();
+    assert_eq!(head.kind, "head");
+    assert_eq!(head.param("items").unwrap().value, Value::Int(100));
+    assert_eq!(head.param("type").unwrap().value, Value::Text("f32".into()));
+    let conns: Vec<String> = doc
+        .connections
+        .iter()
+        .map(|c| format!("{}->{}", c.from, c.to))
+        .collect();
+    assert_eq!(
+        conns,
+        [
+            "vs_bound.out->snk.in",
+            "once.out->snk2.in",
+            "vs.out->vs_bound.in"
+        ]
+    );
+    assert!(
+        doc.block("once_bound").is_none(),
+        "a source that does not repeat ends by itself"
+    );
 }
