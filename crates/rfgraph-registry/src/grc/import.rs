@@ -130,6 +130,11 @@ impl<'a> Importer<'a> {
             return;
         }
         let gui = id.starts_with("qtgui_");
+        if gui && b.param("value").is_some() {
+            // A message widget (digital number control, ...): its name is
+            // a variable of the flowgraph too.
+            self.variable_blocks.push(b);
+        }
         if gui || is_hardware_sink(id) {
             match self.registry.get("null_sink") {
                 Ok(spec) => {

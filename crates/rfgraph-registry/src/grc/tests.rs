@@ -532,6 +532,24 @@ fn filter_tap_label_and_widget_variables_become_variables() {
                 &[("value", "3")],
                 "enabled",
             ),
+            block(
+                "ant",
+                "variable_qtgui_chooser",
+                &[
+                    ("type", "string"),
+                    ("num_opts", "2"),
+                    ("value", "TX/RX"),
+                    ("option0", "TX/RX"),
+                    ("option1", "RX2"),
+                ],
+                "enabled",
+            ),
+            block(
+                "f",
+                "qtgui_msgdigitalnumbercontrol",
+                &[("value", "100e6")],
+                "enabled",
+            ),
         ],
         &[],
     );
@@ -553,6 +571,19 @@ fn filter_tap_label_and_widget_variables_become_variables() {
     let dial = doc.variable("dial").unwrap();
     assert!(dial.settable);
     assert_eq!(dial.widget, Some(VariableWidget::Entry));
+    let ant = doc.variable("ant").unwrap();
+    assert_eq!(ant.value, Value::Text("TX/RX".into()));
+    assert_eq!(
+        ant.widget,
+        Some(VariableWidget::Chooser {
+            options: vec![Value::Text("TX/RX".into()), Value::Text("RX2".into())],
+            labels: vec!["TX/RX".into(), "RX2".into()],
+        })
+    );
+    assert_eq!(
+        doc.variable("f").unwrap().value,
+        Value::Expr("100e6".into())
+    );
 }
 
 #[test]

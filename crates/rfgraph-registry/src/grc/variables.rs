@@ -158,6 +158,14 @@ fn unquote(s: &str) -> String {
     t.to_string()
 }
 
+/// An option of a string chooser: its text, unquoted.
+fn as_text(v: Value) -> Value {
+    match v {
+        Value::Expr(t) => Value::Text(unquote(&t)),
+        other => other,
+    }
+}
+
 fn expr(text: &str) -> Value {
     Value::Expr(text.trim().to_string())
 }
@@ -227,7 +235,14 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
                     })
                     .unzip()
             };
-            v.widget = Some(VariableWidget::Chooser { options, labels });
+            if block.text("type") == "string" {
+                // Options and value are literal text here.
+                v.value = as_text(v.value.clone());
+                let options = options.into_iter().map(as_text).collect();
+                v.widget = Some(VariableWidget::Chooser { options, labels });
+            } else {
+                v.widget = Some(VariableWidget::Chooser { options, labels });
+            }
         }
         "variable_qtgui_check_box" => {
             v.settable = true;
