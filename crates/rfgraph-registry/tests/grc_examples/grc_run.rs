@@ -135,7 +135,7 @@ fn text_param(b: &rfgraph_registry::model::BlockInstance, name: &str) -> Option<
 fn add_taps(doc: &mut Document, dir: &Path) -> Vec<Tap> {
     let mut taps = Vec::new();
     let conns = doc.connections.clone();
-    for c in conns {
+    for c in &conns {
         let (Some(to), Some(from)) = (doc.block(&c.to.block), doc.block(&c.from.block)) else {
             continue;
         };
@@ -146,7 +146,16 @@ fn add_taps(doc: &mut Document, dir: &Path) -> Vec<Tap> {
             continue;
         };
         let file = dir.join(format!("{}.bin", c.to.block));
-        let (gr_block, gr_port) = (c.from.block.clone(), port_index(&c.from.port));
+        // The importer's bound on a repeating source is a head GNU Radio
+        // does not have: tap what feeds it.
+        let mut from_end = c.from.clone();
+        if from.kind == "head"
+            && from_end.block.ends_with("_bound")
+            && let Some(feed) = conns.iter().find(|f| f.to.block == from_end.block)
+        {
+            from_end = feed.from.clone();
+        }
+        let (gr_block, gr_port) = (from_end.block.clone(), port_index(&from_end.port));
         let Some(sink) = doc.blocks.iter_mut().find(|b| b.name == c.to.block) else {
             continue;
         };
