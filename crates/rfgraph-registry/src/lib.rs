@@ -21,6 +21,7 @@
 
 pub mod build;
 pub mod expr;
+pub mod grc;
 pub mod model;
 pub mod standard;
 pub mod toml;

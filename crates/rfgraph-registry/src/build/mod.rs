@@ -25,11 +25,10 @@ pub use construct::{
 };
 pub use expand::MAX_NESTING;
 
-use crate::model::{Document, FileError, Location};
+use crate::model::{Document, FileError};
 use rfgraph::Flowgraph;
 use rfgraph::registry::Registry;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// Choices from the command line.
 #[derive(Clone, Debug, Default)]
@@ -107,15 +106,10 @@ pub fn load_document(path: &Path, registry: &Registry) -> Result<Document, FileE
     crate::toml::load(path)
 }
 
-/// The `.grc` import entry point. GNU Radio Companion import lives in
-/// `crate::grc` (a sibling module, written separately); until it is
-/// wired in here, `.grc` files are refused with a clear message.
-fn grc_hook(path: &Path, _registry: &Registry) -> Result<Document, FileError> {
-    Err(FileError::new(
-        Location::file(Arc::new(path.to_path_buf())),
-        "",
-        "GNU Radio Companion (.grc) import is not available in this build",
-    ))
+/// The `.grc` import entry point: [`crate::grc::load`], its error in the
+/// shape of every file error.
+fn grc_hook(path: &Path, registry: &Registry) -> Result<Document, FileError> {
+    crate::grc::load(path, registry).map_err(FileError::from)
 }
 
 /// Loads and builds the flowgraph file at `path`.

@@ -50,7 +50,20 @@ fn expand(b: &FlatBlock, specs: &[PortSpec]) -> Vec<(String, String)> {
         match p.count {
             None => out.push((p.name.to_string(), item)),
             Some(param) => {
-                let n = b.params.usize(param).unwrap_or(0).min(4096);
+                // A count, or a list with one entry per port
+                // (`stream_mux`'s `lengths`).
+                let n = b
+                    .params
+                    .usize(param)
+                    .ok()
+                    .or_else(|| match b.params.raw(param).ok()? {
+                        rfgraph::Pmt::List(v) => Some(v.len()),
+                        rfgraph::Pmt::VecF32(v) => Some(v.len()),
+                        rfgraph::Pmt::VecComplexF32(v) => Some(v.len()),
+                        _ => None,
+                    })
+                    .unwrap_or(0)
+                    .min(4096);
                 out.extend((0..n).map(|i| (format!("{}{i}", p.name), item.clone())));
             }
         }

@@ -1,0 +1,647 @@
+//! The importer: a parsed GRC file → a [`Document`] of registry blocks.
+//!
+//! Variables come from `variable`, `parameter` and the GUI variables;
+//! each other enabled block becomes its registry block by the
+//! [`mapping`](super::mapping) table, a Qt GUI block becomes null sinks
+//! (one per connected input, with a notice), a hardware source or sink a
+//! null source or sink (with a notice). Every block without an
+//! equivalent, every unsupported import and every message port rfgraph's
+//! block lacks go into ONE [`GrcError::Unsupported`]; nothing half-loads.
+
+use super::error::{GrcError, Unsupported};
+use super::file::{self, GrcBlock, GrcConnection, GrcFile, State};
+use super::yaml::Pos;
+use super::{mapping, translate, variables, wiring};
+use crate::model::{
+    BlockInstance, BlockOptions, Connection, ConnectionKind, Document, Endpoint, Location,
+    ParamValue, Value,
+};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec, Registry};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// How to load a file.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// Sets `items` (when not set already) on every source whose registry
+    /// block takes it, so that a flowgraph of endless sources ends after
+    /// that many items (tests, benchmarks).
+    pub max_items: Option<u64>,
+}
+
+/// Hardware and audio sources, replaced by null sources.
+fn is_hardware_source(id: &str) -> bool {
+    id == "uhd_usrp_source"
+        || id == "osmosdr_source"
+        || id == "audio_source"
+        || id == "iio_pluto_source"
+        || id == "iio_fmcomms2_source"
+        || (id.starts_with("soapy_") && id.ends_with("_source"))
+}
+
+/// Hardware and audio sinks, replaced by null sinks.
+fn is_hardware_sink(id: &str) -> bool {
+    id == "uhd_usrp_sink"
+        || id == "osmosdr_sink"
+        || id == "audio_sink"
+        || id == "iio_pluto_sink"
+        || id == "iio_fmcomms2_sink"
+        || (id.starts_with("soapy_") && id.ends_with("_sink"))
+}
+
+/// Blocks that only document the flowgraph.
+fn is_ignored(id: &str) -> bool {
+    matches!(id, "note" | "options")
+}
+
+/// What a GRC block became (blocks absent from the map became nothing:
+/// variables, notes, or unsupported ones).
+enum Placed<'r> {
+    /// A registry block of the same name.
+    Block(&'r BlockSpec),
+    /// Null sinks or sources, one per connected port (GUI sinks, hardware).
+    PerPort {
+        /// `null_sink` or `null_source`.
+        spec: &'r BlockSpec,
+        /// The item type when the connection does not tell.
+        ty: &'static str,
+    },
+}
+
+struct Importer<'a> {
+    path: Arc<PathBuf>,
+    file: String,
+    registry: &'a Registry,
+    doc: Document,
+    unsupported: Vec<Unsupported>,
+    placed: BTreeMap<String, Placed<'a>>,
+    grc_blocks: BTreeMap<String, &'a GrcBlock>,
+    created: BTreeSet<String>,
+    variable_blocks: Vec<&'a GrcBlock>,
+}
+
+impl<'a> Importer<'a> {
+    fn at(&self, pos: Pos) -> Location {
+        Location::new(self.path.clone(), pos.line, pos.col)
+    }
+
+    fn unsupported(&mut self, b: &GrcBlock, reason: Option<String>) {
+        self.unsupported.push(Unsupported {
+            id: b.id.clone(),
+            name: b.name.clone(),
+            pos: b.pos,
+            reason,
+        });
+    }
+
+    fn notice(&mut self, b: &GrcBlock, what: &str) {
+        self.doc.notices.push(format!(
+            "{}:{}: {} '{}': {what}",
+            self.file, b.pos.line, b.id, b.name
+        ));
+    }
+
+    fn block(&mut self, b: &'a GrcBlock) {
+        let id = b.id.as_str();
+        if variables::is_variable(id) {
+            if id == "import" {
+                for line in variables::unsupported_imports(b) {
+                    self.unsupported(
+                        b,
+                        Some(format!("`{line}`: the expressions provide math, numpy and GNU Radio's filter design")),
+                    );
+                }
+            }
+            self.variable_blocks.push(b);
+            if id == "variable_tag_object" {
+                self.notice(b, "stream tags of vector sources are not imported");
+            }
+            if variables::is_message_widget(id) {
+                // Its message ports lead nowhere here.
+                if let Ok(spec) = self.registry.get("null_sink") {
+                    self.placed
+                        .insert(b.name.clone(), Placed::PerPort { spec, ty: "f32" });
+                }
+            }
+            return;
+        }
+        if is_ignored(id) || wiring::is_virtual(id) {
+            return;
+        }
+        let gui = id.starts_with("qtgui_");
+        if gui && b.param("value").is_some() {
+            // A message widget (digital number control, ...): its name is
+            // a variable of the flowgraph too.
+            self.variable_blocks.push(b);
+        }
+        if gui || is_hardware_sink(id) {
+            match self.registry.get("null_sink") {
+                Ok(spec) => {
+                    let ty = gui_type(b);
+                    self.placed
+                        .insert(b.name.clone(), Placed::PerPort { spec, ty });
+                    let what = if gui {
+                        "a Qt GUI block, no window here: its stream inputs, if any, end in null sinks"
+                    } else {
+                        "hardware or audio output: its inputs go to null sinks"
+                    };
+                    self.notice(b, what);
+                }
+                Err(_) => {
+                    self.unsupported(b, Some("rfgraph has no `null_sink` to stand for it".into()))
+                }
+            }
+            return;
+        }
+        if is_hardware_source(id) {
+            match self.registry.get("null_source") {
+                Ok(spec) => {
+                    let ty = if id == "audio_source" { "f32" } else { "c32" };
+                    self.placed
+                        .insert(b.name.clone(), Placed::PerPort { spec, ty });
+                    self.notice(
+                        b,
+                        "hardware or audio input: replaced by a null source (zeros)",
+                    );
+                }
+                Err(_) => self.unsupported(
+                    b,
+                    Some("rfgraph has no `null_source` to stand for it".into()),
+                ),
+            }
+            return;
+        }
+        let Some(map) = mapping::find(id) else {
+            let close = rfgraph::registry::suggest::closest(id, mapping::all().map(|m| m.gr));
+            self.unsupported(b, close.map(|c| format!("did you mean `{c}`?")));
+            return;
+        };
+        let Ok(spec) = self.registry.get(map.rf) else {
+            self.unsupported(b, Some(format!("rfgraph has no `{}` block yet", map.rf)));
+            return;
+        };
+        let path = self.path.clone();
+        let at = move |pos: Pos| Location::new(path.clone(), pos.line, pos.col);
+        match translate::params(b, map, spec, &at) {
+            Ok(params) => {
+                self.doc.blocks.push(BlockInstance {
+                    name: b.name.clone(),
+                    kind: spec.name.to_string(),
+                    at: self.at(b.pos),
+                    kind_at: self.at(b.id_pos),
+                    params,
+                    options: BlockOptions::default(),
+                });
+                self.placed.insert(b.name.clone(), Placed::Block(spec));
+            }
+            Err(reason) => self.unsupported(b, Some(reason)),
+        }
+    }
+
+    /// The variables, in file order. GRC writes them sorted by name, not
+    /// by dependency: their values are evaluated until nothing changes,
+    /// so that GUI ranges get numeric bounds whatever the order.
+    fn variables(&mut self) {
+        let mut env = crate::expr::Env::new();
+        let draft: Vec<_> = self
+            .variable_blocks
+            .iter()
+            .filter_map(|b| variables::variable(b, self.at(b.pos), &env))
+            .collect();
+        for _ in 0..draft.len() {
+            let before = env.names().count();
+            for v in &draft {
+                if env.get(&v.name).is_none() {
+                    variables::remember(v, &mut env);
+                }
+            }
+            if env.names().count() == before {
+                break;
+            }
+        }
+        let blocks = std::mem::take(&mut self.variable_blocks);
+        for b in blocks {
+            if let Some(v) = variables::variable(b, self.at(b.pos), &env) {
+                self.doc.variables.push(v);
+            }
+        }
+    }
+
+    /// The item type flowing out of `block.port`, if known.
+    fn source_type(&self, block: &str, port: &str) -> Option<String> {
+        match self.placed.get(block)? {
+            Placed::Block(spec) => {
+                let i: usize = port.parse().ok()?;
+                let p = nth_port(&spec.outputs, i)?;
+                match &p.item {
+                    PortItem::Fixed(k) => Some(k.name().to_string()),
+                    PortItem::OfType => {
+                        let inst = self.doc.block(block)?;
+                        match inst.param("type").map(|p| &p.value) {
+                            Some(Value::Text(t)) => Some(t.clone()),
+                            _ => spec
+                                .param_spec("type")
+                                .and_then(|p| p.choices.first())
+                                .map(|s| s.to_string()),
+                        }
+                    }
+                    PortItem::Other(_) => None,
+                }
+            }
+            Placed::PerPort { ty, .. } => Some(ty.to_string()),
+        }
+    }
+
+    /// The endpoint for GRC's `block`/`port` on the `output` or input
+    /// side; `None` drops the connection (GUI widgets' message ports).
+    fn endpoint(
+        &mut self,
+        c: &GrcConnection,
+        output: bool,
+        ty: Option<String>,
+    ) -> Result<Option<Endpoint>, String> {
+        let (block, port) = if output {
+            (&c.src, &c.src_port)
+        } else {
+            (&c.dst, &c.dst_port)
+        };
+        let stream = file::is_index(port);
+        match self.placed.get(block.as_str()) {
+            None => Ok(None),
+            Some(Placed::Block(spec)) => {
+                let spec = *spec;
+                if stream {
+                    let i: usize = port.parse().map_err(|_| format!("port `{port}`"))?;
+                    let ports = if output { &spec.outputs } else { &spec.inputs };
+                    let name = port_name(ports, i).ok_or_else(|| {
+                        format!(
+                            "rfgraph's `{}` has no stream {} {i}",
+                            spec.name,
+                            if output { "output" } else { "input" }
+                        )
+                    })?;
+                    Ok(Some(Endpoint::new(block.clone(), name)))
+                } else {
+                    let known: Vec<&str> = if output {
+                        spec.message_outputs.clone()
+                    } else {
+                        spec.message_inputs
+                            .iter()
+                            .copied()
+                            .chain(spec.params.iter().filter(|p| p.settable).map(|p| p.name))
+                            .collect()
+                    };
+                    let gr_id = self
+                        .grc_blocks
+                        .get(block.as_str())
+                        .map_or("", |b| b.id.as_str());
+                    let port = mapping::message_port(gr_id, port);
+                    if known.contains(&port) {
+                        Ok(Some(Endpoint::new(block.clone(), port)))
+                    } else {
+                        Err(format!(
+                            "rfgraph's `{}` has no message {} `{port}`",
+                            spec.name,
+                            if output { "output" } else { "input" }
+                        ))
+                    }
+                }
+            }
+            Some(Placed::PerPort { spec, ty: fallback }) => {
+                if !stream {
+                    return Ok(None);
+                }
+                let spec = *spec;
+                let fallback = *fallback;
+                let name = if port == "0" {
+                    block.clone()
+                } else {
+                    format!("{block}_{port}")
+                };
+                let ports = if output { &spec.outputs } else { &spec.inputs };
+                let port_spec = ports.first().ok_or("a null block without ports")?;
+                if self.created.insert(name.clone()) {
+                    let b = *self
+                        .grc_blocks
+                        .get(block.as_str())
+                        .ok_or("a block that is not in the file")?;
+                    let mut params = vec![ParamValue {
+                        name: "type".into(),
+                        value: Value::Text(ty.unwrap_or_else(|| fallback.to_string())),
+                        at: self.at(b.pos),
+                    }];
+                    if let Some(count) = port_spec.count {
+                        params.push(ParamValue {
+                            name: count.into(),
+                            value: Value::Int(1),
+                            at: self.at(b.pos),
+                        });
+                    }
+                    self.doc.blocks.push(BlockInstance {
+                        name: name.clone(),
+                        kind: spec.name.to_string(),
+                        at: self.at(b.pos),
+                        kind_at: self.at(b.id_pos),
+                        params,
+                        options: BlockOptions::default(),
+                    });
+                }
+                let port_name = if port_spec.count.is_some() {
+                    format!("{}0", port_spec.name)
+                } else {
+                    port_spec.name.to_string()
+                };
+                Ok(Some(Endpoint::new(name, port_name)))
+            }
+        }
+    }
+
+    fn connection(&mut self, c: &GrcConnection) -> Result<(), GrcError> {
+        let stream = c.is_stream();
+        if stream != (file::is_index(&c.src_port) || file::is_index(&c.dst_port)) {
+            return Err(GrcError::at(
+                &self.file,
+                c.pos,
+                format!("connections[{}]", c.index),
+                format!(
+                    "`{}` port `{}` and `{}` port `{}`: a stream port connects to a stream port, a message port to a message port",
+                    c.src, c.src_port, c.dst, c.dst_port
+                ),
+            ));
+        }
+        let ty = if stream {
+            self.source_type(&c.src, &c.src_port)
+        } else {
+            None
+        };
+        let ends = [
+            (true, &c.src, self.endpoint(c, true, None)),
+            (false, &c.dst, self.endpoint(c, false, ty)),
+        ];
+        let mut got = Vec::new();
+        for (_, name, end) in ends {
+            match end {
+                Ok(e) => got.push(e),
+                Err(reason) => {
+                    if let Some(b) = self.grc_blocks.get(name.as_str()).copied() {
+                        self.unsupported(b, Some(reason));
+                    }
+                    return Ok(());
+                }
+            }
+        }
+        match (got[0].take(), got[1].take()) {
+            (Some(from), Some(to)) => self.doc.connections.push(Connection {
+                from,
+                to,
+                kind: if stream {
+                    ConnectionKind::Stream
+                } else {
+                    ConnectionKind::Message
+                },
+                at: self.at(c.pos),
+            }),
+            _ => self.doc.notices.push(format!(
+                "{}:{}: the connection {}.{} -> {}.{} touches a GUI or hardware message port and is left out",
+                self.file, c.pos.line, c.src, c.src_port, c.dst, c.dst_port
+            )),
+        }
+        Ok(())
+    }
+}
+
+/// The name of the `i`-th stream port of `ports` (`in`, or `in3` of a
+/// repeated `in`).
+pub fn port_name(ports: &[PortSpec], i: usize) -> Option<String> {
+    let mut i = i;
+    for p in ports {
+        if p.count.is_some() {
+            return Some(format!("{}{i}", p.name));
+        }
+        if i == 0 {
+            return Some(p.name.to_string());
+        }
+        i -= 1;
+    }
+    None
+}
+
+fn nth_port(ports: &[PortSpec], i: usize) -> Option<&PortSpec> {
+    let mut i = i;
+    for p in ports {
+        if p.count.is_some() || i == 0 {
+            return Some(p);
+        }
+        i -= 1;
+    }
+    None
+}
+
+/// The item type of a GUI sink's inputs, by its `type` parameter or its
+/// id's suffix.
+fn gui_type(b: &GrcBlock) -> &'static str {
+    let t = b.text("type");
+    let t = t.strip_prefix("msg_").unwrap_or(t);
+    mapping::item_type(t).unwrap_or(if b.id.ends_with("_c") { "c32" } else { "f32" })
+}
+
+/// Imports a parsed GRC file.
+pub fn import(
+    grc: &GrcFile,
+    path: &Path,
+    registry: &Registry,
+    options: &LoadOptions,
+) -> Result<Document, GrcError> {
+    let path = Arc::new(path.to_path_buf());
+    let file = path.display().to_string();
+    let mut doc = Document::new(path.clone());
+    doc.title = Some(grc.options.text("title").to_string()).filter(|t| !t.is_empty());
+    let mut names = BTreeSet::new();
+    for b in grc.blocks.iter().filter(|b| b.state != State::Disabled) {
+        if !names.insert(b.name.as_str()) {
+            return Err(GrcError::at(
+                &file,
+                b.pos,
+                format!("blocks[{}].name", b.index),
+                format!("a second block named `{}`", b.name),
+            ));
+        }
+    }
+    let mut imp = Importer {
+        path,
+        file,
+        registry,
+        doc,
+        unsupported: Vec::new(),
+        placed: BTreeMap::new(),
+        grc_blocks: grc
+            .blocks
+            .iter()
+            .filter(|b| b.state != State::Disabled)
+            .map(|b| (b.name.clone(), b))
+            .collect(),
+        created: BTreeSet::new(),
+        variable_blocks: Vec::new(),
+    };
+    for b in grc.blocks.iter().filter(|b| b.state == State::Enabled) {
+        imp.block(b);
+    }
+    imp.variables();
+    let connections = wiring::resolve(grc, &imp.file)?;
+    // Blocks that are unsupported already: their connections say no more.
+    let bad: BTreeSet<String> = imp.unsupported.iter().map(|u| u.name.clone()).collect();
+    for c in connections
+        .iter()
+        .filter(|c| !bad.contains(&c.src) && !bad.contains(&c.dst))
+    {
+        imp.connection(c)?;
+    }
+    if !imp.unsupported.is_empty() {
+        let mut blocks = imp.unsupported;
+        blocks.sort_by_key(|u| u.pos);
+        blocks.dedup();
+        return Err(GrcError::Unsupported {
+            file: imp.file,
+            blocks,
+        });
+    }
+    if let Some(n) = options.max_items {
+        bound(&mut imp.doc, registry, n);
+    }
+    Ok(imp.doc)
+}
+
+/// Bounds every source to `n` items: `items = n` where its registry
+/// block takes `items` and has none; otherwise, for a source that repeats
+/// (a vector or file source whose `repeat` is not `False`), a `head` of
+/// `n` items on each of its stream outputs, named `{source}_bound` (and
+/// `{source}_bound_{port}` for further outputs).
+fn bound(doc: &mut Document, registry: &Registry, n: u64) {
+    let n = Value::Int(i64::try_from(n).unwrap_or(i64::MAX));
+    let mut heads: Vec<(String, String, String, crate::model::Location)> = Vec::new();
+    let mut names = Vec::new();
+    for b in &mut doc.blocks {
+        let Ok(spec) = registry.get(&b.kind) else {
+            continue;
+        };
+        if !spec.inputs.is_empty() || spec.outputs.is_empty() || b.param("items").is_some() {
+            continue;
+        }
+        if spec.param_spec("items").is_some() {
+            b.params.push(ParamValue {
+                name: "items".into(),
+                value: n.clone(),
+                at: b.at.clone(),
+            });
+            continue;
+        }
+        let repeats = spec.param_spec("repeat").is_some()
+            && !matches!(
+                b.param("repeat").map(|p| &p.value),
+                Some(Value::Bool(false))
+            );
+        if !repeats {
+            continue;
+        }
+        for (i, port) in spec.outputs.iter().enumerate() {
+            let ty = match &port.item {
+                PortItem::Fixed(k) => Some(k.name().to_string()),
+                PortItem::OfType => match b.param("type").map(|p| &p.value) {
+                    Some(Value::Text(t)) => Some(t.clone()),
+                    _ => spec
+                        .param_spec("type")
+                        .and_then(|p| p.choices.first())
+                        .map(|s| s.to_string()),
+                },
+                PortItem::Other(_) => None,
+            };
+            if let (Some(ty), None) = (ty, port.count) {
+                names.push(if i == 0 {
+                    format!("{}_bound", b.name)
+                } else {
+                    format!("{}_bound_{}", b.name, port.name)
+                });
+                heads.push((b.name.clone(), port.name.to_string(), ty, b.at.clone()));
+            }
+        }
+    }
+    if registry.get("head").is_err() {
+        return;
+    }
+    for ((block, port, ty, at), name) in heads.into_iter().zip(names) {
+        let mut feeds = false;
+        for c in doc
+            .connections
+            .iter_mut()
+            .filter(|c| c.from.block == block && c.from.port == port)
+        {
+            c.from = Endpoint::new(name.clone(), "out");
+            feeds = true;
+        }
+        if !feeds {
+            continue;
+        }
+        doc.connections.push(Connection {
+            from: Endpoint::new(block.clone(), port.clone()),
+            to: Endpoint::new(name.clone(), "in"),
+            kind: ConnectionKind::Stream,
+            at: at.clone(),
+        });
+        doc.blocks.push(BlockInstance {
+            name,
+            kind: "head".into(),
+            at: at.clone(),
+            kind_at: at.clone(),
+            params: vec![
+                ParamValue {
+                    name: "items".into(),
+                    value: n.clone(),
+                    at: at.clone(),
+                },
+                ParamValue {
+                    name: "type".into(),
+                    value: Value::Text(ty),
+                    at: at.clone(),
+                },
+            ],
+            options: BlockOptions::default(),
+        });
+    }
+}
+
+/// Reads and imports the text of a GRC file; `path` names it.
+pub fn from_str_with(
+    text: &str,
+    path: &Path,
+    registry: &Registry,
+    options: &LoadOptions,
+) -> Result<Document, GrcError> {
+    let grc = file::parse(text, &path.display().to_string())?;
+    import(&grc, path, registry, options)
+}
+
+/// Reads and imports the GRC file at `path`.
+pub fn load_with(
+    path: &Path,
+    registry: &Registry,
+    options: &LoadOptions,
+) -> Result<Document, GrcError> {
+    let bytes = std::fs::read(path).map_err(|error| GrcError::Io {
+        file: path.display().to_string(),
+        error,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let text = String::from_utf8_lossy(valid);
+        let line = text.matches('\n').count() + 1;
+        let col = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        GrcError::at(
+            &path.display().to_string(),
+            Pos { line, col },
+            "",
+            "not UTF-8 text",
+        )
+    })?;
+    from_str_with(&text, path, registry, options)
+}

@@ -1,0 +1,166 @@
+//! GNU Radio's `filter` module: FIR filters, filter designers and
+//! resamplers.
+
+use super::{Map, P};
+
+/// `fff`/`ccf`/... of the FIR blocks: the stream type (real taps only).
+/// (`pfb_arb_resampler_xxx`'s `atten` only designs taps when none are
+/// given; rfgraph's block designs its own then.)
+const FIR_TYPE: P = P::Enum("type", "type", &[("fff", "f32"), ("ccf", "c32")]);
+
+/// `fir_filter_ccf`/`interp_fir_filter_fff`/... of the designer blocks.
+const DESIGN_TYPE: P = P::Enum(
+    "type",
+    "type",
+    &[
+        ("fir_filter_ccf", "c32"),
+        ("interp_fir_filter_ccf", "c32"),
+        ("fir_filter_fff", "f32"),
+        ("interp_fir_filter_fff", "f32"),
+        ("fir_filter_ccc", "c32"),
+        ("interp_fir_filter_ccc", "c32"),
+    ],
+);
+
+const DECIM: P = P::Only {
+    when: "type",
+    prefix: "fir",
+    gr: "decim",
+    rf: "decimation",
+};
+const INTERP: P = P::Only {
+    when: "type",
+    prefix: "interp",
+    gr: "interp",
+    rf: "interpolation",
+};
+
+const WINDOW: P = P::Enum(
+    "win",
+    "window",
+    &[
+        ("window.WIN_HAMMING", "hamming"),
+        ("window.WIN_HANN", "hann"),
+        ("window.WIN_BLACKMAN", "blackman"),
+        ("window.WIN_RECTANGULAR", "rectangular"),
+        ("window.WIN_KAISER", "kaiser"),
+    ],
+);
+
+/// The entries.
+pub(super) const MAPS: &[Map] = &[
+    Map {
+        gr: "band_pass_filter",
+        rf: "band_pass_filter",
+        params: &[
+            DESIGN_TYPE,
+            DECIM,
+            INTERP,
+            P::Expr("gain", "gain"),
+            P::Expr("samp_rate", "sample_rate"),
+            P::Expr("low_cutoff_freq", "low_cutoff"),
+            P::Expr("high_cutoff_freq", "high_cutoff"),
+            P::Expr("width", "transition"),
+            WINDOW,
+            P::Expr("beta", "beta"),
+        ],
+    },
+    Map {
+        gr: "fft_filter_xxx",
+        rf: "fft_filter",
+        params: &[
+            FIR_TYPE,
+            P::Expr("decim", "decimation"),
+            P::Expr("taps", "taps"),
+        ],
+    },
+    Map {
+        gr: "fir_filter_xxx",
+        rf: "fir_filter",
+        params: &[
+            FIR_TYPE,
+            P::Expr("decim", "decimation"),
+            P::Expr("taps", "taps"),
+        ],
+    },
+    Map {
+        gr: "freq_xlating_fir_filter_xxx",
+        rf: "freq_xlating_fir_filter",
+        params: &[
+            P::Enum("type", "type", &[("ccf", "c32"), ("ccc", "c32")]),
+            P::Expr("decim", "decimation"),
+            P::Expr("taps", "taps"),
+            P::Expr("center_freq", "center"),
+            P::Expr("samp_rate", "sample_rate"),
+        ],
+    },
+    Map {
+        gr: "high_pass_filter",
+        rf: "high_pass_filter",
+        params: &[
+            DESIGN_TYPE,
+            DECIM,
+            INTERP,
+            P::Expr("gain", "gain"),
+            P::Expr("samp_rate", "sample_rate"),
+            P::Expr("cutoff_freq", "cutoff"),
+            P::Expr("width", "transition"),
+            WINDOW,
+            P::Expr("beta", "beta"),
+        ],
+    },
+    Map {
+        gr: "interp_fir_filter_xxx",
+        rf: "interp_fir_filter",
+        params: &[
+            FIR_TYPE,
+            P::Expr("interp", "interpolation"),
+            P::Expr("taps", "taps"),
+        ],
+    },
+    Map {
+        gr: "low_pass_filter",
+        rf: "low_pass_filter",
+        params: &[
+            DESIGN_TYPE,
+            DECIM,
+            INTERP,
+            P::Expr("gain", "gain"),
+            P::Expr("samp_rate", "sample_rate"),
+            P::Expr("cutoff_freq", "cutoff"),
+            P::Expr("width", "transition"),
+            WINDOW,
+            P::Expr("beta", "beta"),
+        ],
+    },
+    Map {
+        gr: "pfb_arb_resampler_xxx",
+        rf: "pfb_arb_resampler",
+        params: &[
+            P::Enum("type", "type", &[("fff", "f32"), ("ccf", "c32")]),
+            P::Expr("rrate", "rate"),
+            P::Expr("taps", "taps"),
+            P::Expr("nfilts", "filters"),
+        ],
+    },
+    Map {
+        gr: "rational_resampler_xxx",
+        rf: "rational_resampler",
+        params: &[
+            FIR_TYPE,
+            P::Expr("interp", "interpolation"),
+            P::Expr("decim", "decimation"),
+            P::Expr("taps", "taps"),
+            P::Expr("fbw", "fractional_bw"),
+        ],
+    },
+    Map {
+        gr: "single_pole_iir_filter_xx",
+        rf: "single_pole_iir_filter",
+        params: &[
+            P::Enum("type", "type", &[("float", "f32"), ("complex", "c32")]),
+            P::Expr("alpha", "alpha"),
+            P::Vlen,
+        ],
+    },
+];

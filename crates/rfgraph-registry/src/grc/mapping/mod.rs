@@ -1,0 +1,147 @@
+//! The table from GNU Radio block ids to registry blocks: which registry
+//! block stands for each GNU Radio block, and how its parameters
+//! translate (GNU Radio parameter id → rfgraph name, item type names,
+//! enumeration values, vector lengths).
+//!
+//! One file per GNU Radio module holds that module's entries; this file
+//! owns the entry types and the lookup. An entry only says what the
+//! block would be: the importer looks each registry block up at load
+//! time, so an entry whose block is not registered (or lacks a
+//! parameter the entry sets) counts as unsupported, never half-loaded.
+
+mod analog;
+mod blocks;
+mod channels;
+mod digital;
+mod filter;
+
+/// How one GNU Radio parameter becomes a registry parameter.
+#[derive(Clone, Copy, Debug)]
+pub enum P {
+    /// `gr` → `rf`, as an expression.
+    Expr(&'static str, &'static str),
+    /// `gr` → `rf`, as literal text (file paths, strings).
+    Text(&'static str, &'static str),
+    /// GNU Radio's item type enumeration `gr` (`complex`, `float`, ...)
+    /// → the registry's `type` (`c32`, `f32`, ...).
+    Type(&'static str),
+    /// The registry parameter `rf` is always this text (the item type
+    /// of a block whose GNU Radio id carries it in a suffix).
+    Fixed(&'static str, &'static str),
+    /// An enumeration: the raw GNU Radio value → the registry's text; a
+    /// value not listed makes the block unsupported.
+    Enum(
+        &'static str,
+        &'static str,
+        &'static [(&'static str, &'static str)],
+    ),
+    /// `gr` → `rf` as an expression, only when the GNU Radio parameter
+    /// `when` starts with `prefix` (a filter's `decim` applies to its
+    /// decimating types only).
+    Only {
+        /// The GNU Radio parameter tested.
+        when: &'static str,
+        /// The prefix its value must have.
+        prefix: &'static str,
+        /// The GNU Radio parameter.
+        gr: &'static str,
+        /// The registry parameter.
+        rf: &'static str,
+    },
+    /// `gr` → `rf` as `abs(gr)`: GNU Radio's signed seeds (often
+    /// `-42`) for rfgraph's unsigned ones.
+    Abs(&'static str, &'static str),
+    /// GNU Radio's `vlen`: passed as `vlen` when the registry block has
+    /// one (it works on whole vectors of a flat stream); otherwise it
+    /// must be 1.
+    Vlen,
+    /// GNU Radio's `vlen` of an item-by-item block: a flat stream of
+    /// scalars needs nothing, but it is passed as `vlen` when the registry
+    /// block takes one.
+    FlatVlen,
+    /// A count of vectors (`num_items` of `blocks_head`) → a count of
+    /// scalars: `(gr) * (vlen)`.
+    PerVector(&'static str, &'static str),
+}
+
+/// One GNU Radio block id and the registry block that stands for it.
+#[derive(Clone, Copy, Debug)]
+pub struct Map {
+    /// The GNU Radio block id (`blocks_multiply_const_vxx`).
+    pub gr: &'static str,
+    /// The registry block (`multiply_const`).
+    pub rf: &'static str,
+    /// Its parameters; GNU Radio parameters not listed (`affinity`,
+    /// `alias`, `minoutbuf`, ...) do not change what the block computes
+    /// and are dropped.
+    pub params: &'static [P],
+}
+
+/// GNU Radio's item type names → the registry's (`ItemKind` names).
+pub const ITEM_TYPES: &[(&str, &str)] = &[
+    ("complex", "c32"),
+    ("float", "f32"),
+    ("int", "i32"),
+    ("short", "i16"),
+    ("byte", "u8"),
+    ("fc32", "c32"),
+    ("f32", "f32"),
+    ("c32", "c32"),
+];
+
+/// The registry item type for GNU Radio's item type name.
+pub fn item_type(gr: &str) -> Option<&'static str> {
+    ITEM_TYPES
+        .iter()
+        .find(|(g, _)| *g == gr.trim())
+        .map(|(_, r)| *r)
+}
+
+/// Message ports whose registry name differs from GNU Radio's:
+/// (GNU Radio block id, GNU Radio port, registry port). Ports not listed
+/// keep their name.
+pub const MESSAGE_PORTS: &[(&str, &str, &str)] =
+    &[("freq_xlating_fir_filter_xxx", "freq", "center")];
+
+/// The registry name of GNU Radio block `gr`'s message port `port`.
+pub fn message_port<'a>(gr: &str, port: &'a str) -> &'a str {
+    MESSAGE_PORTS
+        .iter()
+        .find(|(g, p, _)| *g == gr && *p == port)
+        .map_or(port, |(_, _, r)| r)
+}
+
+/// Every entry of the table.
+pub fn all() -> impl Iterator<Item = &'static Map> {
+    [
+        analog::MAPS,
+        blocks::MAPS,
+        channels::MAPS,
+        digital::MAPS,
+        filter::MAPS,
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// The entry for the GNU Radio block id `gr`.
+pub fn find(gr: &str) -> Option<&'static Map> {
+    all().find(|m| m.gr == gr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn every_gnu_radio_id_is_mapped_once() {
+        let mut seen = BTreeSet::new();
+        for m in all() {
+            assert!(seen.insert(m.gr), "{} mapped twice", m.gr);
+        }
+        assert!(seen.len() > 60, "{}", seen.len());
+        assert_eq!(find("blocks_throttle").map(|m| m.rf), Some("throttle"));
+        assert_eq!(item_type("complex"), Some("c32"));
+    }
+}

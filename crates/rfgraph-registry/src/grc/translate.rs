@@ -1,0 +1,164 @@
+//! One GNU Radio block's parameters translated into its registry
+//! block's, by its [`mapping`](super::mapping) entry, checked against the
+//! registry spec: a parameter, item type or enumeration value the
+//! registry block does not take makes the block unsupported (the reason
+//! says which), so nothing loads half-translated.
+
+use super::file::GrcBlock;
+use super::mapping::{self, Map, P};
+use crate::model::{Location, ParamValue, Value};
+use rfgraph::registry::BlockSpec;
+
+/// The registry parameter that counts the repeated ports of `outputs` or
+/// inputs, when GNU Radio's `num_inputs`/`num_outputs` is written as
+/// `inputs`/`outputs` in the table.
+fn count_param(spec: &BlockSpec, rf: &str) -> Option<&'static str> {
+    let ports = match rf {
+        "inputs" => &spec.inputs,
+        "outputs" => &spec.outputs,
+        _ => return None,
+    };
+    ports.iter().find_map(|p| p.count)
+}
+
+/// A parameter value from GRC's text: Python's `True`/`False` as
+/// booleans, everything else an expression.
+pub fn expr_value(text: &str) -> Value {
+    match text.trim() {
+        "True" => Value::Bool(true),
+        "False" => Value::Bool(false),
+        t => Value::Expr(t.to_string()),
+    }
+}
+
+fn is_one(text: &str) -> bool {
+    matches!(text.trim(), "" | "1")
+}
+
+/// `block`'s parameters for `spec` by `map`; `at` turns a place in the
+/// file into a location. The error is the reason the block is
+/// unsupported.
+pub fn params(
+    block: &GrcBlock,
+    map: &Map,
+    spec: &BlockSpec,
+    at: &dyn Fn(super::yaml::Pos) -> Location,
+) -> Result<Vec<ParamValue>, String> {
+    let mut out: Vec<ParamValue> = Vec::new();
+    let mut push = |rf: &str, value: Value, gr: &str| -> Result<(), String> {
+        let name = if spec.param_spec(rf).is_some() {
+            rf
+        } else if let Some(count) = count_param(spec, rf) {
+            count
+        } else if gr == "vlen" || (rf == "type" && matches!(value, Value::Text(_))) {
+            // A fixed type or a vector length the block does not need.
+            return Ok(());
+        } else {
+            return Err(format!("rfgraph's `{}` has no parameter `{rf}`", spec.name));
+        };
+        if let (Value::Text(t), Some(p)) = (&value, spec.param_spec(name))
+            && !p.choices.is_empty()
+            && !p.choices.contains(&t.as_str())
+        {
+            return Err(format!(
+                "`{gr}`: rfgraph's `{}` takes {name} {}, not `{t}`",
+                spec.name,
+                p.choices.join(", ")
+            ));
+        }
+        out.push(ParamValue {
+            name: name.to_string(),
+            value,
+            at: at(block.pos_of(gr)),
+        });
+        Ok(())
+    };
+    for p in map.params {
+        match *p {
+            P::Expr(gr, rf) => {
+                let text = block.text(gr);
+                if text.is_empty() || (rf == "taps" && text.replace(' ', "") == "[]") {
+                    continue;
+                }
+                push(rf, expr_value(text), gr)?;
+            }
+            P::Abs(gr, rf) => {
+                let text = block.text(gr);
+                if !text.is_empty() {
+                    push(rf, Value::Expr(format!("abs({text})")), gr)?;
+                }
+            }
+            P::Text(gr, rf) => {
+                let text = block.text(gr);
+                if !text.is_empty() {
+                    push(rf, Value::Text(text.to_string()), gr)?;
+                }
+            }
+            P::Type(gr) => {
+                let text = block.text(gr);
+                if text.is_empty() {
+                    continue;
+                }
+                let ty = mapping::item_type(text)
+                    .ok_or_else(|| format!("`{gr}`: no rfgraph item type for `{text}`"))?;
+                push("type", Value::Text(ty.into()), gr)?;
+            }
+            P::Fixed(rf, value) => push(rf, Value::Text(value.into()), rf)?,
+            P::Enum(gr, rf, table) => {
+                let text = block.text(gr);
+                if text.is_empty() {
+                    continue;
+                }
+                let value = table
+                    .iter()
+                    .find(|(g, _)| *g == text)
+                    .map(|(_, r)| *r)
+                    .ok_or_else(|| format!("`{gr}` = `{text}` has no rfgraph equivalent"))?;
+                push(rf, Value::Text(value.into()), gr)?;
+            }
+            P::Only {
+                when,
+                prefix,
+                gr,
+                rf,
+            } => {
+                let text = block.text(gr);
+                if block.text(when).starts_with(prefix) && !text.is_empty() {
+                    push(rf, expr_value(text), gr)?;
+                }
+            }
+            P::Vlen => {
+                let text = block.text("vlen");
+                if !is_one(text) {
+                    if spec.param_spec("vlen").is_none() {
+                        return Err(format!(
+                            "vlen `{text}`: rfgraph's `{}` works on single items",
+                            spec.name
+                        ));
+                    }
+                    push("vlen", expr_value(text), "vlen")?;
+                }
+            }
+            P::FlatVlen => {
+                let text = block.text("vlen");
+                if !is_one(text) && spec.param_spec("vlen").is_some() {
+                    push("vlen", expr_value(text), "vlen")?;
+                }
+            }
+            P::PerVector(gr, rf) => {
+                let text = block.text(gr);
+                if text.is_empty() {
+                    continue;
+                }
+                let vlen = block.text("vlen");
+                let value = if is_one(vlen) {
+                    expr_value(text)
+                } else {
+                    Value::Expr(format!("({text}) * ({vlen})"))
+                };
+                push(rf, value, gr)?;
+            }
+        }
+    }
+    Ok(out)
+}

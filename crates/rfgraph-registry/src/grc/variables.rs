@@ -1,0 +1,286 @@
+//! GRC's variable-like blocks: `variable`, `parameter`, the Qt GUI
+//! variables (range, chooser, entry, check box, push button: run-time
+//! settable variables with a widget) and `import` (checked against the
+//! modules the expression language provides).
+
+use super::file::GrcBlock;
+use crate::expr::{self, Env};
+use crate::model::{Location, Value, Variable, VariableWidget};
+
+/// The `import` lines flowgraphs may have: the expression language
+/// provides these names (`math.*`, `numpy.*`/`np.*`, GNU Radio modules
+/// for `firdes`, `window`, enum constants).
+const IMPORTS: &[&str] = &[
+    "import math",
+    "import cmath",
+    "import numpy",
+    "import numpy as np",
+    "import pmt",
+    "import time",
+    "from gnuradio import gr",
+    "from gnuradio import analog",
+    "from gnuradio import blocks",
+    "from gnuradio import channels",
+    "from gnuradio import digital",
+    "from gnuradio import fft",
+    "from gnuradio import filter",
+    "from gnuradio.filter import firdes",
+    "from gnuradio.fft import window",
+    "from math import pi",
+    "from numpy import pi",
+];
+
+/// The ids handled here: variables, imports, filter-tap variables, and
+/// every Qt GUI variable (those GRC draws as message widgets are also
+/// GUI blocks whose message ports the importer drops).
+pub fn is_variable(id: &str) -> bool {
+    matches!(
+        id,
+        "variable" | "parameter" | "import" | "variable_tag_object"
+    ) || id.starts_with("variable_qtgui_")
+        || taps_design(id).is_some()
+}
+
+/// The `firdes` function and GNU Radio parameters of a filter-tap
+/// variable (`variable_low_pass_filter_taps`).
+fn taps_design(id: &str) -> Option<(&'static str, &'static [&'static str])> {
+    const LP: &[&str] = &["gain", "samp_rate", "cutoff_freq", "width", "win", "beta"];
+    const BP: &[&str] = &[
+        "gain",
+        "samp_rate",
+        "low_cutoff_freq",
+        "high_cutoff_freq",
+        "width",
+        "win",
+        "beta",
+    ];
+    match id {
+        "variable_low_pass_filter_taps" => Some(("low_pass", LP)),
+        "variable_high_pass_filter_taps" => Some(("high_pass", LP)),
+        "variable_band_pass_filter_taps" => Some(("band_pass", BP)),
+        "variable_band_reject_filter_taps" => Some(("band_reject", BP)),
+        "variable_rrc_filter_taps" => Some((
+            "root_raised_cosine",
+            &["gain", "samp_rate", "sym_rate", "alpha", "ntaps"],
+        )),
+        _ => None,
+    }
+}
+
+/// True for the Qt GUI variables drawn as message widgets (dial, toggle
+/// button, ...): besides their variable they have message ports.
+pub fn is_message_widget(id: &str) -> bool {
+    id.starts_with("variable_qtgui_") && widget_kind(id).is_none() && id != "variable_qtgui_label"
+}
+
+fn widget_kind(id: &str) -> Option<&'static str> {
+    [
+        "variable_qtgui_range",
+        "variable_qtgui_chooser",
+        "variable_qtgui_entry",
+        "variable_qtgui_check_box",
+        "variable_qtgui_push_button",
+    ]
+    .into_iter()
+    .find(|k| *k == id)
+}
+
+/// The `import` lines of an `import` block that the expression language
+/// does not provide.
+pub fn unsupported_imports(block: &GrcBlock) -> Vec<String> {
+    block
+        .text("imports")
+        .lines()
+        .flat_map(|l| l.split(';'))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !IMPORTS.contains(&l.as_str()))
+        .collect()
+}
+
+/// The number `text` evaluates to among the variables before it (GUI
+/// ranges must be numbers to draw a slider).
+fn number(text: &str, env: &Env) -> Option<f64> {
+    expr::eval(text, env).ok()?.as_f64()
+}
+
+/// Adds `v` to `env` when its value evaluates there (later GUI ranges
+/// may use it); variables that do not evaluate yet are left to the
+/// builder.
+pub fn remember(v: &Variable, env: &mut Env) {
+    let value = match &v.value {
+        Value::Expr(t) => expr::eval(t, env).ok(),
+        Value::Text(t) => Some(expr::Value::Str(t.clone())),
+        _ => None,
+    };
+    if let Some(value) = value {
+        env.set(v.name.clone(), value);
+    }
+}
+
+/// Splits a Python list or tuple literal into its top-level items.
+fn items(text: &str) -> Vec<String> {
+    let t = text.trim();
+    let inner = t
+        .strip_prefix('[')
+        .and_then(|s| s.strip_suffix(']'))
+        .or_else(|| t.strip_prefix('(').and_then(|s| s.strip_suffix(')')))
+        .unwrap_or(t);
+    let mut out = Vec::new();
+    let (mut depth, mut quote, mut cur) = (0i32, None::<char>, String::new());
+    for ch in inner.chars() {
+        match (quote, ch) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(ch),
+            (None, '[' | '(' | '{') => depth += 1,
+            (None, ']' | ')' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                out.push(std::mem::take(&mut cur).trim().to_string());
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+fn unquote(s: &str) -> String {
+    let t = s.trim();
+    for q in ['\'', '"'] {
+        if let Some(inner) = t.strip_prefix(q).and_then(|r| r.strip_suffix(q)) {
+            return inner.to_string();
+        }
+    }
+    t.to_string()
+}
+
+/// An option of a string chooser: its text, unquoted.
+fn as_text(v: Value) -> Value {
+    match v {
+        Value::Expr(t) => Value::Text(unquote(&t)),
+        other => other,
+    }
+}
+
+fn expr(text: &str) -> Value {
+    Value::Expr(text.trim().to_string())
+}
+
+/// The variable a `variable`, `parameter` or GUI variable block
+/// defines; `env` holds the variables before it (for a range's bounds).
+/// `None` for `import`.
+pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
+    let label = Some(block.text("label"))
+        .filter(|l| !l.is_empty())
+        .map(unquote);
+    let mut v = Variable {
+        name: block.name.clone(),
+        value: expr(block.text("value")),
+        at,
+        settable: false,
+        label,
+        widget: None,
+    };
+    if let Some((function, params)) = taps_design(&block.id) {
+        // The band designs choose their function in `type`
+        // (`band_pass`, `complex_band_pass`, ...).
+        let function = match block.text("type") {
+            t if !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => t,
+            _ => function,
+        };
+        let args: Vec<&str> = params.iter().map(|p| block.text(p)).collect();
+        v.value = Value::Expr(format!("firdes.{function}({})", args.join(", ")));
+        return Some(v);
+    }
+    match block.id.as_str() {
+        "import" | "variable_tag_object" => return None,
+        "variable" | "variable_qtgui_label" => {}
+        "parameter" => {
+            if block.text("type") == "str" {
+                v.value = Value::Text(block.text("value").to_string());
+            }
+        }
+        "variable_qtgui_range" => {
+            v.settable = true;
+            let n = |k| number(block.text(k), env);
+            v.widget = match (n("start"), n("stop"), n("step")) {
+                (Some(start), Some(stop), Some(step)) => {
+                    Some(VariableWidget::Range { start, stop, step })
+                }
+                _ => Some(VariableWidget::Entry),
+            };
+        }
+        "variable_qtgui_chooser" => {
+            v.settable = true;
+            let count: usize = block.text("num_opts").parse().unwrap_or(0);
+            let (options, labels): (Vec<Value>, Vec<String>) = if count == 0 {
+                let opts = items(block.text("options"));
+                let mut labels: Vec<String> = items(block.text("labels"))
+                    .iter()
+                    .map(|l| unquote(l))
+                    .collect();
+                labels.resize(opts.len(), String::new());
+                (opts.iter().map(|o| expr(o)).collect(), labels)
+            } else {
+                (0..count.min(5))
+                    .map(|i| {
+                        let o = block.text(&format!("option{i}")).to_string();
+                        let l = unquote(block.text(&format!("label{i}")));
+                        let l = if l.is_empty() { unquote(&o) } else { l };
+                        (expr(&o), l)
+                    })
+                    .unzip()
+            };
+            if block.text("type") == "string" {
+                // Options and value are literal text here.
+                v.value = as_text(v.value.clone());
+                let options = options.into_iter().map(as_text).collect();
+                v.widget = Some(VariableWidget::Chooser { options, labels });
+            } else {
+                v.widget = Some(VariableWidget::Chooser { options, labels });
+            }
+        }
+        "variable_qtgui_check_box" => {
+            v.settable = true;
+            v.widget = Some(VariableWidget::Chooser {
+                options: vec![expr(block.text("false")), expr(block.text("true"))],
+                labels: vec!["off".into(), "on".into()],
+            });
+        }
+        "variable_qtgui_push_button" => {
+            v.settable = true;
+            v.value = expr(block.text("released"));
+            v.widget = Some(VariableWidget::Chooser {
+                options: vec![expr(block.text("released")), expr(block.text("pressed"))],
+                labels: vec!["released".into(), "pressed".into()],
+            });
+        }
+        _ if block.param("value").is_none() => return None,
+        _ => {
+            // variable_qtgui_entry, and the message widgets (dial,
+            // toggle button, ...), settable through their value
+            v.settable = true;
+            if matches!(block.text("type"), "string" | "str") {
+                v.value = Value::Text(unquote(block.text("value")));
+            }
+            v.widget = Some(VariableWidget::Entry);
+        }
+    }
+    Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn list_items_split_at_top_level_only() {
+        assert_eq!(items("[1, (2, 3), 'a,b']"), ["1", "(2, 3)", "'a,b'"]);
+        assert_eq!(items("()"), Vec::<String>::new());
+        assert_eq!(unquote("'RX2'"), "RX2");
+    }
+}
