@@ -236,15 +236,9 @@ impl<'a> Importer<'a> {
                 let p = nth_port(&spec.outputs, i)?;
                 match &p.item {
                     PortItem::Fixed(k) => Some(k.name().to_string()),
-                    PortItem::OfType => {
+                    PortItem::OfType | PortItem::OfParam(_) => {
                         let inst = self.doc.block(block)?;
-                        match inst.param("type").map(|p| &p.value) {
-                            Some(Value::Text(t)) => Some(t.clone()),
-                            _ => spec
-                                .param_spec("type")
-                                .and_then(|p| p.choices.first())
-                                .map(|s| s.to_string()),
-                        }
+                        item_type_param(inst, spec, &p.item)
                     }
                     PortItem::Other(_) => None,
                 }
@@ -547,13 +541,7 @@ fn bound(doc: &mut Document, registry: &Registry, n: u64) {
         for (i, port) in spec.outputs.iter().enumerate() {
             let ty = match &port.item {
                 PortItem::Fixed(k) => Some(k.name().to_string()),
-                PortItem::OfType => match b.param("type").map(|p| &p.value) {
-                    Some(Value::Text(t)) => Some(t.clone()),
-                    _ => spec
-                        .param_spec("type")
-                        .and_then(|p| p.choices.first())
-                        .map(|s| s.to_string()),
-                },
+                PortItem::OfType | PortItem::OfParam(_) => item_type_param(b, spec, &port.item),
                 PortItem::Other(_) => None,
             };
             if let (Some(ty), None) = (ty, port.count) {
@@ -644,4 +632,22 @@ pub fn load_with(
         )
     })?;
     from_str_with(&text, path, registry, options)
+}
+
+/// The item type a `type`-like parameter of `inst` gives the port `item`
+/// (`type` for [`PortItem::OfType`], the named one for
+/// [`PortItem::OfParam`]): its text, else the parameter's default, else
+/// its first choice.
+fn item_type_param(inst: &BlockInstance, spec: &BlockSpec, item: &PortItem) -> Option<String> {
+    let name = match item {
+        PortItem::OfParam(p) => p,
+        _ => "type",
+    };
+    match inst.param(name).map(|p| &p.value) {
+        Some(Value::Text(t)) => Some(t.clone()),
+        _ => spec.param_spec(name).and_then(|p| match &p.default {
+            Some(rfgraph::Pmt::String(s)) => Some(s.clone()),
+            _ => p.choices.first().map(|s| s.to_string()),
+        }),
+    }
 }
