@@ -259,3 +259,113 @@ fn mistakes_are_errors_at_their_place() {
     assert!(ok, "{stderr}");
     assert!(stdout.contains("a = 8"), "{stdout}");
 }
+
+/// Items written so far to `path` (none while it does not exist).
+fn written(path: &Path) -> Vec<f32> {
+    std::fs::read(path)
+        .unwrap_or_default()
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
+}
+
+/// Waits (at most 30 s) until `path` holds an item equal to `value`.
+fn wait_for_item(path: &Path, value: f32, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !written(path).contains(&value) {
+        assert!(Instant::now() < deadline, "no {what} written in time");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn control_stdin_sets_a_variable_of_the_running_graph() {
+    use std::io::Write;
+    if !registry_has(
+        "control_stdin_sets_a_variable_of_the_running_graph",
+        &["const_source", "throttle", "multiply_const", "file_sink"],
+    ) {
+        return;
+    }
+    let dir = scratch("control");
+    let text = r#"format = 1
+connections = ["src -> thr -> mul -> snk"]
+[variables]
+gain = { value = 0, settable = true }
+fixed = 1
+[blocks.src]
+kind = "const_source"
+type = "f32"
+constant = 2.0
+[blocks.thr]
+kind = "throttle"
+type = "f32"
+sample_rate = 200000
+[blocks.mul]
+kind = "multiply_const"
+type = "f32"
+constant = "10 ** (gain / 20) * fixed"
+[blocks.snk]
+kind = "file_sink"
+type = "f32"
+path = "out.f32"
+"#;
+    std::fs::write(dir.join("ctl.toml"), text).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rfgraph"))
+        .args(["run", "ctl.toml", "--control-stdin"])
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let id = child.id().to_string();
+    let mut stdin = child.stdin.take().unwrap();
+    let out = dir.join("out.f32");
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        wait_for_item(&out, 2.0, "item at the file's gain");
+        stdin
+            .write_all(b"gian=3\n# a comment\n\nfixed=2\ngain = 20\n")
+            .unwrap();
+        stdin.flush().unwrap();
+        // The new product appears only when the change took effect.
+        wait_for_item(&out, 20.0, "item at the new gain");
+    }));
+    Command::new("kill").args(["-INT", &id]).status().unwrap();
+    if let Err(e) = result {
+        let _ = Command::new("kill").args(["-KILL", &id]).status();
+        std::panic::resume_unwind(e);
+    }
+    drop(stdin);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let output = match rx.recv_timeout(Duration::from_secs(30)) {
+        Ok(output) => output.unwrap(),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-KILL", &id]).status();
+            panic!("the run did not stop");
+        }
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    for line in [
+        "rfgraph: settable (name=value on stdin): gain\n",
+        "rfgraph: error: no variable `gian` (did you mean `gain`?)\n",
+        "rfgraph: error: variable `fixed` (ctl.toml:5:9) is not settable",
+        "rfgraph: set gain = 20: mul.constant = 10.0\n",
+        "rfgraph: stopped",
+    ] {
+        assert!(stderr.contains(line), "{line:?} missing from:\n{stderr}");
+    }
+    // Only the old product, then only the new one.
+    let items = written(&out);
+    let before = items.iter().take_while(|&&x| x == 2.0).count();
+    assert!(before > 0);
+    assert!(
+        items[before..].iter().all(|&x| x == 20.0),
+        "{:?}",
+        &items[before..].iter().find(|&&x| x != 20.0)
+    );
+}

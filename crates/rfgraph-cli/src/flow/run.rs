@@ -2,7 +2,10 @@
 //! status on stderr (a progress bar when its sources are finite files or
 //! bounded, else each sink's rate), stops cleanly on Ctrl-C (sinks flush,
 //! SigMF metadata is written: the graph stops through its handle, as
-//! `rfgraph record` does), and exits non-zero when the run fails.
+//! `rfgraph record` does), and exits non-zero when the run fails. With
+//! `--control-stdin` it reads lines `name=value` from stdin while the graph
+//! runs and sets those settable variables through the builder's
+//! `Controller`, one line on stderr for each (what changed, or why not).
 
 use super::FileArgs;
 use super::status::{sink_line, stats_table};
@@ -24,6 +27,26 @@ pub struct RunArgs {
     /// by itself).
     #[arg(long, value_name = "SECONDS")]
     pub duration: Option<f64>,
+    /// Reads lines `name=value` from stdin while the graph runs and sets
+    /// those settable variables (their block settings change at once); one
+    /// line on stderr says what each did. Empty lines and `#` comments are
+    /// skipped.
+    #[arg(long)]
+    pub control_stdin: bool,
+}
+
+/// Lines of stdin, read on their own thread (stdin blocks).
+fn stdin_lines() -> std::sync::mpsc::Receiver<String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
 }
 
 /// Set by Ctrl-C.
@@ -45,6 +68,21 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let sources = built.sources.clone();
     let total: u64 = sources.iter().map(|s| s.total_items).sum();
     let stop = interrupted();
+    let mut control = built.control;
+    let commands = if args.control_stdin {
+        let names = control.settable();
+        if names.is_empty() {
+            eprintln!("rfgraph: note: --control-stdin: this graph has no settable variables");
+        } else {
+            eprintln!(
+                "rfgraph: settable (name=value on stdin): {}",
+                names.join(", ")
+            );
+        }
+        Some(stdin_lines())
+    } else {
+        None
+    };
     let started = Instant::now();
     let running = built.flowgraph.start(scheduler)?;
     let handle = running.handle();
@@ -78,6 +116,20 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             handle.stop();
         }
         std::thread::sleep(Duration::from_millis(100));
+        if let Some(lines) = &commands {
+            for line in lines.try_iter() {
+                let line = line.trim();
+                if line.is_empty() || line.starts_with('#') || stopping {
+                    continue;
+                }
+                let said = match control.set_line(&handle, line) {
+                    Ok(change) => format!("rfgraph: set {change}"),
+                    Err(e) => format!("rfgraph: error: {e}"),
+                };
+                // Above the live line, which stays.
+                bar.suspend(|| eprintln!("{said}"));
+            }
+        }
         if last_at.elapsed() >= Duration::from_millis(500) && !stopping {
             let stats = handle.stats();
             for entry in &mut last {

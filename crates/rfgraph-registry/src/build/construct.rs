@@ -226,6 +226,14 @@ pub(crate) fn construct(
         .collect();
     let sources = finite_sources(&flat, &tables, &blocks);
     let settable = settable(doc, &flat);
+    let ids: Vec<BlockId> = blocks.iter().map(|b| b.id).collect();
+    let control = super::control::Controller::new(
+        doc,
+        flat.env.clone(),
+        &options.overrides,
+        &flat.blocks,
+        &ids,
+    );
     let variables = doc
         .variables
         .iter()
@@ -243,6 +251,7 @@ pub(crate) fn construct(
         sinks,
         sources,
         settable,
+        control,
         variables,
         title: doc.title.clone(),
         notices,

@@ -10,12 +10,14 @@
 //! of both ends, one writer per input, no stream cycle); then blocks are
 //! constructed, connected, options applied, and the graph validated
 //! (unconnected ports). What `rfgraph run` needs besides the graph comes
-//! with it in [`Built`]. Every error is a [`FileError`] with file, line,
+//! with it in [`Built`], including a [`Controller`] that changes settable
+//! variables while the graph runs (`control`). Every error is a [`FileError`] with file, line,
 //! column and key.
 //!
 //! [`ParamSpec`]: rfgraph::registry::ParamSpec
 
 mod construct;
+mod control;
 mod expand;
 mod ports;
 mod vars;
@@ -23,6 +25,7 @@ mod vars;
 pub use construct::{
     BuiltBlock, BuiltEdge, DEFAULT_SCHEDULER, FiniteSource, SchedulerPlan, SettableVariable,
 };
+pub use control::{Change, ControlError, Controller, DEFAULT_REPLY_TIMEOUT};
 pub use expand::MAX_NESTING;
 
 use crate::model::{Document, FileError};
@@ -85,6 +88,9 @@ pub struct Built {
     pub sources: Vec<FiniteSource>,
     /// Settable variables and the block settings they reach.
     pub settable: Vec<SettableVariable>,
+    /// Changes settable variables while the graph runs (see
+    /// [`Controller`]).
+    pub control: Controller,
     /// The top document's variables, evaluated, in file order.
     pub variables: Vec<(String, crate::expr::Value)>,
     /// The flowgraph's title.
