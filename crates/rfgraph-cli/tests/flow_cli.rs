@@ -164,6 +164,73 @@ fn run_writes_what_the_filter_computes_and_set_changes_it() {
     assert!(stdout.contains("\"src\" [label=\"src\\n"), "{stdout}");
 }
 
+/// Sends SIGINT to a running `rfgraph` and returns its output; fails
+/// when it does not stop within 30 s.
+fn interrupt(child: std::process::Child) -> std::process::Output {
+    let id = child.id().to_string();
+    Command::new("kill").args(["-INT", &id]).status().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(Duration::from_secs(30)) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-KILL", &id]).status();
+            panic!("Ctrl-C did not stop the run");
+        }
+    }
+}
+
+/// Ctrl-C on an endless graph into a SigMF sink writes the metadata the
+/// run ended with: the capture a `core:frequency` tag started mid-run is
+/// only in the final metadata, not in the one written at start.
+#[test]
+fn ctrl_c_writes_the_sigmf_metadata() {
+    let dir = scratch("ctrl_c_sigmf");
+    let text = r#"format = 1
+connections = ["src -> rec"]
+[blocks.src]
+kind = "tags_strobe"
+type = "c32"
+key = "core:frequency"
+value = 100e6
+interval = 50000
+[blocks.rec]
+kind = "sigmf_sink"
+path = "rec"
+sample_rate = 1e6
+"#;
+    std::fs::write(dir.join("endless.toml"), text).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_rfgraph"))
+        .args(["run", "endless.toml"])
+        .current_dir(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the first tagged item (50000, 8 bytes each) is written.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::fs::metadata(dir.join("rec.sigmf-data")).map_or(0, |m| m.len()) <= 8 * 50_000 {
+        assert!(Instant::now() < deadline, "not enough written");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = interrupt(child);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("rec.sigmf-meta")).unwrap())
+            .unwrap();
+    assert_eq!(meta["global"]["core:datatype"], "cf32_le", "{meta}");
+    let captures = meta["captures"].as_array().unwrap();
+    assert!(
+        captures
+            .iter()
+            .any(|c| c["core:sample_start"] == 50_000 && c["core:frequency"] == 100e6),
+        "{meta}"
+    );
+}
+
 #[test]
 fn ctrl_c_stops_an_endless_graph_cleanly() {
     if !registry_has(
@@ -182,25 +249,13 @@ fn ctrl_c_stops_an_endless_graph_cleanly() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let id = child.id().to_string();
     // Wait until the sink has written something, then interrupt.
     let deadline = Instant::now() + Duration::from_secs(30);
     while std::fs::metadata(dir.join("out.f32")).map_or(0, |m| m.len()) == 0 {
         assert!(Instant::now() < deadline, "nothing written");
         std::thread::sleep(Duration::from_millis(50));
     }
-    Command::new("kill").args(["-INT", &id]).status().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    let out = match rx.recv_timeout(Duration::from_secs(30)) {
-        Ok(out) => out.unwrap(),
-        Err(_) => {
-            let _ = Command::new("kill").args(["-KILL", &id]).status();
-            panic!("Ctrl-C did not stop the run");
-        }
-    };
+    let out = interrupt(child);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("rfgraph: stopped"), "{stderr}");
