@@ -16,6 +16,7 @@ mod loop_math;
 pub mod mmse;
 pub mod mmse_resampler;
 pub mod pfb_clock_sync;
+mod skip;
 
 pub use bits::{BitRepack, Endianness, Word};
 pub use chunks::ChunksToSymbols;
