@@ -84,21 +84,24 @@ pub fn diff_decoder(modulus: u32) -> Result<DecBlock, DspError> {
     Ok(decoder_block(DiffDecoder::new(modulus)?))
 }
 
-pub(crate) fn diff_encoder_spec() -> BlockSpec {
-    BlockSpec::new(
-        "diff_encoder",
-        "Digital",
-        "Differential encoder: out = (in + last out) mod modulus.",
-        |p| {
-            let block = if nrzi(p)? {
-                encoder_block(DiffEncoder::nrzi())
-            } else {
-                encoder_block(DiffEncoder::new(u32_in(p, "modulus", 2, 256)?).map_err(|e| p.refused(e))?)
-            };
-            Ok(Box::new(block) as Box<dyn rfgraph::Block>)
-        },
-    )
-    .doc("GNU Radio's `digital_diff_encoder_bb`: differential coding modulo `modulus`, or NRZI over bits (`coding`).")
+/// The registry entry of a differential coder: `nrzi_block` for NRZI
+/// `coding`, else `modulo_block` of the `modulus` parameter.
+fn coder_spec<B: rfgraph::Block>(
+    name: &'static str,
+    summary: &'static str,
+    doc: &'static str,
+    nrzi_block: fn() -> B,
+    modulo_block: fn(u32) -> Result<B, DspError>,
+) -> BlockSpec {
+    BlockSpec::new(name, "Digital", summary, move |p| {
+        let block = if nrzi(p)? {
+            nrzi_block()
+        } else {
+            modulo_block(u32_in(p, "modulus", 2, 256)?).map_err(|e| p.refused(e))?
+        };
+        Ok(Box::new(block) as Box<dyn rfgraph::Block>)
+    })
+    .doc(doc)
     .param(coding_param())
     .param(
         ParamSpec::uint("modulus")
@@ -109,27 +112,22 @@ pub(crate) fn diff_encoder_spec() -> BlockSpec {
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::U8)))
 }
 
+pub(crate) fn diff_encoder_spec() -> BlockSpec {
+    coder_spec(
+        "diff_encoder",
+        "Differential encoder: out = (in + last out) mod modulus.",
+        "GNU Radio's `digital_diff_encoder_bb`: differential coding modulo `modulus`, or NRZI over bits (`coding`).",
+        || encoder_block(DiffEncoder::nrzi()),
+        diff_encoder,
+    )
+}
+
 pub(crate) fn diff_decoder_spec() -> BlockSpec {
-    BlockSpec::new(
+    coder_spec(
         "diff_decoder",
-        "Digital",
         "Differential decoder: out = (in - last in) mod modulus.",
-        |p| {
-            let block = if nrzi(p)? {
-                decoder_block(DiffDecoder::nrzi())
-            } else {
-                decoder_block(DiffDecoder::new(u32_in(p, "modulus", 2, 256)?).map_err(|e| p.refused(e))?)
-            };
-            Ok(Box::new(block) as Box<dyn rfgraph::Block>)
-        },
+        "GNU Radio's `digital_diff_decoder_bb`: differential coding modulo `modulus`, or NRZI over bits (`coding`).",
+        || decoder_block(DiffDecoder::nrzi()),
+        diff_decoder,
     )
-    .doc("GNU Radio's `digital_diff_decoder_bb`: differential coding modulo `modulus`, or NRZI over bits (`coding`).")
-    .param(coding_param())
-    .param(
-        ParamSpec::uint("modulus")
-            .default(2u64)
-            .doc("symbol alphabet size (2..256)"),
-    )
-    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::U8)))
-    .output(PortSpec::new("out", PortItem::Fixed(ItemKind::U8)))
 }

@@ -111,77 +111,68 @@ and the transition width. With `interpolation > 1` the block is GNU Radio's \
 items (`f32`, GNU Radio's `fff`) or complex items with real taps (`c32`, `ccf`). \
 Cut-offs at or above half the sample rate are errors (GNU Radio designs garbage there).";
 
+/// The cut-off parameters of `band`'s design.
+fn cutoffs(band: Band) -> Vec<ParamSpec> {
+    match band {
+        Band::Low | Band::High => vec![
+            ParamSpec::float("cutoff")
+                .default(4_000.0)
+                .unit("Hz")
+                .doc("cut-off (−6 dB) frequency"),
+        ],
+        Band::Pass | Band::Reject => vec![
+            ParamSpec::float("low_cutoff")
+                .default(2_000.0)
+                .unit("Hz")
+                .doc("lower band edge"),
+            ParamSpec::float("high_cutoff")
+                .default(6_000.0)
+                .unit("Hz")
+                .doc("upper band edge"),
+        ],
+    }
+}
+
+/// The registry entry `name` of the `band` design.
+fn design_spec(name: &'static str, summary: &'static str, band: Band) -> BlockSpec {
+    common(
+        BlockSpec::new(name, "Filters", summary, move |p| build(p, band)).doc(DESIGN_DOC),
+        &cutoffs(band),
+    )
+}
+
 /// The registry entry: `low_pass_filter`.
 pub(crate) fn low_pass_spec() -> BlockSpec {
-    common(
-        BlockSpec::new(
-            "low_pass_filter",
-            "Filters",
-            "A windowed-sinc low-pass FIR filter.",
-            |p| build(p, Band::Low),
-        )
-        .doc(DESIGN_DOC),
-        &[ParamSpec::float("cutoff")
-            .default(4_000.0)
-            .unit("Hz")
-            .doc("cut-off (−6 dB) frequency")],
+    design_spec(
+        "low_pass_filter",
+        "A windowed-sinc low-pass FIR filter.",
+        Band::Low,
     )
 }
 
 /// The registry entry: `high_pass_filter`.
 pub(crate) fn high_pass_spec() -> BlockSpec {
-    common(
-        BlockSpec::new(
-            "high_pass_filter",
-            "Filters",
-            "A windowed-sinc high-pass FIR filter.",
-            |p| build(p, Band::High),
-        )
-        .doc(DESIGN_DOC),
-        &[ParamSpec::float("cutoff")
-            .default(4_000.0)
-            .unit("Hz")
-            .doc("cut-off (−6 dB) frequency")],
+    design_spec(
+        "high_pass_filter",
+        "A windowed-sinc high-pass FIR filter.",
+        Band::High,
     )
-}
-
-fn edges() -> [ParamSpec; 2] {
-    [
-        ParamSpec::float("low_cutoff")
-            .default(2_000.0)
-            .unit("Hz")
-            .doc("lower band edge"),
-        ParamSpec::float("high_cutoff")
-            .default(6_000.0)
-            .unit("Hz")
-            .doc("upper band edge"),
-    ]
 }
 
 /// The registry entry: `band_pass_filter`.
 pub(crate) fn band_pass_spec() -> BlockSpec {
-    common(
-        BlockSpec::new(
-            "band_pass_filter",
-            "Filters",
-            "A windowed-sinc band-pass FIR filter (real taps).",
-            |p| build(p, Band::Pass),
-        )
-        .doc(DESIGN_DOC),
-        &edges(),
+    design_spec(
+        "band_pass_filter",
+        "A windowed-sinc band-pass FIR filter (real taps).",
+        Band::Pass,
     )
 }
 
 /// The registry entry: `band_reject_filter`.
 pub(crate) fn band_reject_spec() -> BlockSpec {
-    common(
-        BlockSpec::new(
-            "band_reject_filter",
-            "Filters",
-            "A windowed-sinc band-reject FIR filter.",
-            |p| build(p, Band::Reject),
-        )
-        .doc(DESIGN_DOC),
-        &edges(),
+    design_spec(
+        "band_reject_filter",
+        "A windowed-sinc band-reject FIR filter.",
+        Band::Reject,
     )
 }

@@ -3,7 +3,7 @@
 //! [`multiply_length_spec`]'s block scaling length tags
 //! (`tagged_stream_multiply_length`). With their registry entries.
 
-use crate::stream::any_item;
+use crate::stream::{any_item, pass_through};
 use crate::wav::ports::channel_port;
 use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
 use rfgraph::{
@@ -229,24 +229,13 @@ impl<T: Item> Block for MultiplyLength<T> {
     }
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
-        let start = self.input.position();
-        let i = self.input.slice();
-        let o = self.output.slice();
-        let n = i.len().min(o.len());
-        rfgraph::copy_items(&mut o[..n], &i[..n]);
-        for t in self.input.tags() {
-            if t.index < start || t.index >= start + n as u64 {
-                continue;
-            }
-            let value = match (t.key == self.key, t.value.as_f64()) {
-                (true, Some(len)) => Pmt::U64((len * self.scalar).max(0.0) as u64),
-                _ => t.value,
-            };
-            self.output
-                .add_tag((t.index - start) as usize, &t.key, value);
-        }
-        self.input.consume(n);
-        self.output.produce(n);
+        let (length_key, scalar) = (&self.key, self.scalar);
+        pass_through(&mut self.input, &mut self.output, |key, value| {
+            Some(match (key == length_key, value.as_f64()) {
+                (true, Some(len)) => Pmt::U64((len * scalar).max(0.0) as u64),
+                _ => value,
+            })
+        });
         Ok(())
     }
 }

@@ -39,6 +39,7 @@ pub(crate) use rate::{keep_m_in_n_spec, keep_one_in_n_spec, matrix_interleaver_s
 pub(crate) use selector::spec as selector_spec;
 pub(crate) use skiphead::spec as skiphead_spec;
 pub(crate) use tagging::{burst_tagger_spec, tag_gate_spec, tags_strobe_spec};
+pub(crate) use tags::pass_through;
 
 /// [`rfgraph::for_item_kinds!`] over every item kind.
 macro_rules! any_item {

@@ -312,31 +312,70 @@ fn blocks(p: &Params) -> Result<Vec<usize>, BuildError> {
     in_items(p, vec![size; count])
 }
 
+/// Which side of a turn-taking block has a port per turn: the inputs of
+/// a [`StreamMux`], the outputs of a [`StreamDemux`].
+#[derive(Clone, Copy)]
+enum Many {
+    Inputs,
+    Outputs,
+}
+
+/// The entry of a [`StreamMux`] (`Many::Inputs`) or [`StreamDemux`] of
+/// the turn lengths `turns` reads, for any item type, with one port per
+/// entry of parameter `count` on the `many` side; the caller adds the
+/// documentation and the parameters after `type`.
+fn turns_spec(
+    name: &'static str,
+    summary: &'static str,
+    many: Many,
+    turns: fn(&Params) -> Result<Vec<usize>, BuildError>,
+    count: &'static str,
+) -> BlockSpec {
+    let spec = BlockSpec::new(name, "Stream Operators", summary, move |p: &Params| {
+        let l = turns(p)?;
+        match many {
+            Many::Inputs => {
+                super::any_item!(p, T => StreamMux::<T>::new(l).map_err(|e| p.refused(e))?)
+            }
+            Many::Outputs => {
+                super::any_item!(p, T => StreamDemux::<T>::new(l).map_err(|e| p.refused(e))?)
+            }
+        }
+    })
+    .param(ParamSpec::item_type(&ItemKind::ALL));
+    let (one_in, one_out) = (
+        PortSpec::new("in", PortItem::OfType),
+        PortSpec::new("out", PortItem::OfType),
+    );
+    match many {
+        Many::Inputs => spec.input(one_in.repeated(count)).output(one_out),
+        Many::Outputs => spec.input(one_in).output(one_out.repeated(count)),
+    }
+}
+
+/// GNU Radio's `vlen` parameter, with `doc`.
+fn vlen_param(doc: &'static str) -> ParamSpec {
+    ParamSpec::uint("vlen").default(1u64).doc(doc)
+}
+
+const VLEN_COUNTS: &str = "GNU Radio vector length: lengths count vectors";
+
 /// `stream_mux`: GNU Radio's `blocks_stream_mux`.
 pub(crate) fn stream_mux_spec() -> BlockSpec {
-    BlockSpec::new(
+    turns_spec(
         "stream_mux",
-        "Stream Operators",
         "N streams into one, `lengths[k]` items of input k in turn.",
-        |p: &Params| {
-            let l = lengths(p)?;
-            super::any_item!(p, T => StreamMux::<T>::new(l).map_err(|e| p.refused(e))?)
-        },
+        Many::Inputs,
+        lengths,
+        "lengths",
     )
     .doc("Copies `lengths[0]·vlen` items from `in0`, then `lengths[1]·vlen` from `in1`, …, then starts again at `in0`; one input per entry of `lengths`, which must be whole numbers ≥ 0 with at least one above 0 (an input of length 0 is never read). It waits on the input whose turn it is, so a stalled or finished input stops the output. Tags move with their items. Any item type. GNU Radio's `blocks_stream_mux`.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(
-        ParamSpec::uint("vlen")
-            .default(1u64)
-            .doc("GNU Radio vector length: lengths count vectors"),
-    )
+    .param(vlen_param(VLEN_COUNTS))
     .param(
         ParamSpec::floats("lengths")
             .default(vec![1.0f32, 1.0])
             .doc("items per turn of each input; their count is the number of inputs"),
     )
-    .input(PortSpec::new("in", PortItem::OfType).repeated("lengths"))
-    .output(PortSpec::new("out", PortItem::OfType))
 }
 
 /// `patterned_interleaver`: GNU Radio's `blocks_patterned_interleaver`.
@@ -356,7 +395,7 @@ pub(crate) fn patterned_interleaver_spec() -> BlockSpec {
     )
     .doc("The inputs are `in0` … `in{max(pattern)}`; every input should appear in the pattern.")
     .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(ParamSpec::uint("vlen").default(1u64).doc("GNU Radio vector length: lengths count vectors"))
+    .param(vlen_param(VLEN_COUNTS))
     .param(
         ParamSpec::floats("pattern")
             .default(vec![0.0f32, 1.0])
@@ -366,49 +405,34 @@ pub(crate) fn patterned_interleaver_spec() -> BlockSpec {
     .output(PortSpec::new("out", PortItem::OfType))
 }
 
+/// One turn of a single item (or vector) per port, `count` ports.
+fn singles(p: &Params) -> Result<Vec<usize>, BuildError> {
+    let count = p.usize("count")?;
+    if count == 0 {
+        return Err(p.invalid("count", "must be at least 1"));
+    }
+    in_items(p, vec![1; count])
+}
+
 /// One interleaving of `count` streams, an item (or vector) of each in
 /// turn: GNU Radio's `streams_to_stream` and `streams_to_vector`.
 fn join_spec(name: &'static str, summary: &'static str) -> BlockSpec {
-    BlockSpec::new(name, "Stream Operators", summary, |p: &Params| {
-        let count = p.usize("count")?;
-        if count == 0 {
-            return Err(p.invalid("count", "must be at least 1"));
-        }
-        let l = in_items(p, vec![1; count])?;
-        super::any_item!(p, T => StreamMux::<T>::new(l).map_err(|e| p.refused(e))?)
-    })
-    .doc("An item (or GNU Radio vector of `vlen`) of `in0`, `in1`, … in turn: a flat stream, as GNU Radio's vectors are here.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(ParamSpec::uint("vlen").default(1u64).doc("GNU Radio vector length of the inputs"))
-    .param(ParamSpec::uint("count").default(2u64).doc("number of inputs"))
-    .input(PortSpec::new("in", PortItem::OfType).repeated("count"))
-    .output(PortSpec::new("out", PortItem::OfType))
+    turns_spec(name, summary, Many::Inputs, singles, "count")
+        .doc("An item (or GNU Radio vector of `vlen`) of `in0`, `in1`, … in turn: a flat stream, as GNU Radio's vectors are here.")
+        .param(vlen_param("GNU Radio vector length of the inputs"))
+        .param(ParamSpec::uint("count").default(2u64).doc("number of inputs"))
 }
 
 /// The reverse: GNU Radio's `stream_to_streams` and `vector_to_streams`.
 fn split_spec(name: &'static str, summary: &'static str) -> BlockSpec {
-    BlockSpec::new(name, "Stream Operators", summary, |p: &Params| {
-        let count = p.usize("count")?;
-        if count == 0 {
-            return Err(p.invalid("count", "must be at least 1"));
-        }
-        let l = in_items(p, vec![1; count])?;
-        super::any_item!(p, T => StreamDemux::<T>::new(l).map_err(|e| p.refused(e))?)
-    })
-    .doc("Item (or GNU Radio vector of `vlen`) k goes to output `k mod count`.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(
-        ParamSpec::uint("vlen")
-            .default(1u64)
-            .doc("GNU Radio vector length of the outputs"),
-    )
-    .param(
-        ParamSpec::uint("count")
-            .default(2u64)
-            .doc("number of outputs"),
-    )
-    .input(PortSpec::new("in", PortItem::OfType))
-    .output(PortSpec::new("out", PortItem::OfType).repeated("count"))
+    turns_spec(name, summary, Many::Outputs, singles, "count")
+        .doc("Item (or GNU Radio vector of `vlen`) k goes to output `k mod count`.")
+        .param(vlen_param("GNU Radio vector length of the outputs"))
+        .param(
+            ParamSpec::uint("count")
+                .default(2u64)
+                .doc("number of outputs"),
+        )
 }
 
 /// `streams_to_stream`: GNU Radio's `blocks_streams_to_stream`.
@@ -445,91 +469,55 @@ pub(crate) fn vector_to_streams_spec() -> BlockSpec {
 
 /// `stream_demux`: GNU Radio's `blocks_stream_demux`.
 pub(crate) fn stream_demux_spec() -> BlockSpec {
-    BlockSpec::new(
+    turns_spec(
         "stream_demux",
-        "Stream Operators",
         "One stream into N, `lengths[k]` items to output k in turn.",
-        |p: &Params| {
-            let l = lengths(p)?;
-            super::any_item!(p, T => StreamDemux::<T>::new(l).map_err(|e| p.refused(e))?)
-        },
+        Many::Outputs,
+        lengths,
+        "lengths",
     )
     .doc("The reverse of `stream_mux`: `lengths[0]·vlen` items to `out0`, then `lengths[1]·vlen` to `out1`, …, then `out0` again; one output per entry of `lengths`, which must be whole numbers ≥ 0 with at least one above 0 (an output of length 0 gets nothing). It waits while the output whose turn it is has no room. Tags move with their items. Any item type. GNU Radio's `blocks_stream_demux`.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(
-        ParamSpec::uint("vlen")
-            .default(1u64)
-            .doc("GNU Radio vector length: lengths count vectors"),
-    )
+    .param(vlen_param(VLEN_COUNTS))
     .param(
         ParamSpec::floats("lengths")
             .default(vec![1.0f32, 1.0])
             .doc("items per turn of each output; their count is the number of outputs"),
     )
-    .input(PortSpec::new("in", PortItem::OfType))
-    .output(PortSpec::new("out", PortItem::OfType).repeated("lengths"))
+}
+
+/// `interleave` (`Many::Inputs`) or `deinterleave`: `count` ports,
+/// `blocksize` items each in turn.
+fn blocks_spec(name: &'static str, summary: &'static str, many: Many) -> BlockSpec {
+    let ports = match many {
+        Many::Inputs => "number of inputs",
+        Many::Outputs => "number of outputs",
+    };
+    turns_spec(name, summary, many, blocks, "count")
+        .param(vlen_param(VLEN_COUNTS))
+        .param(ParamSpec::uint("count").default(2u64).doc(ports))
+        .param(
+            ParamSpec::uint("blocksize")
+                .default(1u64)
+                .doc("items per turn"),
+        )
 }
 
 /// `interleave`: GNU Radio's `blocks_interleave`.
 pub(crate) fn interleave_spec() -> BlockSpec {
-    BlockSpec::new(
+    blocks_spec(
         "interleave",
-        "Stream Operators",
         "N streams into one, `blocksize` items of each in turn.",
-        |p: &Params| {
-            let l = blocks(p)?;
-            super::any_item!(p, T => StreamMux::<T>::new(l).map_err(|e| p.refused(e))?)
-        },
+        Many::Inputs,
     )
     .doc("`blocksize·vlen` items of `in0`, then as many of `in1`, … up to `in{count−1}`, round and round: `stream_mux` with equal lengths. It waits on the input whose turn it is. `count`, `blocksize` and `vlen` must be at least 1. Tags move with their items. Any item type; GNU Radio vectors are flat streams here. GNU Radio's `blocks_interleave`.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(
-        ParamSpec::uint("vlen")
-            .default(1u64)
-            .doc("GNU Radio vector length: lengths count vectors"),
-    )
-    .param(
-        ParamSpec::uint("count")
-            .default(2u64)
-            .doc("number of inputs"),
-    )
-    .param(
-        ParamSpec::uint("blocksize")
-            .default(1u64)
-            .doc("items per turn"),
-    )
-    .input(PortSpec::new("in", PortItem::OfType).repeated("count"))
-    .output(PortSpec::new("out", PortItem::OfType))
 }
 
 /// `deinterleave`: GNU Radio's `blocks_deinterleave`.
 pub(crate) fn deinterleave_spec() -> BlockSpec {
-    BlockSpec::new(
+    blocks_spec(
         "deinterleave",
-        "Stream Operators",
         "One stream into N, `blocksize` items to each in turn.",
-        |p: &Params| {
-            let l = blocks(p)?;
-            super::any_item!(p, T => StreamDemux::<T>::new(l).map_err(|e| p.refused(e))?)
-        },
+        Many::Outputs,
     )
     .doc("Item blocks of `blocksize·vlen` go to `out0`, `out1`, … `out{count−1}` in turn, round and round: `stream_demux` with equal lengths. `count`, `blocksize` and `vlen` must be at least 1. Tags move with their items. Any item type; GNU Radio vectors are flat streams here. GNU Radio's `blocks_deinterleave`.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(
-        ParamSpec::uint("vlen")
-            .default(1u64)
-            .doc("GNU Radio vector length: lengths count vectors"),
-    )
-    .param(
-        ParamSpec::uint("count")
-            .default(2u64)
-            .doc("number of outputs"),
-    )
-    .param(
-        ParamSpec::uint("blocksize")
-            .default(1u64)
-            .doc("items per turn"),
-    )
-    .input(PortSpec::new("in", PortItem::OfType))
-    .output(PortSpec::new("out", PortItem::OfType).repeated("count"))
 }

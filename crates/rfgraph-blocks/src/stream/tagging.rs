@@ -2,7 +2,7 @@
 //! [`TagGate`] (GNU Radio's `tag_gate`), [`TagsStrobe`] (`tags_strobe`)
 //! and [`BurstTagger`] (`burst_tagger`).
 
-use super::tags::forward;
+use super::tags::pass_through;
 use crate::limit::Limit;
 use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
 use rfgraph::{
@@ -72,25 +72,10 @@ impl<T: Item> Block for TagGate<T> {
     }
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
-        let start = self.input.position();
-        let i = self.input.slice();
-        let o = self.output.slice();
-        let n = i.len().min(o.len());
-        rfgraph::copy_items(&mut o[..n], &i[..n]);
-        if self.propagate {
-            forward(&self.input, start..start + n as u64, &self.output, |j| {
-                Some((j - start) as usize)
-            });
-        } else if !self.single_key.is_empty() {
-            for t in self.input.tags() {
-                if t.index >= start && t.index < start + n as u64 && t.key != self.single_key {
-                    self.output
-                        .add_tag((t.index - start) as usize, &t.key, t.value);
-                }
-            }
-        }
-        self.input.consume(n);
-        self.output.produce(n);
+        let (propagate, single) = (self.propagate, &self.single_key);
+        pass_through(&mut self.input, &mut self.output, |key, value| {
+            (propagate || (!single.is_empty() && key != single)).then_some(value)
+        });
         Ok(())
     }
 }

@@ -4,6 +4,7 @@
 //! interpolator of [`super::mmse`]. One output per recovered symbol.
 
 use super::mmse::{MmseInterpolator, NTAPS};
+use super::skip::Skip;
 use crate::error::DspError;
 use crate::kernel::{Kernel, Ratio};
 use num_complex::Complex32;
@@ -71,7 +72,7 @@ pub struct ClockRecoveryMm<T: MmSample> {
     mu: f32,
     mu0: f32,
     /// Input samples still to skip before the next interpolation.
-    skip: usize,
+    skip: Skip,
     /// Zeros still standing before the input (see [`MmSample::LEAD`]).
     lead: usize,
     history: [T; 6],
@@ -124,7 +125,7 @@ impl<T: MmSample> ClockRecoveryMm<T> {
             gain_mu,
             mu,
             mu0: mu,
-            skip: 0,
+            skip: Skip::default(),
             lead: T::LEAD,
             history: [T::default(); 6],
         })
@@ -147,11 +148,9 @@ impl<T: MmSample> Kernel for ClockRecoveryMm<T> {
     type Output = T;
 
     fn process(&mut self, input: &[T], output: &mut [T]) -> (usize, usize) {
-        let mut ii = self.skip.min(input.len());
-        self.skip -= ii;
-        if self.skip > 0 {
-            return (ii, 0);
-        }
+        let Some(mut ii) = self.skip.pay(input.len()) else {
+            return (input.len(), 0);
+        };
         let mut oo = 0;
         while oo < output.len() && ii + NTAPS <= input.len() + self.lead {
             let y = if self.lead > 0 {
@@ -175,12 +174,9 @@ impl<T: MmSample> Kernel for ClockRecoveryMm<T> {
             let zeros = step.min(self.lead);
             self.lead -= zeros;
             step -= zeros;
-            if ii + step > input.len() {
-                self.skip = ii + step - input.len();
-                ii = input.len();
+            if !self.skip.advance(&mut ii, step, input.len()) {
                 break;
             }
-            ii += step;
         }
         (ii, oo)
     }
@@ -196,7 +192,7 @@ impl<T: MmSample> Kernel for ClockRecoveryMm<T> {
     fn reset(&mut self) {
         self.omega = self.omega_mid;
         self.mu = self.mu0;
-        self.skip = 0;
+        self.skip.clear();
         self.lead = T::LEAD;
         self.history = [T::default(); 6];
     }

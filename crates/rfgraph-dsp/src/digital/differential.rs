@@ -5,97 +5,100 @@
 
 use crate::error::DspError;
 
-fn check(modulus: u32) -> Result<u32, DspError> {
-    if (2..=256).contains(&modulus) {
-        Ok(modulus)
-    } else {
-        Err(DspError::OutOfRange {
-            name: "modulus",
-            value: modulus as f64,
-            expected: "must be between 2 and 256",
+/// What an encoder and a decoder both keep: the alphabet size, the mode
+/// and the last symbol (the encoder's last output, the decoder's last
+/// input), which starts at 0.
+#[derive(Clone, Debug)]
+struct Coding {
+    modulus: u32,
+    nrzi: bool,
+    last: u32,
+}
+
+impl Coding {
+    /// Modulo `modulus`. Errors: `modulus` not in 2..=256.
+    fn modulo(modulus: u32) -> Result<Self, DspError> {
+        if !(2..=256).contains(&modulus) {
+            return Err(DspError::OutOfRange {
+                name: "modulus",
+                value: modulus as f64,
+                expected: "must be between 2 and 256",
+            });
+        }
+        Ok(Self {
+            modulus,
+            nrzi: false,
+            last: 0,
         })
+    }
+
+    /// NRZI over bit 0 of each symbol.
+    fn nrzi() -> Self {
+        Self {
+            modulus: 2,
+            nrzi: true,
+            last: 0,
+        }
     }
 }
 
 /// Differential encoder over symbols `0..modulus`, or NRZI over bits.
 #[derive(Clone, Debug)]
-pub struct DiffEncoder {
-    modulus: u32,
-    nrzi: bool,
-    last: u32,
-}
+pub struct DiffEncoder(Coding);
 
 impl DiffEncoder {
     /// An encoder starting from symbol 0. Errors: `modulus` not in 2..=256.
     pub fn new(modulus: u32) -> Result<Self, DspError> {
-        Ok(Self {
-            modulus: check(modulus)?,
-            nrzi: false,
-            last: 0,
-        })
+        Coding::modulo(modulus).map(Self)
     }
 
     /// An NRZI encoder: bit 0 of each input, 0 toggles the output, 1
     /// keeps it (GNU Radio's `DIFF_NRZI`); the line starts at 0.
     pub fn nrzi() -> Self {
-        Self {
-            modulus: 2,
-            nrzi: true,
-            last: 0,
-        }
+        Self(Coding::nrzi())
     }
 
     /// Encodes one symbol.
     #[inline]
     pub fn step(&mut self, x: u8) -> u8 {
-        self.last = if self.nrzi {
-            self.last ^ (!x as u32 & 1)
+        let c = &mut self.0;
+        c.last = if c.nrzi {
+            c.last ^ (!x as u32 & 1)
         } else {
-            (x as u32 + self.last) % self.modulus
+            (x as u32 + c.last) % c.modulus
         };
-        self.last as u8
+        c.last as u8
     }
 }
 
 /// Differential decoder over symbols `0..modulus`, or NRZI over bits.
 #[derive(Clone, Debug)]
-pub struct DiffDecoder {
-    modulus: u32,
-    nrzi: bool,
-    last: u32,
-}
+pub struct DiffDecoder(Coding);
 
 impl DiffDecoder {
     /// A decoder whose previous symbol is 0. Errors: `modulus` not in 2..=256.
     pub fn new(modulus: u32) -> Result<Self, DspError> {
-        Ok(Self {
-            modulus: check(modulus)?,
-            nrzi: false,
-            last: 0,
-        })
+        Coding::modulo(modulus).map(Self)
     }
 
     /// An NRZI decoder: 1 where bit 0 of the input kept its value, 0
     /// where it toggled (GNU Radio's `DIFF_NRZI`); the line starts at 0.
     pub fn nrzi() -> Self {
-        Self {
-            modulus: 2,
-            nrzi: true,
-            last: 0,
-        }
+        Self(Coding::nrzi())
     }
 
     /// Decodes one symbol.
     #[inline]
     pub fn step(&mut self, x: u8) -> u8 {
-        if self.nrzi {
-            let out = !(x as u32 ^ self.last) & 1;
-            self.last = x as u32 & 1;
+        let c = &mut self.0;
+        if c.nrzi {
+            let out = !(x as u32 ^ c.last) & 1;
+            c.last = x as u32 & 1;
             return out as u8;
         }
-        let m = self.modulus;
-        let out = ((x as u32 % m) + m - self.last % m) % m;
-        self.last = x as u32;
+        let m = c.modulus;
+        let out = ((x as u32 % m) + m - c.last % m) % m;
+        c.last = x as u32;
         out as u8
     }
 }

@@ -3,6 +3,7 @@
 //! pulse; the difference of their output powers steers an NCO that
 //! rotates the signal to zero frequency offset.
 
+use super::loop_math::{dot, loop_gains};
 use crate::error::DspError;
 use crate::kernel::{Kernel, Ratio};
 use num_complex::Complex32;
@@ -104,14 +105,14 @@ impl FllBandEdge {
         lower.reverse();
         upper.reverse();
         let damping = std::f32::consts::SQRT_2 / 2.0;
-        let denom = 1.0 + 2.0 * damping * bandwidth + bandwidth * bandwidth;
+        let (alpha, beta) = loop_gains(damping, bandwidth);
         Ok(Self {
             lower,
             upper,
             buf: vec![Complex32::new(0.0, 0.0); 2 * filter_size],
             idx: 0,
-            alpha: (4.0 * damping * bandwidth) / denom,
-            beta: (4.0 * bandwidth * bandwidth) / denom,
+            alpha,
+            beta,
             max_freq: TWO_PI * 2.0 / sps,
             phase: 0.0,
             freq: 0.0,
@@ -123,14 +124,6 @@ impl FllBandEdge {
     /// The frequency estimate in rad/sample.
     pub fn frequency(&self) -> f32 {
         self.freq
-    }
-
-    fn dot(taps: &[Complex32], x: &[Complex32]) -> Complex32 {
-        let mut acc = Complex32::new(0.0, 0.0);
-        for (t, s) in taps.iter().zip(x) {
-            acc += t * s;
-        }
-        acc
     }
 }
 
@@ -155,8 +148,8 @@ impl Kernel for FllBandEdge {
             let window = &self.buf[self.idx..self.idx + size];
             // GNU Radio's naming: the "upper" output comes from the lower
             // taps.
-            let out_upper = Self::dot(&self.lower, window);
-            let out_lower = Self::dot(&self.upper, window);
+            let out_upper = dot(&self.lower, window);
+            let out_lower = dot(&self.upper, window);
             let error = out_lower.norm_sqr() - out_upper.norm_sqr();
             let error = if error.is_finite() { error } else { 0.0 };
             self.freq += self.beta * error;

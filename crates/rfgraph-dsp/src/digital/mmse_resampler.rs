@@ -5,6 +5,7 @@
 
 use super::clock_recovery_mm::MmSample;
 use super::mmse::{MmseInterpolator, NTAPS};
+use super::skip::Skip;
 use crate::error::DspError;
 use crate::kernel::{Kernel, Ratio};
 
@@ -15,7 +16,7 @@ pub struct MmseResampler<T: MmSample> {
     ratio: f64,
     mu: f64,
     mu0: f64,
-    skip: usize,
+    skip: Skip,
     _t: std::marker::PhantomData<fn(T)>,
 }
 
@@ -35,7 +36,7 @@ impl<T: MmSample> MmseResampler<T> {
             ratio: 1.0,
             mu: phase_shift,
             mu0: phase_shift,
-            skip: 0,
+            skip: Skip::default(),
             _t: std::marker::PhantomData,
         };
         k.set_ratio(ratio)?;
@@ -61,11 +62,9 @@ impl<T: MmSample> Kernel for MmseResampler<T> {
     type Output = T;
 
     fn process(&mut self, input: &[T], output: &mut [T]) -> (usize, usize) {
-        let mut ii = self.skip.min(input.len());
-        self.skip -= ii;
-        if self.skip > 0 {
-            return (ii, 0);
-        }
+        let Some(mut ii) = self.skip.pay(input.len()) else {
+            return (input.len(), 0);
+        };
         let mut oo = 0;
         while oo < output.len() && ii + NTAPS <= input.len() {
             output[oo] = T::interpolate(&self.interp, &input[ii..ii + NTAPS], self.mu as f32);
@@ -75,12 +74,9 @@ impl<T: MmSample> Kernel for MmseResampler<T> {
             let f = s.floor();
             self.mu = ((s - f) as f32) as f64;
             let step = f as usize;
-            if ii + step > input.len() {
-                self.skip = ii + step - input.len();
-                ii = input.len();
+            if !self.skip.advance(&mut ii, step, input.len()) {
                 break;
             }
-            ii += step;
         }
         (ii, oo)
     }
@@ -95,7 +91,7 @@ impl<T: MmSample> Kernel for MmseResampler<T> {
 
     fn reset(&mut self) {
         self.mu = self.mu0;
-        self.skip = 0;
+        self.skip.clear();
     }
 }
 

@@ -12,9 +12,11 @@ pub mod constellation;
 pub mod costas;
 pub mod differential;
 pub mod fll_band_edge;
+mod loop_math;
 pub mod mmse;
 pub mod mmse_resampler;
 pub mod pfb_clock_sync;
+mod skip;
 
 pub use bits::{BitRepack, Endianness, Word};
 pub use chunks::ChunksToSymbols;

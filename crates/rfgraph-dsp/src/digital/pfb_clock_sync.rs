@@ -4,6 +4,7 @@
 //! their derivatives; the loop picks the arm whose derivative output is
 //! zero at the symbol peak.
 
+use super::loop_math::{dot, loop_gains};
 use crate::error::DspError;
 use crate::kernel::{Kernel, Ratio};
 use num_complex::Complex32;
@@ -144,19 +145,9 @@ impl PfbClockSync {
                 expected: "must be >= 0",
             });
         }
-        let denom = 1.0 + 2.0 * self.damping * bw + bw * bw;
         self.loop_bw = bw;
-        self.alpha = (4.0 * self.damping * bw) / denom;
-        self.beta = (4.0 * bw * bw) / denom;
+        (self.alpha, self.beta) = loop_gains(self.damping, bw);
         Ok(())
-    }
-
-    fn dot(arm: &[f32], x: &[Complex32]) -> Complex32 {
-        let mut acc = Complex32::new(0.0, 0.0);
-        for (t, s) in arm.iter().zip(x) {
-            acc += s * t;
-        }
-        acc
     }
 }
 
@@ -188,11 +179,11 @@ impl Kernel for PfbClockSync {
                 break;
             }
             let x = &self.buf[self.pos as usize..(self.pos + t) as usize];
-            let y = Self::dot(&self.arms[filt as usize], x);
+            let y = dot(&self.arms[filt as usize], x);
             output[produced] = y;
             produced += 1;
             self.k += self.rate_i as f32 + self.rate_f;
-            let d = Self::dot(&self.diff_arms[filt as usize], x);
+            let d = dot(&self.diff_arms[filt as usize], x);
             let error = (y.im * d.im + y.re * d.re) / 2.0;
             let error = if error.is_finite() { error } else { 0.0 };
             for _ in 0..self.sps {
