@@ -2,7 +2,7 @@
 //! the item kinds every generic stream block takes, the `items` limit of
 //! endless sources.
 
-use rfgraph::registry::{ItemKind, ParamSpec};
+use rfgraph::registry::{BuildError, ItemKind, ParamSpec, Params};
 
 /// Every item kind a plain stream block (copy, head, null) can carry.
 pub(crate) const ALL_KINDS: [ItemKind; 7] = ItemKind::ALL;
@@ -28,5 +28,11 @@ pub(crate) use for_any_item;
 pub(crate) fn items_param() -> ParamSpec {
     ParamSpec::uint("items")
         .optional()
+        .unit("items")
         .doc("stop after this many items (endless when not set)")
+}
+
+/// The [`items_param`]'s value, `None` when endless.
+pub(crate) fn items(p: &Params) -> Result<Option<u64>, BuildError> {
+    p.opt("items")
 }

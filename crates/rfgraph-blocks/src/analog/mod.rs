@@ -26,19 +26,4 @@ pub(crate) use random_source::spec as random_source_spec;
 pub(crate) use single_pole_iir::spec as single_pole_iir_filter_spec;
 pub(crate) use vco::spec as vco_spec;
 
-use rfgraph::registry::{BuildError, ParamSpec, Params};
-
-/// The `items` parameter of endless sources: stop after that many items
-/// (`u64::MAX`, the default, is endless).
-pub(crate) fn items_param() -> ParamSpec {
-    ParamSpec::uint("items")
-        .default(u64::MAX)
-        .unit("items")
-        .doc("stop after this many items (default: endless)")
-}
-
-/// The `items` parameter's value, `None` when endless.
-pub(crate) fn items(p: &Params) -> Result<Option<u64>, BuildError> {
-    let n = p.u64("items")?;
-    Ok((n != u64::MAX).then_some(n))
-}
+pub(crate) use crate::spec_util::{items, items_param};

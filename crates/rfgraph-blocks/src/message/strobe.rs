@@ -180,17 +180,19 @@ fn common(spec: BlockSpec) -> BlockSpec {
     )
     .param(
         ParamSpec::uint("count")
-            .default(u64::MAX)
-            .doc("finish after this many messages (default: never)"),
+            .optional()
+            .doc("finish after this many messages (never when not set)"),
     )
     .message_input("set_msg")
     .message_output("strobe")
 }
 
 fn build(p: &Params, interval: Interval) -> Result<Box<dyn Block>, rfgraph::registry::BuildError> {
-    Ok(Box::new(
-        MessageStrobe::new(p.raw("message")?.clone(), interval).count(p.u64("count")?),
-    ))
+    let strobe = MessageStrobe::new(p.raw("message")?.clone(), interval);
+    Ok(Box::new(match p.opt("count")? {
+        Some(n) => strobe.count(n),
+        None => strobe,
+    }))
 }
 
 fn milliseconds(p: &Params, name: &str) -> Result<f64, rfgraph::registry::BuildError> {

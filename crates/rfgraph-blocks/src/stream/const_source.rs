@@ -106,7 +106,7 @@ pub(crate) fn spec() -> BlockSpec {
         "Sources",
         "An endless (or `items`-long) stream of one settable value.",
         |p: &Params| {
-            let items = p.u64("items")?;
+            let items = crate::spec_util::items(p)?;
             let raw = p.raw("constant")?.clone();
             rfgraph::for_item_kinds!(p, p.item_type()?, {
                 F32 => f32, C32 => Complex32, I32 => i32, I16 => i16, U8 => u8
@@ -116,7 +116,7 @@ pub(crate) fn spec() -> BlockSpec {
                     _ => return Err(p.invalid("constant", format!("expected one number, found {raw:?}"))),
                 };
                 let src = ConstSource::<T>::new(c);
-                if items == u64::MAX { src } else { src.items(items) }
+                match items { Some(n) => src.items(n), None => src }
             })
         },
     )
@@ -134,11 +134,6 @@ pub(crate) fn spec() -> BlockSpec {
             .settable()
             .doc("the value written (complex: `[[re, im]]` or `{re, im}`)"),
     )
-    .param(
-        ParamSpec::uint("items")
-            .default(u64::MAX)
-            .unit("items")
-            .doc("stop after this many items (default: endless)"),
-    )
+    .param(crate::spec_util::items_param())
     .output(PortSpec::new("out", PortItem::OfType))
 }

@@ -261,11 +261,11 @@ pub(crate) fn tags_strobe_spec() -> BlockSpec {
                 p.raw("value")?.clone(),
                 p.u64("interval")?,
                 p.string("key")?,
-                p.u64("items")?,
+                crate::spec_util::items(p)?,
             );
             super::any_item!(p, T => {
                 let s = TagsStrobe::<T>::new(value.clone(), interval, key.clone()).map_err(|e| p.refused(e))?;
-                if items == u64::MAX { s } else { s.items(items) }
+                match items { Some(n) => s.items(n), None => s }
             })
         },
     )
@@ -274,12 +274,7 @@ pub(crate) fn tags_strobe_spec() -> BlockSpec {
     .param(ParamSpec::any("value").default(Pmt::Null).doc("the tags' value"))
     .param(ParamSpec::uint("interval").default(1000u64).unit("items").doc("items between two tags"))
     .param(ParamSpec::string("key").default("strobe").doc("the tags' key"))
-    .param(
-        ParamSpec::uint("items")
-            .default(u64::MAX)
-            .unit("items")
-            .doc("stop after this many items (default: endless)"),
-    )
+    .param(crate::spec_util::items_param())
     .output(PortSpec::new("out", PortItem::OfType))
 }
 
