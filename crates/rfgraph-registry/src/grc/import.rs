@@ -30,7 +30,8 @@ pub struct LoadOptions {
     pub max_items: Option<u64>,
 }
 
-/// Hardware and audio sources, replaced by null sources.
+/// Hardware and audio sources, replaced by seify's `dummy` device
+/// (complex radio sources) or null sources.
 fn is_hardware_source(id: &str) -> bool {
     id == "uhd_usrp_source"
         || id == "osmosdr_source"
@@ -102,6 +103,56 @@ impl<'a> Importer<'a> {
         ));
     }
 
+    /// A complex radio source as rfgraph's `sdr_source` on seify's
+    /// `dummy` driver, with GNU Radio's sample rate, frequency and gain
+    /// (channel 0). False when that is not possible (audio, non-complex
+    /// samples, no `sdr_source` registered): a null source stands in then.
+    fn dummy_device(&mut self, b: &GrcBlock) -> bool {
+        if b.id == "audio_source" || !matches!(b.text("type"), "" | "fc32" | "complex") {
+            return false;
+        }
+        let Ok(spec) = self.registry.get("sdr_source") else {
+            return false;
+        };
+        let first =
+            |ids: &[&'static str]| ids.iter().copied().find(|id| !b.text(id).trim().is_empty());
+        let mut params = vec![ParamValue {
+            name: "args".into(),
+            value: Value::Text("driver=dummy".into()),
+            at: self.at(b.pos),
+        }];
+        for (rf, gr) in [
+            ("sample_rate", first(&["samp_rate", "sample_rate"])),
+            (
+                "frequency",
+                first(&["center_freq0", "center_freq", "freq0", "freq"]),
+            ),
+            ("gain", first(&["gain0", "gain"])),
+        ] {
+            if let Some(gr) = gr {
+                params.push(ParamValue {
+                    name: rf.into(),
+                    value: translate::expr_value(b.text(gr)),
+                    at: self.at(b.pos_of(gr)),
+                });
+            }
+        }
+        self.doc.blocks.push(BlockInstance {
+            name: b.name.clone(),
+            kind: spec.name.to_string(),
+            at: self.at(b.pos),
+            kind_at: self.at(b.id_pos),
+            params,
+            options: BlockOptions::default(),
+        });
+        self.placed.insert(b.name.clone(), Placed::Block(spec));
+        self.notice(
+            b,
+            "hardware or audio input: replaced by seify's `dummy` device (`sdr_source`, driver=dummy), bounded like other endless sources",
+        );
+        true
+    }
+
     fn block(&mut self, b: &'a GrcBlock) {
         let id = b.id.as_str();
         if variables::is_variable(id) {
@@ -112,6 +163,9 @@ impl<'a> Importer<'a> {
                         Some(format!("`{line}`: the expressions provide math, numpy and GNU Radio's filter design")),
                     );
                 }
+            }
+            if let Some(reason) = variables::unsupported_constellation(b) {
+                self.unsupported(b, Some(reason));
             }
             self.variable_blocks.push(b);
             if id == "variable_tag_object" {
@@ -152,6 +206,9 @@ impl<'a> Importer<'a> {
                     self.unsupported(b, Some("rfgraph has no `null_sink` to stand for it".into()))
                 }
             }
+            return;
+        }
+        if is_hardware_source(id) && self.dummy_device(b) {
             return;
         }
         if is_hardware_source(id) {
@@ -530,11 +587,13 @@ fn bound(doc: &mut Document, registry: &Registry, n: u64) {
             });
             continue;
         }
-        let repeats = spec.param_spec("repeat").is_some()
-            && !matches!(
-                b.param("repeat").map(|p| &p.value),
-                Some(Value::Bool(false))
-            );
+        // A device streams until stopped.
+        let repeats = spec.name == "sdr_source"
+            || spec.param_spec("repeat").is_some()
+                && !matches!(
+                    b.param("repeat").map(|p| &p.value),
+                    Some(Value::Bool(false))
+                );
         if !repeats {
             continue;
         }
