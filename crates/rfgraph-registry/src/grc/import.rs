@@ -3,8 +3,9 @@
 //! Variables come from `variable`, `parameter` and the GUI variables;
 //! each other enabled block becomes its registry block by the
 //! [`mapping`](super::mapping) table, a Qt GUI block becomes null sinks
-//! (one per connected input, with a notice), a hardware source or sink a
-//! null source or sink (with a notice). Every block without an
+//! (one per connected input, with a notice), a complex hardware radio
+//! source `sdr_source` on seify's `dummy` driver, other hardware and audio
+//! sources null sources, hardware sinks null sinks (each with a notice). Every block without an
 //! equivalent, every unsupported import and every message port rfgraph's
 //! block lacks go into ONE [`GrcError::Unsupported`]; nothing half-loads.
 
