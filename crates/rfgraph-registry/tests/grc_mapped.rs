@@ -196,6 +196,17 @@ fn message_values_constellations_and_refusals() {
                     ("repeat", "False"),
                 ],
             ),
+            block("lenkey", "variable", &[("value", "\"len\"")]),
+            block(
+                "p2s",
+                "pdu_pdu_to_tagged_stream",
+                &[("type", "byte"), ("tag", "packet_len")],
+            ),
+            block(
+                "s2p",
+                "pdu_tagged_stream_to_pdu",
+                &[("type", "byte"), ("tag", "lenkey")],
+            ),
             block("bytes", "blocks_null_sink", &[("type", "byte")]),
             block("floats", "blocks_null_sink", &[("type", "float")]),
         ],
@@ -204,6 +215,7 @@ fn message_values_constellations_and_refusals() {
             ("src", "0", "evm", "0"),
             ("dec", "0", "bytes", "0"),
             ("evm", "0", "floats", "0"),
+            ("p2s", "0", "s2p", "0"),
         ],
     );
     let doc = grc::from_str(&text, Path::new("t.grc"), &registry).unwrap();
@@ -213,6 +225,23 @@ fn message_values_constellations_and_refusals() {
         Value::Expr("\"snr\"".into())
     );
     assert_eq!(set.param("value").unwrap().value, Value::Expr("3.5".into()));
+    // GRC string parameters: literal text, or the variable they name.
+    assert_eq!(
+        doc.block("p2s")
+            .unwrap()
+            .param("len_tag_key")
+            .unwrap()
+            .value,
+        Value::Expr("\"packet_len\"".into())
+    );
+    assert_eq!(
+        doc.block("s2p")
+            .unwrap()
+            .param("len_tag_key")
+            .unwrap()
+            .value,
+        Value::Expr("lenkey".into())
+    );
     let evm = doc.block("evm").unwrap();
     assert_eq!(
         evm.param("constellation").unwrap().value,

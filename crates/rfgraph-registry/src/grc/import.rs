@@ -241,7 +241,13 @@ impl<'a> Importer<'a> {
         };
         let path = self.path.clone();
         let at = move |pos: Pos| Location::new(path.clone(), pos.line, pos.col);
-        match translate::params(b, map, spec, &at) {
+        let grc_blocks = &self.grc_blocks;
+        let is_variable = |name: &str| {
+            grc_blocks
+                .get(name)
+                .is_some_and(|v| variables::is_variable(&v.id))
+        };
+        match translate::params(b, map, spec, &at, &is_variable) {
             Ok(params) => {
                 self.doc.blocks.push(BlockInstance {
                     name: b.name.clone(),

@@ -134,13 +134,15 @@ fn is_one(text: &str) -> bool {
 }
 
 /// `block`'s parameters for `spec` by `map`; `at` turns a place in the
-/// file into a location. The error is the reason the block is
-/// unsupported.
+/// file into a location; `is_variable` says whether a name is one of the
+/// flowgraph's variables (a string parameter naming one takes its value,
+/// as in GRC). The error is the reason the block is unsupported.
 pub fn params(
     block: &GrcBlock,
     map: &Map,
     spec: &BlockSpec,
     at: &dyn Fn(super::yaml::Pos) -> Location,
+    is_variable: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<ParamValue>, String> {
     let mut out: Vec<ParamValue> = Vec::new();
     let mut push = |rf: &str, value: Value, gr: &str| -> Result<(), String> {
@@ -204,6 +206,10 @@ pub fn params(
             P::Str(gr, rf) => {
                 let text = block.text(gr);
                 if text.is_empty() {
+                    continue;
+                }
+                if is_variable(text.trim()) {
+                    push(rf, Value::Expr(text.trim().to_string()), gr)?;
                     continue;
                 }
                 let value = quoted(text)
