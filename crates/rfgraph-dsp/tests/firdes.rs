@@ -269,8 +269,9 @@ fn designs_have_the_requested_gain() {
 #[test]
 fn invalid_specifications_are_errors() {
     let (h, p) = (WinType::Hamming, DEFAULT_PARAM);
-    // Cutoff outside (0, fs/2) (GNU Radio allows fs/2 itself).
-    for fc in [0.0, -1.0, 24_000.0, 30_000.0, f64::NAN] {
+    // Cutoff outside (0, fs/2]: GNU Radio checks `0 < fa <= fs/2`.
+    assert!(firdes::low_pass(1.0, 48_000.0, 24_000.0, 1_000.0, h, p).is_ok());
+    for fc in [0.0, -1.0, 24_000.5, 30_000.0, f64::NAN] {
         assert!(
             firdes::low_pass(1.0, 48_000.0, fc, 1_000.0, h, p).is_err(),
             "{fc}"
@@ -289,7 +290,8 @@ fn invalid_specifications_are_errors() {
     // Bands: low >= high (GNU Radio gives NaN taps for low == high).
     assert!(firdes::band_pass(1.0, 48_000.0, 4_000.0, 4_000.0, 1_000.0, h, p).is_err());
     assert!(firdes::band_pass(1.0, 48_000.0, 5_000.0, 4_000.0, 1_000.0, h, p).is_err());
-    assert!(firdes::band_reject(1.0, 48_000.0, 4_000.0, 24_000.0, 1_000.0, h, p).is_err());
+    assert!(firdes::band_reject(1.0, 48_000.0, 4_000.0, 24_000.0, 1_000.0, h, p).is_ok());
+    assert!(firdes::band_reject(1.0, 48_000.0, 4_000.0, 24_001.0, 1_000.0, h, p).is_err());
     assert!(firdes::complex_band_pass(1.0, 1.0, -0.6, 0.1, 0.05, h, p).is_err());
     assert!(firdes::complex_band_pass(1.0, 1.0, 0.1, 0.1, 0.05, h, p).is_err());
     assert!(firdes::complex_band_reject(1.0, 1.0, 0.2, 0.1, 0.05, h, p).is_err());

@@ -141,6 +141,12 @@ fn math_and_numpy() {
     assert_eq!(v("numpy.ones(2)"), v("[1.0, 1.0]"));
     assert_eq!(v("np.sqrt([4, 9])"), v("[2.0, 3.0]"));
     assert_eq!(v("np.arange(3)"), v("[0, 1, 2]"));
+    // numpy 1.x: np.kron(np.ones(2), np.arange(3)) is [0, 1, 2, 0, 1, 2].
+    assert_eq!(
+        v("np.kron(np.ones(2), np.arange(3))"),
+        v("[0.0, 1.0, 2.0, 0.0, 1.0, 2.0]")
+    );
+    assert_eq!(v("np.kron([1, 2], [1, -1])"), v("[1.0, -1.0, 2.0, -2.0]"));
 }
 
 #[test]

@@ -113,7 +113,7 @@ fn two_edges(
 /// assert_eq!(taps.len(), 115); // ⌊53 · 48000 / 22000⌋, odd
 /// ```
 ///
-/// Errors: non-positive rates or width, `cutoff_freq` not in `(0, fs/2)`,
+/// Errors: non-positive rates or width, `cutoff_freq` not in `(0, fs/2]`,
 /// invalid `param`, too many taps.
 pub fn low_pass(
     gain: f64,

@@ -8,7 +8,7 @@
 //! [`crate::design`]. The differences from GNU Radio are on purpose:
 //! everything is computed in `f64`, and specifications GNU Radio accepts but
 //! turns into NaN or meaningless taps are errors ([`DspError`]): a cutoff
-//! at or above `sampling_freq / 2`, `low >= high`, non-positive widths, a
+//! above `sampling_freq / 2` (GNU Radio rejects those too), `low >= high`, non-positive widths, a
 //! gain or parameter that is not finite, more than 2^24 taps. And
 //! [`complex_band_reject_2`] returns its design's taps only, where GNU Radio
 //! 3.10 appends zeros up to the window rule's count (same response).
@@ -84,15 +84,15 @@ fn ntaps_for(atten: f64, sampling_freq: f64, transition_width: f64) -> Result<us
     Ok(n as usize | 1)
 }
 
-/// Checks a band edge `0 < f < sampling_freq / 2` (GNU Radio allows the
-/// edge at Nyquist itself).
+/// Checks a band edge `0 < f <= sampling_freq / 2` (GNU Radio's
+/// `0 < fa <= sampling_freq / 2`: the edge may sit at Nyquist itself).
 fn check_edge(name: &'static str, sampling_freq: f64, f: f64) -> Result<(), DspError> {
     DspError::positive(name, f)?;
-    if f >= sampling_freq / 2.0 {
+    if f > sampling_freq / 2.0 {
         return Err(DspError::OutOfRange {
             name,
             value: f,
-            expected: "must be below sampling_freq / 2",
+            expected: "must be at most sampling_freq / 2",
         });
     }
     Ok(())
@@ -106,5 +106,25 @@ fn check_order(low: f64, high: f64) -> Result<(), DspError> {
         Err(DspError::InvalidSpec(format!(
             "band edges must satisfy low < high, got {low} and {high}"
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cutoff_at_nyquist_is_accepted_and_above_it_rejected() {
+        // GNU Radio 3.10: firdes.low_pass(1, 1000, 500, 100) is 25 taps,
+        // a unit impulse in the middle (all-pass), up to rounding.
+        let taps = low_pass(1.0, 1000.0, 500.0, 100.0, WinType::Hamming, 6.76).unwrap();
+        assert_eq!(taps.len(), 25);
+        for (i, t) in taps.iter().enumerate() {
+            let want = if i == 12 { 1.0 } else { 0.0 };
+            assert!((t - want).abs() < 1e-6, "tap {i}: {t}");
+        }
+        assert!(high_pass(1.0, 1000.0, 500.0, 100.0, WinType::Hamming, 6.76).is_ok());
+        assert!(band_pass(1.0, 1000.0, 100.0, 500.0, 100.0, WinType::Hamming, 6.76).is_ok());
+        assert!(low_pass(1.0, 1000.0, 500.1, 100.0, WinType::Hamming, 6.76).is_err());
     }
 }

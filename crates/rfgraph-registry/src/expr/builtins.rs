@@ -46,6 +46,7 @@ const MATH_CONSTS: &[&str] = &["pi", "e", "tau", "inf", "nan"];
 const NUMPY_FUNCS: &[&str] = &[
     "abs", "arange", "ceil", "cos", "exp", "floor", "linspace", "log", "log10", "log2", "ones",
     "sin", "sqrt", "tan", "zeros", "round", "sum", "arctan2", "hamming", "hanning", "blackman",
+    "kron",
 ];
 const WINDOW_FUNCS: &[&str] = &[
     "build",
@@ -819,6 +820,32 @@ fn numpy(f: &str, call: Call) -> Result<Value, ExprError> {
                         };
                         Value::Float(a + (b - a) * t)
                     })
+                    .collect(),
+            ))
+        }
+        "kron" => {
+            // 1-D real lists: `out[i·len(b) + j] = a[i]·b[j]`.
+            let args = call.positional(2, 2)?;
+            let reals = |a: &Arg| -> Result<Vec<f64>, ExprError> {
+                items(&name, a)?
+                    .iter()
+                    .map(|v| {
+                        v.as_f64()
+                            .ok_or_else(|| arg_type(&name, "list of numbers", a))
+                    })
+                    .collect()
+            };
+            let (a, b) = (reals(args[0])?, reals(args[1])?);
+            if a.len().saturating_mul(b.len()) > MAX_ITEMS {
+                return Err(call.error(ExprErrorKind::TooLarge {
+                    what: "kron".into(),
+                    size: (a.len() as u128) * (b.len() as u128),
+                    limit: MAX_ITEMS,
+                }));
+            }
+            Ok(Value::List(
+                a.iter()
+                    .flat_map(|x| b.iter().map(move |y| Value::Float(x * y)))
                     .collect(),
             ))
         }

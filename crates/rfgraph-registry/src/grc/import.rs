@@ -3,8 +3,9 @@
 //! Variables come from `variable`, `parameter` and the GUI variables;
 //! each other enabled block becomes its registry block by the
 //! [`mapping`](super::mapping) table, a Qt GUI block becomes null sinks
-//! (one per connected input, with a notice), a hardware source or sink a
-//! null source or sink (with a notice). Every block without an
+//! (one per connected input, with a notice), a complex hardware radio
+//! source `sdr_source` on seify's `dummy` driver, other hardware and audio
+//! sources null sources, hardware sinks null sinks (each with a notice). Every block without an
 //! equivalent, every unsupported import and every message port rfgraph's
 //! block lacks go into ONE [`GrcError::Unsupported`]; nothing half-loads.
 
@@ -30,7 +31,8 @@ pub struct LoadOptions {
     pub max_items: Option<u64>,
 }
 
-/// Hardware and audio sources, replaced by null sources.
+/// Hardware and audio sources, replaced by seify's `dummy` device
+/// (complex radio sources) or null sources.
 fn is_hardware_source(id: &str) -> bool {
     id == "uhd_usrp_source"
         || id == "osmosdr_source"
@@ -102,6 +104,56 @@ impl<'a> Importer<'a> {
         ));
     }
 
+    /// A complex radio source as rfgraph's `sdr_source` on seify's
+    /// `dummy` driver, with GNU Radio's sample rate, frequency and gain
+    /// (channel 0). False when that is not possible (audio, non-complex
+    /// samples, no `sdr_source` registered): a null source stands in then.
+    fn dummy_device(&mut self, b: &GrcBlock) -> bool {
+        if b.id == "audio_source" || !matches!(b.text("type"), "" | "fc32" | "complex") {
+            return false;
+        }
+        let Ok(spec) = self.registry.get("sdr_source") else {
+            return false;
+        };
+        let first =
+            |ids: &[&'static str]| ids.iter().copied().find(|id| !b.text(id).trim().is_empty());
+        let mut params = vec![ParamValue {
+            name: "args".into(),
+            value: Value::Text("driver=dummy".into()),
+            at: self.at(b.pos),
+        }];
+        for (rf, gr) in [
+            ("sample_rate", first(&["samp_rate", "sample_rate"])),
+            (
+                "frequency",
+                first(&["center_freq0", "center_freq", "freq0", "freq"]),
+            ),
+            ("gain", first(&["gain0", "gain"])),
+        ] {
+            if let Some(gr) = gr {
+                params.push(ParamValue {
+                    name: rf.into(),
+                    value: translate::expr_value(b.text(gr)),
+                    at: self.at(b.pos_of(gr)),
+                });
+            }
+        }
+        self.doc.blocks.push(BlockInstance {
+            name: b.name.clone(),
+            kind: spec.name.to_string(),
+            at: self.at(b.pos),
+            kind_at: self.at(b.id_pos),
+            params,
+            options: BlockOptions::default(),
+        });
+        self.placed.insert(b.name.clone(), Placed::Block(spec));
+        self.notice(
+            b,
+            "hardware or audio input: replaced by seify's `dummy` device (`sdr_source`, driver=dummy), bounded like other endless sources",
+        );
+        true
+    }
+
     fn block(&mut self, b: &'a GrcBlock) {
         let id = b.id.as_str();
         if variables::is_variable(id) {
@@ -112,6 +164,9 @@ impl<'a> Importer<'a> {
                         Some(format!("`{line}`: the expressions provide math, numpy and GNU Radio's filter design")),
                     );
                 }
+            }
+            if let Some(reason) = variables::unsupported_constellation(b) {
+                self.unsupported(b, Some(reason));
             }
             self.variable_blocks.push(b);
             if id == "variable_tag_object" {
@@ -154,6 +209,9 @@ impl<'a> Importer<'a> {
             }
             return;
         }
+        if is_hardware_source(id) && self.dummy_device(b) {
+            return;
+        }
         if is_hardware_source(id) {
             match self.registry.get("null_source") {
                 Ok(spec) => {
@@ -183,7 +241,13 @@ impl<'a> Importer<'a> {
         };
         let path = self.path.clone();
         let at = move |pos: Pos| Location::new(path.clone(), pos.line, pos.col);
-        match translate::params(b, map, spec, &at) {
+        let grc_blocks = &self.grc_blocks;
+        let is_variable = |name: &str| {
+            grc_blocks
+                .get(name)
+                .is_some_and(|v| variables::is_variable(&v.id))
+        };
+        match translate::params(b, map, spec, &at, &is_variable) {
             Ok(params) => {
                 self.doc.blocks.push(BlockInstance {
                     name: b.name.clone(),
@@ -530,11 +594,13 @@ fn bound(doc: &mut Document, registry: &Registry, n: u64) {
             });
             continue;
         }
-        let repeats = spec.param_spec("repeat").is_some()
-            && !matches!(
-                b.param("repeat").map(|p| &p.value),
-                Some(Value::Bool(false))
-            );
+        // A device streams until stopped.
+        let repeats = spec.name == "sdr_source"
+            || spec.param_spec("repeat").is_some()
+                && !matches!(
+                    b.param("repeat").map(|p| &p.value),
+                    Some(Value::Bool(false))
+                );
         if !repeats {
             continue;
         }

@@ -31,18 +31,118 @@ pub fn expr_value(text: &str) -> Value {
     }
 }
 
+/// The standard constellations GNU Radio's `digital.constellation_*()`
+/// make and rfgraph's constellation blocks take by name.
+pub const CONSTELLATIONS: &[&str] = &["bpsk", "qpsk", "dqpsk", "8psk", "16qam"];
+
+/// A Python string literal's text (`'x'`, `"x"`).
+fn quoted(text: &str) -> Option<&str> {
+    let t = text.trim();
+    ['\'', '"']
+        .into_iter()
+        .find_map(|q| t.strip_prefix(q).and_then(|r| r.strip_suffix(q)))
+        .filter(|inner| !inner.contains(['\'', '"', '\\']))
+}
+
+/// `text` as a string expression.
+fn string_expr(text: &str) -> Value {
+    Value::Expr(format!("\"{text}\""))
+}
+
+/// The argument of `pmt.<f>(arg)` for one of `functions`.
+fn pmt_call<'t>(text: &'t str, functions: &[&str]) -> Option<&'t str> {
+    let rest = text.trim().strip_prefix("pmt.")?;
+    functions.iter().find_map(|f| {
+        rest.strip_prefix(f)?
+            .trim()
+            .strip_prefix('(')?
+            .strip_suffix(')')
+    })
+}
+
+/// A GNU Radio message value (`pmt.intern("x")`, `pmt.PMT_T`, ...).
+fn pmt_value(text: &str) -> Result<Value, String> {
+    let t = text.trim();
+    if let Some(s) = quoted(t) {
+        return Ok(string_expr(s));
+    }
+    if let Some(arg) = pmt_call(t, &["intern", "string_to_symbol"]) {
+        return quoted(arg)
+            .map(string_expr)
+            .ok_or_else(|| format!("`{t}`: only string literals become symbols here"));
+    }
+    if let Some(arg) = pmt_call(
+        t,
+        &["from_long", "from_double", "from_float", "from_uint64"],
+    ) {
+        return Ok(Value::Expr(arg.trim().to_string()));
+    }
+    match t {
+        "pmt.PMT_T" => Ok(Value::Bool(true)),
+        "pmt.PMT_F" => Ok(Value::Bool(false)),
+        _ if t.starts_with("pmt.") => Err(format!("`{t}`: this message value has no rfgraph form")),
+        _ => Ok(expr_value(t)),
+    }
+}
+
+/// A constellation object's standard name, or the expression naming a
+/// `variable_constellation`.
+fn constellation(text: &str) -> Result<Value, String> {
+    let t = text.trim();
+    let t = t.strip_suffix(".base()").unwrap_or(t);
+    if let Some(name) = t
+        .strip_prefix("digital.constellation_")
+        .and_then(|r| r.strip_suffix("()"))
+    {
+        return CONSTELLATIONS
+            .contains(&name)
+            .then(|| string_expr(name))
+            .ok_or_else(|| {
+                format!(
+                    "`{t}`: rfgraph knows the constellations {}",
+                    CONSTELLATIONS.join(", ")
+                )
+            });
+    }
+    if !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        // A variable_constellation (its value is the name).
+        return Ok(Value::Expr(t.to_string()));
+    }
+    Err(format!(
+        "`{t}`: only GNU Radio's standard constellations ({}) are supported",
+        CONSTELLATIONS.join(", ")
+    ))
+}
+
+/// The text a GNU Radio object stands for where rfgraph takes text: a
+/// symbol (`pmt.intern("x")`) or a standard constellation
+/// (`digital.constellation_qpsk()`, optionally `.base()`).
+pub fn text_object(text: &str) -> Option<String> {
+    let t = text.trim();
+    if let Some(arg) = pmt_call(t, &["intern", "string_to_symbol"]) {
+        return quoted(arg).map(str::to_string);
+    }
+    let t = t.strip_suffix(".base()").unwrap_or(t);
+    let name = t
+        .strip_prefix("digital.constellation_")
+        .and_then(|r| r.strip_suffix("()"))?;
+    CONSTELLATIONS.contains(&name).then(|| name.to_string())
+}
+
 fn is_one(text: &str) -> bool {
     matches!(text.trim(), "" | "1")
 }
 
 /// `block`'s parameters for `spec` by `map`; `at` turns a place in the
-/// file into a location. The error is the reason the block is
-/// unsupported.
+/// file into a location; `is_variable` says whether a name is one of the
+/// flowgraph's variables (a string parameter naming one takes its value,
+/// as in GRC). The error is the reason the block is unsupported.
 pub fn params(
     block: &GrcBlock,
     map: &Map,
     spec: &BlockSpec,
     at: &dyn Fn(super::yaml::Pos) -> Location,
+    is_variable: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<ParamValue>, String> {
     let mut out: Vec<ParamValue> = Vec::new();
     let mut push = |rf: &str, value: Value, gr: &str| -> Result<(), String> {
@@ -102,6 +202,41 @@ pub fn params(
                 let ty = mapping::item_type(text)
                     .ok_or_else(|| format!("`{gr}`: no rfgraph item type for `{text}`"))?;
                 push("type", Value::Text(ty.into()), gr)?;
+            }
+            P::Str(gr, rf) => {
+                let text = block.text(gr);
+                if text.is_empty() {
+                    continue;
+                }
+                if is_variable(text.trim()) {
+                    push(rf, Value::Expr(text.trim().to_string()), gr)?;
+                    continue;
+                }
+                let value = quoted(text)
+                    .or_else(|| pmt_call(text, &["intern", "string_to_symbol"]).and_then(quoted))
+                    .unwrap_or(text);
+                push(rf, string_expr(value), gr)?;
+            }
+            P::Pmt(gr, rf) => {
+                let text = block.text(gr);
+                if !text.is_empty() {
+                    push(rf, pmt_value(text)?, gr)?;
+                }
+            }
+            P::Require(gr, values) => {
+                let text = block.text(gr);
+                if !text.is_empty() && !values.contains(&text.trim()) {
+                    return Err(format!(
+                        "`{gr}` = `{text}`: rfgraph supports only {}",
+                        values.join(", ")
+                    ));
+                }
+            }
+            P::Constellation(gr, rf) => {
+                let text = block.text(gr);
+                if !text.is_empty() {
+                    push(rf, constellation(text)?, gr)?;
+                }
             }
             P::Fixed(rf, value) => push(rf, Value::Text(value.into()), rf)?,
             P::Enum(gr, rf, table) => {

@@ -36,7 +36,7 @@ const IMPORTS: &[&str] = &[
 pub fn is_variable(id: &str) -> bool {
     matches!(
         id,
-        "variable" | "parameter" | "import" | "variable_tag_object"
+        "variable" | "parameter" | "import" | "variable_tag_object" | "variable_constellation"
     ) || id.starts_with("variable_qtgui_")
         || taps_design(id).is_some()
 }
@@ -65,6 +65,21 @@ fn taps_design(id: &str) -> Option<(&'static str, &'static [&'static str])> {
         )),
         _ => None,
     }
+}
+
+/// Why a `variable_constellation` cannot be imported: rfgraph's
+/// constellation blocks know GNU Radio's standard constellations by
+/// name, not custom points (`calcdist`).
+pub fn unsupported_constellation(block: &GrcBlock) -> Option<String> {
+    let t = block.text("type").trim();
+    (block.id == "variable_constellation" && !super::translate::CONSTELLATIONS.contains(&t)).then(
+        || {
+            format!(
+                "type `{t}`: rfgraph's constellation blocks know only {}, not custom points",
+                super::translate::CONSTELLATIONS.join(", ")
+            )
+        },
+    )
 }
 
 /// True for the Qt GUI variables drawn as message widgets (dial, toggle
@@ -198,7 +213,18 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
     }
     match block.id.as_str() {
         "import" | "variable_tag_object" => return None,
-        "variable" | "variable_qtgui_label" => {}
+        "variable_constellation" => {
+            // A standard constellation is its name here (what rfgraph's
+            // constellation blocks take); the importer refuses others.
+            v.value = Value::Text(block.text("type").trim().to_string());
+        }
+        "variable" | "variable_qtgui_label" => {
+            // GNU Radio objects the expressions do not have, that
+            // rfgraph takes as text: symbols and standard constellations.
+            if let Some(text) = super::translate::text_object(block.text("value")) {
+                v.value = Value::Text(text);
+            }
+        }
         "parameter" => {
             if block.text("type") == "str" {
                 v.value = Value::Text(block.text("value").to_string());

@@ -27,6 +27,9 @@ const WATCHDOG: Duration = Duration::from_secs(10);
 /// Registry blocks whose output is random.
 const RANDOM: &[&str] = &[
     "noise_source",
+    "fastnoise_source",
+    "random_pdu",
+    "message_strobe_random",
     "random_uniform_source",
     "random_source",
     "channel_model",

@@ -19,13 +19,39 @@ pub(super) const MAPS: &[Map] = &[
         params: &[T, P::Expr("const", "constant")],
     },
     Map {
+        gr: "analog_agc2_xx",
+        rf: "agc2",
+        params: &[
+            T,
+            P::Expr("attack_rate", "attack_rate"),
+            P::Expr("decay_rate", "decay_rate"),
+            P::Expr("reference", "reference"),
+            P::Expr("gain", "gain"),
+            P::Expr("max_gain", "max_gain"),
+        ],
+    },
+    Map {
+        gr: "analog_agc_xx",
+        rf: "agc",
+        params: &[
+            T,
+            P::Expr("rate", "rate"),
+            P::Expr("reference", "reference"),
+            P::Expr("gain", "gain"),
+            P::Expr("max_gain", "max_gain"),
+        ],
+    },
+    // GNU Radio's fast noise source draws from a pool of `samples`
+    // precomputed values, as rfgraph's `fastnoise_source` does.
+    Map {
         gr: "analog_fastnoise_source_x",
-        rf: "noise_source",
+        rf: "fastnoise_source",
         params: &[
             T,
             P::Enum("noise_type", "kind", NOISE),
             P::Expr("amp", "amplitude"),
             P::Abs("seed", "seed"),
+            P::Expr("samples", "samples"),
         ],
     },
     Map {
@@ -61,6 +87,16 @@ pub(super) const MAPS: &[Map] = &[
         gr: "analog_quadrature_demod_cf",
         rf: "quadrature_demod",
         params: &[P::Expr("gain", "gain")],
+    },
+    Map {
+        gr: "analog_random_uniform_source_x",
+        rf: "random_uniform_source",
+        params: &[
+            T,
+            P::Expr("minimum", "minimum"),
+            P::Expr("maximum", "maximum"),
+            P::Abs("seed", "seed"),
+        ],
     },
     Map {
         gr: "analog_random_source_x",

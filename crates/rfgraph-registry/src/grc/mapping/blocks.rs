@@ -8,6 +8,11 @@ const F32: P = P::Fixed("type", "f32");
 const C32: P = P::Fixed("type", "c32");
 const I16: P = P::Fixed("type", "i16");
 const I32: P = P::Fixed("type", "i32");
+const ENDIANNESS: P = P::Enum(
+    "endianness",
+    "endianness",
+    &[("gr.GR_MSB_FIRST", "msb"), ("gr.GR_LSB_FIRST", "lsb")],
+);
 
 const fn m(gr: &'static str, rf: &'static str, params: &'static [P]) -> Map {
     Map { gr, rf, params }
@@ -128,7 +133,7 @@ pub(super) const MAPS: &[Map] = &[
     m(
         "blocks_message_strobe",
         "message_strobe",
-        &[P::Expr("msg", "message"), P::Expr("period", "period")],
+        &[P::Pmt("msg", "message"), P::Expr("period", "period")],
     ),
     m(
         "blocks_multiply_const_vxx",
@@ -256,6 +261,366 @@ pub(super) const MAPS: &[Map] = &[
         "blocks_vector_to_stream",
         "vector_to_stream",
         &[T, P::FlatVlen],
+    ),
+    m(
+        "blocks_and_xx",
+        "and",
+        &[T, P::Expr("num_inputs", "inputs"), P::FlatVlen],
+    ),
+    m(
+        "blocks_argmax_xx",
+        "argmax",
+        &[T, P::Expr("num_inputs", "inputs"), P::Vlen],
+    ),
+    m("blocks_burst_tagger", "burst_tagger", &[T]),
+    m(
+        "blocks_complex_to_interleaved_char",
+        "complex_to_interleaved_char",
+        &[
+            P::Expr("scale_factor", "scale"),
+            P::Expr("vector_output", "vector_output"),
+        ],
+    ),
+    m(
+        "blocks_complex_to_interleaved_short",
+        "complex_to_interleaved_short",
+        &[
+            P::Expr("scale_factor", "scale"),
+            P::Expr("vector_output", "vector_output"),
+        ],
+    ),
+    m(
+        "blocks_complex_to_magphase",
+        "complex_to_magphase",
+        &[P::FlatVlen],
+    ),
+    m(
+        "blocks_deinterleave",
+        "deinterleave",
+        &[
+            T,
+            P::Expr("num_streams", "count"),
+            P::Expr("blocksize", "blocksize"),
+            P::Vlen,
+        ],
+    ),
+    m(
+        "blocks_integrate_xx",
+        "integrate",
+        &[T, P::Expr("decim", "decimation"), P::Vlen],
+    ),
+    m(
+        "blocks_interleave",
+        "interleave",
+        &[
+            T,
+            P::Expr("num_streams", "count"),
+            P::Expr("blocksize", "blocksize"),
+            P::Vlen,
+        ],
+    ),
+    m(
+        "blocks_interleaved_char_to_complex",
+        "interleaved_char_to_complex",
+        &[
+            P::Expr("scale_factor", "scale"),
+            P::Expr("vector_input", "vector_input"),
+        ],
+    ),
+    m(
+        "blocks_interleaved_short_to_complex",
+        "interleaved_short_to_complex",
+        &[
+            P::Expr("scale_factor", "scale"),
+            P::Expr("vector_input", "vector_input"),
+            P::Expr("swap", "swap"),
+        ],
+    ),
+    m(
+        "blocks_keep_m_in_n",
+        "keep_m_in_n",
+        &[
+            T,
+            P::Expr("m", "m"),
+            P::Expr("n", "n"),
+            P::Expr("offset", "offset"),
+        ],
+    ),
+    m(
+        "blocks_magphase_to_complex",
+        "magphase_to_complex",
+        &[P::FlatVlen],
+    ),
+    m(
+        "blocks_matrix_interleaver",
+        "matrix_interleaver",
+        &[
+            T,
+            P::Expr("rows", "rows"),
+            P::Expr("cols", "cols"),
+            P::Expr("deint", "deinterleave"),
+            P::Vlen,
+        ],
+    ),
+    m(
+        "blocks_max_xx",
+        "max",
+        &[
+            T,
+            P::Expr("num_inputs", "inputs"),
+            P::Vlen,
+            P::Expr("vlen_out", "vlen_out"),
+        ],
+    ),
+    m(
+        "blocks_message_strobe_random",
+        "message_strobe_random",
+        &[
+            P::Pmt("msg", "message"),
+            P::Enum(
+                "dist",
+                "distribution",
+                &[
+                    ("blocks.STROBE_EXPONENTIAL", "exponential"),
+                    ("blocks.STROBE_UNIFORM", "uniform"),
+                    ("blocks.STROBE_GAUSSIAN", "gaussian"),
+                    ("blocks.STROBE_POISSON", "poisson"),
+                ],
+            ),
+            P::Expr("mean", "mean"),
+            P::Expr("std", "std"),
+        ],
+    ),
+    m(
+        "blocks_min_xx",
+        "min",
+        &[
+            T,
+            P::Expr("num_inputs", "inputs"),
+            P::Vlen,
+            P::Expr("vlen_out", "vlen_out"),
+        ],
+    ),
+    m(
+        "blocks_moving_average_xx",
+        "moving_average",
+        &[
+            T,
+            P::Expr("length", "length"),
+            P::Expr("scale", "scale"),
+            P::Vlen,
+        ],
+    ),
+    m(
+        "blocks_multiply_by_tag_value_cc",
+        "multiply_by_tag_value",
+        &[P::Str("tagname", "key"), P::FlatVlen],
+    ),
+    m(
+        "blocks_multiply_conjugate_cc",
+        "multiply_conjugate",
+        &[P::FlatVlen],
+    ),
+    m(
+        "blocks_multiply_matrix_xx",
+        "multiply_matrix",
+        &[T, P::Expr("A", "matrix")],
+    ),
+    m("blocks_mute_xx", "mute", &[T, P::Expr("mute", "mute")]),
+    m("blocks_not_xx", "not", &[T, P::FlatVlen]),
+    m(
+        "blocks_or_xx",
+        "or",
+        &[T, P::Expr("num_inputs", "inputs"), P::FlatVlen],
+    ),
+    m("blocks_pack_k_bits_bb", "pack_k_bits", &[P::Expr("k", "k")]),
+    m(
+        "blocks_packed_to_unpacked_xx",
+        "packed_to_unpacked",
+        &[
+            T,
+            P::Expr("bits_per_chunk", "bits_per_chunk"),
+            ENDIANNESS,
+            P::Require("num_ports", &["1"]),
+        ],
+    ),
+    m(
+        "blocks_patterned_interleaver",
+        "patterned_interleaver",
+        &[T, P::Expr("pattern", "pattern"), P::Vlen],
+    ),
+    m(
+        "blocks_peak_detector2_fb",
+        "peak_detector2",
+        &[
+            P::Expr("threshold_factor_rise", "threshold"),
+            P::Expr("look_ahead", "look_ahead"),
+            P::Expr("alpha", "alpha"),
+        ],
+    ),
+    m("blocks_probe_signal_x", "probe_signal", &[T]),
+    m("blocks_probe_signal_vx", "probe_signal", &[T, P::Vlen]),
+    m("blocks_rms_xx", "rms", &[T, P::Expr("alpha", "alpha")]),
+    m("blocks_sample_and_hold_xx", "sample_and_hold", &[T]),
+    m(
+        "blocks_stream_to_streams",
+        "stream_to_streams",
+        &[T, P::Expr("num_streams", "count"), P::Vlen],
+    ),
+    m(
+        "blocks_stream_to_tagged_stream",
+        "stream_to_tagged_stream",
+        &[
+            T,
+            P::Expr("packet_len", "packet_len"),
+            P::Str("len_tag_key", "len_tag_key"),
+            P::Vlen,
+        ],
+    ),
+    m(
+        "blocks_streams_to_stream",
+        "streams_to_stream",
+        &[T, P::Expr("num_streams", "count"), P::Vlen],
+    ),
+    m(
+        "blocks_streams_to_vector",
+        "streams_to_vector",
+        &[T, P::Expr("num_streams", "count"), P::Vlen],
+    ),
+    m(
+        "blocks_tag_debug",
+        "tag_debug",
+        &[
+            T,
+            P::Str("name", "name"),
+            P::Str("filter", "filter"),
+            P::Expr("display", "display"),
+            P::Require("num_inputs", &["1"]),
+        ],
+    ),
+    m(
+        "blocks_tag_gate",
+        "tag_gate",
+        &[
+            T,
+            P::Expr("propagate_tags", "propagate"),
+            P::Str("single_key", "single_key"),
+            P::FlatVlen,
+        ],
+    ),
+    m(
+        "blocks_tagged_stream_multiply_length",
+        "tagged_stream_multiply_length",
+        &[
+            T,
+            P::Str("lengthtagname", "len_tag_key"),
+            P::Expr("c", "scalar"),
+            P::Vlen,
+        ],
+    ),
+    m(
+        "blocks_tagged_stream_mux",
+        "tagged_stream_mux",
+        &[
+            T,
+            P::Expr("ninputs", "inputs"),
+            P::Str("lengthtagname", "len_tag_key"),
+            P::Expr("tag_preserve_head_pos", "preserve_head"),
+            P::Vlen,
+        ],
+    ),
+    m(
+        "blocks_tags_strobe",
+        "tags_strobe",
+        &[
+            T,
+            P::Pmt("value", "value"),
+            P::Pmt("key", "key"),
+            P::Expr("nsamps", "interval"),
+            P::Vlen,
+        ],
+    ),
+    m(
+        "blocks_threshold_ff",
+        "threshold",
+        &[
+            P::Expr("low", "lo"),
+            P::Expr("high", "hi"),
+            P::Expr("init", "initial_state"),
+        ],
+    ),
+    m(
+        "blocks_transcendental",
+        "transcendental",
+        &[
+            P::Enum(
+                "type",
+                "type",
+                &[("complex_float", "c32"), ("float", "f32")],
+            ),
+            P::Text("name", "function"),
+        ],
+    ),
+    m(
+        "blocks_unpacked_to_packed_xx",
+        "unpacked_to_packed",
+        &[
+            T,
+            P::Expr("bits_per_chunk", "bits_per_chunk"),
+            ENDIANNESS,
+            P::Require("num_ports", &["1"]),
+        ],
+    ),
+    m(
+        "blocks_vco_c",
+        "vco",
+        &[
+            C32,
+            P::Expr("samp_rate", "sample_rate"),
+            P::Expr("sensitivity", "sensitivity"),
+            P::Expr("amplitude", "amplitude"),
+        ],
+    ),
+    m(
+        "blocks_vco_f",
+        "vco",
+        &[
+            F32,
+            P::Expr("samp_rate", "sample_rate"),
+            P::Expr("sensitivity", "sensitivity"),
+            P::Expr("amplitude", "amplitude"),
+        ],
+    ),
+    m(
+        "blocks_vector_to_streams",
+        "vector_to_streams",
+        &[T, P::Expr("num_streams", "count"), P::Vlen],
+    ),
+    m(
+        "blocks_wavfile_sink",
+        "wavfile_sink",
+        &[
+            P::Text("file", "path"),
+            P::Expr("nchan", "channels"),
+            P::Expr("samp_rate", "sample_rate"),
+            P::Require("format", &["FORMAT_WAV"]),
+            P::Enum(
+                "bits_per_sample1",
+                "format",
+                &[("FORMAT_PCM_16", "pcm16"), ("FORMAT_FLOAT", "float32")],
+            ),
+            P::Require("append", &["False"]),
+        ],
+    ),
+    m(
+        "blocks_wavfile_source",
+        "wavfile_source",
+        &[P::Text("file", "path"), P::Expr("repeat", "repeat")],
+    ),
+    m(
+        "blocks_xor_xx",
+        "xor",
+        &[T, P::Expr("num_inputs", "inputs"), P::FlatVlen],
     ),
     // Typed variants GNU Radio still ships under their own ids.
     m("blocks_add_ff", "add", &[F32]),

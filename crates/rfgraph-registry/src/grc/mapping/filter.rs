@@ -3,10 +3,15 @@
 
 use super::{Map, P};
 
-/// `fff`/`ccf`/... of the FIR blocks: the stream type (real taps only).
+/// `fff`/`ccf`/`ccc` of the FIR blocks: the stream type (complex streams
+/// take real or complex taps; `fcc` has no rfgraph form).
 /// (`pfb_arb_resampler_xxx`'s `atten` only designs taps when none are
 /// given; rfgraph's block designs its own then.)
-const FIR_TYPE: P = P::Enum("type", "type", &[("fff", "f32"), ("ccf", "c32")]);
+const FIR_TYPE: P = P::Enum(
+    "type",
+    "type",
+    &[("fff", "f32"), ("ccf", "c32"), ("ccc", "c32")],
+);
 
 /// `fir_filter_ccf`/`interp_fir_filter_fff`/... of the designer blocks.
 const DESIGN_TYPE: P = P::Enum(
@@ -66,6 +71,22 @@ pub(super) const MAPS: &[Map] = &[
         ],
     },
     Map {
+        gr: "band_reject_filter",
+        rf: "band_reject_filter",
+        params: &[
+            DESIGN_TYPE,
+            DECIM,
+            INTERP,
+            P::Expr("gain", "gain"),
+            P::Expr("samp_rate", "sample_rate"),
+            P::Expr("low_cutoff_freq", "low_cutoff"),
+            P::Expr("high_cutoff_freq", "high_cutoff"),
+            P::Expr("width", "transition"),
+            WINDOW,
+            P::Expr("beta", "beta"),
+        ],
+    },
+    Map {
         gr: "fft_filter_xxx",
         rf: "fft_filter",
         params: &[
@@ -110,6 +131,21 @@ pub(super) const MAPS: &[Map] = &[
         ],
     },
     Map {
+        gr: "iir_filter_xxx",
+        rf: "iir_filter",
+        params: &[
+            // Real taps only (GNU Radio's `ffd`, `ccf`, `ccd`).
+            P::Enum(
+                "type",
+                "type",
+                &[("ffd", "f32"), ("ccf", "c32"), ("ccd", "c32")],
+            ),
+            P::Expr("fftaps", "feedforward"),
+            P::Expr("fbtaps", "feedback"),
+            P::Expr("oldstyle", "oldstyle"),
+        ],
+    },
+    Map {
         gr: "interp_fir_filter_xxx",
         rf: "interp_fir_filter",
         params: &[
@@ -147,7 +183,7 @@ pub(super) const MAPS: &[Map] = &[
         gr: "rational_resampler_xxx",
         rf: "rational_resampler",
         params: &[
-            FIR_TYPE,
+            P::Enum("type", "type", &[("fff", "f32"), ("ccf", "c32")]),
             P::Expr("interp", "interpolation"),
             P::Expr("decim", "decimation"),
             P::Expr("taps", "taps"),

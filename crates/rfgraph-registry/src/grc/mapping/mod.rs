@@ -13,7 +13,9 @@ mod analog;
 mod blocks;
 mod channels;
 mod digital;
+mod fft;
 mod filter;
+mod pdu;
 
 /// How one GNU Radio parameter becomes a registry parameter.
 #[derive(Clone, Copy, Debug)]
@@ -59,6 +61,23 @@ pub enum P {
     /// scalars needs nothing, but it is passed as `vlen` when the registry
     /// block takes one.
     FlatVlen,
+    /// A string parameter `gr` → `rf`: GNU Radio's quoted string
+    /// (`"packet_len"`) or `pmt.intern("key")` gives its text, anything
+    /// else is taken literally (GRC's string parameters).
+    Str(&'static str, &'static str),
+    /// A message value `gr` → `rf`: `pmt.intern("x")` (and quoted
+    /// strings) give the string, `pmt.PMT_T`/`PMT_F` booleans,
+    /// `pmt.from_long(x)`/`pmt.from_double(x)` the number `x`; other
+    /// `pmt.*` constructions make the block unsupported; anything else is
+    /// an expression.
+    Pmt(&'static str, &'static str),
+    /// The GNU Radio parameter `gr` must be one of these values (or
+    /// unset); any other makes the block unsupported. Nothing is passed.
+    Require(&'static str, &'static [&'static str]),
+    /// A constellation object `gr` → `rf` as a name (`qpsk`, ...):
+    /// `digital.constellation_qpsk()` (optionally `.base()`) or the name
+    /// of a `variable_constellation` (whose value is that name).
+    Constellation(&'static str, &'static str),
     /// A count of vectors (`num_items` of `blocks_head`) → a count of
     /// scalars: `(gr) * (vlen)`.
     PerVector(&'static str, &'static str),
@@ -100,8 +119,12 @@ pub fn item_type(gr: &str) -> Option<&'static str> {
 /// Message ports whose registry name differs from GNU Radio's:
 /// (GNU Radio block id, GNU Radio port, registry port). Ports not listed
 /// keep their name.
-pub const MESSAGE_PORTS: &[(&str, &str, &str)] =
-    &[("freq_xlating_fir_filter_xxx", "freq", "center")];
+pub const MESSAGE_PORTS: &[(&str, &str, &str)] = &[
+    ("freq_xlating_fir_filter_xxx", "freq", "center"),
+    // Hardware sources become `sdr_source`.
+    ("uhd_usrp_source", "command", "cmd"),
+    ("osmosdr_source", "command", "cmd"),
+];
 
 /// The registry name of GNU Radio block `gr`'s message port `port`.
 pub fn message_port<'a>(gr: &str, port: &'a str) -> &'a str {
@@ -118,7 +141,9 @@ pub fn all() -> impl Iterator<Item = &'static Map> {
         blocks::MAPS,
         channels::MAPS,
         digital::MAPS,
+        fft::MAPS,
         filter::MAPS,
+        pdu::MAPS,
     ]
     .into_iter()
     .flatten()

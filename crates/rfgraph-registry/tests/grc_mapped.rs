@@ -1,0 +1,266 @@
+//! GNU Radio blocks imported through the mapping table and built with the
+//! standard registry: complex FIR taps (`fir_filter_xxx` of type `ccc`),
+//! hardware sources as seify's `dummy` device, GNU Radio's message values
+//! and standard constellations.
+
+use rfgraph_registry::build::{self, BuildOptions};
+use rfgraph_registry::grc::{self, LoadOptions};
+use rfgraph_registry::model::Value;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+const WATCHDOG: Duration = Duration::from_secs(10);
+
+fn block(name: &str, id: &str, params: &[(&str, &str)]) -> String {
+    let mut s = format!("- name: {name}\n  id: {id}\n  parameters:\n");
+    for (k, v) in params {
+        s.push_str(&format!("    {k}: '{v}'\n"));
+    }
+    s.push_str("  states:\n    coordinate: [0, 0]\n    state: enabled\n");
+    s
+}
+
+fn grc(blocks: &[String], conns: &[(&str, &str, &str, &str)]) -> String {
+    let mut s = String::from("options:\n  parameters:\n    id: t\nblocks:\n");
+    for b in blocks {
+        s.push_str(b);
+    }
+    s.push_str("connections:\n");
+    for (a, ap, b, bp) in conns {
+        s.push_str(&format!("- [{a}, '{ap}', {b}, '{bp}']\n"));
+    }
+    s.push_str("metadata:\n  file_format: 1\n");
+    s
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rfgraph-grc-mapped-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Builds `text` and runs it to completion under the watchdog.
+fn run(text: &str, options: &LoadOptions) -> rfgraph_registry::model::Document {
+    let registry = rfgraph_registry::standard::registry();
+    let doc = grc::from_str_with(text, Path::new("t.grc"), &registry, options).unwrap();
+    let built = build::build(&doc, &registry, &BuildOptions::default()).unwrap();
+    let scheduler = built.scheduler.scheduler().unwrap();
+    built
+        .flowgraph
+        .start(scheduler)
+        .unwrap()
+        .wait_timeout(WATCHDOG)
+        .unwrap();
+    doc
+}
+
+fn c32s(bytes: &[u8]) -> Vec<(f32, f32)> {
+    bytes
+        .chunks_exact(8)
+        .map(|c| {
+            (
+                f32::from_le_bytes(c[..4].try_into().unwrap()),
+                f32::from_le_bytes(c[4..].try_into().unwrap()),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn complex_taps_filter_complex_streams() {
+    let out = scratch("ccc.c32");
+    let text = grc(
+        &[
+            block(
+                "src",
+                "blocks_vector_source_x",
+                &[
+                    ("type", "complex"),
+                    ("vector", "[1, 0, 0, 1j]"),
+                    ("repeat", "False"),
+                ],
+            ),
+            block(
+                "fir",
+                "fir_filter_xxx",
+                &[("type", "ccc"), ("decim", "1"), ("taps", "[1+1j, 2]")],
+            ),
+            block(
+                "sink",
+                "blocks_file_sink",
+                &[
+                    ("type", "complex"),
+                    ("file", out.to_str().unwrap()),
+                    ("append", "False"),
+                ],
+            ),
+        ],
+        &[("src", "0", "fir", "0"), ("fir", "0", "sink", "0")],
+    );
+    run(&text, &LoadOptions::default());
+    // y = (1+j)·x[n] + 2·x[n−1] for x = 1, 0, 0, j.
+    let got = c32s(&std::fs::read(&out).unwrap());
+    let want = [(1.0, 1.0), (2.0, 0.0), (0.0, 0.0), (-1.0, 1.0)];
+    assert_eq!(got.len(), want.len(), "{got:?}");
+    for (g, w) in got.iter().zip(want) {
+        assert!(
+            (g.0 - w.0).abs() < 1e-6 && (g.1 - w.1).abs() < 1e-6,
+            "{got:?}"
+        );
+    }
+    let _ = std::fs::remove_file(&out);
+}
+
+#[test]
+fn hardware_sources_become_bounded_dummy_devices() {
+    let out = scratch("usrp.c32");
+    let text = grc(
+        &[
+            block(
+                "usrp",
+                "uhd_usrp_source",
+                &[
+                    ("type", "fc32"),
+                    ("samp_rate", "1e6"),
+                    ("center_freq0", "100e6"),
+                    ("gain0", "10"),
+                ],
+            ),
+            block(
+                "sink",
+                "blocks_file_sink",
+                &[
+                    ("type", "complex"),
+                    ("file", out.to_str().unwrap()),
+                    ("append", "False"),
+                ],
+            ),
+        ],
+        &[("usrp", "0", "sink", "0")],
+    );
+    let doc = run(
+        &text,
+        &LoadOptions {
+            max_items: Some(4096),
+        },
+    );
+    let usrp = doc.block("usrp").unwrap();
+    assert_eq!(usrp.kind, "sdr_source");
+    assert_eq!(
+        usrp.param("args").unwrap().value,
+        Value::Text("driver=dummy".into())
+    );
+    assert_eq!(
+        usrp.param("frequency").unwrap().value,
+        Value::Expr("100e6".into())
+    );
+    assert!(
+        doc.notices.iter().any(|n| n.contains("dummy")),
+        "{:?}",
+        doc.notices
+    );
+    assert_eq!(std::fs::read(&out).unwrap().len(), 4096 * 8);
+    let _ = std::fs::remove_file(&out);
+}
+
+#[test]
+fn message_values_constellations_and_refusals() {
+    let registry = rfgraph_registry::standard::registry();
+    let text = grc(
+        &[
+            block("cons", "variable_constellation", &[("type", "8psk")]),
+            block(
+                "set",
+                "pdu_pdu_set",
+                &[("k", "pmt.intern(\"snr\")"), ("v", "pmt.from_double(3.5)")],
+            ),
+            block(
+                "dec",
+                "digital_constellation_decoder_cb",
+                &[("constellation", "cons")],
+            ),
+            block(
+                "evm",
+                "digital_meas_evm_cc",
+                &[
+                    ("cons", "digital.constellation_qpsk().base()"),
+                    ("meas_type", "digital.evm_measurement_t.EVM_DB"),
+                ],
+            ),
+            block(
+                "src",
+                "blocks_vector_source_x",
+                &[
+                    ("type", "complex"),
+                    ("vector", "[1, 1j]"),
+                    ("repeat", "False"),
+                ],
+            ),
+            block("lenkey", "variable", &[("value", "\"len\"")]),
+            block(
+                "p2s",
+                "pdu_pdu_to_tagged_stream",
+                &[("type", "byte"), ("tag", "packet_len")],
+            ),
+            block(
+                "s2p",
+                "pdu_tagged_stream_to_pdu",
+                &[("type", "byte"), ("tag", "lenkey")],
+            ),
+            block("bytes", "blocks_null_sink", &[("type", "byte")]),
+            block("floats", "blocks_null_sink", &[("type", "float")]),
+        ],
+        &[
+            ("src", "0", "dec", "0"),
+            ("src", "0", "evm", "0"),
+            ("dec", "0", "bytes", "0"),
+            ("evm", "0", "floats", "0"),
+            ("p2s", "0", "s2p", "0"),
+        ],
+    );
+    let doc = grc::from_str(&text, Path::new("t.grc"), &registry).unwrap();
+    let set = doc.block("set").unwrap();
+    assert_eq!(
+        set.param("key").unwrap().value,
+        Value::Expr("\"snr\"".into())
+    );
+    assert_eq!(set.param("value").unwrap().value, Value::Expr("3.5".into()));
+    // GRC string parameters: literal text, or the variable they name.
+    assert_eq!(
+        doc.block("p2s")
+            .unwrap()
+            .param("len_tag_key")
+            .unwrap()
+            .value,
+        Value::Expr("\"packet_len\"".into())
+    );
+    assert_eq!(
+        doc.block("s2p")
+            .unwrap()
+            .param("len_tag_key")
+            .unwrap()
+            .value,
+        Value::Expr("lenkey".into())
+    );
+    let evm = doc.block("evm").unwrap();
+    assert_eq!(
+        evm.param("constellation").unwrap().value,
+        Value::Expr("\"qpsk\"".into())
+    );
+    assert_eq!(evm.param("mode").unwrap().value, Value::Text("db".into()));
+    build::build(&doc, &registry, &BuildOptions::default()).unwrap();
+
+    // Custom points are refused, saying why.
+    let custom = grc(
+        &[block(
+            "cons",
+            "variable_constellation",
+            &[("type", "calcdist")],
+        )],
+        &[],
+    );
+    let err = grc::from_str(&custom, Path::new("t.grc"), &registry)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("calcdist"), "{err}");
+}
