@@ -49,6 +49,43 @@ fn complex_to_float_runs_with_its_second_output_unconnected() {
     }
 }
 
+/// GNU Radio's `float_to_complex` runs on its real input alone; so does
+/// this one, with zero imaginary parts. `magphase_to_complex` still needs
+/// both inputs.
+#[test]
+fn float_to_complex_runs_with_its_imaginary_input_unconnected() {
+    let r = registry();
+    let input: Vec<f32> = (0..10_000).map(|k| k as f32).collect();
+    for s in every_scheduler() {
+        let name = s.name().to_string();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(input.clone()));
+        let join = fg.add_boxed(
+            "join",
+            "float_to_complex",
+            r.build("float_to_complex", params(&[])).unwrap(),
+        );
+        let sink = fg.add(VectorSink::<Complex32>::new());
+        fg.connect(src, "out", join, "in0").unwrap();
+        fg.connect(join, "out", sink, "in").unwrap();
+        let done = fg.run_bounded(s).unwrap();
+        let got = done.block::<VectorSink<Complex32>>(sink).unwrap().items();
+        let expected: Vec<Complex32> = input.iter().map(|&x| Complex32::new(x, 0.0)).collect();
+        assert_eq!(got, expected.as_slice(), "{name}");
+    }
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(input));
+    let join = fg.add_boxed(
+        "join",
+        "magphase_to_complex",
+        r.build("magphase_to_complex", params(&[])).unwrap(),
+    );
+    let sink = fg.add(VectorSink::<Complex32>::new());
+    fg.connect(src, "out", join, "in0").unwrap();
+    fg.connect(join, "out", sink, "in").unwrap();
+    assert!(fg.run_bounded(rfgraph::scheduler::Tpb::new()).is_err());
+}
+
 #[test]
 fn combine_stops_at_the_shortest_input_and_keeps_tags() {
     let r = registry();

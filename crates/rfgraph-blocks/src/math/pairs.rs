@@ -39,6 +39,8 @@ pub struct Zip2<A: Item, B: Item, O: Item, F> {
     in1: StreamInput<B>,
     output: StreamOutput<O>,
     f: F,
+    /// What `in1` reads as when it may stay unconnected.
+    unconnected_second: Option<B>,
 }
 
 impl<A: Item, B: Item, O: Item, F: FnMut(A, B) -> O + Send + 'static> Zip2<A, B, O, F> {
@@ -49,7 +51,16 @@ impl<A: Item, B: Item, O: Item, F: FnMut(A, B) -> O + Send + 'static> Zip2<A, B,
             in1: StreamInput::new("in1"),
             output: StreamOutput::new("out"),
             f,
+            unconnected_second: None,
         }
+    }
+
+    /// Lets `in1` stay unconnected, reading as `value` then (GNU Radio's
+    /// `float_to_complex` on its real input alone).
+    pub fn second_optional(mut self, value: B) -> Self {
+        self.in1 = StreamInput::optional("in1");
+        self.unconnected_second = Some(value);
+        self
     }
 }
 
@@ -62,20 +73,30 @@ impl<A: Item, B: Item, O: Item, F: FnMut(A, B) -> O + Send + 'static> Block for 
     }
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
-        let n = self
-            .in0
-            .available()
-            .min(self.in1.available())
-            .min(self.output.free());
+        let alone = match self.unconnected_second {
+            Some(b) if !self.in1.is_connected() => Some(b),
+            _ => None,
+        };
+        let mut n = self.in0.available().min(self.output.free());
+        if alone.is_none() {
+            n = n.min(self.in1.available());
+        }
         if n == 0 {
             return Ok(());
         }
-        let (a, b, o) = (self.in0.slice(), self.in1.slice(), self.output.slice());
-        for ((o, &a), &b) in o[..n].iter_mut().zip(&a[..n]).zip(&b[..n]) {
-            *o = (self.f)(a, b);
+        let (a, o) = (self.in0.slice(), self.output.slice());
+        if let Some(b) = alone {
+            for (o, &a) in o[..n].iter_mut().zip(&a[..n]) {
+                *o = (self.f)(a, b);
+            }
+        } else {
+            let b = self.in1.slice();
+            for ((o, &a), &b) in o[..n].iter_mut().zip(&a[..n]).zip(&b[..n]) {
+                *o = (self.f)(a, b);
+            }
+            self.in1.consume(n);
         }
         self.in0.consume(n);
-        self.in1.consume(n);
         self.output.produce(n);
         Ok(())
     }
@@ -189,11 +210,11 @@ pub(crate) fn float_to_complex_spec() -> BlockSpec {
     zip_spec(
         "float_to_complex",
         "Complex items from a real stream `in0` and an imaginary stream `in1`.",
-        "`out[i] = in0[i] + j·in1[i]` from two `f32` streams, one output per pair, as many as the shorter input has. Both inputs must be connected (GNU Radio's block also runs on `in0` alone, with zero imaginary parts). GNU Radio vectors are flat streams here, so `vlen` is not used. GNU Radio's `blocks_float_to_complex`.",
+        "`out[i] = in0[i] + j·in1[i]` from two `f32` streams, one output per pair, as many as the shorter input has. `in1` may stay unconnected, as in GNU Radio: the imaginary parts are then 0. GNU Radio vectors are flat streams here, so `vlen` is not used. GNU Radio's `blocks_float_to_complex`.",
         ItemKind::F32,
         ItemKind::F32,
         ItemKind::C32,
-        || Box::new(Zip2::new(Complex32::new)),
+        || Box::new(Zip2::new(Complex32::new).second_optional(0.0)),
     )
 }
 
