@@ -396,6 +396,34 @@ fn a_dry_run_checks_without_constructing() {
     assert!(built.flowgraph.is_empty());
 }
 
+/// `rfgraph check` (a dry run) reports an unconnected port as a run would,
+/// and leaves the ports a spec marks optional alone.
+#[test]
+fn a_dry_run_reports_unconnected_ports_except_optional_ones() {
+    let dir = scratch("dry_run_unconnected");
+    let dry = BuildOptions {
+        dry_run: true,
+        ..BuildOptions::default()
+    };
+    let standard = rfgraph_registry::standard::registry();
+    let optional = "format = 1\nconnections = [\"src -> split.in\", \"split.out0 -> join.in0\", \"join -> snk\"]\n[blocks.src]\nkind = \"null_source\"\ntype = \"c32\"\n[blocks.split]\nkind = \"complex_to_float\"\n[blocks.join]\nkind = \"float_to_complex\"\n[blocks.snk]\nkind = \"null_sink\"\ntype = \"c32\"\n";
+    let path = write(&dir, "optional.toml", optional);
+    let built = build_file(&path, &standard, &dry).unwrap();
+    assert_eq!(built.edges.len(), 3);
+    let missing = optional.replace("\"join -> snk\"", "\"src -> snk\"");
+    let path = write(&dir, "missing.toml", &missing);
+    let e = build_file(&path, &standard, &dry)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.ends_with(
+            "missing.toml:8:1: `blocks.join`: stream output `out` of block `join` is not connected"
+        ),
+        "{e}"
+    );
+}
+
 #[test]
 fn message_connections_reach_through_hierarchical_ports() {
     let dir = scratch("hier_messages");

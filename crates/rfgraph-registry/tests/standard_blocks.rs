@@ -120,6 +120,7 @@ fn check_ports(
     specs: &[PortSpec],
     names: &[String],
     types: &[ItemType],
+    optional: &[bool],
     kind: Option<ItemKind>,
 ) {
     let mut at = 0;
@@ -158,6 +159,11 @@ fn check_ports(
             if let Some(want) = want {
                 assert_eq!(types[*i], want, "`{}` port `{}`", block.name, names[*i]);
             }
+            assert_eq!(
+                optional[*i], spec.optional,
+                "`{}` port `{}`: optional in the block vs the spec",
+                block.name, names[*i]
+            );
         }
         at += matching.len();
     }
@@ -198,6 +204,7 @@ fn check_block(spec: &BlockSpec, block: &mut dyn Block, kind: Option<ItemKind>) 
         &spec.inputs,
         &ports.input_names(),
         &ports.input_types(),
+        &ports.input_optional(),
         kind,
     );
     check_ports(
@@ -205,6 +212,7 @@ fn check_block(spec: &BlockSpec, block: &mut dyn Block, kind: Option<ItemKind>) 
         &spec.outputs,
         &ports.output_names(),
         &ports.output_types(),
+        &ports.output_optional(),
         kind,
     );
     let message_inputs: BTreeSet<&str> = ports.message_input_names().into_iter().collect();

@@ -207,7 +207,7 @@ fn zip_spec(
 
 /// `float_to_complex`: `in0 + j·in1` (GNU Radio's `blocks_float_to_complex`).
 pub(crate) fn float_to_complex_spec() -> BlockSpec {
-    zip_spec(
+    let mut spec = zip_spec(
         "float_to_complex",
         "Complex items from a real stream `in0` and an imaginary stream `in1`.",
         "`out[i] = in0[i] + j·in1[i]` from two `f32` streams, one output per pair, as many as the shorter input has. `in1` may stay unconnected, as in GNU Radio: the imaginary parts are then 0. GNU Radio vectors are flat streams here, so `vlen` is not used. GNU Radio's `blocks_float_to_complex`.",
@@ -215,7 +215,9 @@ pub(crate) fn float_to_complex_spec() -> BlockSpec {
         ItemKind::F32,
         ItemKind::C32,
         || Box::new(Zip2::new(Complex32::new).second_optional(0.0)),
-    )
+    );
+    spec.inputs[1].optional = true;
+    spec
 }
 
 /// `magphase_to_complex`: `in0 · e^(j·in1)` (GNU Radio's `blocks_magphase_to_complex`).
@@ -255,7 +257,11 @@ fn unzip_spec(
         .param(vlen())
         .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
         .output(PortSpec::new("out0", PortItem::Fixed(ItemKind::F32)))
-        .output(PortSpec::new("out1", PortItem::Fixed(ItemKind::F32)).doc("optional"))
+        .output(
+            PortSpec::new("out1", PortItem::Fixed(ItemKind::F32))
+                .optional()
+                .doc("optional"),
+        )
 }
 
 /// `complex_to_float`: real part on `out0`, imaginary on `out1` (GNU

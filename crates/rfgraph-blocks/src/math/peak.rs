@@ -143,5 +143,9 @@ pub(crate) fn spec() -> BlockSpec {
     .param(ParamSpec::float("alpha").default(0.001).doc("averaging weight"))
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)))
     .output(PortSpec::new("out0", PortItem::Fixed(ItemKind::U8)))
-    .output(PortSpec::new("out1", PortItem::Fixed(ItemKind::F32)).doc("optional"))
+    .output(
+        PortSpec::new("out1", PortItem::Fixed(ItemKind::F32))
+            .optional()
+            .doc("optional"),
+    )
 }

@@ -117,6 +117,7 @@ pub(crate) fn construct(
 ) -> Result<Built, FileError> {
     let tables: Vec<PortTable> = flat.blocks.iter().map(PortTable::of).collect();
     let edges = ports::check(&flat.blocks, &tables, &flat.conns)?;
+    ports::check_connected(&flat.blocks, &tables, &edges)?;
     let sched_name = options
         .scheduler
         .clone()

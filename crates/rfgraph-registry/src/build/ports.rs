@@ -19,6 +19,8 @@ pub(crate) struct PortTable {
     pub outputs: Vec<(String, String)>,
     pub message_inputs: Vec<String>,
     pub message_outputs: Vec<String>,
+    /// Stream ports that may stay unconnected.
+    pub optional: Vec<String>,
 }
 
 /// Bytes per item of an item type name (1 for one the registry has no
@@ -32,9 +34,10 @@ pub(crate) fn item_bytes(item: &str) -> usize {
     }
 }
 
-fn expand(b: &FlatBlock, specs: &[PortSpec]) -> Vec<(String, String)> {
+fn expand(b: &FlatBlock, specs: &[PortSpec], optional: &mut Vec<String>) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for p in specs {
+        let first = out.len();
         let item = match &p.item {
             PortItem::Fixed(k) => k.name().to_string(),
             PortItem::OfType => b
@@ -67,6 +70,9 @@ fn expand(b: &FlatBlock, specs: &[PortSpec]) -> Vec<(String, String)> {
                 out.extend((0..n).map(|i| (format!("{}{i}", p.name), item.clone())));
             }
         }
+        if p.optional {
+            optional.extend(out[first..].iter().map(|(name, _)| name.clone()));
+        }
     }
     out
 }
@@ -85,9 +91,11 @@ impl PortTable {
                 message_inputs.push(p.name.to_string());
             }
         }
+        let mut optional = Vec::new();
         Self {
-            inputs: expand(b, &b.spec.inputs),
-            outputs: expand(b, &b.spec.outputs),
+            inputs: expand(b, &b.spec.inputs, &mut optional),
+            outputs: expand(b, &b.spec.outputs, &mut optional),
+            optional,
             message_inputs,
             message_outputs: b
                 .spec
@@ -272,6 +280,38 @@ fn check_acyclic(
             } else {
                 state[node] = 2;
                 stack.pop();
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that every stream port a block's spec does not mark optional
+/// has a connection: the first one left out is an error at its block.
+pub(crate) fn check_connected(
+    blocks: &[FlatBlock],
+    tables: &[PortTable],
+    edges: &[Edge],
+) -> Result<(), FileError> {
+    let streams = || edges.iter().filter(|e| e.kind == ConnectionKind::Stream);
+    for (i, (b, t)) in blocks.iter().zip(tables).enumerate() {
+        let sides = [("input", &t.inputs, true), ("output", &t.outputs, false)];
+        for (side, ports, is_input) in sides {
+            for (port, _) in ports {
+                let connected = streams().any(|e| {
+                    let end = if is_input { &e.to } else { &e.from };
+                    end.0 == i && end.1 == *port
+                });
+                if !connected && !t.optional.contains(port) {
+                    return Err(FileError::new(
+                        b.at.clone(),
+                        format!("blocks.{}", b.name),
+                        format!(
+                            "stream {side} `{port}` of block `{}` is not connected",
+                            b.name
+                        ),
+                    ));
+                }
             }
         }
     }

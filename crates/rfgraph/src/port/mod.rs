@@ -275,6 +275,18 @@ impl<'a> Ports<'a> {
         self.outputs.iter().map(|p| p.name().to_string()).collect()
     }
 
+    /// Whether each stream input may stay unconnected, in declaration
+    /// order.
+    pub fn input_optional(&self) -> Vec<bool> {
+        self.inputs.iter().map(|p| p.is_optional()).collect()
+    }
+
+    /// Whether each stream output may stay unconnected, in declaration
+    /// order.
+    pub fn output_optional(&self) -> Vec<bool> {
+        self.outputs.iter().map(|p| p.is_optional()).collect()
+    }
+
     /// The stream inputs' item types, in declaration order.
     pub fn input_types(&self) -> Vec<ItemType> {
         self.inputs.iter().map(|p| p.item_type()).collect()

@@ -48,6 +48,8 @@ pub struct PortSpec {
     /// The parameter that sets how many such ports there are (`name0`,
     /// `name1`, ...), if variable.
     pub count: Option<&'static str>,
+    /// Whether the port may stay unconnected.
+    pub optional: bool,
     /// One line saying what flows there.
     pub doc: &'static str,
 }
@@ -59,8 +61,16 @@ impl PortSpec {
             name,
             item,
             count: None,
+            optional: false,
             doc: "",
         }
+    }
+
+    /// Lets the port stay unconnected (the block's port is
+    /// `StreamInput::optional` / `StreamOutput::optional`).
+    pub fn optional(mut self) -> Self {
+        self.optional = true;
+        self
     }
 
     /// Sets the documentation.
