@@ -11,6 +11,7 @@
 //! it never touches a stream or a port.
 
 use crate::config::{Gain, SdrConfig, finite, parse_args, positive};
+use crate::counters::StreamCounters;
 use crate::error::{Direction, HwError};
 use rfgraph::{FromPmt, Pmt, Setting, Settings};
 use seify::{
@@ -18,6 +19,7 @@ use seify::{
     SampleRateControl,
 };
 use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
 
 /// One channel of a device, its configuration and what is in effect.
 pub(crate) struct Channel {
@@ -366,6 +368,30 @@ impl Channel {
             self.set_gain(Gain::Db(db))?;
         }
         Ok(())
+    }
+
+    /// The whole `status` reply of a streaming block: the channel's state
+    /// ([`status`](Self::status)), `items`, and the stream's xruns
+    /// (`overflows` for RX, `underflows` for TX) and `timeouts`.
+    pub(crate) fn stream_status(&self, counters: &StreamCounters) -> Pmt {
+        let mut m = self.status();
+        m.insert("items".into(), Pmt::U64(counters.items()));
+        let rx = matches!(self.direction, Direction::Rx);
+        for (name, count) in counters.for_stats(rx) {
+            m.insert(name.into(), Pmt::U64(count.load(Ordering::Relaxed)));
+        }
+        Pmt::Map(m)
+    }
+
+    /// Logs a failed stream deactivation of `block` (a block that is
+    /// finishing has no one to return the error to).
+    pub(crate) fn log_deactivation(&self, block: &str, result: Result<(), seify::Error>) {
+        if let Err(e) = result {
+            eprintln!(
+                "rfgraph-hw: {}: deactivating the stream failed: {e}",
+                self.label(block)
+            );
+        }
     }
 
     /// The channel's state for a `status` reply, read from the device

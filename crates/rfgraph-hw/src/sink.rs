@@ -211,11 +211,7 @@ impl Block for SdrSink {
 
     fn handle_message(&mut self, port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
         if port == "status" {
-            let mut m = self.channel.status();
-            m.insert("items".into(), Pmt::U64(self.counters.items()));
-            m.insert("underflows".into(), Pmt::U64(self.counters.underflows()));
-            m.insert("timeouts".into(), Pmt::U64(self.counters.timeouts()));
-            return Ok(Pmt::Map(m));
+            return Ok(self.channel.stream_status(&self.counters));
         }
         Settings::dispatch(self, |s| &mut s.settings, port, msg)
     }
@@ -223,12 +219,8 @@ impl Block for SdrSink {
     fn finishing(&mut self) {
         if let Some(mut tx) = self.streamer.take()
             && self.active
-            && let Err(e) = tx.deactivate()
         {
-            eprintln!(
-                "rfgraph-hw: {}: deactivating the stream failed: {e}",
-                self.channel.label("SdrSink")
-            );
+            self.channel.log_deactivation("SdrSink", tx.deactivate());
         }
         self.active = false;
         XrunLog::emit(self.log.flush(self.counters.underflows()));

@@ -279,11 +279,7 @@ impl Block for SdrSource {
 
     fn handle_message(&mut self, port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
         if port == "status" {
-            let mut m = self.channel.status();
-            m.insert("items".into(), Pmt::U64(self.counters.items()));
-            m.insert("overflows".into(), Pmt::U64(self.counters.overflows()));
-            m.insert("timeouts".into(), Pmt::U64(self.counters.timeouts()));
-            return Ok(Pmt::Map(m));
+            return Ok(self.channel.stream_status(&self.counters));
         }
         Settings::dispatch(self, |s| &mut s.settings, port, msg)
     }
@@ -291,12 +287,8 @@ impl Block for SdrSource {
     fn finishing(&mut self) {
         if let Some(mut rx) = self.streamer.take()
             && self.active
-            && let Err(e) = rx.deactivate()
         {
-            eprintln!(
-                "rfgraph-hw: {}: deactivating the stream failed: {e}",
-                self.channel.label("SdrSource")
-            );
+            self.channel.log_deactivation("SdrSource", rx.deactivate());
         }
         self.active = false;
         XrunLog::emit(self.log.flush(self.counters.overflows()));

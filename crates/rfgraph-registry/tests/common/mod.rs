@@ -11,15 +11,13 @@ use rfgraph_dsp::{Fff, Fir};
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Every test run is bounded by this.
-pub const TIMEOUT: Duration = Duration::from_secs(30);
+/// The most any test flowgraph may take: a hang fails the test instead of
+/// eating the suite's time.
+pub const TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Runs `fg` on `scheduler`, failing after [`TIMEOUT`].
 pub fn run_bounded(fg: Flowgraph, scheduler: impl Scheduler) -> Finished {
-    fg.start(scheduler)
-        .expect("starts")
-        .wait_timeout(TIMEOUT)
-        .expect("finishes in time")
+    RunBounded::run_bounded(fg, scheduler).expect("finishes in time")
 }
 
 /// A registry with small test blocks: `vector_source` (f32 `data`),
@@ -114,9 +112,7 @@ pub fn write(dir: &std::path::Path, name: &str, text: &str) -> PathBuf {
     p
 }
 
-// From the registry specs' tests (reg-specs).
 /// One fresh instance of every scheduler, with default settings.
-#[allow(dead_code)]
 pub fn every_scheduler() -> Vec<Box<dyn rfgraph::Scheduler>> {
     vec![
         Box::new(rfgraph::scheduler::Tpb::new()),
@@ -126,29 +122,10 @@ pub fn every_scheduler() -> Vec<Box<dyn rfgraph::Scheduler>> {
     ]
 }
 
-/// Waits for `running` with a watchdog: on timeout the run is stopped and
-/// the test fails instead of hanging the suite.
-#[allow(dead_code)]
-pub fn wait_within(
-    running: rfgraph::Running,
-    timeout: std::time::Duration,
-) -> Result<rfgraph::Finished, rfgraph::RunError> {
-    match running.wait_timeout(timeout) {
-        Err(e @ rfgraph::RunError::Timeout { .. }) => panic!("{e}"),
-        other => other,
-    }
-}
-
-/// The most any test flowgraph may take: a hang fails the test instead of
-/// eating the suite's time.
-#[allow(dead_code)]
-pub const WATCHDOG: std::time::Duration = std::time::Duration::from_secs(60);
-
 /// [`Flowgraph::run`](rfgraph::Flowgraph::run) with a watchdog.
-#[allow(dead_code)]
 pub trait RunBounded {
     /// Runs to completion on `scheduler`, or fails with
-    /// `RunError::Timeout` after [`WATCHDOG`].
+    /// `RunError::Timeout` after [`TIMEOUT`].
     fn run_bounded(
         self,
         scheduler: impl rfgraph::Scheduler,
@@ -160,6 +137,6 @@ impl RunBounded for rfgraph::Flowgraph {
         self,
         scheduler: impl rfgraph::Scheduler,
     ) -> Result<rfgraph::Finished, rfgraph::RunError> {
-        self.start(scheduler)?.wait_timeout(WATCHDOG)
+        self.start(scheduler)?.wait_timeout(TIMEOUT)
     }
 }

@@ -13,6 +13,9 @@ const FIR_TYPE: P = P::Enum(
     &[("fff", "f32"), ("ccf", "c32"), ("ccc", "c32")],
 );
 
+/// `fff`/`ccf` of the resamplers: real taps on real or complex streams.
+const RESAMPLER_TYPE: P = P::Enum("type", "type", &[("fff", "f32"), ("ccf", "c32")]);
+
 /// `fir_filter_ccf`/`interp_fir_filter_fff`/... of the designer blocks.
 const DESIGN_TYPE: P = P::Enum(
     "type",
@@ -173,7 +176,7 @@ pub(super) const MAPS: &[Map] = &[
         gr: "pfb_arb_resampler_xxx",
         rf: "pfb_arb_resampler",
         params: &[
-            P::Enum("type", "type", &[("fff", "f32"), ("ccf", "c32")]),
+            RESAMPLER_TYPE,
             P::Expr("rrate", "rate"),
             P::Expr("taps", "taps"),
             P::Expr("nfilts", "filters"),
@@ -183,7 +186,7 @@ pub(super) const MAPS: &[Map] = &[
         gr: "rational_resampler_xxx",
         rf: "rational_resampler",
         params: &[
-            P::Enum("type", "type", &[("fff", "f32"), ("ccf", "c32")]),
+            RESAMPLER_TYPE,
             P::Expr("interp", "interpolation"),
             P::Expr("decim", "decimation"),
             P::Expr("taps", "taps"),
