@@ -5,18 +5,26 @@
 
 use crate::limit::Limit;
 use num_complex::Complex32;
+use rfgraph::params::{NoParams, ParamSet};
 use rfgraph::{
     Block, BoxError, FromPmt, Item, ParamInfo, Pmt, Ports, Setting, Settings, StreamInput,
     StreamOutput, TagPolicy, WorkIo,
 };
+
+/// How a [`DspBlock`]'s kernel follows a changed parameter: given the
+/// kernel, the parameters (with the new value) and the parameter's name,
+/// it retunes the kernel or says why it cannot.
+pub type Retune<K, P> = fn(&mut K, &P, &str) -> Result<(), BoxError>;
 use rfgraph_dsp::{Kernel, Nco};
 
 /// Runs a DSP [`Kernel`] on input `in`, writing output `out`.
 ///
 /// The kernel's `(consumed, produced)` drive the ports, so rate-changing
 /// kernels need no extra code, and tags move by the kernel's own
-/// [`ratio`](Kernel::ratio). Kernel setters become run-time parameters with
-/// [`setting`](Self::setting): each is a message input of the same name.
+/// [`ratio`](Kernel::ratio). A block built with [`tuned`](Self::tuned)
+/// carries the [`ParamSet`] `P` the kernel was made from: its settable
+/// parameters are message inputs, and a change reaches the kernel through
+/// the [`Retune`] function given with it.
 ///
 /// # Stream Inputs
 /// - `in`: `K::Input`
@@ -39,7 +47,7 @@ use rfgraph_dsp::{Kernel, Nco};
 ///     .with_setting(Setting::try_new("center", |k: &mut FreqXlatingFir<Ccf>, f: f64| k.set_center(f)).unit("cycles/sample"));
 /// # let _ = block;
 /// ```
-pub struct DspBlock<K>
+pub struct DspBlock<K, P = NoParams>
 where
     K: Kernel,
     K::Input: Item,
@@ -49,6 +57,8 @@ where
     output: StreamOutput<K::Output>,
     kernel: K,
     settings: Settings<K>,
+    params: P,
+    retune: Retune<K, P>,
 }
 
 impl<K> DspBlock<K>
@@ -57,14 +67,32 @@ where
     K::Input: Item,
     K::Output: Item,
 {
-    /// A 1:1 block around `kernel`; its rings hold at least the kernel's
+    /// A block around `kernel`; its rings hold at least the kernel's
     /// minimum chunks (a whole FFT frame, say).
     pub fn new(kernel: K) -> Self {
+        Self::tuned(kernel, NoParams, |_, _, name| {
+            Err(format!("`{name}` cannot change").into())
+        })
+    }
+}
+
+impl<K, P> DspBlock<K, P>
+where
+    K: Kernel + Send + 'static,
+    K::Input: Item,
+    K::Output: Item,
+    P: ParamSet,
+{
+    /// A block around `kernel`, made from `params`: a change of a settable
+    /// parameter reaches the kernel through `retune`.
+    pub fn tuned(kernel: K, params: P, retune: Retune<K, P>) -> Self {
         Self {
             input: StreamInput::new("in").with_min_items(kernel.min_input()),
             output: StreamOutput::new("out").with_min_items(kernel.min_output()),
             kernel,
             settings: Settings::new(),
+            params,
+            retune,
         }
     }
 
@@ -90,11 +118,12 @@ where
     }
 }
 
-impl<K> Block for DspBlock<K>
+impl<K, P> Block for DspBlock<K, P>
 where
     K: Kernel + Send + 'static,
     K::Input: Item,
     K::Output: Item,
+    P: ParamSet,
 {
     fn ports(&mut self) -> Ports<'_> {
         self.settings
@@ -107,6 +136,14 @@ where
 
     fn settings(&self) -> Vec<ParamInfo> {
         self.settings.infos()
+    }
+
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
+    fn params_changed(&mut self, name: &str) -> Result<(), BoxError> {
+        (self.retune)(&mut self.kernel, &self.params, name)
     }
 
     #[inline]

@@ -37,6 +37,15 @@ mod copy_rand;
 pub mod digital;
 mod dsp;
 mod dsp_specs;
+/// The parameters of the blocks made of `rfgraph-dsp` kernels (each a
+/// [`ParamSet`](rfgraph::ParamSet) that the registry entry builds from).
+pub mod dsp_params {
+    pub use crate::dsp_specs::{
+        AgcParams, BandEdges, BandPassParams, BandRejectParams, Design, DesignParams,
+        FirFilterParams, FreqXlatingParams, HighPassParams, InterpFirFilterParams, LowPassParams,
+        QuadratureDemodParams, RotatorParams,
+    };
+}
 mod file;
 mod generate;
 mod head;
@@ -62,8 +71,8 @@ pub use copy_rand::CopyRand;
 pub use dsp::{DspBlock, NcoSource};
 pub use file::{FileError, FileSink, FileSource, SinkMode};
 pub use generate::{
-    NoiseItem, NoiseKind, NoiseSource, RandomBytes, SignalItem, SignalSource, UnknownWaveform,
-    Waveform,
+    NoiseItem, NoiseKind, NoiseSource, RandomBytes, SignalItem, SignalSource, SignalSourceParams,
+    UnknownWaveform, Waveform,
 };
 pub use head::Head;
 pub use math::{Combination, Combine, ConstOp, Unzip2, Zip2};

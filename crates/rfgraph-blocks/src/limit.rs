@@ -18,6 +18,11 @@ impl Limit {
         Self(Some(items))
     }
 
+    /// At most `items` items, or unlimited (a source's `items` parameter).
+    pub(crate) fn new(items: Option<u64>) -> Self {
+        Self(items)
+    }
+
     /// How many of `available` items may go now.
     #[inline]
     pub(crate) fn allow(&self, available: usize) -> usize {

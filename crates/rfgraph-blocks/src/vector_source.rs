@@ -46,7 +46,7 @@ impl<T: Item> Block for VectorSource<T> {
 
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
         let len = self.items.len() as u64;
-        let total = len * self.repeat;
+        let total = len.saturating_mul(self.repeat);
         // One slice per call, however many repetitions it spans: a loop
         // that asked for room again would never return once every reader
         // is gone (the room then never runs out), and a stop could not

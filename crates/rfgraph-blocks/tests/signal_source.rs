@@ -8,10 +8,13 @@ mod common;
 
 use common::{RunBounded, every_scheduler};
 use num_complex::Complex32;
+use rfgraph::params::ParamValue;
 use rfgraph::{
     Block, BoxError, Flowgraph, Item, MessageOutput, ParamType, Pmt, Ports, StreamInput, WorkIo,
 };
-use rfgraph_blocks::{CopyRand, Head, SignalItem, SignalSource, VectorSink, Waveform};
+use rfgraph_blocks::{
+    CopyRand, Head, SignalItem, SignalSource, SignalSourceParams, VectorSink, Waveform,
+};
 use std::f64::consts::TAU;
 use std::path::PathBuf;
 
@@ -30,6 +33,34 @@ struct Case {
     offset: Complex32,
     phase: f64,
     items: usize,
+}
+
+impl Case {
+    /// The source's parameters for this case.
+    fn params(&self) -> SignalSourceParams {
+        SignalSourceParams {
+            offset: self.offset,
+            phase: self.phase,
+            items: Some(self.items as u64),
+            ..tone(self.sample_rate, self.waveform, self.freq, self.ampl)
+        }
+    }
+}
+
+/// An endless `waveform` source's parameters.
+fn tone(
+    sample_rate: f64,
+    waveform: Waveform,
+    frequency: f64,
+    amplitude: f64,
+) -> SignalSourceParams {
+    SignalSourceParams {
+        sample_rate,
+        waveform,
+        frequency,
+        amplitude,
+        ..Default::default()
+    }
 }
 
 fn cases() -> Vec<Case> {
@@ -209,20 +240,7 @@ fn every_waveform_matches_gnu_radio_on_every_scheduler() {
                 .map(|p| Complex32::new(p[0], p[1]))
                 .collect();
             assert_eq!(reference.len(), case.items);
-            let runs = run_everywhere(|| {
-                SignalSource::<Complex32>::new(
-                    case.sample_rate,
-                    case.waveform,
-                    case.freq,
-                    case.ampl,
-                )
-                .unwrap()
-                .with_offset(case.offset)
-                .unwrap()
-                .with_phase(case.phase)
-                .unwrap()
-                .limit(case.items as u64)
-            });
+            let runs = run_everywhere(|| SignalSource::<Complex32>::new(case.params()).unwrap());
             for (scheduler, items) in runs {
                 assert_eq!(items.len(), case.items, "{} on {scheduler}", case.name);
                 for (i, (a, b)) in items.iter().zip(&reference).enumerate() {
@@ -241,13 +259,12 @@ fn every_waveform_matches_gnu_radio_on_every_scheduler() {
             let reference = floats(&format!("{}.f32", case.name));
             assert_eq!(reference.len(), case.items);
             let runs = run_everywhere(|| {
-                SignalSource::<f32>::new(case.sample_rate, case.waveform, case.freq, case.ampl)
-                    .unwrap()
-                    .with_offset(case.offset.re)
-                    .unwrap()
-                    .with_phase(case.phase)
-                    .unwrap()
-                    .limit(case.items as u64)
+                let offset = case.offset.re.into();
+                SignalSource::<f32>::new(SignalSourceParams {
+                    offset,
+                    ..case.params()
+                })
+                .unwrap()
             });
             for (scheduler, items) in runs {
                 assert_eq!(items.len(), case.items, "{} on {scheduler}", case.name);
@@ -349,11 +366,12 @@ fn a_freq_message_retunes_without_a_phase_jump() {
     let (after, total) = (20_000, 200_000);
     for s in every_scheduler() {
         let name = s.name().to_string();
-        let source = SignalSource::<Complex32>::new(rate, Waveform::Cosine, f1, 0.8)
-            .unwrap()
-            .with_phase(1.0)
-            .unwrap()
-            .limit(total);
+        let source = SignalSource::<Complex32>::new(SignalSourceParams {
+            phase: 1.0,
+            items: Some(total),
+            ..tone(rate, Waveform::Cosine, f1, 0.8)
+        })
+        .unwrap();
         let x = retuned(s, source, after, "freq", Pmt::F64(f2));
         assert_eq!(x.len(), total as usize, "{name}");
         let steps = steps(&x);
@@ -389,11 +407,12 @@ fn amplitude_and_cmd_messages_apply_from_one_item_on() {
     let (rate, f1) = (48_000.0, 1_000.0);
     for s in every_scheduler() {
         let name = s.name().to_string();
-        let source = SignalSource::<f32>::new(rate, Waveform::Square, f1, 1.0)
-            .unwrap()
-            .with_offset(-0.5)
-            .unwrap()
-            .limit(100_000);
+        let source = SignalSource::<f32>::new(SignalSourceParams {
+            offset: (-0.5).into(),
+            items: Some(100_000),
+            ..tone(rate, Waveform::Square, f1, 1.0)
+        })
+        .unwrap();
         let cmd = Pmt::Map([("ampl".to_string(), Pmt::F64(3.0))].into_iter().collect());
         let x = retuned(s, source, 10_000, "cmd", cmd);
         let high: Vec<usize> = (0..x.len()).filter(|&n| x[n] > 0.0).collect();
@@ -419,7 +438,8 @@ fn an_endless_source_stops_when_head_stops_reading() {
     for s in every_scheduler() {
         let name = s.name().to_string();
         let mut fg = Flowgraph::new();
-        let src = fg.add(SignalSource::<f32>::new(8000.0, Waveform::Sine, 1000.0, 1.0).unwrap());
+        let src =
+            fg.add(SignalSource::<f32>::new(tone(8000.0, Waveform::Sine, 1000.0, 1.0)).unwrap());
         let head = fg.add(Head::<f32>::new(12_345));
         let sink = fg.add(VectorSink::<f32>::new());
         fg.chain(&[src, head, sink]).unwrap();
@@ -439,9 +459,11 @@ fn a_limit_of_zero_produces_nothing_and_finishes() {
     for s in every_scheduler() {
         let mut fg = Flowgraph::new();
         let src = fg.add(
-            SignalSource::<Complex32>::new(1.0, Waveform::Constant, 0.0, 1.0)
-                .unwrap()
-                .limit(0),
+            SignalSource::<Complex32>::new(SignalSourceParams {
+                items: Some(0),
+                ..tone(1.0, Waveform::Constant, 0.0, 1.0)
+            })
+            .unwrap(),
         );
         let sink = fg.add(VectorSink::<Complex32>::new());
         fg.connect(src, "out", sink, "in").unwrap();
@@ -455,49 +477,71 @@ fn a_limit_of_zero_produces_nothing_and_finishes() {
     }
 }
 
+/// The value of parameter `name` of `block`.
+fn param(block: &mut dyn Block, name: &str) -> Pmt {
+    block.params().unwrap().get(name).unwrap()
+}
+
 #[test]
-fn settings_are_listed_and_checked() {
-    let mut src = SignalSource::<Complex32>::new(1e6, Waveform::Sine, 1e3, 1.0).unwrap();
-    let names: Vec<_> = src.settings().iter().map(|p| p.name).collect();
+fn parameters_are_declared_once_and_set_with_typed_checks() {
+    let mut src = SignalSource::<Complex32>::new(tone(1e6, Waveform::Sine, 1e3, 1.0)).unwrap();
+    let specs = src.params().unwrap().describe();
+    let names: Vec<_> = specs.iter().map(|p| p.name).collect();
     assert_eq!(
         names,
         [
-            "freq",
+            "sample_rate",
+            "waveform",
+            "frequency",
             "amplitude",
             "offset",
             "phase",
-            "waveform",
-            "sample_rate",
-            "cmd",
-            "frequency"
+            "items",
+            "type"
         ]
     );
-    let freq = &src.settings()[0];
-    assert_eq!((freq.ty, freq.unit), (ParamType::Float, "Hz"));
-    let real = SignalSource::<f32>::new(1e6, Waveform::Sine, 1e3, 1.0).unwrap();
+    let settable: Vec<_> = specs
+        .iter()
+        .filter(|p| p.settable)
+        .map(|p| p.name)
+        .collect();
     assert_eq!(
-        real.settings()[2].ty,
-        ParamType::Float,
-        "a real offset is a float"
+        settable,
+        [
+            "sample_rate",
+            "waveform",
+            "frequency",
+            "amplitude",
+            "offset",
+            "phase"
+        ]
     );
+    let freq = &specs[2];
+    assert_eq!(
+        (freq.ty, freq.unit, freq.aliases.as_slice()),
+        (ParamType::Float, "Hz", &["freq"][..])
+    );
+    assert_eq!(specs[4].ty, ParamType::Complex);
 
-    let mut io = WorkIo::default();
-    src.handle_message("freq", Pmt::I64(2000), &mut io).unwrap();
-    assert_eq!(src.frequency(), 2000.0);
-    src.handle_message("sample_rate", Pmt::F64(2e6), &mut io)
-        .unwrap();
-    assert_eq!((src.sample_rate(), src.frequency()), (2e6, 2000.0));
-    src.handle_message("offset", Pmt::VecF32(vec![0.5, -1.0]), &mut io)
-        .unwrap();
-    assert_eq!(src.offset(), Complex32::new(0.5, -1.0));
-    src.handle_message("waveform", Pmt::from("triangle"), &mut io)
-        .unwrap();
-    assert_eq!(src.waveform(), Waveform::Triangle);
-    src.handle_message("phase", Pmt::F64(TAU + 1.0), &mut io)
-        .unwrap();
+    let set = |src: &mut SignalSource<Complex32>, name: &str, v: Pmt| {
+        rfgraph::params::apply(src, name, v)
+    };
+    set(&mut src, "frequency", Pmt::I64(2000)).unwrap();
+    assert_eq!(param(&mut src, "frequency"), Pmt::F64(2000.0));
+    set(&mut src, "sample_rate", Pmt::F64(2e6)).unwrap();
+    assert_eq!(param(&mut src, "sample_rate"), Pmt::F64(2e6));
+    set(&mut src, "offset", Pmt::VecF32(vec![0.5, -1.0])).unwrap();
+    assert_eq!(
+        param(&mut src, "offset"),
+        Complex32::new(0.5, -1.0).to_pmt()
+    );
+    set(&mut src, "waveform", Pmt::from("triangle")).unwrap();
+    assert_eq!(param(&mut src, "waveform"), Pmt::from("triangle"));
+    set(&mut src, "phase", Pmt::F64(TAU + 1.0)).unwrap();
     assert!((src.phase() - 1.0).abs() < 1e-9);
+    let mut io = WorkIo::default();
     src.handle_message("cmd", Pmt::F64(-5.0), &mut io).unwrap();
-    assert_eq!(src.frequency(), -5.0);
+    assert_eq!(param(&mut src, "frequency"), Pmt::F64(-5.0));
     let both = Pmt::Map(
         [
             ("freq".to_string(), Pmt::F64(7.0)),
@@ -507,25 +551,29 @@ fn settings_are_listed_and_checked() {
         .collect(),
     );
     src.handle_message("cmd", both, &mut io).unwrap();
-    assert_eq!((src.frequency(), src.amplitude()), (7.0, 0.25));
+    assert_eq!(param(&mut src, "frequency"), Pmt::F64(7.0));
+    assert_eq!(param(&mut src, "amplitude"), Pmt::F64(0.25));
 
     // Rejections name the parameter and change nothing.
-    let e = src
-        .handle_message("freq", Pmt::from("fast"), &mut io)
-        .unwrap_err();
-    assert!(e.to_string().contains("`freq`"), "{e}");
-    let e = src
-        .handle_message("amplitude", Pmt::F64(f64::NAN), &mut io)
-        .unwrap_err();
+    let e = set(&mut src, "frequency", Pmt::from("fast")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "parameter `frequency`: expected float, found string \"fast\""
+    );
+    let e = set(&mut src, "amplitude", Pmt::F64(f64::NAN)).unwrap_err();
     assert!(e.to_string().contains("amplitude"), "{e}");
-    let e = src
-        .handle_message("waveform", Pmt::from("noise"), &mut io)
-        .unwrap_err();
+    let e = set(&mut src, "waveform", Pmt::from("noise")).unwrap_err();
     assert!(e.to_string().contains("noise"), "{e}");
-    let e = src
-        .handle_message("sample_rate", Pmt::F64(0.0), &mut io)
-        .unwrap_err();
-    assert!(e.to_string().contains("sample_rate"), "{e}");
+    let e = set(&mut src, "sample_rate", Pmt::F64(0.0)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "parameter `sample_rate`: 0 is out of range: must be > 0"
+    );
+    let e = set(&mut src, "items", Pmt::U64(3)).unwrap_err();
+    assert!(
+        e.to_string().contains("not a parameter that can change"),
+        "{e}"
+    );
     let bad = Pmt::Map(
         [
             ("freq".to_string(), Pmt::F64(9.0)),
@@ -536,32 +584,54 @@ fn settings_are_listed_and_checked() {
     );
     let e = src.handle_message("cmd", bad, &mut io).unwrap_err();
     assert!(e.to_string().contains("gain"), "{e}");
-    assert_eq!((src.frequency(), src.amplitude()), (7.0, 0.25));
-    assert_eq!(src.sample_rate(), 2e6);
+    let bad = Pmt::Map(
+        [
+            ("freq".to_string(), Pmt::F64(9.0)),
+            ("ampl".to_string(), Pmt::from("loud")),
+        ]
+        .into_iter()
+        .collect(),
+    );
+    assert!(src.handle_message("cmd", bad, &mut io).is_err());
+    assert_eq!(
+        param(&mut src, "frequency"),
+        Pmt::F64(7.0),
+        "all or nothing"
+    );
+    assert_eq!(param(&mut src, "amplitude"), Pmt::F64(0.25));
+    assert_eq!(param(&mut src, "sample_rate"), Pmt::F64(2e6));
+
+    // A real source takes real offsets only, and a refused change is undone.
+    let mut real = SignalSource::<f32>::new(tone(1e6, Waveform::Sine, 1e3, 1.0)).unwrap();
+    let e = rfgraph::params::apply(&mut real, "offset", Pmt::VecF32(vec![0.5, -1.0])).unwrap_err();
+    assert!(e.to_string().contains("real offset"), "{e}");
+    assert_eq!(param(&mut real, "offset"), Pmt::F64(0.0));
 }
 
 #[test]
 fn constructors_reject_what_cannot_be_generated() {
-    let e = SignalSource::<f32>::new(0.0, Waveform::Sine, 1.0, 1.0)
-        .err()
-        .unwrap();
-    assert!(e.to_string().contains("sample_rate"), "{e}");
-    let e = SignalSource::<f32>::new(f64::INFINITY, Waveform::Sine, 1.0, 1.0)
-        .err()
-        .unwrap();
-    assert!(e.to_string().contains("sample_rate"), "{e}");
-    let e = SignalSource::<f32>::new(1.0, Waveform::Sine, f64::NAN, 1.0)
-        .err()
-        .unwrap();
-    assert!(e.to_string().contains("frequency"), "{e}");
-    let e = SignalSource::<f32>::new(1.0, Waveform::Sine, 0.1, f64::NAN)
-        .err()
-        .unwrap();
-    assert!(e.to_string().contains("amplitude"), "{e}");
-    let ok = SignalSource::<f32>::new(1.0, Waveform::Sine, 0.1, 1.0).unwrap();
-    let e = ok.with_phase(f64::INFINITY).err().unwrap();
+    let make = |rate: f64, freq: f64, ampl: f64| {
+        SignalSource::<f32>::new(tone(rate, Waveform::Sine, freq, ampl))
+            .err()
+            .unwrap()
+            .to_string()
+    };
+    assert!(make(0.0, 1.0, 1.0).contains("sample_rate"));
+    assert!(make(f64::INFINITY, 1.0, 1.0).contains("sample_rate"));
+    assert!(make(1.0, f64::NAN, 1.0).contains("frequency"));
+    assert!(make(1.0, 0.1, f64::NAN).contains("amplitude"));
+    let e = SignalSource::<f32>::new(SignalSourceParams {
+        phase: f64::INFINITY,
+        ..tone(1.0, Waveform::Sine, 0.1, 1.0)
+    })
+    .err()
+    .unwrap();
     assert!(e.to_string().contains("phase"), "{e}");
-    let ok = SignalSource::<Complex32>::new(1.0, Waveform::Sine, 0.1, 1.0).unwrap();
-    let e = ok.with_offset(Complex32::new(0.0, f32::NAN)).err().unwrap();
+    let e = SignalSource::<Complex32>::new(SignalSourceParams {
+        offset: Complex32::new(0.0, f32::NAN),
+        ..tone(1.0, Waveform::Sine, 0.1, 1.0)
+    })
+    .err()
+    .unwrap();
     assert!(e.to_string().contains("offset"), "{e}");
 }

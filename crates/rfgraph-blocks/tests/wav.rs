@@ -13,8 +13,8 @@ use rfgraph::scheduler::Tpb;
 use rfgraph::tag::keys;
 use rfgraph::{Block, BoxError, Flowgraph, Pmt, Ports, StreamOutput, Tag, WorkIo};
 use rfgraph_blocks::{
-    Head, NoiseKind, NoiseSource, SignalSource, VectorSink, VectorSource, WavFormat, WavSink,
-    WavSource, Waveform,
+    Head, NoiseKind, NoiseSource, SignalSource, SignalSourceParams, VectorSink, VectorSource,
+    WavFormat, WavSink, WavSource, Waveform,
 };
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -49,14 +49,32 @@ fn after(format: WavFormat, x: f32) -> f32 {
     }
 }
 
+/// An endless `waveform` source's parameters.
+fn tone(
+    sample_rate: f64,
+    waveform: Waveform,
+    frequency: f64,
+    amplitude: f64,
+) -> SignalSourceParams {
+    SignalSourceParams {
+        sample_rate,
+        waveform,
+        frequency,
+        amplitude,
+        ..Default::default()
+    }
+}
+
 /// Channel `c` of the test signal: a sine above full scale (so 16-bit
 /// files clip), Gaussian noise, a sawtooth.
 fn channel(c: usize, frames: u64) -> Box<dyn FnOnce(&mut Flowgraph) -> rfgraph::BlockId> {
     Box::new(move |fg| match c {
         0 => fg.add(
-            SignalSource::<f32>::new(48_000.0, Waveform::Sine, 997.0, 1.2)
-                .unwrap()
-                .limit(frames),
+            SignalSource::<f32>::new(SignalSourceParams {
+                items: Some(frames),
+                ..tone(48_000.0, Waveform::Sine, 997.0, 1.2)
+            })
+            .unwrap(),
         ),
         1 => fg.add(
             NoiseSource::<f32>::new(NoiseKind::Gaussian, 0.25, 9)
@@ -64,11 +82,12 @@ fn channel(c: usize, frames: u64) -> Box<dyn FnOnce(&mut Flowgraph) -> rfgraph::
                 .limit(frames),
         ),
         _ => fg.add(
-            SignalSource::<f32>::new(48_000.0, Waveform::Sawtooth, 300.0, 0.5)
-                .unwrap()
-                .with_offset(-0.25)
-                .unwrap()
-                .limit(frames),
+            SignalSource::<f32>::new(SignalSourceParams {
+                offset: (-0.25).into(),
+                items: Some(frames),
+                ..tone(48_000.0, Waveform::Sawtooth, 300.0, 0.5)
+            })
+            .unwrap(),
         ),
     })
 }
@@ -398,7 +417,8 @@ fn a_stop_leaves_a_valid_file_with_every_frame_written() {
         let name = s.name().to_string();
         let path = scratch(&format!("stopped-{name}.wav"));
         let mut fg = Flowgraph::new();
-        let src = fg.add(SignalSource::<f32>::new(8000.0, Waveform::Triangle, 100.0, 0.9).unwrap());
+        let src =
+            fg.add(SignalSource::<f32>::new(tone(8000.0, Waveform::Triangle, 100.0, 0.9)).unwrap());
         let wav = fg.add(WavSink::new(&path, 1, 8000, WavFormat::Float32).unwrap());
         fg.connect(src, "out", wav, "in0").unwrap();
         let running = fg.start(s).unwrap();
@@ -411,9 +431,11 @@ fn a_stop_leaves_a_valid_file_with_every_frame_written() {
         assert!(written >= 25_000, "{name}: {written}");
         let mut fg = Flowgraph::new();
         let src = fg.add(
-            SignalSource::<f32>::new(8000.0, Waveform::Triangle, 100.0, 0.9)
-                .unwrap()
-                .limit(written),
+            SignalSource::<f32>::new(SignalSourceParams {
+                items: Some(written),
+                ..tone(8000.0, Waveform::Triangle, 100.0, 0.9)
+            })
+            .unwrap(),
         );
         let sink = fg.add(VectorSink::<f32>::new());
         fg.connect(src, "out", sink, "in").unwrap();

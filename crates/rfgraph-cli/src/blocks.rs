@@ -172,13 +172,26 @@ fn documentation(spec: &BlockSpec) -> String {
         for (row, p) in rows.iter().zip(&spec.params) {
             let cells = [&*row[0], &*row[1], &*row[2], &*row[3], &*row[4]];
             let _ = writeln!(out, "{}", line(cells));
-            let choices = if p.choices.is_empty() {
+            let mut notes = Vec::new();
+            if !p.choices.is_empty() {
+                notes.push(format!("one of: {}", p.choices.join(", ")));
+            }
+            if !p.range.is_unbounded() {
+                notes.push(format!("{}", p.range));
+            }
+            if let Some(max) = p.max_len {
+                notes.push(format!("at most {max} elements"));
+            }
+            if !p.aliases.is_empty() {
+                notes.push(format!("also called {}", p.aliases.join(", ")));
+            }
+            let notes = if notes.is_empty() {
                 String::new()
             } else {
-                format!(" (one of: {})", p.choices.join(", "))
+                format!(" ({})", notes.join("; "))
             };
-            if !p.doc.is_empty() || !choices.is_empty() {
-                let _ = writeln!(out, "      {}{choices}", p.doc);
+            if !p.doc.is_empty() || !notes.is_empty() {
+                let _ = writeln!(out, "      {}{notes}", p.doc);
             }
         }
         out.push('\n');
@@ -199,7 +212,7 @@ fn documentation(spec: &BlockSpec) -> String {
         .params
         .iter()
         .filter(|p| p.settable)
-        .map(|p| p.name)
+        .flat_map(|p| std::iter::once(p.name).chain(p.aliases.iter().copied()))
         .collect();
     let inputs: Vec<&str> = settable
         .iter()
@@ -224,44 +237,9 @@ fn port_json(port: &PortSpec) -> Value {
     })
 }
 
-/// A value as plain JSON (numbers, strings, arrays; complex numbers as
-/// `[re, im]`).
-fn plain(value: &Pmt) -> Value {
-    match value {
-        Pmt::Null => Value::Null,
-        Pmt::Bool(b) => json!(b),
-        Pmt::I64(v) => json!(v),
-        Pmt::U64(v) => json!(v),
-        Pmt::F32(v) => json!(v),
-        Pmt::F64(v) => json!(v),
-        Pmt::String(s) => json!(s),
-        Pmt::Blob(b) => json!(b),
-        Pmt::VecF32(v) => json!(v),
-        Pmt::VecComplexF32(v) => json!(v),
-        Pmt::List(items) => Value::Array(items.iter().map(plain).collect()),
-        Pmt::Map(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), plain(v))).collect()),
-    }
-}
-
 /// One block as JSON.
 fn spec_json(spec: &BlockSpec) -> Value {
-    let params: Vec<Value> = spec
-        .params
-        .iter()
-        .map(|p| {
-            json!({
-                "name": p.name,
-                "type": p.ty.to_string(),
-                "default": p.default.as_ref().map_or(Value::Null, plain),
-                "required": p.default.is_none(),
-                "optional": p.is_optional(),
-                "unit": p.unit,
-                "doc": p.doc,
-                "choices": p.choices,
-                "settable": p.settable,
-            })
-        })
-        .collect();
+    let params: Vec<Value> = spec.params.iter().map(ParamSpec::to_json).collect();
     json!({
         "name": spec.name,
         "category": spec.category,

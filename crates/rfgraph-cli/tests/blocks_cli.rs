@@ -87,7 +87,8 @@ fn blocks_name_prints_the_documentation() {
     }
     let (ok, out, err) = rfgraph(&["blocks", "sig_source"]);
     assert!(ok, "{err}");
-    let frequency = out
+    let params = out.split("Parameters:").nth(1).unwrap();
+    let frequency = params
         .lines()
         .find(|l| l.trim_start().starts_with("frequency"))
         .unwrap();
@@ -95,6 +96,8 @@ fn blocks_name_prints_the_documentation() {
         frequency.contains("yes") && frequency.contains("Hz"),
         "{frequency}"
     );
+    assert!(params.contains("also called samp_rate"), "{params}");
+    assert!(params.contains("(> 0; also called"), "{params}");
     assert!(
         out.contains("Message inputs: ") && out.contains("cmd"),
         "{out}"
@@ -139,6 +142,17 @@ fn blocks_json_is_machine_readable() {
         serde_json::json!([0.0, 0.0, 0.0])
     );
     assert_eq!(head["inputs"][0]["name"], "in");
+    let (ok, out, err) = rfgraph(&["blocks", "sig_source", "--json"]);
+    assert!(ok, "{err}");
+    let source: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let rate = &source["params"][0];
+    assert_eq!(rate["name"], "sample_rate");
+    assert_eq!(
+        (&rate["min"], &rate["min_inclusive"]),
+        (&0.0.into(), &false.into())
+    );
+    assert_eq!(rate["aliases"], serde_json::json!(["samp_rate"]));
+    assert_eq!(rate["settable"], true);
 }
 
 #[test]

@@ -23,6 +23,19 @@ impl<T: Sample> Agc<T> {
     /// Errors: non-finite or negative values, `rate` not in `(0, 1]`,
     /// `gain > max_gain`.
     pub fn new(rate: f32, reference: f32, gain: f32, max_gain: f32) -> Result<Self, DspError> {
+        Self::check(rate, reference, gain, max_gain)?;
+        Ok(Agc {
+            rate,
+            reference,
+            initial_gain: gain,
+            gain,
+            max_gain,
+            _sample: core::marker::PhantomData,
+        })
+    }
+
+    /// The rules of [`new`](Self::new).
+    fn check(rate: f32, reference: f32, gain: f32, max_gain: f32) -> Result<(), DspError> {
         for (name, v) in [
             ("rate", rate),
             ("reference", reference),
@@ -45,14 +58,47 @@ impl<T: Sample> Agc<T> {
                 expected: "must be in [0, max_gain]",
             });
         }
-        Ok(Agc {
+        Ok(())
+    }
+
+    /// Changes the adaptation rate (GNU Radio's `set_rate`).
+    pub fn set_rate(&mut self, rate: f32) -> Result<(), DspError> {
+        Self::check(
             rate,
+            self.reference,
+            self.gain.min(self.max_gain),
+            self.max_gain,
+        )?;
+        self.rate = rate;
+        Ok(())
+    }
+
+    /// Changes the target output magnitude (`set_reference`).
+    pub fn set_reference(&mut self, reference: f32) -> Result<(), DspError> {
+        Self::check(
+            self.rate,
             reference,
-            initial_gain: gain,
-            gain,
-            max_gain,
-            _sample: core::marker::PhantomData,
-        })
+            self.gain.min(self.max_gain),
+            self.max_gain,
+        )?;
+        self.reference = reference;
+        Ok(())
+    }
+
+    /// Sets the current gain (`set_gain`), from which it adapts on.
+    pub fn set_gain(&mut self, gain: f32) -> Result<(), DspError> {
+        Self::check(self.rate, self.reference, gain, self.max_gain)?;
+        self.gain = gain;
+        Ok(())
+    }
+
+    /// Changes the ceiling (`set_max_gain`); a current gain above it
+    /// drops to it.
+    pub fn set_max_gain(&mut self, max_gain: f32) -> Result<(), DspError> {
+        Self::check(self.rate, self.reference, self.gain.min(max_gain), max_gain)?;
+        self.max_gain = max_gain;
+        self.gain = self.gain.min(max_gain);
+        Ok(())
     }
 
     /// The current gain.
@@ -97,5 +143,27 @@ impl<T: Sample> Kernel for Agc<T> {
 
     fn reset(&mut self) {
         Agc::reset(self);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setters_keep_the_constructor_rules() {
+        let mut agc = Agc::<f32>::new(1e-3, 1.0, 2.0, 10.0).unwrap();
+        agc.set_gain(4.0).unwrap();
+        assert_eq!(agc.gain(), 4.0);
+        assert!(agc.set_gain(11.0).is_err(), "above the ceiling");
+        assert!(agc.set_rate(0.0).is_err());
+        assert!(agc.set_rate(2.0).is_err());
+        agc.set_rate(0.5).unwrap();
+        assert!(agc.set_reference(-1.0).is_err());
+        agc.set_max_gain(3.0).unwrap();
+        assert_eq!(agc.gain(), 3.0, "the gain drops to a lower ceiling");
+        let mut out = [0.0f32; 1];
+        agc.process(&[1.0], &mut out);
+        assert_eq!(out[0], 3.0);
     }
 }

@@ -33,6 +33,14 @@ pub enum DspError {
 }
 
 impl DspError {
+    /// The parameter at fault, when the error names one.
+    pub fn param(&self) -> Option<&'static str> {
+        match self {
+            DspError::NotFinite { name, .. } | DspError::OutOfRange { name, .. } => Some(name),
+            DspError::EmptyTaps | DspError::InvalidSpec(_) => None,
+        }
+    }
+
     /// Checks that `value` is finite.
     pub(crate) fn finite(name: &'static str, value: f64) -> Result<f64, DspError> {
         if value.is_finite() {

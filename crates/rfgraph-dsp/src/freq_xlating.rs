@@ -58,6 +58,14 @@ impl<K: FirKind<Input = Complex32, Output = Complex32>> FreqXlatingFir<K> {
         Ok(())
     }
 
+    /// Filters with `taps` from the next output on, keeping the input
+    /// history, the decimation phase and the mixer's phase.
+    ///
+    /// Errors: empty or non-finite taps (nothing changes).
+    pub fn set_taps(&mut self, taps: &[K::Tap]) -> Result<(), DspError> {
+        self.fir.set_taps(taps)
+    }
+
     /// The centre frequency in cycles per sample.
     pub fn center(&self) -> f64 {
         self.center
@@ -99,6 +107,15 @@ impl<K: FirKind<Input = Complex32, Output = Complex32>> FreqXlatingFir<K> {
     pub fn reset(&mut self) {
         self.rotator.reset();
         self.fir.reset();
+    }
+}
+
+impl<K: FirKind<Input = Complex32, Output = Complex32>> crate::filter::SetTaps
+    for FreqXlatingFir<K>
+{
+    type Tap = K::Tap;
+    fn set_taps(&mut self, taps: &[K::Tap]) -> Result<(), DspError> {
+        FreqXlatingFir::set_taps(self, taps)
     }
 }
 

@@ -64,7 +64,7 @@ pub use error::DspError;
 pub use fft::{Fft, FftDirection};
 pub use filter::{
     Biquad, BiquadCascade, Ccc, Ccf, DecimatingFir, Fff, Fir, FirCcc, FirCcf, FirFff, FirKind,
-    InterpolatingFir,
+    InterpolatingFir, SetTaps,
 };
 pub use freq_xlating::FreqXlatingFir;
 pub use isa::Isa;

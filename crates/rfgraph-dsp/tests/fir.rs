@@ -314,3 +314,82 @@ fn a_non_finite_sample_reaches_only_the_outputs_whose_window_holds_it() {
         }
     }
 }
+
+/// `Σ_k h[k]·x[n−k]`, the samples before the stream zeros.
+fn fir_at(x: &[f32], h: &[f32], n: usize) -> f32 {
+    (0..h.len().min(n + 1)).map(|k| h[k] * x[n - k]).sum()
+}
+
+#[test]
+fn new_taps_keep_the_input_history() {
+    let mut rng = Rng::new(21);
+    let x = rng.vec_f32(200);
+    for isa in isas() {
+        for (before, after) in [(9usize, 5usize), (7, 7), (5, 12)] {
+            let (h1, h2) = (rng.vec_f32(before), rng.vec_f32(after));
+            let (m, split) = (3usize, 99usize);
+            // The old filter kept (at least) its last `before − 1` samples:
+            // an output from `split` on whose new window reaches no further
+            // back is the plain convolution with the new taps.
+            let covered = |n: usize| n + before >= split + after;
+            let mut f = Fir::<Fff>::with_isa(&h1, isa).unwrap();
+            let mut out = vec![0.0f32; x.len()];
+            f.process(&x[..split], &mut out[..split]);
+            f.set_taps(&h2).unwrap();
+            f.process(&x[split..], &mut out[split..]);
+            for n in (0..x.len()).filter(|&n| n < split || covered(n)) {
+                let want = fir_at(&x, if n < split { &h1 } else { &h2 }, n);
+                assert!(
+                    (out[n] - want).abs() < 1e-5,
+                    "{isa:?} {before}->{after} n {n}"
+                );
+            }
+            // Decimating: the same at every m-th input, the phase kept.
+            let mut d = DecimatingFir::<Fff>::with_isa(&h1, m, isa).unwrap();
+            let mut out = vec![0.0f32; x.len()];
+            let (c, p) = d.process(&x[..split], &mut out);
+            assert_eq!(c, split);
+            d.set_taps(&h2).unwrap();
+            let (_, q) = d.process(&x[split..], &mut out[p..]);
+            assert_eq!(p + q, x.len().div_ceil(m));
+            for (k, &y) in out[..p + q].iter().enumerate() {
+                let n = k * m;
+                if n < split || covered(n) {
+                    let want = fir_at(&x, if n < split { &h1 } else { &h2 }, n);
+                    assert!(
+                        (y - want).abs() < 1e-5,
+                        "{isa:?} decim {before}->{after} k {k}"
+                    );
+                }
+            }
+        }
+    }
+    let mut f = Fir::<Fff>::new(&[1.0]).unwrap();
+    assert!(f.set_taps(&[]).is_err());
+    assert!(f.set_taps(&[f32::NAN]).is_err());
+    assert_eq!(f.taps(), &[1.0], "a refused change leaves the taps");
+}
+
+#[test]
+fn an_interpolator_with_new_taps_keeps_its_history() {
+    let x: Vec<f32> = (1..=40).map(|v| v as f32).collect();
+    let (h1, h2) = ([1.0f32, 0.5, 0.25, 0.125], [2.0f32, -1.0, 0.5, 0.25]);
+    let l = 2;
+    let mut f = InterpolatingFir::<Fff>::new(&h1, l).unwrap();
+    let mut out = vec![0.0f32; x.len() * l];
+    f.process(&x[..20], &mut out[..40]);
+    f.set_taps(&h2).unwrap();
+    f.process(&x[20..], &mut out[40..]);
+    // Output n·L + p = Σ_j h[p + j·L]·x[n − j]: with phases as long as
+    // before, the new taps see the whole history.
+    for n in 0..x.len() {
+        let h = if n < 20 { &h1 } else { &h2 };
+        for p in 0..l {
+            let want: f32 = (0..2)
+                .filter(|&j| j <= n)
+                .map(|j| h[p + j * l] * x[n - j])
+                .sum();
+            assert_eq!(out[n * l + p], want, "n {n} p {p}");
+        }
+    }
+}

@@ -8,7 +8,9 @@ mod common;
 use common::RunBounded;
 use num_complex::Complex32;
 use rfgraph::{Block, Flowgraph, Item, Pmt, Scheduler};
-use rfgraph_blocks::{DspBlock, SignalSource, VectorSink, VectorSource, Waveform};
+use rfgraph_blocks::{
+    DspBlock, SignalSource, SignalSourceParams, VectorSink, VectorSource, Waveform,
+};
 use rfgraph_dsp::firdes::{self, WinType};
 use rfgraph_dsp::{Ccf, DecimatingFir, FreqXlatingFir};
 use std::collections::BTreeMap;
@@ -75,9 +77,15 @@ fn a_low_pass_chain_from_the_registry_equals_the_rust_one() {
         let rust = run::<Complex32>(
             vec![
                 Box::new(
-                    SignalSource::<Complex32>::new(48e3, Waveform::Cosine, 3e3, 0.5)
-                        .unwrap()
-                        .limit(10_000),
+                    SignalSource::<Complex32>::new(SignalSourceParams {
+                        sample_rate: 48e3,
+                        waveform: Waveform::Cosine,
+                        frequency: 3e3,
+                        amplitude: 0.5,
+                        items: Some(10_000),
+                        ..Default::default()
+                    })
+                    .unwrap(),
                 ),
                 Box::new(DspBlock::new(DecimatingFir::<Ccf>::new(&taps, 2).unwrap())),
             ],
@@ -170,49 +178,44 @@ fn fft_shift_puts_zero_hertz_in_the_middle_and_reverses() {
 
 #[test]
 fn settable_parameters_reach_the_kernels() {
-    use rfgraph::WorkIo;
+    use rfgraph::params::apply;
+    use rfgraph_blocks::dsp_params::{FreqXlatingParams, QuadratureDemodParams, RotatorParams};
     use rfgraph_dsp::{QuadratureDemod, Rotator};
     use std::any::Any;
-    let mut io = WorkIo::default();
 
     let mut demod = build("quadrature_demod", &[("gain", Pmt::F64(1.5))]);
-    demod
-        .handle_message("gain", Pmt::F64(2.5), &mut io)
-        .unwrap();
-    assert!(
-        demod
-            .handle_message("gain", Pmt::F64(f64::NAN), &mut io)
-            .is_err()
-    );
+    apply(demod.as_mut(), "gain", Pmt::F64(2.5)).unwrap();
+    assert!(apply(demod.as_mut(), "gain", Pmt::F64(f64::NAN)).is_err());
     let any: &dyn Any = demod.as_ref();
     let kernel = any
-        .downcast_ref::<DspBlock<QuadratureDemod>>()
+        .downcast_ref::<DspBlock<QuadratureDemod, QuadratureDemodParams>>()
         .unwrap()
         .kernel();
     assert_eq!(kernel.gain(), 2.5);
 
     let mut rotator = build("rotator", &[("phase_inc", Pmt::F64(0.1))]);
-    rotator
-        .handle_message("phase_inc", Pmt::F64(std::f64::consts::PI / 2.0), &mut io)
-        .unwrap();
+    apply(
+        rotator.as_mut(),
+        "phase_inc",
+        Pmt::F64(std::f64::consts::PI / 2.0),
+    )
+    .unwrap();
     let any: &dyn Any = rotator.as_ref();
-    let kernel = any.downcast_ref::<DspBlock<Rotator>>().unwrap().kernel();
-    assert!(
-        (kernel.frequency() - 0.25).abs() < 1e-12,
-        "{}",
-        kernel.frequency()
-    );
+    let frequency = any
+        .downcast_ref::<DspBlock<Rotator, RotatorParams>>()
+        .unwrap()
+        .kernel()
+        .frequency();
+    assert!((frequency - 0.25).abs() < 1e-12, "{frequency}");
 
     let mut xlating = build(
         "freq_xlating_fir_filter",
         &[("sample_rate", Pmt::F64(1e6)), ("center", Pmt::F64(1e3))],
     );
-    xlating
-        .handle_message("center", Pmt::F64(-250e3), &mut io)
-        .unwrap();
+    apply(xlating.as_mut(), "center", Pmt::F64(-250e3)).unwrap();
     let any: &dyn Any = xlating.as_ref();
     let kernel = any
-        .downcast_ref::<DspBlock<FreqXlatingFir<Ccf>>>()
+        .downcast_ref::<DspBlock<FreqXlatingFir<Ccf>, FreqXlatingParams>>()
         .unwrap()
         .kernel();
     assert!(

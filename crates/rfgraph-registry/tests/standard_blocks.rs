@@ -184,7 +184,18 @@ fn check_block(spec: &BlockSpec, block: &mut dyn Block, kind: Option<ItemKind>) 
         .filter(|p| p.settable)
         .map(|p| p.name)
         .collect();
-    let settings: BTreeSet<&str> = block.settings().iter().map(|s| s.name).collect();
+    let mut settings: BTreeSet<&str> = block.settings().iter().map(|s| s.name).collect();
+    if let Some(params) = block.params() {
+        // The block reads the very declaration the registry lists.
+        let described = params.describe();
+        if !described.is_empty() {
+            assert_eq!(
+                described, spec.params,
+                "`{name}`: the block's parameters vs the spec's"
+            );
+        }
+        settings.extend(described.iter().filter(|p| p.settable).map(|p| p.name));
+    }
     let declared_inputs: BTreeSet<&str> = spec.message_inputs.iter().copied().collect();
     assert!(
         settable.is_subset(&settings),
@@ -215,10 +226,27 @@ fn check_block(spec: &BlockSpec, block: &mut dyn Block, kind: Option<ItemKind>) 
         &ports.output_optional(),
         kind,
     );
-    let message_inputs: BTreeSet<&str> = ports.message_input_names().into_iter().collect();
-    let expected: BTreeSet<&str> = settable.union(&declared_inputs).copied().collect();
-    assert_eq!(message_inputs, expected, "`{name}`: message inputs");
+    let mut message_inputs: BTreeSet<&str> = ports.message_input_names().into_iter().collect();
     let message_outputs: Vec<String> = ports.message_output_names();
+    drop(ports);
+    if let Some(params) = block.params() {
+        message_inputs.extend(
+            rfgraph::params::setting_inputs(params)
+                .into_iter()
+                .map(|(i, _)| i),
+        );
+    }
+    let aliases = spec
+        .params
+        .iter()
+        .filter(|p| p.settable)
+        .flat_map(|p| p.aliases.iter().copied());
+    let expected: BTreeSet<&str> = settable
+        .union(&declared_inputs)
+        .copied()
+        .chain(aliases)
+        .collect();
+    assert_eq!(message_inputs, expected, "`{name}`: message inputs");
     assert_eq!(
         message_outputs, spec.message_outputs,
         "`{name}`: message outputs"

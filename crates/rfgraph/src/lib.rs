@@ -40,6 +40,9 @@
 
 #![warn(missing_docs)]
 
+// The derives name `::rfgraph::...`; this lets them work inside the crate.
+extern crate self as rfgraph;
+
 pub mod block;
 pub mod buffer;
 mod control;
@@ -48,6 +51,7 @@ pub mod error;
 pub mod flowgraph;
 pub mod item;
 pub mod message;
+pub mod params;
 pub mod pmt;
 pub mod port;
 pub mod registry;
@@ -62,7 +66,7 @@ mod test_blocks;
 pub use block::copy_items::copy_items;
 pub use block::fixed_rate::{FixedRateBlock, FixedRateKernel};
 pub use block::map::{Map, MapWith};
-pub use block::settings::{FromPmt, ParamInfo, ParamType, PmtTypeError, Setting, Settings};
+pub use block::settings::{FromPmt, ParamInfo, Setting, Settings};
 pub use block::stateless::{ParallelInPlace, StatelessMap};
 pub use block::{Block, TagPolicy, Waker, WorkIo};
 pub use buffer::MemoryDomain;
@@ -71,10 +75,12 @@ pub use error::{
 };
 pub use flowgraph::{BlockId, Finished, Flowgraph, FlowgraphHandle, Running};
 pub use item::{Item, ItemType};
+pub use params::{ParamChoice, ParamSet, ParamType, ParamValue, PmtTypeError};
 pub use pmt::Pmt;
 pub use port::Ports;
 pub use port::message::MessageOutput;
 pub use port::stream::{StreamInput, StreamOutput};
+pub use rfgraph_derive::{ParamChoice, ParamSet};
 pub use runner::{BlockRunner, Step};
 pub use scheduler::Scheduler;
 pub use stats::BlockStats;

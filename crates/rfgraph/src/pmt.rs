@@ -73,6 +73,33 @@ impl Pmt {
     pub fn is_null(&self) -> bool {
         matches!(self, Pmt::Null)
     }
+
+    /// The value as plain JSON, the way a flowgraph file writes it:
+    /// numbers, strings, arrays and objects, a complex number as
+    /// `[re, im]`, a blob as an array of bytes, null as `null`. (The
+    /// tagged form `serde` gives keeps the variant; this one is for
+    /// people and for documentation.)
+    pub fn to_plain_json(&self) -> serde_json::Value {
+        use serde_json::{Value, json};
+        match self {
+            Pmt::Null => Value::Null,
+            Pmt::Bool(b) => json!(b),
+            Pmt::I64(v) => json!(v),
+            Pmt::U64(v) => json!(v),
+            Pmt::F32(v) => json!(v),
+            Pmt::F64(v) => json!(v),
+            Pmt::String(s) => json!(s),
+            Pmt::Blob(b) => json!(b),
+            Pmt::VecF32(v) => json!(v),
+            Pmt::VecComplexF32(v) => json!(v),
+            Pmt::List(items) => Value::Array(items.iter().map(Pmt::to_plain_json).collect()),
+            Pmt::Map(map) => Value::Object(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), v.to_plain_json()))
+                    .collect(),
+            ),
+        }
+    }
 }
 
 macro_rules! pmt_from {

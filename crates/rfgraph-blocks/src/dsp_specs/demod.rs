@@ -2,36 +2,36 @@
 //! demodulator kernels.
 
 use super::{boxed, dsp};
+use rfgraph::Block;
 use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
-use rfgraph::{Block, Setting};
 use rfgraph_dsp::{AmDemod, Deemphasis, QuadratureDemod};
+
+/// The parameters of `quadrature_demod`, GNU Radio's
+/// `analog_quadrature_demod_cf`.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct QuadratureDemodParams {
+    /// output per radian of phase step; `fs / (2π Δf)` gives ±1 at a
+    /// deviation of `Δf`
+    #[param(default = 1.0, settable)]
+    pub gain: f32,
+}
 
 /// The registry entry: `quadrature_demod`.
 pub(crate) fn quadrature_demod_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<QuadratureDemodParams>(
         "quadrature_demod",
         "Demodulators",
         "FM discriminator: gain × the phase step between samples.",
         |p| {
-            let kernel = QuadratureDemod::new(p.f32("gain")?).map_err(dsp(p))?;
-            Ok(Box::new(
-                crate::DspBlock::new(kernel).with_setting(
-                    Setting::try_new("gain", |k: &mut QuadratureDemod, g: f32| k.set_gain(g))
-                        .doc("output per radian of phase step"),
-                ),
-            ) as Box<dyn Block>)
+            let kernel = QuadratureDemod::new(p.gain)?;
+            let block = crate::DspBlock::tuned(kernel, p, |k, p, _| Ok(k.set_gain(p.gain)?));
+            Ok(Box::new(block))
         },
     )
     .doc(
         "GNU Radio's `analog_quadrature_demod_cf`: `y[n] = gain · arg(x[n] · conj(x[n−1]))`. \
          For FM with peak deviation `Δf` at sample rate `fs`, `gain = fs / (2π Δf)` gives \
-         ±1 at full deviation. `gain` is settable while it runs.",
-    )
-    .param(
-        ParamSpec::float("gain")
-            .default(1.0)
-            .doc("output per radian of phase step")
-            .settable(),
+         ±1 at full deviation.",
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)))

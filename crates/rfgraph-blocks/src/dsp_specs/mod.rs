@@ -10,10 +10,17 @@ mod firdes_filters;
 mod level;
 mod resamplers;
 
+pub use demod::QuadratureDemodParams;
 pub(crate) use demod::{am_demod_spec, fm_deemph_spec, quadrature_demod_spec};
 pub(crate) use fft::fft_spec;
+pub use fir::{FirFilterParams, FreqXlatingParams, InterpFirFilterParams};
 pub(crate) use fir::{fft_filter_spec, fir_filter_spec, freq_xlating_spec, interp_fir_filter_spec};
+pub use firdes_filters::{
+    BandEdges, BandPassParams, BandRejectParams, Design, DesignParams, HighPassParams,
+    LowPassParams,
+};
 pub(crate) use firdes_filters::{band_pass_spec, band_reject_spec, high_pass_spec, low_pass_spec};
+pub use level::{AgcParams, RotatorParams};
 pub(crate) use level::{agc_spec, iir_dc_blocker_spec, moving_average_spec, rotator_spec};
 pub(crate) use resamplers::{pfb_arb_resampler_spec, rational_resampler_spec};
 
@@ -64,13 +71,6 @@ pub(crate) fn taps(p: &Params, name: &str) -> Result<Taps, BuildError> {
     })
 }
 
-/// The `taps` parameter of the FIR blocks.
-pub(crate) fn taps_param() -> ParamSpec {
-    ParamSpec::complexes("taps")
-        .default(rfgraph::Pmt::VecF32(vec![1.0]))
-        .doc("filter taps: real numbers, or `[re, im]` pairs for complex taps")
-}
-
 /// The window names the designs take (GNU Radio's `WIN_*` in lower case).
 pub(crate) const WINDOWS: [&str; 16] = [
     "hamming",
@@ -90,14 +90,6 @@ pub(crate) const WINDOWS: [&str; 16] = [
     "gaussian",
     "tukey",
 ];
-
-/// The `window` parameter of the `firdes` designs.
-pub(crate) fn window_param() -> ParamSpec {
-    ParamSpec::string("window")
-        .default("hamming")
-        .choices(&WINDOWS)
-        .doc("window of the design (GNU Radio's `WIN_*`)")
-}
 
 /// The `beta` parameter of the `firdes` designs.
 pub(crate) fn beta_param() -> ParamSpec {

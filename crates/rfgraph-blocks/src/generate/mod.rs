@@ -22,7 +22,7 @@ mod waveform;
 
 pub use bytes::RandomBytes;
 pub use noise::{NoiseItem, NoiseKind, NoiseSource};
-pub use signal::SignalSource;
+pub use signal::{SignalSource, SignalSourceParams};
 pub use waveform::{SignalItem, UnknownWaveform, Waveform};
 pub(crate) use {
     bytes::spec as random_uniform_spec, noise::spec as noise_spec, signal::spec as signal_spec,

@@ -23,28 +23,36 @@
 //! phase converted to `f32` (`p · π_f32 / 2^31`), and so does this module,
 //! so those waveforms match it value for value at equal phase words.
 
-use super::SignalSource;
 use num_complex::Complex32;
-use rfgraph::{Item, Pmt, Setting};
+use rfgraph::params::ParamChoice;
+use rfgraph::{Item, ParamError};
 use rfgraph_dsp::Nco;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 use std::fmt;
 use std::str::FromStr;
 
-/// The shape of a [`SignalSource`](super::SignalSource)'s output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The shape of a [`SignalSource`](super::SignalSource)'s output. As a
+/// parameter it is the variant's name in any case; GNU Radio's constant
+/// names (`GR_SIN_WAVE`, ...) and short forms (`sin`, `saw`) parse too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, rfgraph::ParamChoice)]
 pub enum Waveform {
     /// `amplitude + offset`, for ever.
+    #[choice(alias = "const", alias = "gr_const_wave")]
     Constant,
     /// `amplitude · sin φ + offset` (complex: `amplitude · e^{jφ} + offset`).
+    #[choice(alias = "sin", alias = "gr_sin_wave")]
     Sine,
     /// `amplitude · cos φ + offset` (complex: `amplitude · e^{jφ} + offset`).
+    #[choice(alias = "cos", alias = "gr_cos_wave")]
     Cosine,
     /// High (`amplitude + offset`) for the first half of each period.
+    #[choice(alias = "sqr", alias = "gr_sqr_wave")]
     Square,
     /// Rising over the first half period, falling over the second.
+    #[choice(alias = "tri", alias = "gr_tri_wave")]
     Triangle,
     /// Rising over the whole period, then back at once.
+    #[choice(alias = "saw", alias = "gr_saw_wave")]
     Sawtooth,
 }
 
@@ -59,16 +67,9 @@ impl Waveform {
         Waveform::Sawtooth,
     ];
 
-    /// The name the `waveform` setting and flowgraph files use.
+    /// The name the `waveform` parameter and flowgraph files use.
     pub fn name(self) -> &'static str {
-        match self {
-            Waveform::Constant => "constant",
-            Waveform::Sine => "sine",
-            Waveform::Cosine => "cosine",
-            Waveform::Square => "square",
-            Waveform::Triangle => "triangle",
-            Waveform::Sawtooth => "sawtooth",
-        }
+        self.choice_name()
     }
 }
 
@@ -86,20 +87,9 @@ pub struct UnknownWaveform(pub String);
 impl FromStr for Waveform {
     type Err = UnknownWaveform;
 
-    /// The [`name`](Waveform::name), in any case; GNU Radio's constant
-    /// names (`GR_SIN_WAVE`, …) and `saw` are accepted too.
+    /// The [`name`](Waveform::name) or an alias, in any case.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let lower = s.trim().to_ascii_lowercase();
-        let w = match lower.as_str() {
-            "constant" | "const" | "gr_const_wave" => Waveform::Constant,
-            "sine" | "sin" | "gr_sin_wave" => Waveform::Sine,
-            "cosine" | "cos" | "gr_cos_wave" => Waveform::Cosine,
-            "square" | "sqr" | "gr_sqr_wave" => Waveform::Square,
-            "triangle" | "tri" | "gr_tri_wave" => Waveform::Triangle,
-            "sawtooth" | "saw" | "gr_saw_wave" => Waveform::Sawtooth,
-            _ => return Err(UnknownWaveform(s.to_string())),
-        };
-        Ok(w)
+        Waveform::from_choice(s).ok_or_else(|| UnknownWaveform(s.to_string()))
     }
 }
 
@@ -142,9 +132,9 @@ pub trait SignalItem: Item + sealed::Sealed {
     #[doc(hidden)]
     fn is_finite(self) -> bool;
 
-    /// The `offset` setting, typed for this item.
+    /// The `offset` parameter as this item, or why it cannot be one.
     #[doc(hidden)]
-    fn offset_setting() -> Setting<SignalSource<Self>>;
+    fn from_offset(offset: Complex32) -> Result<Self, ParamError>;
 }
 
 impl sealed::Sealed for f32 {}
@@ -194,11 +184,15 @@ impl SignalItem for f32 {
         f32::is_finite(self)
     }
 
-    fn offset_setting() -> Setting<SignalSource<Self>> {
-        Setting::try_new("offset", |s: &mut SignalSource<f32>, o: f32| {
-            s.set_offset(o)
-        })
-        .doc("added to every sample")
+    fn from_offset(offset: Complex32) -> Result<Self, ParamError> {
+        if offset.im != 0.0 {
+            return Err(ParamError::new(
+                "SignalSource",
+                "offset",
+                format!("a real source takes a real offset, not {offset}"),
+            ));
+        }
+        Ok(offset.re)
     }
 }
 
@@ -266,29 +260,8 @@ impl SignalItem for Complex32 {
         self.re.is_finite() && self.im.is_finite()
     }
 
-    fn offset_setting() -> Setting<SignalSource<Self>> {
-        Setting::try_new("offset", |s: &mut SignalSource<Complex32>, o: Pmt| {
-            let offset = complex_from_pmt(&o)
-                .ok_or_else(|| format!("expected a number, a complex or [re, im], found {o:?}"))?;
-            s.set_offset(offset).map_err(|e| e.to_string())
-        })
-        .doc("added to every sample: a number, a complex or [re, im]")
-    }
-}
-
-/// A complex value from a number (real), a one-element complex vector, or
-/// two numbers `[re, im]` (a float vector or a list).
-fn complex_from_pmt(p: &Pmt) -> Option<Complex32> {
-    if let Some(re) = p.as_f64() {
-        return Some(Complex32::new(re as f32, 0.0));
-    }
-    match p {
-        Pmt::VecComplexF32(v) if v.len() == 1 => Some(Complex32::new(v[0][0], v[0][1])),
-        Pmt::VecF32(v) if v.len() == 2 => Some(Complex32::new(v[0], v[1])),
-        Pmt::List(v) if v.len() == 2 => {
-            Some(Complex32::new(v[0].as_f64()? as f32, v[1].as_f64()? as f32))
-        }
-        _ => None,
+    fn from_offset(offset: Complex32) -> Result<Self, ParamError> {
+        Ok(offset)
     }
 }
 
@@ -305,24 +278,6 @@ mod tests {
         assert_eq!("GR_SAW_WAVE".parse::<Waveform>(), Ok(Waveform::Sawtooth));
         let e = "noise".parse::<Waveform>().unwrap_err();
         assert!(e.to_string().contains("`noise`"), "{e}");
-    }
-
-    #[test]
-    fn complex_offsets_convert_from_numbers_vectors_and_pairs() {
-        let c = Complex32::new;
-        assert_eq!(complex_from_pmt(&Pmt::I64(2)), Some(c(2.0, 0.0)));
-        assert_eq!(
-            complex_from_pmt(&Pmt::VecComplexF32(vec![[1.0, -1.0]])),
-            Some(c(1.0, -1.0))
-        );
-        assert_eq!(
-            complex_from_pmt(&Pmt::VecF32(vec![0.5, 0.25])),
-            Some(c(0.5, 0.25))
-        );
-        let pair = Pmt::List(vec![Pmt::F64(0.5), Pmt::I64(-3)]);
-        assert_eq!(complex_from_pmt(&pair), Some(c(0.5, -3.0)));
-        assert_eq!(complex_from_pmt(&Pmt::from("1+2j")), None);
-        assert_eq!(complex_from_pmt(&Pmt::VecF32(vec![1.0])), None);
     }
 
     #[test]

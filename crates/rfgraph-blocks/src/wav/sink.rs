@@ -76,12 +76,19 @@ fn quantise(x: f32) -> i16 {
 /// ```
 /// use rfgraph::scheduler::Tpb;
 /// use rfgraph::Flowgraph;
-/// use rfgraph_blocks::{SignalSource, WavFormat, WavSink, WavSource, Waveform};
+/// use rfgraph_blocks::{SignalSource, SignalSourceParams, WavFormat, WavSink, WavSource};
 ///
 /// let path = std::env::temp_dir().join(format!("rfgraph-doc-wav-sink-{}.wav", std::process::id()));
 /// let mut fg = Flowgraph::new();
-/// let left = fg.add(SignalSource::<f32>::new(48_000.0, Waveform::Sine, 440.0, 0.5)?.limit(4800));
-/// let right = fg.add(SignalSource::<f32>::new(48_000.0, Waveform::Sine, 660.0, 0.5)?.limit(4800));
+/// let tone = |frequency| SignalSourceParams {
+///     sample_rate: 48_000.0,
+///     frequency,
+///     amplitude: 0.5,
+///     items: Some(4800),
+///     ..Default::default()
+/// };
+/// let left = fg.add(SignalSource::<f32>::new(tone(440.0))?);
+/// let right = fg.add(SignalSource::<f32>::new(tone(660.0))?);
 /// let wav = fg.add(WavSink::new(&path, 2, 48_000, WavFormat::Pcm16)?);
 /// fg.connect(left, "out", wav, "in0")?;
 /// fg.connect(right, "out", wav, "in1")?;

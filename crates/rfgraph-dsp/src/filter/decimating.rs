@@ -54,6 +54,18 @@ impl<K: FirKind> DecimatingFir<K> {
         &self.taps
     }
 
+    /// Filters with `taps` from the next output on, keeping the input
+    /// history and the decimation phase.
+    ///
+    /// Errors: empty or non-finite taps (nothing changes).
+    pub fn set_taps(&mut self, taps: &[K::Tap]) -> Result<(), DspError> {
+        check_taps(taps)?;
+        self.prepared = K::prepare(taps);
+        self.history.resize(K::window_len(&self.prepared));
+        self.taps = taps.to_vec();
+        Ok(())
+    }
+
     /// The decimation factor.
     pub fn decimation(&self) -> usize {
         self.decimation

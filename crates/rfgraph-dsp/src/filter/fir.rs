@@ -56,6 +56,19 @@ impl<K: FirKind> Fir<K> {
         &self.taps
     }
 
+    /// Filters with `taps` from the next sample on, keeping the input
+    /// history (a redesigned filter continues the stream without a
+    /// restart transient of zeros).
+    ///
+    /// Errors: empty or non-finite taps (nothing changes).
+    pub fn set_taps(&mut self, taps: &[K::Tap]) -> Result<(), DspError> {
+        check_taps(taps)?;
+        self.prepared = K::prepare(taps);
+        self.history.resize(K::window_len(&self.prepared));
+        self.taps = taps.to_vec();
+        Ok(())
+    }
+
     /// Number of taps.
     pub fn num_taps(&self) -> usize {
         self.taps.len()

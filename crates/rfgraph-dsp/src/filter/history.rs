@@ -1,8 +1,8 @@
 //! Streaming history for FIR-style kernels. Owns the rule that lets a filter read
 //! its input in place: a window ending at input index `i` lies entirely in the
 //! caller's slice when `i >= len`, and otherwise in a small staging buffer that
-//! holds the saved history followed by the first input samples. Never allocates
-//! after construction.
+//! holds the saved history followed by the first input samples. Allocates only
+//! when constructed or resized (new taps), never while filtering.
 
 use crate::filter::FirKind;
 use crate::simd::Simd;
@@ -27,6 +27,18 @@ impl<T: Copy + Default> History<T> {
     /// Number of samples kept.
     pub(crate) fn len(&self) -> usize {
         self.saved.len()
+    }
+
+    /// Keeps history for windows of `window` samples from now on: the most
+    /// recent samples stay, a longer history starts with zeros before them
+    /// (a filter whose taps change keeps its past input).
+    pub(crate) fn resize(&mut self, window: usize) {
+        let len = window.saturating_sub(1);
+        let (h, k) = (self.saved.len(), len.min(self.saved.len()));
+        let mut saved = vec![T::default(); len];
+        saved[len - k..].copy_from_slice(&self.saved[h - k..]);
+        self.saved = saved;
+        self.staging = vec![T::default(); 2 * len];
     }
 
     /// Zeroes the history.

@@ -75,6 +75,18 @@ impl<K: FirKind> InterpolatingFir<K> {
         &self.taps
     }
 
+    /// Filters with the prototype `taps` from the next input sample on
+    /// (same interpolation), keeping the input history.
+    ///
+    /// Errors: empty or non-finite taps (nothing changes).
+    pub fn set_taps(&mut self, taps: &[K::Tap]) -> Result<(), DspError> {
+        check_taps(taps)?;
+        self.phases = polyphase_prepare::<K>(taps, self.phases.len());
+        self.history.resize(K::window_len(&self.phases[0]));
+        self.taps = taps.to_vec();
+        Ok(())
+    }
+
     /// The interpolation factor `L`.
     pub fn interpolation(&self) -> usize {
         self.phases.len()

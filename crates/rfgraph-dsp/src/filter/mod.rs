@@ -23,6 +23,32 @@ pub(crate) use interpolating::polyphase_prepare;
 pub(crate) use kind::check_taps;
 pub use kind::{Ccc, Ccf, Fff, FirKind};
 
+/// A filter kernel whose taps may change while it streams, keeping its
+/// input history: what a block needs to redesign a filter between two
+/// calls. Implemented by every FIR kernel and by
+/// [`FreqXlatingFir`](crate::FreqXlatingFir).
+pub trait SetTaps: crate::Kernel {
+    /// The tap type (`f32` or `Complex32`).
+    type Tap;
+    /// Filters with `taps` from the next sample on.
+    ///
+    /// Errors: empty or non-finite taps (nothing changes).
+    fn set_taps(&mut self, taps: &[Self::Tap]) -> Result<(), crate::DspError>;
+}
+
+macro_rules! set_taps {
+    ($($kernel:ident),*) => {$(
+        impl<K: FirKind> SetTaps for $kernel<K> {
+            type Tap = K::Tap;
+            fn set_taps(&mut self, taps: &[K::Tap]) -> Result<(), crate::DspError> {
+                $kernel::set_taps(self, taps)
+            }
+        }
+    )*};
+}
+
+set_taps!(Fir, DecimatingFir, InterpolatingFir);
+
 /// Real FIR: `f32` input, `f32` taps.
 pub type FirFff = Fir<Fff>;
 /// Complex input, real taps.

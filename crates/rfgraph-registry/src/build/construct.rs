@@ -149,6 +149,10 @@ pub(crate) fn construct(
     for b in &flat.blocks {
         let key = format!("blocks.{}", b.name);
         let id = if options.dry_run {
+            // Every check `run` makes of the values, without building.
+            b.spec
+                .check(b.given.clone())
+                .map_err(|e| FileError::new(b.at.clone(), key.clone(), e.to_string()))?;
             BlockId(blocks.len())
         } else {
             let block = b
@@ -166,11 +170,9 @@ pub(crate) fn construct(
                 )),
             }
         }
-        if b.options.blocking.is_some() {
-            notices.push(format!(
-                "{}: `blocking` is decided by the block itself in this version; ignored",
-                b.at
-            ));
+        if b.options.blocking == Some(true) && !options.dry_run {
+            fg.set_blocking(id)
+                .map_err(|e| FileError::new(b.at.clone(), key.clone(), e.to_string()))?;
         }
         blocks.push(BuiltBlock {
             name: b.name.clone(),

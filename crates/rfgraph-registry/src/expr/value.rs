@@ -124,8 +124,30 @@ impl Value {
                 Value::Complex(c) if c.im == 0.0 => Ok(Pmt::F64(c.re)),
                 other => other.as_f64().map(Pmt::F64).ok_or_else(mismatch),
             },
+            ParamType::Complex => match self {
+                Value::List(p) if p.len() == 2 => match (p[0].as_f64(), p[1].as_f64()) {
+                    (Some(re), Some(im)) => Ok(Pmt::List(vec![Pmt::F64(re), Pmt::F64(im)])),
+                    _ => Err(mismatch()),
+                },
+                Value::Complex(c) if c.im != 0.0 => {
+                    Ok(Pmt::VecComplexF32(vec![[c.re as f32, c.im as f32]]))
+                }
+                other => other
+                    .as_complex()
+                    .map(|c| Pmt::F64(c.re))
+                    .ok_or_else(mismatch),
+            },
             ParamType::String => match self {
                 Value::Str(s) => Ok(Pmt::String(s.clone())),
+                _ => Err(mismatch()),
+            },
+            ParamType::IntVec => match self {
+                Value::List(items) => items
+                    .iter()
+                    .map(|v| v.as_i64().map(Pmt::I64))
+                    .collect::<Option<Vec<Pmt>>>()
+                    .map(Pmt::List)
+                    .ok_or_else(mismatch),
                 _ => Err(mismatch()),
             },
             ParamType::FloatVec => match self {

@@ -114,7 +114,10 @@ pub struct BlockOptions {
     pub affinity: Option<Vec<usize>>,
     /// Minimum output buffer size in items.
     pub buffer_size: Option<usize>,
-    /// Whether the block gets its own thread (blocking I/O).
+    /// `true`: the block gets a thread of its own under every scheduler
+    /// (it calls something slow the runtime cannot see). `false`, the
+    /// default, leaves it to the block: one that blocks on I/O (files,
+    /// devices) always gets a thread of its own.
     pub blocking: Option<bool>,
 }
 

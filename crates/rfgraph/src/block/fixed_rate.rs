@@ -14,6 +14,7 @@ use super::stateless::ParallelInPlace;
 use super::{Block, TagPolicy, WorkIo};
 use crate::error::{BoxError, ParamError};
 use crate::item::Item;
+use crate::params::ParamSet;
 use crate::pmt::Pmt;
 use crate::port::Ports;
 use crate::port::stream::{StreamInput, StreamOutput};
@@ -52,9 +53,23 @@ pub trait FixedRateKernel: Send + 'static {
     }
 
     /// A shareable copy of a stateless in-place kernel's arithmetic (see
-    /// [`ParallelInPlace`]); `None` (the default) for kernels with state.
+    /// [`ParallelInPlace`]); `None` (the default) for kernels with state,
+    /// and for kernels with settable [`params`](Self::params), whose
+    /// arithmetic changes between calls.
     fn parallel_in_place(&self) -> Option<Arc<dyn ParallelInPlace>> {
         None
+    }
+
+    /// The kernel's parameters, which become the block's
+    /// ([`Block::params`]).
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        None
+    }
+
+    /// The kernel's reaction to a changed parameter
+    /// ([`Block::params_changed`]).
+    fn params_changed(&mut self, _name: &str) -> Result<(), BoxError> {
+        Ok(())
     }
 }
 
@@ -146,6 +161,14 @@ impl<K: FixedRateKernel> Block for FixedRateBlock<K> {
 
     fn settings(&self) -> Vec<ParamInfo> {
         self.settings.infos()
+    }
+
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        self.kernel.params()
+    }
+
+    fn params_changed(&mut self, name: &str) -> Result<(), BoxError> {
+        self.kernel.params_changed(name)
     }
 
     #[inline]

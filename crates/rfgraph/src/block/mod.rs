@@ -149,6 +149,25 @@ pub trait Block: Any + Send {
         Ok(())
     }
 
+    /// The block's parameters: the struct of its declared parameters
+    /// (see [`params`](crate::params)). The runtime gives each settable
+    /// one a message input of its name and applies what arrives there
+    /// between two `work` calls; the registry, the control port and the
+    /// bindings read the declarations and current values. Blocks with
+    /// parameters return the struct they hold: `Some(&mut self.params)`.
+    fn params(&mut self) -> Option<&mut dyn crate::params::ParamSet> {
+        None
+    }
+
+    /// Called between two `work` calls after settable parameter `name`
+    /// took a new value (already in the struct [`params`](Self::params)
+    /// returns): the block updates what it derives from it (an NCO's
+    /// step, a filter's taps). An error undoes the change and goes back to
+    /// the sender; the block must then be as it was before the call.
+    fn params_changed(&mut self, _name: &str) -> Result<(), BoxError> {
+        Ok(())
+    }
+
     /// The parameters this block lets messages change while it runs,
     /// each a message input of the same name (see [`settings`]). Blocks
     /// that keep a [`Settings`](settings::Settings) table return its

@@ -65,54 +65,11 @@
 //! ports' data or at scheduling.
 
 use crate::error::BoxError;
+use crate::params::ParamType;
+pub use crate::params::ParamValue as FromPmt;
 use crate::pmt::Pmt;
 use crate::port::Ports;
-use std::fmt;
 use std::sync::Arc;
-
-/// The type of a parameter's value, as the flowgraph file and the control
-/// port see it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ParamType {
-    /// `true` or `false`.
-    Bool,
-    /// A signed integer.
-    Int,
-    /// A non-negative integer.
-    UInt,
-    /// A real number.
-    Float,
-    /// Text.
-    String,
-    /// A vector of real numbers (filter taps).
-    FloatVec,
-    /// A vector of complex numbers.
-    ComplexVec,
-    /// Any [`Pmt`], handed over unconverted.
-    Any,
-}
-
-impl ParamType {
-    /// The name used in error messages and documentation.
-    pub fn name(self) -> &'static str {
-        match self {
-            ParamType::Bool => "bool",
-            ParamType::Int => "int",
-            ParamType::UInt => "uint",
-            ParamType::Float => "float",
-            ParamType::String => "string",
-            ParamType::FloatVec => "float vector",
-            ParamType::ComplexVec => "complex vector",
-            ParamType::Any => "any",
-        }
-    }
-}
-
-impl fmt::Display for ParamType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// What a settable parameter is: its name (also the name of its message
 /// input), value type, unit and one line of documentation.
@@ -127,145 +84,6 @@ pub struct ParamInfo {
     /// One line saying what the parameter does.
     pub doc: &'static str,
 }
-
-/// A [`Pmt`] that does not convert to a parameter's type.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("{}expected {expected}, found {found}", param.map(|p| format!("parameter `{p}`: ")).unwrap_or_default())]
-pub struct PmtTypeError {
-    /// The parameter, once known.
-    pub param: Option<&'static str>,
-    /// The type the parameter takes.
-    pub expected: ParamType,
-    /// What arrived: the value's kind and, for scalars, the value.
-    pub found: String,
-}
-
-impl PmtTypeError {
-    fn new(expected: ParamType, found: &Pmt) -> Self {
-        Self {
-            param: None,
-            expected,
-            found: describe(found),
-        }
-    }
-}
-
-/// A short description of a value for error messages: its kind, and the
-/// value itself when it is a scalar.
-fn describe(p: &Pmt) -> String {
-    match p {
-        Pmt::Null => "null".into(),
-        Pmt::Bool(v) => format!("bool {v}"),
-        Pmt::I64(v) => format!("int {v}"),
-        Pmt::U64(v) => format!("uint {v}"),
-        Pmt::F32(v) => format!("f32 {v}"),
-        Pmt::F64(v) => format!("f64 {v}"),
-        Pmt::String(s) => format!("string {s:?}"),
-        Pmt::Blob(b) => format!("blob of {} bytes", b.len()),
-        Pmt::VecF32(v) => format!("f32 vector of {}", v.len()),
-        Pmt::VecComplexF32(v) => format!("complex vector of {}", v.len()),
-        Pmt::List(v) => format!("list of {}", v.len()),
-        Pmt::Map(m) => format!("map of {}", m.len()),
-    }
-}
-
-/// A value type a setter can take, converted from a [`Pmt`].
-///
-/// Numbers convert between widths when the value fits: an integer message
-/// sets a float parameter, a float with no fractional part sets an integer
-/// one, and anything that would wrap or truncate is an error.
-pub trait FromPmt: Sized {
-    /// The parameter type this value has.
-    const TYPE: ParamType;
-    /// Converts `pmt`, or says why it does not fit.
-    fn from_pmt(pmt: Pmt) -> Result<Self, PmtTypeError>;
-}
-
-impl FromPmt for Pmt {
-    const TYPE: ParamType = ParamType::Any;
-    fn from_pmt(pmt: Pmt) -> Result<Self, PmtTypeError> {
-        Ok(pmt)
-    }
-}
-
-impl FromPmt for f64 {
-    const TYPE: ParamType = ParamType::Float;
-    fn from_pmt(pmt: Pmt) -> Result<Self, PmtTypeError> {
-        pmt.as_f64()
-            .ok_or_else(|| PmtTypeError::new(Self::TYPE, &pmt))
-    }
-}
-
-impl FromPmt for f32 {
-    const TYPE: ParamType = ParamType::Float;
-    fn from_pmt(pmt: Pmt) -> Result<Self, PmtTypeError> {
-        f64::from_pmt(pmt).map(|v| v as f32)
-    }
-}
-
-impl FromPmt for bool {
-    const TYPE: ParamType = ParamType::Bool;
-    fn from_pmt(pmt: Pmt) -> Result<Self, PmtTypeError> {
-        match pmt {
-            Pmt::Bool(v) => Ok(v),
-            Pmt::I64(v @ (0 | 1)) => Ok(v == 1),
-            Pmt::U64(v @ (0 | 1)) => Ok(v == 1),
-            other => Err(PmtTypeError::new(Self::TYPE, &other)),
-        }
-    }
-}
-
-impl FromPmt for String {
-    const TYPE: ParamType = ParamType::String;
-    fn from_pmt(pmt: Pmt) -> Result<Self, PmtTypeError> {
-        match pmt {
-            Pmt::String(s) => Ok(s),
-            other => Err(PmtTypeError::new(Self::TYPE, &other)),
-        }
-    }
-}
-
-impl FromPmt for Vec<f32> {
-    const TYPE: ParamType = ParamType::FloatVec;
-    fn from_pmt(pmt: Pmt) -> Result<Self, PmtTypeError> {
-        match pmt {
-            Pmt::VecF32(v) => Ok(v),
-            Pmt::List(items) => {
-                let converted: Option<Vec<f32>> =
-                    items.iter().map(|p| p.as_f64().map(|v| v as f32)).collect();
-                converted.ok_or_else(|| PmtTypeError::new(Self::TYPE, &Pmt::List(items)))
-            }
-            other => Err(PmtTypeError::new(Self::TYPE, &other)),
-        }
-    }
-}
-
-/// The value as an integer, if it is one or a float without a fractional
-/// part.
-fn integral(pmt: &Pmt) -> Option<i128> {
-    match *pmt {
-        Pmt::I64(v) => Some(v as i128),
-        Pmt::U64(v) => Some(v as i128),
-        Pmt::F32(v) if v.fract() == 0.0 && v.is_finite() => Some(v as i128),
-        Pmt::F64(v) if v.fract() == 0.0 && v.is_finite() && v.abs() < 1e30 => Some(v as i128),
-        _ => None,
-    }
-}
-
-macro_rules! integer_from_pmt {
-    ($($t:ty => $kind:ident),* $(,)?) => {$(
-        impl FromPmt for $t {
-            const TYPE: ParamType = ParamType::$kind;
-            fn from_pmt(pmt: Pmt) -> Result<Self, PmtTypeError> {
-                integral(&pmt)
-                    .and_then(|v| <$t>::try_from(v).ok())
-                    .ok_or_else(|| PmtTypeError::new(Self::TYPE, &pmt))
-            }
-        }
-    )*};
-}
-
-integer_from_pmt!(i64 => Int, i32 => Int, u64 => UInt, u32 => UInt, usize => UInt);
 
 type Apply<S> = dyn Fn(&mut S, Pmt) -> Result<(), BoxError> + Send + Sync;
 
@@ -454,33 +272,6 @@ fn no_handler(port: &str) -> BoxError {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_convert_when_they_fit() {
-        assert_eq!(f64::from_pmt(Pmt::I64(-3)).unwrap(), -3.0);
-        assert_eq!(f32::from_pmt(Pmt::F64(2.5)).unwrap(), 2.5);
-        assert_eq!(u32::from_pmt(Pmt::F64(7.0)).unwrap(), 7);
-        assert_eq!(usize::from_pmt(Pmt::U64(9)).unwrap(), 9);
-        assert_eq!(i32::from_pmt(Pmt::I64(-5)).unwrap(), -5);
-        assert!(bool::from_pmt(Pmt::I64(1)).unwrap());
-        assert_eq!(
-            Vec::<f32>::from_pmt(Pmt::List(vec![Pmt::I64(1), Pmt::F64(0.5)])).unwrap(),
-            vec![1.0, 0.5]
-        );
-    }
-
-    #[test]
-    fn values_that_would_truncate_or_wrap_are_rejected() {
-        let e = u32::from_pmt(Pmt::I64(-1)).unwrap_err();
-        assert_eq!(e.expected, ParamType::UInt);
-        assert_eq!(e.found, "int -1");
-        assert!(u32::from_pmt(Pmt::F64(1.5)).is_err());
-        assert!(i32::from_pmt(Pmt::I64(1 << 40)).is_err());
-        assert!(u64::from_pmt(Pmt::F64(f64::NAN)).is_err());
-        assert!(bool::from_pmt(Pmt::I64(2)).is_err());
-        assert!(f64::from_pmt(Pmt::from("1.0")).is_err());
-        assert!(Vec::<f32>::from_pmt(Pmt::List(vec![Pmt::from("x")])).is_err());
-    }
 
     struct Tuner {
         freq: f64,

@@ -23,6 +23,8 @@ pub(crate) struct HandleEntry {
     pub(crate) name: String,
     pub(crate) inbox: Arc<Inbox>,
     pub(crate) message_inputs: Vec<&'static str>,
+    /// The block's parameter declarations (empty without any).
+    pub(crate) params: Vec<crate::params::ParamSpec>,
     pub(crate) stats: Arc<StatsCell>,
 }
 
@@ -309,13 +311,13 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
     }
 
     // Message groups: message-driven blocks joined by message edges.
-    let message_inputs: Vec<Vec<&'static str>> = fg
+    let message_inputs: Vec<super::MessageInputs> = fg
         .blocks
         .iter_mut()
-        .map(|b| b.block.ports().message_inputs.clone())
+        .map(|b| super::message_inputs(b.block.as_mut()))
         .collect();
     let driven: Vec<bool> = (0..n)
-        .map(|b| inputs[b].is_empty() && !message_inputs[b].is_empty())
+        .map(|b| inputs[b].is_empty() && !message_inputs[b].names.is_empty())
         .collect();
     let mut parent: Vec<usize> = (0..n).collect();
     for e in &fg.messages {
@@ -373,12 +375,19 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
         );
         let mut ins = std::mem::take(&mut inputs[b]);
         ins.sort_by_key(|(port, _)| *port);
+        let params = entry
+            .block
+            .params()
+            .map(|p| p.describe())
+            .unwrap_or_default();
+        let blocking = entry.is_blocking();
         let mut runner = BlockRunner::new(
             b,
             entry.block,
+            blocking,
             ins.into_iter().map(|(_, e)| e).collect(),
             std::mem::take(&mut outputs[b]),
-            message_inputs[b].clone(),
+            &message_inputs[b],
             inboxes[b].clone(),
             signals[b].clone(),
             control.clone(),
@@ -407,7 +416,8 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
         entries.push(HandleEntry {
             name: entry.name,
             inbox: inboxes[b].clone(),
-            message_inputs: message_inputs[b].clone(),
+            message_inputs: message_inputs[b].names.clone(),
+            params,
             stats,
         });
         runners.push(runner);

@@ -15,7 +15,6 @@ pub mod validate;
 
 use crate::block::Block;
 use crate::error::{Direction, GraphError, Mismatch, RunError};
-use crate::port::Ports;
 use crate::scheduler::{GraphShape, Scheduler};
 pub use run::{Finished, FlowgraphHandle, Running};
 
@@ -32,6 +31,16 @@ pub(crate) struct BlockEntry {
     pub(crate) block: Box<dyn Block>,
     /// Inserted by the runtime to move items between memory domains.
     pub(crate) transfer: bool,
+    /// Runs on a thread of its own whatever the block says
+    /// ([`Flowgraph::set_blocking`]).
+    pub(crate) force_blocking: bool,
+}
+
+impl BlockEntry {
+    /// Whether the block gets a thread of its own.
+    pub(crate) fn is_blocking(&self) -> bool {
+        self.force_blocking || self.block.is_blocking()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -144,6 +153,7 @@ impl Flowgraph {
             type_name: std::any::type_name::<B>().to_string(),
             block: Box::new(block),
             transfer: false,
+            force_blocking: false,
         });
         BlockId(self.blocks.len() - 1)
     }
@@ -162,8 +172,19 @@ impl Flowgraph {
             type_name: type_name.into(),
             block,
             transfer: false,
+            force_blocking: false,
         });
         BlockId(self.blocks.len() - 1)
+    }
+
+    /// Gives block `id` a thread of its own under every scheduler, as if
+    /// its [`Block::is_blocking`] said so (a block that calls something
+    /// slow the runtime cannot see). A block that says it blocks always
+    /// gets one.
+    pub fn set_blocking(&mut self, id: BlockId) -> Result<(), GraphError> {
+        self.entry(id)?;
+        self.blocks[id.0].force_blocking = true;
+        Ok(())
     }
 
     /// Number of blocks.
@@ -343,7 +364,11 @@ impl Flowgraph {
         let si = Self::port_index(&src_name, names, src_port, Direction::MessageOutput)?;
         let dst_entry = self.entry(dst)?;
         let dst_name = dst_entry.name.clone();
-        let names: Vec<String> = message_input_names(&mut dst_entry.block.ports());
+        let names: Vec<String> = message_inputs(dst_entry.block.as_mut())
+            .names
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let di = Self::port_index(&dst_name, names, dst_port, Direction::MessageInput)?;
         self.messages.push(MessageEdge {
             src: src.0,
@@ -373,7 +398,7 @@ impl Flowgraph {
                 self.chunk_bytes = Some(bytes.max(1));
             }
             let shape = GraphShape {
-                blocking: self.blocks.iter().map(|b| b.block.is_blocking()).collect(),
+                blocking: self.blocks.iter().map(BlockEntry::is_blocking).collect(),
                 stateless: self
                     .blocks
                     .iter()
@@ -392,6 +417,28 @@ impl Flowgraph {
     }
 }
 
-pub(crate) fn message_input_names(ports: &mut Ports<'_>) -> Vec<String> {
-    ports.message_inputs.iter().map(|s| s.to_string()).collect()
+/// A block's message inputs: those its ports declare, then one for each
+/// settable parameter and alias of its [`Block::params`].
+pub(crate) struct MessageInputs {
+    /// Every input's name, in port index order.
+    pub(crate) names: Vec<&'static str>,
+    /// For each input, the parameter it sets (`None`: the block's own
+    /// `handle_message`).
+    pub(crate) params: Vec<Option<&'static str>>,
+}
+
+/// The message inputs of `block` (see [`MessageInputs`]). A declared
+/// input of a settable parameter's name stays the block's own.
+pub(crate) fn message_inputs(block: &mut dyn Block) -> MessageInputs {
+    let mut names = block.ports().message_inputs.clone();
+    let mut params = vec![None; names.len()];
+    if let Some(p) = block.params() {
+        for (input, param) in crate::params::setting_inputs(p) {
+            if !names.contains(&input) {
+                names.push(input);
+                params.push(Some(param));
+            }
+        }
+    }
+    MessageInputs { names, params }
 }

@@ -256,6 +256,42 @@ impl FlowgraphHandle {
         }
     }
 
+    /// The parameter declarations of `block` (see [`params`](crate::params)):
+    /// names, types, units, ranges, and which may change while it runs
+    /// (through the message input of the same name).
+    pub fn param_specs(&self, block: BlockId) -> Result<&[crate::params::ParamSpec], HandleError> {
+        Ok(&self.entry(block)?.params)
+    }
+
+    /// The current value of parameter `name` of `block`, read between two
+    /// of its `work` calls; waits up to `timeout`.
+    pub fn param(&self, block: BlockId, name: &str, timeout: Duration) -> Result<Pmt, HandleError> {
+        let entry = self.entry(block)?;
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        let query = Message {
+            port: crate::runner::PARAM_QUERY,
+            data: Pmt::from(name),
+            reply: Some(tx),
+        };
+        if !entry.inbox.post(query) {
+            return Err(HandleError::Finished(entry.name.clone()));
+        }
+        let block_name = entry.name.clone();
+        match rx.recv_timeout(timeout) {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(cause)) => Err(HandleError::Handler {
+                block: block_name,
+                cause,
+            }),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                Err(HandleError::Timeout(block_name))
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                Err(HandleError::Finished(block_name))
+            }
+        }
+    }
+
     /// Asks every block to finish as soon as possible.
     pub fn stop(&self) {
         self.control.request_stop();

@@ -108,6 +108,7 @@ fn add_transfer(
         type_name: type_name.to_string(),
         block,
         transfer: true,
+        force_blocking: false,
     });
     Ok(fg.blocks.len() - 1)
 }

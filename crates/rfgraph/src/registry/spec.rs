@@ -5,8 +5,9 @@
 //! A block crate writes one spec next to each block; this module owns the
 //! type and its builder, never the list of blocks.
 
-use super::param::{BuildError, ItemKind, ParamSpec, Params};
 use crate::block::Block;
+use crate::error::{BoxError, ParamError};
+use crate::params::{BuildError, ItemKind, ParamSet, ParamSpec, Values};
 use crate::pmt::Pmt;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -86,7 +87,8 @@ impl PortSpec {
     }
 }
 
-type Build = dyn Fn(&Params) -> Result<Box<dyn Block>, BuildError> + Send + Sync;
+type Build = dyn Fn(&Values) -> Result<Box<dyn Block>, BuildError> + Send + Sync;
+type Check = dyn Fn(&Values) -> Result<(), BuildError> + Send + Sync;
 
 /// A registered block: names, documentation, parameters, ports, and its
 /// constructor.
@@ -111,6 +113,7 @@ pub struct BlockSpec {
     /// Its message outputs.
     pub message_outputs: Vec<&'static str>,
     build: Arc<Build>,
+    check: Option<Arc<Check>>,
 }
 
 impl fmt::Debug for BlockSpec {
@@ -130,7 +133,7 @@ impl BlockSpec {
         name: &'static str,
         category: &'static str,
         summary: &'static str,
-        build: impl Fn(&Params) -> Result<Box<dyn Block>, BuildError> + Send + Sync + 'static,
+        build: impl Fn(&Values) -> Result<Box<dyn Block>, BuildError> + Send + Sync + 'static,
     ) -> Self {
         Self {
             name,
@@ -143,7 +146,31 @@ impl BlockSpec {
             message_inputs: Vec::new(),
             message_outputs: Vec::new(),
             build: Arc::new(build),
+            check: None,
         }
+    }
+
+    /// A block whose parameters are the [`ParamSet`] `P`: its parameter
+    /// list is `P`'s declaration, files are checked by building `P` (so
+    /// `rfgraph check` refuses what `run` would), and `build` makes the
+    /// block from the checked parameters. A [`ParamError`] from `build`
+    /// names its parameter; any other error names the block.
+    pub fn of<P: ParamSet>(
+        name: &'static str,
+        category: &'static str,
+        summary: &'static str,
+        build: impl Fn(P) -> Result<Box<dyn Block>, BoxError> + Send + Sync + 'static,
+    ) -> Self {
+        let mut spec = Self::new(name, category, summary, move |values| {
+            let params = P::from_values(values)?;
+            build(params).map_err(|e| match e.downcast::<ParamError>() {
+                Ok(p) => values.param_error(&p),
+                Err(other) => values.refused(other),
+            })
+        });
+        spec.params = P::specs();
+        spec.check = Some(Arc::new(|values| P::from_values(values).map(drop)));
+        spec
     }
 
     /// Sets the full documentation.
@@ -189,23 +216,46 @@ impl BlockSpec {
 
     /// Checks `given` against the parameters and builds the block.
     pub fn build(&self, given: BTreeMap<String, Pmt>) -> Result<Box<dyn Block>, BuildError> {
-        let params = Params::resolve(self.name, &self.params, given)?;
-        (self.build)(&params)
+        let values = Values::resolve(self.name, &self.params, given)?;
+        (self.build)(&values)
+    }
+
+    /// Checks `given` as [`build`](Self::build) would, without building:
+    /// every value against its declaration and, for a block of a
+    /// [`ParamSet`], the set's own consistency rules.
+    pub fn check(&self, given: BTreeMap<String, Pmt>) -> Result<(), BuildError> {
+        let values = Values::resolve(self.name, &self.params, given)?;
+        match &self.check {
+            Some(check) => check(&values),
+            None => Ok(()),
+        }
     }
 }
 
 /// Builds a boxed block for the item kind `$kind` (an [`ItemKind`]),
-/// with `$t` standing for the Rust type of each listed kind:
+/// with `$t` standing for the Rust type of each listed kind, inside a
+/// [`BlockSpec::of`] constructor:
 ///
 /// ```ignore
-/// for_item_kinds!(params, params.item_type()?, { F32 => f32, C32 => Complex32 } as T
-///     => Head::<T>::new(n))
+/// for_item_kinds!(p.item, { F32 => f32, C32 => Complex32 } as T => Head::<T>::new(p.items))
 /// ```
 ///
-/// A kind not listed is a [`BuildError::Invalid`] naming the `type`
-/// parameter.
+/// A kind not listed is an error (the `kinds(...)` of the parameter
+/// normally refuses it first).
 #[macro_export]
 macro_rules! for_item_kinds {
+    ($kind:expr, { $($k:ident => $ty:ty),+ $(,)? } as $t:ident => $body:expr) => {{
+        match $kind {
+            $(
+                $crate::params::ItemKind::$k => {
+                    type $t = $ty;
+                    Ok(Box::new($body) as Box<dyn $crate::Block>)
+                }
+            )+
+            #[allow(unreachable_patterns)]
+            other => Err($crate::BoxError::from(format!("item type `{other}` is not supported here"))),
+        }
+    }};
     ($params:expr, $kind:expr, { $($k:ident => $ty:ty),+ $(,)? } as $t:ident => $body:expr) => {{
         match $kind {
             $(

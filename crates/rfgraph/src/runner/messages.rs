@@ -31,6 +31,10 @@ const MESSAGES_PER_RECORD: u64 = 16;
 /// microseconds, while the call's own cost stays negligible per message.
 const MESSAGES_PER_CALL: usize = 256;
 
+/// The port of a message that asks for a parameter's current value (its
+/// data the name) rather than delivering to an input.
+pub(crate) const PARAM_QUERY: usize = usize::MAX;
+
 impl BlockRunner {
     /// Makes the block a member of the message `group`; `posts_in_group`:
     /// it posts to other members (see `settle_group`).
@@ -90,8 +94,12 @@ impl BlockRunner {
 
     fn handle_message(&mut self, msg: Message, io: &mut WorkIo) -> Result<(), RunError> {
         let port = self.message_inputs.get(msg.port).copied().unwrap_or("?");
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            self.block.handle_message(port, msg.data, io)
+        let param = self.message_params.get(msg.port).copied().flatten();
+        let block = self.block.as_mut();
+        let result = catch_unwind(AssertUnwindSafe(|| match (msg.port, param) {
+            (PARAM_QUERY, _) => query_param(block, &msg.data),
+            (_, Some(param)) => crate::params::apply(block, param, msg.data),
+            (_, None) => block.handle_message(port, msg.data, io),
         }));
         match (result, msg.reply) {
             (Ok(Ok(value)), reply) => {
@@ -163,4 +171,17 @@ impl BlockRunner {
     pub(super) fn holds_group(&self) -> bool {
         self.holding && self.posts_in_group
     }
+}
+
+/// The reply to a [`PARAM_QUERY`]: the current value of the parameter
+/// `name` names.
+fn query_param(
+    block: &mut dyn crate::Block,
+    name: &crate::Pmt,
+) -> Result<crate::Pmt, crate::BoxError> {
+    let name = name.as_str().unwrap_or_default();
+    block
+        .params()
+        .and_then(|p| p.get(name))
+        .ok_or_else(|| format!("no parameter `{name}`").into())
 }

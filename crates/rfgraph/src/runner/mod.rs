@@ -31,6 +31,7 @@ mod step;
 
 pub(crate) use edges::{InputEdge, OutputEdge};
 pub(crate) use lifecycle::panic_message;
+pub(crate) use messages::PARAM_QUERY;
 pub use step::Step;
 
 use crate::block::{Block, TagPolicy};
@@ -66,6 +67,9 @@ pub struct BlockRunner {
     pub(crate) stats: Arc<StatsCell>,
     pub(crate) index: usize,
     pub(crate) message_inputs: Vec<&'static str>,
+    /// For each message input, the parameter it sets (`None`: the
+    /// block's `handle_message`).
+    pub(crate) message_params: Vec<Option<&'static str>>,
     pub(crate) inbox: Arc<Inbox>,
     /// Set when the block is message-driven.
     pub(crate) group: Option<Arc<MessageGroup>>,
@@ -94,23 +98,24 @@ impl BlockRunner {
     pub(crate) fn new(
         index: usize,
         block: Box<dyn Block>,
+        blocking: bool,
         inputs: Vec<InputEdge>,
         outputs: Vec<OutputEdge>,
-        message_inputs: Vec<&'static str>,
+        message_inputs: &crate::flowgraph::MessageInputs,
         inbox: Arc<Inbox>,
         signal: Arc<Signal>,
         control: Arc<RunControl>,
         stats: Arc<StatsCell>,
     ) -> Self {
         let tag_policy = block.tag_policy();
-        let blocking = block.is_blocking();
-        let message_inputs_empty = message_inputs.is_empty();
+        let message_inputs_empty = message_inputs.names.is_empty();
         Self {
             index,
             block,
             inputs: inputs.into_boxed_slice(),
             outputs: outputs.into_boxed_slice(),
-            message_inputs,
+            message_inputs: message_inputs.names.clone(),
+            message_params: message_inputs.params.clone(),
             inbox,
             signal,
             group: None,
