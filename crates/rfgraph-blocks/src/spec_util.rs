@@ -8,8 +8,20 @@ use rfgraph::registry::{BuildError, ItemKind, ParamSpec, Params};
 pub(crate) const ALL_KINDS: [ItemKind; 7] = ItemKind::ALL;
 
 /// Builds a boxed `$body` for whichever [`ItemKind`] `$params` names, with
-/// `$t` the Rust type of that kind.
+/// `$t` the Rust type of that kind. Inside a `BlockSpec::of` constructor:
+/// `for_any_item!(kind = p.item, T => Head::<T>::new(p)?)`.
 macro_rules! for_any_item {
+    (kind = $kind:expr, $t:ident => $body:expr) => {
+        rfgraph::for_item_kinds!($kind, {
+            F32 => f32,
+            C32 => num_complex::Complex32,
+            F64 => f64,
+            I32 => i32,
+            I16 => i16,
+            I8 => i8,
+            U8 => u8,
+        } as $t => $body)
+    };
     ($params:expr, $t:ident => $body:expr) => {
         rfgraph::for_item_kinds!($params, $params.item_type()?, {
             F32 => f32,

@@ -97,6 +97,7 @@ impl DesignParams {
             Some("sampling_freq") => "sample_rate",
             Some("transition_width") => "transition",
             Some("param") => "beta",
+            Some("gain") => "gain",
             Some("low_cutoff_freq") => "low_cutoff",
             Some("high_cutoff_freq") => "high_cutoff",
             _ => "cutoff",

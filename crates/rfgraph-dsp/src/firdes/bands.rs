@@ -79,7 +79,15 @@ pub(super) fn design(
             wr / (2.0 * PI)
         )));
     }
-    Ok(taps.iter().map(|&t| (t * gain / at_ref) as f32).collect())
+    let taps: Vec<f32> = taps.iter().map(|&t| (t * gain / at_ref) as f32).collect();
+    if taps.iter().any(|t| !t.is_finite()) {
+        return Err(DspError::OutOfRange {
+            name: "gain",
+            value: gain,
+            expected: "the taps must fit f32",
+        });
+    }
+    Ok(taps)
 }
 
 fn one_edge(sampling_freq: f64, cutoff_freq: f64, transition_width: f64) -> Result<f64, DspError> {

@@ -160,3 +160,81 @@ where
         map_in_place(data, |x| f(state, x));
     }
 }
+
+/// A 1:1 kernel from a closure over a block's declared parameters `P`
+/// (a [`ParamSet`](crate::params::ParamSet)): the parameters are the
+/// block's, so each settable one is a message input, and `f` reads the
+/// current values on every item.
+///
+/// ```
+/// use rfgraph::{MapParams, ParamSet};
+///
+/// /// The parameters of a gain block.
+/// #[derive(ParamSet, Clone, Debug)]
+/// struct Gain {
+///     /// linear gain
+///     #[param(default = 1.0, settable)]
+///     k: f32,
+/// }
+/// let block = MapParams::new(Gain { k: 2.0 }, |g: &Gain, x: f32| g.k * x);
+/// # let _ = block;
+/// ```
+pub struct MapParams<P, I, O, F> {
+    params: P,
+    f: F,
+    _types: PhantomData<fn(I) -> O>,
+}
+
+impl<P, I, O, F> MapParams<P, I, O, F>
+where
+    P: crate::params::ParamSet,
+    I: Item,
+    O: Item,
+    F: FnMut(&P, I) -> O + Send + 'static,
+{
+    /// A block applying `f` to every item, with `params` as its
+    /// parameters.
+    #[allow(clippy::new_ret_no_self)]
+    pub fn new(params: P, f: F) -> FixedRateBlock<Self> {
+        FixedRateBlock::of_valid(Self {
+            params,
+            f,
+            _types: PhantomData,
+        })
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &P {
+        &self.params
+    }
+}
+
+impl<P, I, O, F> FixedRateKernel for MapParams<P, I, O, F>
+where
+    P: crate::params::ParamSet,
+    I: Item,
+    O: Item,
+    F: FnMut(&P, I) -> O + Send + 'static,
+{
+    type In = I;
+    type Out = O;
+    #[inline]
+    fn process(&mut self, input: &[I], output: &mut [O]) {
+        let (params, f) = (&self.params, &mut self.f);
+        map_into(input, output, |x| f(params, x));
+    }
+
+    fn supports_in_place(&self) -> bool {
+        TypeId::of::<I>() == TypeId::of::<O>()
+    }
+
+    #[inline]
+    fn process_in_place(&mut self, data: &mut [I]) {
+        let (params, f) = (&self.params, &mut self.f);
+        map_in_place(data, |x| f(params, x));
+    }
+
+    fn params(&mut self) -> Option<&mut dyn crate::params::ParamSet> {
+        Some(&mut self.params)
+    }
+}

@@ -101,8 +101,14 @@ impl ParamValue for f64 {
 
 impl ParamValue for f32 {
     const TYPE: ParamType = ParamType::Float;
+    /// A finite number too large for `f32` does not fit.
     fn from_pmt(pmt: Pmt) -> Result<Self, PmtTypeError> {
-        f64::from_pmt(pmt).map(|v| v as f32)
+        let v = f64::from_pmt(pmt.clone())?;
+        narrow(v).ok_or_else(|| PmtTypeError {
+            param: None,
+            expected: Self::TYPE,
+            found: format!("{} (too large for 32 bits)", describe(&pmt)),
+        })
     }
     fn to_pmt(&self) -> Pmt {
         Pmt::F64(*self as f64)
@@ -135,6 +141,13 @@ impl ParamValue for String {
     fn to_pmt(&self) -> Pmt {
         Pmt::String(self.clone())
     }
+}
+
+/// `v` as `f32`, unless it is finite and too large for one (NaN and
+/// infinities pass as they are: the finiteness check is the spec's).
+fn narrow(v: f64) -> Option<f32> {
+    let n = v as f32;
+    (n.is_finite() || !v.is_finite()).then_some(n)
 }
 
 /// The value as an integer, if it is one or a finite float without a
@@ -178,10 +191,10 @@ fn complex(pmt: &Pmt) -> Option<Complex32> {
         Pmt::VecComplexF32(v) if v.len() == 1 => Some(Complex32::new(v[0][0], v[0][1])),
         Pmt::VecF32(v) if v.len() == 2 => Some(Complex32::new(v[0], v[1])),
         Pmt::List(pair) if pair.len() == 2 => Some(Complex32::new(
-            pair[0].as_f64()? as f32,
-            pair[1].as_f64()? as f32,
+            narrow(pair[0].as_f64()?)?,
+            narrow(pair[1].as_f64()?)?,
         )),
-        other => other.as_f64().map(|re| Complex32::new(re as f32, 0.0)),
+        other => Some(Complex32::new(narrow(other.as_f64()?)?, 0.0)),
     }
 }
 
@@ -206,7 +219,7 @@ impl ParamValue for Vec<f32> {
             Pmt::VecF32(v) => Ok(v),
             Pmt::List(items) => {
                 let converted: Option<Vec<f32>> =
-                    items.iter().map(|p| p.as_f64().map(|v| v as f32)).collect();
+                    items.iter().map(|p| p.as_f64().and_then(narrow)).collect();
                 converted.ok_or_else(|| PmtTypeError::new(Self::TYPE, &Pmt::List(items)))
             }
             other => Err(PmtTypeError::new(Self::TYPE, &other)),
@@ -354,6 +367,9 @@ mod tests {
         assert!(u64::from_pmt(Pmt::F64(f64::NAN)).is_err());
         assert!(u64::from_pmt(Pmt::F64(1e300)).is_err());
         assert!(u8::from_pmt(Pmt::I64(300)).is_err());
+        assert!(f32::from_pmt(Pmt::F64(1e300)).is_err());
+        assert!(Complex32::from_pmt(Pmt::F64(-1e300)).is_err());
+        assert!(Vec::<f32>::from_pmt(Pmt::List(vec![Pmt::F64(1e39)])).is_err());
         assert!(bool::from_pmt(Pmt::I64(2)).is_err());
         assert!(f64::from_pmt(Pmt::from("1.0")).is_err());
         assert!(Vec::<f32>::from_pmt(Pmt::List(vec![Pmt::from("x")])).is_err());

@@ -83,6 +83,28 @@ pub enum P {
     PerVector(&'static str, &'static str),
 }
 
+impl P {
+    /// The GNU Radio parameter this entry reads and the registry
+    /// parameter its value sets, when it sets one (`Fixed` and `Require`
+    /// set nothing from a GNU Radio value).
+    pub fn translates(&self) -> Option<(&'static str, &'static str)> {
+        match *self {
+            P::Expr(gr, rf)
+            | P::Text(gr, rf)
+            | P::Enum(gr, rf, _)
+            | P::Only { gr, rf, .. }
+            | P::Abs(gr, rf)
+            | P::Str(gr, rf)
+            | P::Pmt(gr, rf)
+            | P::Constellation(gr, rf)
+            | P::PerVector(gr, rf) => Some((gr, rf)),
+            P::Type(gr) => Some((gr, "type")),
+            P::Vlen | P::FlatVlen => Some(("vlen", "vlen")),
+            P::Fixed(..) | P::Require(..) => None,
+        }
+    }
+}
+
 /// One GNU Radio block id and the registry block that stands for it.
 #[derive(Clone, Copy, Debug)]
 pub struct Map {
