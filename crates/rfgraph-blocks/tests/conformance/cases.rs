@@ -26,8 +26,10 @@ pub use crate::message_groups::{
     members_writing_into_one_block_do_not_wait_for_each_other, messages_posted_from_work_arrive,
 };
 pub use crate::stalls::{
-    a_finite_buffer_diamond_is_reported_as_a_stall, blocks_waiting_for_the_outside_are_not_a_stall,
-    the_same_diamond_with_enough_buffer_finishes, wait_timeout_stops_a_run_that_does_not_end,
+    a_finite_buffer_diamond_is_reported_as_a_stall,
+    a_stuck_diamond_is_found_while_a_timer_branch_runs,
+    blocks_waiting_for_the_outside_are_not_a_stall, the_same_diamond_with_enough_buffer_finishes,
+    wait_timeout_stops_a_run_that_does_not_end,
 };
 pub use crate::writer_done::{
     a_map_inside_an_in_place_run_ends_while_the_ring_is_full, a_rate_mismatched_diamond_ends,

@@ -45,6 +45,7 @@ macro_rules! conformance {
                 a_map_inside_an_in_place_run_ends_while_the_ring_is_full,
                 a_rate_mismatched_diamond_ends,
                 a_finite_buffer_diamond_is_reported_as_a_stall,
+                a_stuck_diamond_is_found_while_a_timer_branch_runs,
                 the_same_diamond_with_enough_buffer_finishes,
                 blocks_waiting_for_the_outside_are_not_a_stall,
                 wait_timeout_stops_a_run_that_does_not_end

@@ -53,11 +53,11 @@ impl Block for SkipHead {
     }
 }
 
-/// The diamond `src -> {copy, skip} -> add` with 4 KiB rings: `skip` must
-/// drop 100 000 items before `add` sees one on `b`, but `src` can get only
-/// a ring ahead of `copy`, whose output fills while `add` waits on `b`.
-pub fn a_finite_buffer_diamond_is_reported_as_a_stall(s: impl Scheduler) {
-    let mut fg = Flowgraph::new();
+/// Adds the diamond `src -> {copy, skip} -> add -> sink` with 4 KiB
+/// rings: `skip` must drop 100 000 items before `add` sees one on `b`, but
+/// `src` can get only a ring ahead of `copy`, whose output fills while
+/// `add` waits on `b`.
+fn add_stuck_diamond(fg: &mut Flowgraph) {
     let src = fg.add_named("src", VectorSource::new((0..300_000u32).collect()));
     let copy = fg.add_named("copy", Copy::<u32>::new());
     let skip = fg.add_named("skip", SkipHead::new(100_000));
@@ -71,7 +71,39 @@ pub fn a_finite_buffer_diamond_is_reported_as_a_stall(s: impl Scheduler) {
     fg.connect_with_buffer(skip, "out", add, "b", 4096).unwrap();
     fg.connect_with_buffer(add, "out", sink, "in", 4096)
         .unwrap();
-    let error = match run(fg, s) {
+}
+
+/// The stuck diamond alone: every block waits on another.
+pub fn a_finite_buffer_diamond_is_reported_as_a_stall(s: impl Scheduler) {
+    let mut fg = Flowgraph::new();
+    add_stuck_diamond(&mut fg);
+    check_diamond_stall(run(fg, s));
+}
+
+/// The stuck diamond beside an unrelated branch that runs on a timer (a
+/// throttle, as most GNU Radio simulation graphs have): the watch finds
+/// the stuck set while the rest of the graph still moves, and names only
+/// the set's blocks.
+pub fn a_stuck_diamond_is_found_while_a_timer_branch_runs(s: impl Scheduler) {
+    let mut fg = Flowgraph::new();
+    add_stuck_diamond(&mut fg);
+    let noise = fg.add_named("noise", rfgraph_blocks::NullSource::<u32>::new());
+    let throttle = fg.add_named("throttle", Throttle::<u32>::new(20_000.0).unwrap());
+    let drop = fg.add_named("drop", rfgraph_blocks::NullSink::<u32>::new());
+    fg.chain(&[noise, throttle, drop]).unwrap();
+    let error = check_diamond_stall(run(fg, s));
+    for b in &error.blocks {
+        assert!(
+            ["src", "copy", "skip", "add", "sink"].contains(&b.block.as_str()),
+            "`{}` runs on a timer branch, not in the stuck set: {error:?}",
+            b.block
+        );
+    }
+}
+
+/// The stall the diamond reports: each block and what it waits on.
+fn check_diamond_stall(result: Result<rfgraph::Finished, RunError>) -> Box<rfgraph::Stall> {
+    let error = match result {
         Err(RunError::Stalled(stall)) => stall,
         Err(other) => panic!("expected a stall, got {other}"),
         Ok(_) => panic!("the diamond cannot finish, yet it did"),
@@ -112,6 +144,7 @@ pub fn a_finite_buffer_diamond_is_reported_as_a_stall(s: impl Scheduler) {
         message.contains("`copy`.out -> `add`.a"),
         "the advice names the edge to grow: {message}"
     );
+    error
 }
 
 /// The same diamond with room on the short branch for what the long one

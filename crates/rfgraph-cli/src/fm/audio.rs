@@ -1,42 +1,28 @@
 //! `AudioSink`: plays two `f32` channels on the default sound card through
-//! `cpal` (the `audio` feature). Owns the hand-over between the flowgraph
-//! and the device's callback: a bounded queue of interleaved samples,
-//! filled by `work` and drained by the callback, and the player thread
-//! that owns the `cpal` stream (which may not move between threads).
+//! `cpal` (the `audio` feature). Owns the player thread that owns the
+//! `cpal` stream (which may not move between threads); the queue between
+//! `work` and the device's callback is the [`Handover`].
 
+use super::handover::Handover;
 use anyhow::{Context, bail};
 use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
-use rfgraph::{Block, BoxError, Ports, StreamInput, WorkIo};
-use std::collections::VecDeque;
+use rfgraph::{Block, BoxError, Ports, StreamInput, Waker, WorkIo};
+use std::sync::Arc;
 use std::sync::mpsc;
-use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// What `work` and the device's callback share.
-#[derive(Default)]
-struct Shared {
-    queue: Mutex<Queue>,
-    changed: Condvar,
-}
-
-#[derive(Default)]
-struct Queue {
-    samples: VecDeque<f32>,
-    /// No more samples will come: the player may stop once it is empty.
-    done: bool,
-}
-
 /// Plays `in0` (left) and `in1` (right) at the rate it was opened with,
-/// pacing the flowgraph to the sound card: `work` waits while half a
-/// second of audio is queued.
+/// pacing the flowgraph to the sound card: at most half a second of audio
+/// is queued; while the queue is full the sink waits on the device, which
+/// wakes it as it plays (see [`Handover`]).
 ///
 /// # Stream Inputs
 /// - `in0`, `in1`: `f32`, left and right, full scale ±1.
 pub struct AudioSink {
     left: StreamInput<f32>,
     right: StreamInput<f32>,
-    shared: Arc<Shared>,
+    handover: Arc<Handover>,
     player: Option<JoinHandle<()>>,
     capacity: usize,
     rate: u32,
@@ -57,9 +43,10 @@ impl AudioSink {
             sample_rate: cpal::SampleRate(rate),
             buffer_size: cpal::BufferSize::Default,
         };
-        let shared = Arc::new(Shared::default());
+        let capacity = rate as usize;
+        let handover = Arc::new(Handover::new(capacity));
         let (ready, started) = mpsc::channel();
-        let for_player = shared.clone();
+        let for_player = handover.clone();
         let player = std::thread::Builder::new()
             .name("audio device".into())
             .spawn(move || play(device, config, for_player, ready))
@@ -78,9 +65,9 @@ impl AudioSink {
         Ok(AudioSink {
             left: StreamInput::new("in0"),
             right: StreamInput::new("in1"),
-            shared,
+            handover,
             player: Some(player),
-            capacity: rate as usize,
+            capacity,
             rate,
         })
     }
@@ -91,20 +78,13 @@ impl AudioSink {
 fn play(
     device: cpal::Device,
     config: cpal::StreamConfig,
-    shared: Arc<Shared>,
+    handover: Arc<Handover>,
     ready: mpsc::Sender<Result<(), String>>,
 ) {
-    let feed = shared.clone();
+    let feed = handover.clone();
     let stream = device.build_output_stream(
         &config,
-        move |out: &mut [f32], _: &cpal::OutputCallbackInfo| {
-            let mut q = feed.queue.lock().unwrap_or_else(|p| p.into_inner());
-            for o in out.iter_mut() {
-                *o = q.samples.pop_front().unwrap_or(0.0);
-            }
-            drop(q);
-            feed.changed.notify_all();
-        },
+        move |out: &mut [f32], _: &cpal::OutputCallbackInfo| feed.take(out),
         |e| eprintln!("rfgraph fm: audio device: {e}"),
         None,
     );
@@ -119,15 +99,7 @@ fn play(
         }
     };
     let _ = ready.send(Ok(()));
-    let mut q = shared.queue.lock().unwrap_or_else(|p| p.into_inner());
-    while !(q.done && q.samples.is_empty()) {
-        q = shared
-            .changed
-            .wait_timeout(q, Duration::from_millis(100))
-            .unwrap_or_else(|p| p.into_inner())
-            .0;
-    }
-    drop(q);
+    while !handover.wait_drained(Duration::from_millis(100)) {}
     drop(stream);
 }
 
@@ -140,27 +112,14 @@ impl Block for AudioSink {
         true
     }
 
-    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
-        let l = self.left.slice();
-        let r = self.right.slice();
-        let mut q = self.shared.queue.lock().unwrap_or_else(|p| p.into_inner());
-        // Wait (briefly) for room: the sound card sets the pace.
-        let deadline = Instant::now() + Duration::from_millis(50);
-        while q.samples.len() + 2 > self.capacity && Instant::now() < deadline {
-            q = self
-                .shared
-                .changed
-                .wait_timeout(q, Duration::from_millis(10))
-                .unwrap_or_else(|p| p.into_inner())
-                .0;
-        }
-        let room = self.capacity.saturating_sub(q.samples.len()) / 2;
-        let n = l.len().min(r.len()).min(room);
-        for (&a, &b) in l[..n].iter().zip(&r[..n]) {
-            q.samples.push_back(a);
-            q.samples.push_back(b);
-        }
-        drop(q);
+    fn attach_waker(&mut self, waker: Waker) {
+        self.handover.attach(waker);
+    }
+
+    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
+        let n = self
+            .handover
+            .offer(self.left.slice(), self.right.slice(), io);
         self.left.consume(n);
         self.right.consume(n);
         Ok(())
@@ -170,11 +129,7 @@ impl Block for AudioSink {
         // Let what is queued play out (at most the queue's length), then
         // stop the player.
         let limit = Duration::from_secs_f64(self.capacity as f64 / 2.0 / self.rate as f64 + 1.0);
-        {
-            let mut q = self.shared.queue.lock().unwrap_or_else(|p| p.into_inner());
-            q.done = true;
-        }
-        self.shared.changed.notify_all();
+        self.handover.close();
         let start = Instant::now();
         if let Some(player) = self.player.take() {
             while !player.is_finished() && start.elapsed() < limit {

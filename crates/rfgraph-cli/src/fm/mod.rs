@@ -11,6 +11,9 @@
 
 #[cfg(feature = "audio")]
 mod audio;
+// The sound card's queue; compiled (and tested) without the device too.
+#[cfg_attr(not(feature = "audio"), allow(dead_code))]
+mod handover;
 mod report;
 
 use crate::receiver::{self, InputArgs, RunArgs, Source};

@@ -412,6 +412,12 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
             stats: stats.clone(),
             inputs: std::mem::take(&mut watched_inputs[b]),
             outputs: std::mem::take(&mut watched_outputs[b]),
+            message_writers: fg
+                .messages
+                .iter()
+                .filter(|e| e.dst == b)
+                .map(|e| e.src)
+                .collect(),
         });
         entries.push(HandleEntry {
             name: entry.name,

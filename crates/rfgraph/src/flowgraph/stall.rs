@@ -1,31 +1,38 @@
-//! The stall watch: turns a flowgraph whose blocks all wait on each other
-//! into an error instead of a hang, on every scheduler.
+//! The stall watch: turns blocks that wait on each other into an error
+//! instead of a hang, on every scheduler, even while the rest of the
+//! graph still moves.
 //!
-//! A finite ring can deadlock a graph (a diamond whose one branch must
-//! read more than the other branch's rings can hold before the join
-//! moves). Then every unfinished block idles waiting for items or room
-//! that only another idle block could provide, and nothing ever notifies
-//! anyone. The watch runs beside the scheduler on a thread of its own and,
-//! a few times a second, looks at what every runner last reported
-//! ([`Activity`]) and at the edges' positions. It declares a stall only
-//! when, at two looks in a row:
+//! A finite ring can deadlock part of a graph (a diamond whose one branch
+//! must read more than the other branch's rings can hold before the join
+//! moves). Then those blocks idle, each waiting for items or room that
+//! only another of them could provide, and nothing ever notifies them.
+//! The watch runs beside the scheduler on a thread of its own and, a few
+//! times a second, looks at what every runner last reported
+//! ([`Activity`]) and at the edges' positions. It looks for a *stuck set*:
 //!
-//! - every unfinished block is [`Activity::Waiting`]: its last call moved
+//! - every block of the set is [`Activity::Waiting`]: its last call moved
 //!   nothing, it asked for no timer and has no work in flight (a throttle,
-//!   a device or a socket is therefore never a stall), and blocks that may
-//!   block on I/O are not inside a call;
-//! - no block has a notification or a message pending;
-//! - every unfinished block waits on a stream port: an input with fewer
-//!   readable items than its `min_items` from a writer that has not
+//!   a device or a socket is therefore never stuck), it is not inside a
+//!   call, and it has no notification or message pending;
+//! - each waits on stream ports only, and on at least one: an input with
+//!   fewer readable items than its `min_items` from a writer that has not
 //!   finished, or an output with less room than its `min_items`. A block
-//!   waiting for something else (messages from the handle or a timer-less
-//!   waker) could still be woken from outside, so it is not stuck;
-//! - no position moved and no message was handled in between, and the
-//!   positions read before and after each look agree.
+//!   waiting for something else (a waker, messages from the handle) could
+//!   still be woken from outside, so it is not stuck;
+//! - whatever could wake a member is itself a member: the writer of every
+//!   input it waits on, every unfinished reader of every output it waits
+//!   on, and every unfinished block that posts messages to it;
+//! - no position of the set's edges moved and no member handled a
+//!   message between two looks, and the positions read before and after
+//!   each look agree.
 //!
-//! Positions only grow, so equal positions mean nothing moved. The watch
-//! then fails the run with [`RunError::Stalled`], which names every block
-//! and the port it waits on, and stops it.
+//! The set is the largest that satisfies these rules: the candidates are
+//! every waiting block, and a block whose waker lies outside the set
+//! leaves it, until none does. Blocks outside it may run on (a timer
+//! branch, a device): they cannot reach the set. Positions only grow, so
+//! equal positions mean nothing moved. The watch then fails the run with
+//! [`RunError::Stalled`], which names every member and the port it waits
+//! on, and stops it.
 //!
 //! The watch never touches a runner or a ring's memory; it reads only
 //! atomics the runtime publishes anyway, and costs nothing on the hot
@@ -69,6 +76,8 @@ pub(crate) struct WatchedBlock {
     pub(crate) stats: Arc<StatsCell>,
     pub(crate) inputs: Vec<WatchedInput>,
     pub(crate) outputs: Vec<WatchedOutput>,
+    /// The blocks that post messages to it.
+    pub(crate) message_writers: Vec<usize>,
 }
 
 /// The stall watch of one run (see the module doc).
@@ -76,9 +85,10 @@ pub(crate) struct StallWatch {
     pub(crate) blocks: Vec<WatchedBlock>,
 }
 
-/// One look: the positions and message counts seen, and what each
-/// unfinished block waits on.
+/// One look that found a stuck set: its members, the positions and
+/// message counts of their edges, and what each waits on.
 struct Look {
+    members: Vec<usize>,
     positions: Vec<u64>,
     stall: Stall,
 }
@@ -87,26 +97,31 @@ impl StallWatch {
     /// Watches until the run is `done`, stopping, or stalled: then fails
     /// the run with the stall.
     pub(crate) fn run(self, control: Arc<RunControl>, done: &Completion) {
-        let mut last: Option<Vec<u64>> = None;
+        let mut last: Option<Look> = None;
         loop {
             if done.wait_timeout(PERIOD) || control.is_stopping() {
                 return;
             }
             match self.look() {
-                Some(look) if last.as_ref() == Some(&look.positions) => {
+                Some(look)
+                    if last.as_ref().is_some_and(|l| {
+                        l.members == look.members && l.positions == look.positions
+                    }) =>
+                {
                     control.fail(RunError::Stalled(Box::new(look.stall)));
                     return;
                 }
-                Some(look) => last = Some(look.positions),
-                None => last = None,
+                other => last = other,
             }
         }
     }
 
-    /// Every position and message count, in a fixed order.
-    fn positions(&self) -> Vec<u64> {
+    /// The positions and message counts of `members` and their edges, in
+    /// a fixed order.
+    fn positions(&self, members: &[usize]) -> Vec<u64> {
         let mut out = Vec::new();
-        for b in &self.blocks {
+        for &m in members {
+            let b = &self.blocks[m];
             out.push(b.stats.messages());
             for o in &b.outputs {
                 out.push(o.edge.written());
@@ -118,68 +133,97 @@ impl StallWatch {
         out
     }
 
-    /// True when every unfinished block idles with nothing pending that
-    /// could move it, and at least one is unfinished.
-    fn all_waiting(&self) -> bool {
-        let mut live = 0;
-        for b in &self.blocks {
-            match b.signal.activity() {
-                Activity::Done => continue,
-                Activity::Waiting => live += 1,
-                _ => return false,
-            }
-            if b.signal.is_pending() || !b.inbox.is_empty() {
-                return false;
-            }
-        }
-        live > 0
+    /// True when block `b` idles with nothing pending that could move it.
+    fn idle(&self, b: usize) -> bool {
+        let block = &self.blocks[b];
+        block.signal.activity() == Activity::Waiting
+            && !block.signal.is_pending()
+            && block.inbox.is_empty()
     }
 
-    /// A look that finds the run stuck, or `None`.
+    /// True when block `b` has finished.
+    fn done(&self, b: usize) -> bool {
+        self.blocks[b].signal.activity() == Activity::Done
+    }
+
+    /// The largest stuck set (see the module doc), in block order; empty
+    /// when there is none.
+    fn stuck_set(&self) -> Vec<usize> {
+        let mut member: Vec<bool> = (0..self.blocks.len())
+            .map(|b| self.idle(b) && !self.waits_of(&self.blocks[b]).is_empty())
+            .collect();
+        loop {
+            let mut changed = false;
+            for b in 0..self.blocks.len() {
+                if member[b] && !self.woken_only_by(b, &member) {
+                    member[b] = false;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        (0..self.blocks.len()).filter(|&b| member[b]).collect()
+    }
+
+    /// True when everything that could wake block `b` is in `member`:
+    /// the writers of the inputs it waits on, the unfinished readers of the
+    /// outputs it waits on, and the unfinished blocks posting to it.
+    fn woken_only_by(&self, b: usize, member: &[bool]) -> bool {
+        let block = &self.blocks[b];
+        let inside = |other: usize| member[other] || self.done(other);
+        let inputs = block
+            .inputs
+            .iter()
+            .filter(|i| i.starved())
+            .all(|i| member[i.writer]);
+        let outputs = block
+            .outputs
+            .iter()
+            .filter(|o| room(o) < o.min_items)
+            .all(|o| o.readers.iter().all(|&r| inside(r)));
+        inputs && outputs && block.message_writers.iter().all(|&w| inside(w))
+    }
+
+    /// A look that finds a stuck set, or `None`.
     fn look(&self) -> Option<Look> {
-        if !self.all_waiting() {
+        let members = self.stuck_set();
+        if members.is_empty() {
             return None;
         }
-        let positions = self.positions();
-        let mut stall = Stall {
-            blocks: Vec::new(),
-            grow: Vec::new(),
+        let positions = self.positions(&members);
+        let stall = Stall {
+            blocks: members
+                .iter()
+                .map(|&m| StalledBlock {
+                    block: self.blocks[m].name.clone(),
+                    waits: self.waits_of(&self.blocks[m]),
+                })
+                .collect(),
+            grow: self.edges_to_grow(&members),
         };
-        for b in &self.blocks {
-            if b.signal.activity() == Activity::Done {
-                continue;
-            }
-            let waits = self.waits_of(b);
-            if waits.is_empty() {
-                // Waits for something the watch cannot see: not stuck.
-                return None;
-            }
-            stall.blocks.push(StalledBlock {
-                block: b.name.clone(),
-                waits,
-            });
-        }
-        stall.grow = self.edges_to_grow();
         // Nothing moved or woke while we looked.
-        if !self.all_waiting() || self.positions() != positions {
+        if self.stuck_set() != members || self.positions(&members) != positions {
             return None;
         }
-        Some(Look { positions, stall })
+        Some(Look {
+            members,
+            positions,
+            stall,
+        })
     }
 
     /// The stream ports `b` waits on.
     fn waits_of(&self, b: &WatchedBlock) -> Vec<StreamWait> {
         let mut waits = Vec::new();
-        for i in &b.inputs {
-            let available = i.edge.written() - i.edge.read_by(i.reader);
-            if available < i.min_items && !i.edge.writer_finished() {
-                waits.push(StreamWait::Input {
-                    port: i.port.clone(),
-                    writer: self.blocks[i.writer].name.clone(),
-                    available,
-                    needed: i.min_items,
-                });
-            }
+        for i in b.inputs.iter().filter(|i| i.starved()) {
+            waits.push(StreamWait::Input {
+                port: i.port.clone(),
+                writer: self.blocks[i.writer].name.clone(),
+                available: i.edge.written() - i.edge.read_by(i.reader),
+                needed: i.min_items,
+            });
         }
         for o in &b.outputs {
             let free = room(o);
@@ -200,12 +244,13 @@ impl StallWatch {
         waits
     }
 
-    /// Edges `writer.port -> reader.port` whose writer lacks room while a
-    /// reader holding that room waits for input on another port: the
-    /// edges whose growth lets the graph move.
-    fn edges_to_grow(&self) -> Vec<String> {
+    /// Edges `writer.port -> reader.port` among `members` whose writer
+    /// lacks room while a reader holding that room waits for input on
+    /// another port: the edges whose growth lets the set move.
+    fn edges_to_grow(&self, members: &[usize]) -> Vec<String> {
         let mut grow = Vec::new();
-        for (writer, b) in self.blocks.iter().enumerate() {
+        for &writer in members {
+            let b = &self.blocks[writer];
             for o in &b.outputs {
                 if room(o) >= o.min_items {
                     continue;
@@ -242,6 +287,13 @@ impl StallWatch {
 }
 
 impl WatchedInput {
+    /// True when fewer items are readable than the port needs, from a
+    /// writer that has not finished.
+    fn starved(&self) -> bool {
+        let available = self.edge.written() - self.edge.read_by(self.reader);
+        available < self.min_items && !self.edge.writer_finished()
+    }
+
     /// True when this input reads output `o`'s edge.
     fn reads(&self, o: &WatchedOutput) -> bool {
         std::ptr::addr_eq(Arc::as_ptr(&self.edge), Arc::as_ptr(&o.edge))
