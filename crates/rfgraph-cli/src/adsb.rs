@@ -10,6 +10,7 @@
 //! level in dBFS, sample index); the aircraft table at the end on stderr,
 //! so stdout stays machine-readable.
 
+use crate::console::{err, errln};
 use crate::receiver::{self, Input, InputArgs, RunArgs, Source};
 use anyhow::{Context, bail};
 use clap::Args;
@@ -135,7 +136,7 @@ pub fn run(args: AdsbArgs) -> anyhow::Result<()> {
     if let Some(f) = input.frequency()
         && (f - 1.09e9).abs() > 1.0e6
     {
-        eprintln!(
+        errln!(
             "rfgraph adsb: warning: the input is centred on {f} Hz, not 1090 MHz: Mode S may be out of band"
         );
     }
@@ -170,7 +171,7 @@ pub fn run(args: AdsbArgs) -> anyhow::Result<()> {
         keep: 0,
     };
     let rx = add_receiver(&mut fg, feed, Source::PORT, kind, &config)?;
-    let mut out = LineWriter::new(Box::new(std::io::stdout()));
+    let mut out = LineWriter::new(Box::new(crate::console::Stdout));
     if !args.json {
         out = out.with_transform(raw_stdout_line);
     }
@@ -180,7 +181,7 @@ pub fn run(args: AdsbArgs) -> anyhow::Result<()> {
         let at = |port| SocketAddr::new(args.net_bind, port);
         let net = ModesNetOutput::bind(Some(at(args.raw_port)), Some(at(args.sbs_port)))?;
         if !args.run.quiet {
-            eprintln!(
+            errln!(
                 "raw output on {}, SBS output on {}",
                 net.raw_addr().map_or("?".into(), |a| a.to_string()),
                 net.sbs_addr().map_or("?".into(), |a| a.to_string())
@@ -190,9 +191,13 @@ pub fn run(args: AdsbArgs) -> anyhow::Result<()> {
         fg.connect_message(rx.decoder, "messages", net, "in")?;
     }
     if !args.run.quiet {
-        eprintln!("{}", input.describe());
+        errln!("{}", input.describe());
     }
-    let outcome = receiver::run(fg, &src, &args.run)?;
+    let run = RunArgs {
+        stdout_is_product: true,
+        ..args.run.clone()
+    };
+    let outcome = receiver::run(fg, &src, &run)?;
     let done = &outcome.finished;
     let decoder = done
         .block::<ModesDecoder>(rx.decoder)
@@ -204,8 +209,8 @@ pub fn run(args: AdsbArgs) -> anyhow::Result<()> {
     let tracker = decoder.tracker();
     if !args.no_table {
         let load = |c: &std::sync::Arc<std::sync::atomic::AtomicU64>| c.load(Ordering::Relaxed);
-        eprint!("{}", tracker.table());
-        eprintln!(
+        err!("{}", tracker.table());
+        errln!(
             "{} frames ({} repaired, {} addressed by parity), {} aircraft",
             load(&demod.frames),
             load(&demod.corrected),

@@ -2,6 +2,7 @@
 //! category, or one block's documentation. The registry holds everything;
 //! this file only formats it.
 
+use crate::console::{out, outln};
 use anyhow::bail;
 use clap::Args;
 use rfgraph::Pmt;
@@ -26,9 +27,9 @@ pub fn run(args: BlocksArgs) -> anyhow::Result<()> {
     let Some(name) = args.name else {
         if args.json {
             let all: Vec<Value> = specs.iter().map(|s| spec_json(s)).collect();
-            println!("{}", serde_json::to_string_pretty(&all)?);
+            outln!("{}", serde_json::to_string_pretty(&all)?);
         } else {
-            print!("{}", listing(&specs));
+            out!("{}", listing(&specs));
         }
         return Ok(());
     };
@@ -39,9 +40,9 @@ pub fn run(args: BlocksArgs) -> anyhow::Result<()> {
         bail!("no block named `{name}`{hint}; `rfgraph blocks` lists them all");
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&spec_json(spec))?);
+        outln!("{}", serde_json::to_string_pretty(&spec_json(spec))?);
     } else {
-        print!("{}", documentation(spec));
+        out!("{}", documentation(spec));
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! samples, duration, captures, annotations). `RecordingInfo` in the block
 //! library does the work; this file parses arguments and prints.
 
+use crate::console::out;
 use anyhow::Context;
 use clap::Args;
 use rfgraph_blocks::SampleFormat;
@@ -39,7 +40,7 @@ pub fn run(args: InfoArgs) -> anyhow::Result<()> {
         .context("--format")?;
     let info =
         RecordingInfo::probe(&args.file, format, args.rate).map_err(crate::with_format_hint)?;
-    print!(
+    out!(
         "{}",
         info.summary(if args.all { usize::MAX } else { LISTED })
     );

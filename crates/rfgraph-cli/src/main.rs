@@ -7,6 +7,8 @@
 //! How the crates fit together, the runtime contract and the project's
 //! rules: `docs/architecture.md` in the repository.
 
+mod console;
+
 mod adsb;
 mod bench;
 mod blocks;
@@ -19,6 +21,7 @@ mod record;
 mod spectrum;
 
 use clap::{Parser, Subcommand};
+use console::errln;
 
 /// rfgraph: a fast software-defined-radio runtime.
 #[derive(Parser)]
@@ -102,7 +105,7 @@ fn main() -> std::process::ExitCode {
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("rfgraph: error: {e:#}");
+            errln!("rfgraph: error: {e:#}");
             std::process::ExitCode::FAILURE
         }
     }

@@ -4,6 +4,7 @@
 //! stderr, and stops cleanly on Ctrl-C (the recording's metadata is still
 //! written); the blocks hold the logic.
 
+use crate::console::{errln, outln};
 use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -154,7 +155,7 @@ pub fn run(args: RecordArgs) -> anyhow::Result<()> {
     };
     debug_assert_eq!(written, total);
     let check = SigmfRecording::open(&meta_out)?;
-    println!(
+    outln!(
         "wrote {}: {} samples of {}{}{}",
         meta_out.display(),
         check.samples(),
@@ -264,7 +265,7 @@ fn record_device(args: &RecordArgs, device: &str, meta_out: &Path) -> anyhow::Re
         }
     });
     if limit.is_none() {
-        eprintln!("recording until Ctrl-C");
+        errln!("recording until Ctrl-C");
     }
     let written = match run_with_progress(make_source, sink, limit, 1) {
         Ok(n) => n,
@@ -279,7 +280,7 @@ fn record_device(args: &RecordArgs, device: &str, meta_out: &Path) -> anyhow::Re
         }
     };
     let overflows = counters.overflows();
-    println!(
+    outln!(
         "wrote {}: {written} samples of {format} at {rate} samples/s, centre {}{}",
         meta_out.display(),
         format_hz(freq),

@@ -242,7 +242,13 @@ fn bad_input_is_an_error_naming_the_file_and_where() {
     )
     .unwrap();
     std::fs::write(dir.path("existing.sigmf-meta"), b"{}").unwrap();
+    std::fs::create_dir(dir.path("folder.cu8")).unwrap();
     for (args, words) in [
+        (
+            vec!["info", "folder.cu8"],
+            vec!["folder.cu8", "is a directory"],
+        ),
+        (vec!["info", ".", "--format", "cu8"], vec!["is a directory"]),
         (
             vec!["info", "missing.cu8"],
             vec!["missing.cu8", "No such file"],

@@ -60,6 +60,12 @@ impl RecordingInfo {
         format: Option<SampleFormat>,
         rate: Option<f64>,
     ) -> Result<Self, SigmfError> {
+        if path.is_dir() {
+            return Err(SigmfError::Name {
+                file: path.to_path_buf(),
+                reason: "is a directory, not a recording".into(),
+            });
+        }
         if format.is_none() && is_sigmf(path) {
             return Ok(RecordingInfo::Sigmf(Box::new(SigmfRecording::open(path)?)));
         }

@@ -25,6 +25,7 @@
 use super::setup::GraphOpts;
 use super::summary::Estimate;
 use super::{Record, Span, setup};
+use crate::console::errln;
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use rfgraph::{Block, BoxError, Flowgraph, Ports, StreamInput, StreamOutput, Waker, WorkIo};
@@ -308,7 +309,7 @@ pub fn run(args: &AccelArgs) -> anyhow::Result<()> {
     let device = rfgraph_opencl::devices()
         .and_then(|all| selector.pick(&all).cloned())
         .context("bench accel needs an OpenCL device")?;
-    eprintln!("accel on {device} ({})", device.version);
+    errln!("accel on {device} ({})", device.version);
     let modes: &[Mode] = match args.mode {
         Mode::Both => &[Mode::Baseline, Mode::Enhanced],
         Mode::Baseline => &[Mode::Baseline],
@@ -338,7 +339,7 @@ pub fn run(args: &AccelArgs) -> anyhow::Result<()> {
                     .field("buffers_per_s", args.buffers as f64 / m.span.seconds);
                 record.print();
                 records.push(record.value());
-                eprintln!(
+                errln!(
                     "accel {} {size_kb} KB run {run}: mean {mean:.1} µs, p50 {:.1}, p99 {:.1} ({} transfers)",
                     mode.name(),
                     percentile(&sorted, 50.0),
@@ -349,7 +350,7 @@ pub fn run(args: &AccelArgs) -> anyhow::Result<()> {
         }
     }
     if args.mode == Mode::Both {
-        eprintln!("\n{}", ratio_table(&records));
+        errln!("\n{}", ratio_table(&records));
     }
     Ok(())
 }

@@ -29,6 +29,7 @@
 
 use super::setup::GraphOpts;
 use super::{Record, Span, setup};
+use crate::console::errln;
 use anyhow::{Context, bail};
 use clap::Args;
 use num_complex::Complex32;
@@ -298,7 +299,7 @@ fn print_summary(records: &[Value]) {
             stat(mode, "realtime"),
             stat(mode, "frames_per_pass"),
         ) {
-            eprintln!(
+            errln!(
                 "adsb {mode:<13} median {:8.1} MS/s  {:7.1}x real time  {f:.1} frames per pass",
                 s / 1e6,
                 rt
@@ -310,12 +311,12 @@ fn print_summary(records: &[Value]) {
         ratio("rfgraph-2000", "dump1090", "samples_per_s"),
         ratio("rfgraph-2000", "dump1090", "realtime"),
     ) {
-        eprintln!(
+        errln!(
             "rfgraph at 2 MS/s over dump1090-mutability at 2.4 MS/s (the same recording): {ms:.2}x the samples per second, {rt:.2}x the real-time factor"
         );
     }
     if let Some(ms) = ratio("rfgraph-2400", "dump1090", "samples_per_s") {
-        eprintln!("rfgraph over dump1090-mutability on the same 2.4 MS/s file: {ms:.2}x");
+        errln!("rfgraph over dump1090-mutability on the same 2.4 MS/s file: {ms:.2}x");
     }
 }
 
@@ -329,7 +330,7 @@ pub fn run(args: &AdsbArgs) -> anyhow::Result<()> {
                 if args.dump1090.exists() {
                     modes.push("dump1090");
                 } else {
-                    eprintln!(
+                    errln!(
                         "{} not found: dump1090 skipped (Debian's dump1090-mutability)",
                         args.dump1090.display()
                     );

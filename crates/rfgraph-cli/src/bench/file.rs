@@ -15,6 +15,7 @@
 //! start and stop is only as long as the stop takes to arrive.
 
 use super::{Record, Span};
+use crate::console::errln;
 use anyhow::{Context, bail};
 use clap::Args;
 use rfgraph_registry::build::{BuildOptions, build};
@@ -123,7 +124,7 @@ pub fn run(args: &FileArgs) -> anyhow::Result<()> {
             .field("start_seconds", secs(t2, t3))
             .field("stop_seconds", secs(t3, t4));
         record.print();
-        eprintln!(
+        errln!(
             "file: {blocks} blocks ({} kB): parse {:.1} ms, build {:.1} ms, start {:.1} ms, stop {:.1} ms",
             text.len() / 1000,
             secs(t0, t1) * 1e3,

@@ -34,6 +34,7 @@
 
 use super::setup::{self, GraphOpts};
 use super::{Record, Span};
+use crate::console::{errln, outln};
 use anyhow::{Context, bail};
 use clap::Args;
 use rfgraph::Flowgraph;
@@ -285,13 +286,13 @@ pub fn run(args: &FmArgs) -> anyhow::Result<()> {
         ours.push(record.value()["items_per_s"].as_f64().unwrap_or(f64::NAN));
         if let Some(script) = &script {
             let gr = measure_gnuradio(script, &path, args, run)?;
-            println!("{gr}");
+            outln!("{gr}");
             theirs.push(gr["items_per_s"].as_f64().unwrap_or(f64::NAN));
         }
     }
     let (ours, theirs) = (median(ours), median(theirs));
     let ms = |r: Option<f64>| r.map_or("–".into(), |r| format!("{:.1} MS/s", r / 1e6));
-    eprintln!(
+    errln!(
         "fm {} on {} core(s), {}: rfgraph {} ({:.1}× real time) | GNU Radio {} | rfgraph/GNU Radio {}",
         if args.mono { "mono" } else { "stereo" },
         args.cores.map_or("all".to_string(), |c| c.to_string()),

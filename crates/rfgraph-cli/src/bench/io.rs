@@ -35,6 +35,7 @@
 
 use super::setup::GraphOpts;
 use super::{Record, Span, setup};
+use crate::console::{errln, outln};
 use anyhow::{Context, bail};
 use clap::Args;
 use num_complex::Complex32;
@@ -375,14 +376,14 @@ fn print_ratios(records: &[Value]) {
             ),
         );
     }
-    eprintln!("io ratios (file bytes per second, mean over runs):");
+    errln!("io ratios (file bytes per second, mean over runs):");
     for (mode, line) in &lines {
-        eprintln!("  {mode:12} {line}");
+        errln!("  {mode:12} {line}");
     }
     if rate("rfgraph", "source-cf32").is_none() {
         return;
     }
-    eprintln!(
+    errln!(
         "  source-cf32 vs cat {} ({}), vs read {} ({})",
         ratio(rate("rfgraph", "source-cf32"), rate("cat", "cat")),
         gib(rate("cat", "cat")),
@@ -426,7 +427,7 @@ pub fn run(args: &IoArgs) -> anyhow::Result<()> {
                     && GR_MODES.contains(&mode)
                 {
                     let gr = measure_gnuradio(script, mode, &files, run)?;
-                    println!("{gr}");
+                    outln!("{gr}");
                     records.push(gr);
                 }
             }

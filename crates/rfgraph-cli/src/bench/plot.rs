@@ -3,6 +3,7 @@
 //! scheduler, with error bars for the 95 % confidence interval of the mean.
 
 use super::summary::{Estimate, group};
+use crate::console::errln;
 use anyhow::{Context, bail};
 use clap::Args;
 use plotters::prelude::*;
@@ -205,7 +206,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
         &split,
         &args.output,
     )?;
-    eprintln!("wrote {}", args.output.display());
+    errln!("wrote {}", args.output.display());
     Ok(())
 }
 

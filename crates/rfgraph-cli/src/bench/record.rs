@@ -1,5 +1,6 @@
 //! The JSON record every benchmark run prints (DESIGN §6 common fields).
 
+use crate::console::{errln, outln};
 use serde_json::{Map, Value, json};
 
 /// What one run's timers measured (see the span table in `bench/mod.rs`).
@@ -67,7 +68,7 @@ impl Record {
 
     /// Prints the record as one line on stdout.
     pub fn print(&self) {
-        println!("{}", self.value());
+        outln!("{}", self.value());
     }
 
     /// Prints a one-line human summary on stderr.
@@ -83,7 +84,7 @@ impl Record {
         let rate = ["messages_per_s", "block_items_per_s", "quality"]
             .iter()
             .find_map(|k| self.0.get(*k).map(|v| (k, v.as_f64().unwrap_or(0.0))));
-        eprintln!(
+        errln!(
             "{} [{}] {} run {}: {:.4} s (run phase {:.4} s){}",
             get("experiment").as_str().unwrap_or("?"),
             get("scheduler").as_str().unwrap_or("?"),

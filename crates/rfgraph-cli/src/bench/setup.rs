@@ -3,6 +3,7 @@
 //! the span GNU Radio's `tb.run()` covers (see [`run_timed`]).
 
 use super::Span;
+use crate::console::outln;
 use anyhow::Context;
 use clap::Args;
 use rfgraph::scheduler::{Chain, Pool, Scheduler, Single, Tpb, by_name};
@@ -134,7 +135,7 @@ pub fn print_block_stats(done: &Finished, experiment: &str, scheduler: &str, run
             obj.insert("scheduler".into(), scheduler.into());
             obj.insert("run".into(), run.into());
         }
-        println!("{value}");
+        outln!("{value}");
     }
 }
 

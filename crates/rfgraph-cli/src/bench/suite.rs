@@ -8,6 +8,7 @@
 
 use super::plot::draw;
 use super::summary::{Estimate, series_name};
+use crate::console::{errln, out, outln};
 use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -49,7 +50,7 @@ struct Job {
 
 fn gr_script(args: &SuiteArgs) -> Option<PathBuf> {
     if args.no_gnuradio {
-        eprintln!("GNU Radio skipped (--no-gnuradio)");
+        errln!("GNU Radio skipped (--no-gnuradio)");
         return None;
     }
     let script = args.gr_script.clone().unwrap_or_else(|| {
@@ -61,7 +62,7 @@ fn gr_script(args: &SuiteArgs) -> Option<PathBuf> {
         }
     });
     if !script.exists() {
-        eprintln!("GNU Radio skipped: {} not found", script.display());
+        errln!("GNU Radio skipped: {} not found", script.display());
         return None;
     }
     let importable = Command::new(GR_PYTHON)
@@ -70,7 +71,7 @@ fn gr_script(args: &SuiteArgs) -> Option<PathBuf> {
         .map(|o| o.status.success())
         .unwrap_or(false);
     if !importable {
-        eprintln!(
+        errln!(
             "GNU Radio skipped: `{GR_PYTHON} -c 'import gnuradio'` failed (install Debian's gnuradio)"
         );
         return None;
@@ -356,7 +357,7 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
         ]);
         list.rfgraph("accel".to_string(), &args);
     } else {
-        eprintln!("no OpenCL device: the accel experiment is skipped");
+        errln!("no OpenCL device: the accel experiment is skipped");
     }
     for &amount in &plan.load_amounts {
         for mode in ["intra", "inter"] {
@@ -497,7 +498,7 @@ pub struct TableArgs {
 /// Runs `rfgraph bench table`: the suite's markdown table from any results.
 pub fn run_table(args: &TableArgs) -> anyhow::Result<()> {
     let records = super::plot::read_records(&args.results)?;
-    print!("{}", table(&records));
+    out!("{}", table(&records));
     Ok(())
 }
 
@@ -541,7 +542,7 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<()> {
     for (experiment, x, y, split) in figures {
         let path = args.output.join(format!("{experiment}.png"));
         draw(&records, experiment, x, y, split, &path)?;
-        eprintln!("wrote {}", path.display());
+        errln!("wrote {}", path.display());
     }
     let mut md = table(&records);
     if records.iter().any(|r| r["experiment"] == "accel") {
@@ -562,11 +563,11 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<()> {
         },
     );
     std::fs::write(args.output.join("summary.md"), &summary)?;
-    eprintln!(
+    errln!(
         "wrote {} and {}",
         results_path.display(),
         args.output.join("summary.md").display()
     );
-    println!("{summary}");
+    outln!("{summary}");
     Ok(())
 }

@@ -5,22 +5,23 @@
 //! optional) happen when `rfgraph run` builds it.
 
 use super::FileArgs;
+use crate::console::{errln, outln};
 use rfgraph_registry::model::ConnectionKind;
 
 /// Validates the file and prints a summary on stdout.
 pub fn check(args: FileArgs) -> anyhow::Result<()> {
     let built = args.build(true)?;
     for n in &built.notices {
-        eprintln!("rfgraph: note: {n}");
+        errln!("rfgraph: note: {n}");
     }
     let title = built
         .title
         .as_deref()
         .map(|t| format!(" ({t})"))
         .unwrap_or_default();
-    println!("{}{title}: ok", args.file.display());
+    outln!("{}{title}: ok", args.file.display());
     if !built.variables.is_empty() {
-        println!("variables:");
+        outln!("variables:");
         for (name, value) in &built.variables {
             let mut shown = value.to_string();
             if shown.chars().count() > 70 {
@@ -30,26 +31,26 @@ pub fn check(args: FileArgs) -> anyhow::Result<()> {
                     value.describe()
                 );
             }
-            println!("  {name} = {shown}");
+            outln!("  {name} = {shown}");
         }
     }
-    println!("blocks: {}", built.blocks.len());
+    outln!("blocks: {}", built.blocks.len());
     for b in &built.blocks {
-        println!("  {} ({})", b.name, b.kind);
+        outln!("  {} ({})", b.name, b.kind);
     }
     let streams = built
         .edges
         .iter()
         .filter(|e| e.kind == ConnectionKind::Stream)
         .count();
-    println!(
+    outln!(
         "connections: {streams} stream, {} message",
         built.edges.len() - streams
     );
     for e in &built.edges {
         match e.kind {
-            ConnectionKind::Stream => println!("  {} -> {} ({})", e.from, e.to, e.item),
-            ConnectionKind::Message => println!("  {} => {}", e.from, e.to),
+            ConnectionKind::Stream => outln!("  {} -> {} ({})", e.from, e.to, e.item),
+            ConnectionKind::Message => outln!("  {} => {}", e.from, e.to),
         }
     }
     let cores = built
@@ -57,14 +58,14 @@ pub fn check(args: FileArgs) -> anyhow::Result<()> {
         .cores
         .map(|c| format!(", {c} cores"))
         .unwrap_or_default();
-    println!("scheduler: {}{cores}", built.scheduler.name);
+    outln!("scheduler: {}{cores}", built.scheduler.name);
     for v in &built.settable {
         let reaches: Vec<String> = v
             .reaches
             .iter()
             .map(|(b, p, s)| format!("{b}.{p}{}", if *s { "" } else { " (at build only)" }))
             .collect();
-        println!("settable: {} -> {}", v.name, reaches.join(", "));
+        outln!("settable: {} -> {}", v.name, reaches.join(", "));
     }
     Ok(())
 }

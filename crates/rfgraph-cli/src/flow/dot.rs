@@ -2,6 +2,7 @@
 //! solid edges labelled with their item type, messages dashed).
 
 use super::FileArgs;
+use crate::console::out;
 use rfgraph_registry::model::ConnectionKind;
 use std::fmt::Write;
 
@@ -18,7 +19,7 @@ fn label_text(s: &str) -> String {
 /// Writes the graph of the file as Graphviz `dot`.
 pub fn dot(args: FileArgs) -> anyhow::Result<()> {
     let built = args.build(true)?;
-    print!("{}", to_dot(&built));
+    out!("{}", to_dot(&built));
     Ok(())
 }
 

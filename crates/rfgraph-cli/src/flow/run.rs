@@ -9,6 +9,7 @@
 
 use super::FileArgs;
 use super::status::{sink_line, stats_table};
+use crate::console::{errln, out};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::Arc;
@@ -61,7 +62,7 @@ fn interrupted() -> Arc<AtomicBool> {
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let built = args.file.build(false)?;
     for n in &built.notices {
-        eprintln!("rfgraph: note: {n}");
+        errln!("rfgraph: note: {n}");
     }
     let scheduler = built.scheduler.scheduler().map_err(anyhow::Error::msg)?;
     let sinks = built.sinks.clone();
@@ -72,9 +73,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let commands = if args.control_stdin {
         let names = control.settable();
         if names.is_empty() {
-            eprintln!("rfgraph: note: --control-stdin: this graph has no settable variables");
+            errln!("rfgraph: note: --control-stdin: this graph has no settable variables");
         } else {
-            eprintln!(
+            errln!(
                 "rfgraph: settable (name=value on stdin): {}",
                 names.join(", ")
             );
@@ -127,7 +128,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
                     Err(e) => format!("rfgraph: error: {e}"),
                 };
                 // Above the live line, which stays.
-                bar.suspend(|| eprintln!("{said}"));
+                bar.suspend(|| errln!("{said}"));
             }
         }
         if last_at.elapsed() >= Duration::from_millis(500) && !stopping {
@@ -158,7 +159,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         .filter(|s| sinks.contains(&s.block))
         .map(|s| format!("{} {} items", s.block, s.items_consumed))
         .collect();
-    eprintln!(
+    errln!(
         "rfgraph: {} in {:.2} s{}{}",
         if stopping { "stopped" } else { "done" },
         started.elapsed().as_secs_f64(),
@@ -166,7 +167,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         consumed.join(", ")
     );
     if args.stats {
-        print!("{}", stats_table(finished.stats(), finished.run_time()));
+        out!("{}", stats_table(finished.stats(), finished.run_time()));
     }
     Ok(())
 }

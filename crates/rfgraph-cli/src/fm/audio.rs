@@ -4,6 +4,7 @@
 //! `work` and the device's callback is the [`Handover`].
 
 use super::handover::Handover;
+use crate::console::errln;
 use anyhow::{Context, bail};
 use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
 use rfgraph::{Block, BoxError, Ports, StreamInput, Waker, WorkIo};
@@ -85,7 +86,7 @@ fn play(
     let stream = device.build_output_stream(
         &config,
         move |out: &mut [f32], _: &cpal::OutputCallbackInfo| feed.take(out),
-        |e| eprintln!("rfgraph fm: audio device: {e}"),
+        |e| errln!("rfgraph fm: audio device: {e}"),
         None,
     );
     let stream = match stream.map_err(|e| e.to_string()).and_then(|s| {

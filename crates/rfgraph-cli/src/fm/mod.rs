@@ -9,6 +9,7 @@
 //! input, the output and what is printed. `audio` owns the sound card
 //! sink, `report` the printing of messages.
 
+use crate::console::errln;
 #[cfg(feature = "audio")]
 mod audio;
 // The sound card's queue; compiled (and tested) without the device too.
@@ -165,9 +166,9 @@ pub fn run(args: FmArgs) -> anyhow::Result<()> {
         fg.connect_message(rds.block, rds.port, printer, "in")?;
     }
     if !args.run.quiet {
-        eprintln!("{}", input.describe());
+        errln!("{}", input.describe());
         let plan = rx.channel_plan();
-        eprintln!(
+        errln!(
             "station at {offset:+} Hz: channel ÷{} to {} S/s, MPX at 240 kS/s, {} audio at {} Hz{}",
             plan.decimation,
             plan.quad_rate,
@@ -187,7 +188,7 @@ pub fn run(args: FmArgs) -> anyhow::Result<()> {
             .finished
             .block::<WavSink>(sink)
             .map_or(0, WavSink::frames);
-        eprintln!(
+        errln!(
             "wrote {} ({frames} frames, {:.2} s of audio)",
             path.display(),
             frames as f64 / args.audio_rate as f64

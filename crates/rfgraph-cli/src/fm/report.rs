@@ -2,8 +2,8 @@
 //! JSON line on stdout ([`JsonLines`]), and the pilot's lock changes as
 //! lines on stderr ([`StereoReport`]).
 
+use crate::console::{errln, outln};
 use rfgraph::{Block, BoxError, Pmt, Ports, WorkIo};
-use std::io::Write;
 
 /// Prints every message on `in` as one JSON line on stdout.
 ///
@@ -25,9 +25,9 @@ impl Block for JsonLines {
     }
 
     fn handle_message(&mut self, _port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
-        let mut out = std::io::stdout().lock();
-        writeln!(out, "{}", rfgraph_radio::rds::json_line(&msg))?;
-        out.flush()?;
+        // Nobody reading stdout any more is no reason to stop the
+        // receiver: its audio still goes to its file.
+        outln!("{}", rfgraph_radio::rds::json_line(&msg));
         Ok(Pmt::Null)
     }
 }
@@ -65,7 +65,7 @@ impl Block for StereoReport {
                 .get("pilot_level")
                 .and_then(Pmt::as_f64)
                 .map_or(String::new(), |l| format!(", pilot {:.1} %", l * 100.0));
-            eprintln!(
+            errln!(
                 "{}{at}{level}",
                 if stereo {
                     "stereo: pilot locked"

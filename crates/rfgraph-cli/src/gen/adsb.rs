@@ -4,6 +4,7 @@
 //! JSON lines. Arguments adjust `Traffic::demo`; the generator in
 //! `rfgraph_radio::generate::adsb` does the rest.
 
+use crate::console::outln;
 use anyhow::{Context, bail};
 use clap::Args;
 use rfgraph_blocks::sigmf::{
@@ -161,7 +162,7 @@ pub fn run(args: AdsbArgs) -> anyhow::Result<()> {
             .collect::<Result<_, _>>()?;
         write_file(path, text.as_bytes())?;
     }
-    println!(
+    outln!(
         "{}",
         json!({
             "file": meta_path.as_ref().unwrap_or(&data_path).display().to_string(),

@@ -3,6 +3,7 @@
 //! what is in it. Arguments become an `FmStation`; the generator in
 //! `rfgraph_radio::generate::fm` does the rest.
 
+use crate::console::outln;
 use anyhow::{Context, bail};
 use clap::Args;
 use rfgraph_blocks::SampleFormat;
@@ -239,6 +240,6 @@ pub fn run(args: FmArgs) -> anyhow::Result<()> {
         )
         .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    println!("{summary}");
+    outln!("{summary}");
     Ok(())
 }

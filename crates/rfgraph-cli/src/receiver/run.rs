@@ -11,12 +11,12 @@
 
 use super::input::Source;
 use super::progress::Progress;
+use crate::console::{errln, outln};
 use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rfgraph::scheduler::{SCHEDULERS, by_name};
 use rfgraph::{Finished, Flowgraph};
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -51,6 +51,11 @@ pub struct RunArgs {
     /// No progress line and no summary on stderr.
     #[arg(long)]
     pub quiet: bool,
+    /// The command's product is its standard output (the ADS-B frames):
+    /// when nobody reads it any more (`| head -1`), the run stops quietly.
+    /// Otherwise (a WAV file) the run goes on without printing.
+    #[arg(skip)]
+    pub stdout_is_product: bool,
 }
 
 impl Default for RunArgs {
@@ -59,6 +64,7 @@ impl Default for RunArgs {
             scheduler: "chain".into(),
             stats: None,
             quiet: false,
+            stdout_is_product: false,
         }
     }
 }
@@ -81,7 +87,7 @@ fn interrupt_flag() -> &'static AtomicBool {
         // what that one does.
         let _ = ctrlc::set_handler(|| {
             if FLAG.swap(true, Ordering::SeqCst) {
-                eprintln!("\nrfgraph: interrupted again, exiting without finishing");
+                errln!("\nrfgraph: interrupted again, exiting without finishing");
                 std::process::exit(130);
             }
         });
@@ -155,6 +161,12 @@ pub(crate) fn run_within(
             bar.println("stopping (Ctrl-C again to exit at once)");
             handle.stop();
         }
+        if !interrupted && args.stdout_is_product && crate::console::stdout_closed() {
+            // Nobody reads the output any more: end quietly, as `head`
+            // expects.
+            interrupted = true;
+            handle.stop();
+        }
         if drawn.elapsed() >= REDRAW {
             drawn = Instant::now();
             bar.set_message(progress(count(&handle.stats())).line());
@@ -169,13 +181,12 @@ pub(crate) fn run_within(
     .context("the flowgraph failed")?;
     let samples = count(finished.stats());
     if !args.quiet {
-        eprintln!("{}", progress(samples).summary(interrupted));
+        errln!("{}", progress(samples).summary(interrupted));
     }
     if let Some(path) = &args.stats {
         let json = finished.stats_json();
         if path.as_os_str() == "-" {
-            let mut out = std::io::stdout().lock();
-            writeln!(out, "{json}").context("writing the statistics")?;
+            outln!("{json}");
         } else {
             let text = serde_json::to_string_pretty(&json)?;
             std::fs::write(path, text + "\n")

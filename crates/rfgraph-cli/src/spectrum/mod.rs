@@ -7,6 +7,7 @@
 //! The blocks hold the signal processing; `plan` decides the averaging,
 //! `picture` turns frames into numbers, `render` and `axis` draw.
 
+use crate::console::errln;
 mod axis;
 mod picture;
 mod plan;
@@ -173,8 +174,8 @@ pub fn run(args: SpectrumArgs) -> anyhow::Result<()> {
     fg.connect(src.block, Source::PORT, power, "in")?;
     fg.chain(&[power, avg, lines, sink])?;
     if !args.run.quiet {
-        eprintln!("{}", input.describe());
-        eprintln!(
+        errln!("{}", input.describe());
+        errln!(
             "{}-point FFT, {average} frames per line, {}",
             args.fft,
             match interval {
@@ -214,7 +215,7 @@ pub fn run(args: SpectrumArgs) -> anyhow::Result<()> {
     )?;
     render::save(&args.output, &picture, (args.width, args.height))?;
     if !args.run.quiet {
-        eprintln!(
+        errln!(
             "wrote {}: {} waterfall lines of {} bins, {:.3} s to {:.3} s{}",
             args.output.display(),
             picture.rows.len(),
