@@ -253,6 +253,7 @@ fn a_file_runs_on_every_scheduler_with_statistics() {
             scheduler: scheduler.to_string(),
             stats: Some(stats.clone()),
             quiet: true,
+            stdout_is_product: false,
         };
         let (items, outcome) = collect(&input, &run);
         assert_eq!(items.len(), 50_000, "{scheduler}");
