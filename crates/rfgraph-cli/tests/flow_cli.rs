@@ -47,22 +47,6 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// True when the standard registry has every block of `names`; else
-/// prints one line saying which test is skipped.
-fn registry_has(test: &str, names: &[&str]) -> bool {
-    let registry = rfgraph_registry::standard::registry();
-    let missing: Vec<&str> = names
-        .iter()
-        .copied()
-        .filter(|n| registry.get(n).is_err())
-        .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    eprintln!("skipping {test}: the standard registry has no {missing:?} yet");
-    false
-}
-
 const FIR: &str = r#"format = 1
 title = "FIR smoothing"
 connections = ["src -> fir -> snk"]
@@ -110,12 +94,6 @@ fn read_f32(path: &Path) -> Vec<f32> {
 
 #[test]
 fn run_writes_what_the_filter_computes_and_set_changes_it() {
-    if !registry_has(
-        "run_writes_what_the_filter_computes",
-        &["vector_source", "fir_filter", "file_sink"],
-    ) {
-        return;
-    }
     let dir = scratch("run");
     std::fs::write(dir.join("fir.toml"), FIR).unwrap();
     // `check` and `dot` construct nothing: the sink's file is not created.
@@ -233,12 +211,6 @@ sample_rate = 1e6
 
 #[test]
 fn ctrl_c_stops_an_endless_graph_cleanly() {
-    if !registry_has(
-        "ctrl_c_stops_an_endless_graph_cleanly",
-        &["vector_source", "file_sink"],
-    ) {
-        return;
-    }
     let dir = scratch("ctrl_c");
     let text = "format = 1\nconnections = [\"src -> snk\"]\n[blocks.src]\nkind = \"vector_source\"\ntype = \"f32\"\nvalues = [1.0, 2.0]\nrepeat = true\n[blocks.snk]\nkind = \"file_sink\"\ntype = \"f32\"\npath = \"out.f32\"\n";
     std::fs::write(dir.join("endless.toml"), text).unwrap();
@@ -336,12 +308,6 @@ fn wait_for_item(path: &Path, value: f32, what: &str) {
 #[test]
 fn control_stdin_sets_a_variable_of_the_running_graph() {
     use std::io::Write;
-    if !registry_has(
-        "control_stdin_sets_a_variable_of_the_running_graph",
-        &["const_source", "throttle", "multiply_const", "file_sink"],
-    ) {
-        return;
-    }
     let dir = scratch("control");
     let text = r#"format = 1
 connections = ["src -> thr -> mul -> snk"]

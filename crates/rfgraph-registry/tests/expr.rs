@@ -294,7 +294,7 @@ fn seeds() -> Vec<&'static str> {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(
-        if std::env::var_os("CI").is_some() { 4000 } else { 400 }
+        if rfgraph_testkit::under_ci() { 4000 } else { 400 }
     ))]
 
     /// Mutated expressions evaluate or fail with a span inside the text,

@@ -230,24 +230,15 @@ fn compare(exprs: &[&str], answers: &[Json], tol: f64) {
     );
 }
 
-fn python_available() -> bool {
-    let ok = Command::new(PYTHON)
-        .args(["-c", "import numpy"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "Python with numpy is required under CI=true: {PYTHON} cannot import numpy"
-        );
-        eprintln!("skipped expr_python: {PYTHON} with numpy is not installed");
-    }
-    ok
+/// True when [`PYTHON`] has numpy (GNU Radio's Python does; `.ci/run`
+/// installs it).
+fn python_available(test: &str) -> bool {
+    rfgraph_testkit::gnuradio(test, "numpy")
 }
 
 #[test]
 fn expressions_evaluate_as_python_does() {
-    if !python_available() {
+    if !python_available("expressions_evaluate_as_python_does") {
         return;
     }
     let answers = python(EXPRESSIONS).expect("the Python script runs");
@@ -262,19 +253,7 @@ fn expressions_evaluate_as_python_does() {
 
 #[test]
 fn filter_designs_match_gnu_radio() {
-    if !python_available() {
-        return;
-    }
-    let gr = Command::new(PYTHON)
-        .args(["-c", "from gnuradio.filter import firdes"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !gr {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "GNU Radio is required under CI=true: {PYTHON} cannot import gnuradio"
-        );
-        eprintln!("skipped filter_designs_match_gnu_radio: {PYTHON} cannot import gnuradio");
+    if !rfgraph_testkit::gnuradio("filter_designs_match_gnu_radio", "gnuradio.filter, numpy") {
         return;
     }
     let answers = python(FIRDES).expect("the Python script runs");
@@ -358,7 +337,7 @@ impl Gen {
 
 #[test]
 fn random_expressions_evaluate_as_python_does() {
-    if !python_available() {
+    if !python_available("random_expressions_evaluate_as_python_does") {
         return;
     }
     // `EXPR_SEED=n` explores other expressions.

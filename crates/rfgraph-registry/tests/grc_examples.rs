@@ -16,7 +16,6 @@ mod grc_run;
 
 use rfgraph_registry::grc::{self, GrcError, LoadOptions};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 const EXAMPLES: &str = "/usr/share/gnuradio/examples";
@@ -30,16 +29,7 @@ const RUN_FLOOR: usize = 45;
 /// Examples whose output must keep matching GNU Radio's.
 const MATCH_FLOOR: usize = 24;
 
-fn under_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
-}
-
-fn skip(test: &str, why: &str) {
-    if under_ci() {
-        panic!("{test}: {why}, and under CI every GRC example test must run");
-    }
-    let _ = writeln!(std::io::stderr().lock(), "skipping {test}: {why}");
-}
+use rfgraph_testkit::skip;
 
 fn grc_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {

@@ -18,10 +18,6 @@ const FILES: [&str; 5] = [
     include_str!("../../../testdata/grc/uhd_siggen_gui.grc"),
 ];
 
-fn under_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
-}
-
 fn registry() -> &'static Registry {
     static R: OnceLock<Registry> = OnceLock::new();
     R.get_or_init(rfgraph_registry::standard::registry)
@@ -124,7 +120,11 @@ fn apply(text: &str, edits: &[Edit], cut: Option<usize>) -> String {
 
 fn config() -> ProptestConfig {
     ProptestConfig {
-        cases: if under_ci() { 3000 } else { 200 },
+        cases: if rfgraph_testkit::under_ci() {
+            3000
+        } else {
+            200
+        },
         failure_persistence: None,
         ..ProptestConfig::default()
     }

@@ -38,10 +38,23 @@ name = "tpb"
 "#;
 
 fn cases() -> u32 {
-    if std::env::var_os("CI").is_some() {
+    if rfgraph_testkit::under_ci() {
         3000
     } else {
         300
+    }
+}
+
+/// An error's place: a line of the file (line 0, "the whole file", only
+/// for a file with no line to point at).
+fn located(e: &rfgraph_registry::model::FileError, text: &str) {
+    assert!(!e.message.is_empty());
+    assert!(e.at.line <= text.lines().count() + 1, "{e}");
+    if !text.trim().is_empty() {
+        assert!(
+            e.at.line >= 1,
+            "no line for an error in a file that has lines: {e}\n{text}"
+        );
     }
 }
 
@@ -50,15 +63,10 @@ fn check(text: &str) {
     match parse(text, file) {
         Ok(doc) => {
             if let Err(e) = build(&doc, &common::registry(), &BuildOptions::default()) {
-                assert!(!e.message.is_empty());
-                // Errors are placed in the file (or name the file).
-                assert!(e.at.line <= text.lines().count() + 1, "{e}");
+                located(&e, text);
             }
         }
-        Err(e) => {
-            assert!(e.at.line <= text.lines().count() + 1, "{e}");
-            assert!(!e.message.is_empty());
-        }
+        Err(e) => located(&e, text),
     }
 }
 
@@ -106,4 +114,19 @@ fn deeply_nested_toml_is_an_error() {
     check(&text);
     let text = format!("format = 1\n[variables]\nx = {}\n", "{ a = ".repeat(10_000));
     check(&text);
+}
+
+#[test]
+fn whole_file_errors_point_at_a_line() {
+    for text in [
+        "title = \"no format\"\n",
+        "\n\nformat = 2\n",
+        "format = 1\n",
+        "format = 1\nconnections = [\"a -> b\"]\n",
+        "format = 1\n[blocks.a]\nkind = \"null_source\"\n",
+        "format = 1\nconnections = [\"a -> b\", \"b -> a\"]\n[blocks.a]\nkind = \"copy\"\n[blocks.b]\nkind = \"copy\"\n",
+        "# only a comment\n",
+    ] {
+        check(text);
+    }
 }

@@ -7,6 +7,11 @@
 //! - [`skip`] and [`require`]: a test that cannot run here says so where
 //!   the harness shows it (standard error, which `cargo test` does not
 //!   capture), and fails instead under CI.
+//! - The reference tools tests compare against, each found one way:
+//!   [`gnuradio`] (Debian's GNU Radio 3.10 for `/usr/bin/python3`),
+//!   [`reference_python`] (the venv `.ci/run` makes with PyPI's `sigmf`
+//!   and `pyModeS`, named by `RFGRAPH_TEST_PYTHON`), [`installed`] (a
+//!   program such as dump1090-mutability).
 //!
 //! This crate is a dev-dependency only; nothing in it ships.
 
@@ -53,6 +58,72 @@ pub fn require<T>(test: &str, found: Result<T, String>) -> Option<T> {
             None
         }
     }
+}
+
+/// The Python that sees Debian's GNU Radio (the default `python3` may be
+/// another build that cannot).
+pub const GNURADIO_PYTHON: &str = "/usr/bin/python3";
+
+/// True when `python` runs `import <modules>`; otherwise why not.
+fn imports(python: &str, modules: &str) -> Result<(), String> {
+    let out = std::process::Command::new(python)
+        .args(["-c", &format!("import {modules}")])
+        .output()
+        .map_err(|e| format!("cannot run {python}: {e}"))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let last = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .last()
+        .unwrap_or("import failed")
+        .to_string();
+    Err(format!("{python} cannot import {modules} ({last})"))
+}
+
+/// True when [`GNURADIO_PYTHON`] imports `modules` (`"gnuradio.blocks"`,
+/// `"rds, gnuradio.digital"`); otherwise [`skip`]s `test` (a failure under
+/// CI, which installs GNU Radio) and gives false.
+pub fn gnuradio(test: &str, modules: &str) -> bool {
+    match imports(GNURADIO_PYTHON, modules) {
+        Ok(()) => true,
+        Err(why) => {
+            skip(test, &format!("{why}; apt-get install gnuradio gr-rds"));
+            false
+        }
+    }
+}
+
+/// The Python with the PyPI packages the tests use as independent
+/// references (`sigmf`, `pyModeS`), when it imports `modules`: the one
+/// `RFGRAPH_TEST_PYTHON` names (`.ci/run` makes a venv and sets it), else
+/// the workspace's `.venv`. Otherwise [`skip`]s `test` and gives `None`.
+pub fn reference_python(test: &str, modules: &str) -> Option<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let candidate = std::env::var_os("RFGRAPH_TEST_PYTHON")
+        .map(std::path::PathBuf::from)
+        .or_else(|| Some(root.join(".venv/bin/python")).filter(|p| p.exists()));
+    let found = match candidate {
+        None => Err(
+            "no RFGRAPH_TEST_PYTHON (run .ci/run, or point it at a Python with the packages)"
+                .to_string(),
+        ),
+        Some(py) => imports(&py.to_string_lossy(), modules).map(|()| py),
+    };
+    require(test, found)
+}
+
+/// True when the program at `path` exists; otherwise [`skip`]s `test`,
+/// naming the Debian `package` that installs it.
+pub fn installed(test: &str, path: &str, package: &str) -> bool {
+    if std::path::Path::new(path).exists() {
+        return true;
+    }
+    skip(
+        test,
+        &format!("{path} is missing (apt-get install {package})"),
+    );
+    false
 }
 
 #[cfg(test)]

@@ -11,27 +11,19 @@ use rfgraph::scheduler::Scheduler;
 use rfgraph::{Block, BlockStats, Finished, Flowgraph, Item};
 use rfgraph_blocks::{VectorSink, VectorSource};
 use rfgraph_opencl::{OclContext, OclError};
-use std::io::Write;
 
-/// True when the `CI` environment variable says the tests run under
-/// continuous integration (`true`, in any case, or `1`): there a missing
-/// OpenCL platform fails the run instead of skipping every test.
+/// The one rule for CI ([`rfgraph_testkit::under_ci`]).
 pub fn under_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
+    rfgraph_testkit::under_ci()
 }
 
-/// What a test without an OpenCL platform does: under CI (see
-/// [`under_ci`]) it panics, naming the test; elsewhere it writes exactly
-/// one line naming the test to standard error, where the test harness does
-/// not capture it, and the test returns without checking anything.
+/// What a test without an OpenCL platform does: under CI it fails, naming
+/// the test; elsewhere it writes exactly one `SKIPPED` line naming the
+/// test to standard error, where the test harness shows it, and the test
+/// returns without checking anything (see [`rfgraph_testkit::skip`]).
 pub fn skip_without_platform(test: &str, error: &OclError) {
     let why = error.to_string().lines().collect::<Vec<_>>().join(" ");
-    if under_ci() {
-        panic!("{test}: no OpenCL platform under CI, where every OpenCL test must run: {why}");
-    }
-    // Straight to the stream, not `eprintln!`: the harness would capture
-    // that and show nothing for a test that passes.
-    let _ = writeln!(std::io::stderr().lock(), "skipping {test}: {why}");
+    rfgraph_testkit::skip(test, &why);
 }
 
 /// A context on the default device, or `None` when this machine has no
