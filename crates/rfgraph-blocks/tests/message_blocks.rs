@@ -7,8 +7,9 @@ mod common;
 use common::{RunBounded, every_scheduler, wait_within};
 use rfgraph::{BlockId, Flowgraph, FlowgraphHandle, Pmt, Tag};
 use rfgraph_blocks::message::{
-    Interval, MessageDebug, MessageStrobe, PduToTaggedStream, RandomPdu, StreamToTaggedStream,
-    TagDebug, TaggedStreamToPdu, parse,
+    MessageDebug, MessageStrobe, MessageStrobeParams, PduToStream, PduToTaggedStream, RandomPdu,
+    RandomPduParams, StreamToTaggedStream, StreamToTaggedStreamParams, TagDebug, TagDebugParams,
+    TaggedStreamToPdu, TakeSkipToPdu, TakeSkipToPduParams, parse,
 };
 use rfgraph_blocks::{MessageSink, VectorSink, VectorSource};
 use std::time::{Duration, Instant};
@@ -35,10 +36,16 @@ fn packets_go_to_pdus_and_back_with_their_tags() {
             "snr",
             Pmt::F64(3.5),
         )]));
-        let tagger = fg.add(StreamToTaggedStream::<u8>::new(100, 1, "packet_len").unwrap());
-        let to_pdu = fg.add(TaggedStreamToPdu::<u8>::new("packet_len"));
+        let tagger = fg.add(
+            StreamToTaggedStream::<u8>::new(StreamToTaggedStreamParams {
+                packet_len: 100,
+                ..Default::default()
+            })
+            .unwrap(),
+        );
+        let to_pdu = fg.add(TaggedStreamToPdu::<u8>::new(Default::default()).unwrap());
         let store = fg.add(MessageSink::new());
-        let from_pdu = fg.add(PduToTaggedStream::<u8>::new("packet_len"));
+        let from_pdu = fg.add(PduToTaggedStream::<u8>::new(Default::default()).unwrap());
         let sink = fg.add(VectorSink::<u8>::new());
         fg.chain(&[src, tagger, to_pdu]).unwrap();
         fg.connect_message(to_pdu, "pdus", store, "in").unwrap();
@@ -78,8 +85,24 @@ fn tag_debug_keeps_the_tags_it_is_asked_for() {
         let name = s.name().to_string();
         let mut fg = Flowgraph::new();
         let src = fg.add(VectorSource::new(vec![0.0f32; 1000]));
-        let tagger = fg.add(StreamToTaggedStream::<f32>::new(10, 2, "len").unwrap());
-        let dbg = fg.add(TagDebug::<f32>::new("dbg", "len").display(false));
+        let tagger = fg.add(
+            StreamToTaggedStream::<f32>::new(StreamToTaggedStreamParams {
+                packet_len: 10,
+                vlen: 2,
+                len_tag_key: "len".into(),
+                ..Default::default()
+            })
+            .unwrap(),
+        );
+        let dbg = fg.add(
+            TagDebug::<f32>::new(TagDebugParams {
+                name: "dbg".into(),
+                filter: "len".into(),
+                display: false,
+                ..Default::default()
+            })
+            .unwrap(),
+        );
         fg.chain(&[src, tagger, dbg]).unwrap();
         let done = fg.run_bounded(s).unwrap();
         let tags = done.block::<TagDebug<f32>>(dbg).unwrap().tags();
@@ -98,8 +121,15 @@ fn the_strobe_posts_its_message_count_times_and_takes_a_new_one() {
     for s in every_scheduler() {
         let name = s.name().to_string();
         let mut fg = Flowgraph::new();
-        let strobe = fg.add(MessageStrobe::new(Pmt::from("TEST"), Interval::Fixed(2.0)).count(4));
-        let debug = fg.add(MessageDebug::new().quiet());
+        let strobe = fg.add(
+            MessageStrobe::new(MessageStrobeParams {
+                message: Pmt::from("TEST"),
+                period: 2.0,
+                count: Some(4),
+            })
+            .unwrap(),
+        );
+        let debug = fg.add(MessageDebug::default().quiet());
         fg.connect_message(strobe, "strobe", debug, "store")
             .unwrap();
         let running = fg.start(s).unwrap();
@@ -125,8 +155,17 @@ fn random_pdus_come_at_the_start_and_on_request_within_their_bounds() {
     for s in every_scheduler() {
         let name = s.name().to_string();
         let mut fg = Flowgraph::new();
-        let random = fg.add(RandomPdu::new(10, 50, 0x0f, 4, 1).unwrap());
-        let debug = fg.add(MessageDebug::new().quiet());
+        let random = fg.add(
+            RandomPdu::new(RandomPduParams {
+                min_items: 10,
+                max_items: 50,
+                mask: 0x0f,
+                length_modulo: 4,
+                seed: 1,
+            })
+            .unwrap(),
+        );
+        let debug = fg.add(MessageDebug::default().quiet());
         fg.connect_message(random, "pdus", debug, "store").unwrap();
         let running = fg.start(s).unwrap();
         let handle = running.handle();
@@ -279,8 +318,15 @@ fn pdu_to_stream_writes_bursts_tagged_as_gnu_radio_tags_them() {
         let name = s.name().to_string();
         let mut fg = Flowgraph::new();
         let src = fg.add(VectorSource::new(vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]));
-        let take = fg.add(rfgraph_blocks::message::TakeSkipToPdu::<f32>::new(3, 0).unwrap());
-        let bursts = fg.add(PduToTaggedStream::<f32>::bursts(64, false));
+        let take = fg.add(
+            TakeSkipToPdu::<f32>::new(TakeSkipToPduParams {
+                take: 3,
+                skip: 0,
+                ..Default::default()
+            })
+            .unwrap(),
+        );
+        let bursts = fg.add(PduToStream::<f32>::new(Default::default()).unwrap());
         let sink = fg.add(VectorSink::<f32>::new());
         fg.connect(src, "out", take, "in").unwrap();
         fg.connect_message(take, "pdus", bursts, "pdus").unwrap();
