@@ -5,9 +5,9 @@
 
 use super::display::gr_string;
 use super::pdu::parse;
-use crate::stream::any_item;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
-use rfgraph::{Block, BoxError, Item, Pmt, Ports, StreamInput, Tag, WorkIo};
+use rfgraph::params::ItemKind;
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{Block, BoxError, Item, ParamError, ParamSet, Pmt, Ports, StreamInput, Tag, WorkIo};
 use std::fmt::Write;
 use std::io::Write as _;
 
@@ -19,39 +19,45 @@ fn print(text: &str) {
     let _ = out.flush();
 }
 
+/// The bytes of PDU data as GNU Radio holds them in memory: `u8` as
+/// they are, `f32` and complex parts little-endian.
+fn data_bytes(data: &Pmt) -> Vec<u8> {
+    match data {
+        Pmt::Blob(bytes) => bytes.clone(),
+        Pmt::VecF32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        Pmt::VecComplexF32(v) => v.iter().flatten().flat_map(|x| x.to_le_bytes()).collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// A message as GNU Radio's `message_debug` prints it: PDUs in its
-/// verbose PDU form (metadata, length, a hex dump of bytes), anything
-/// else between two rows of stars.
-pub fn format_message(msg: &Pmt) -> String {
+/// verbose PDU form (metadata, length in bytes, and with `vectors` a hex
+/// dump of the data's bytes, `f32` and complex data little-endian as in
+/// memory), anything else between two rows of stars.
+pub fn format_message(msg: &Pmt, vectors: bool) -> String {
     let mut s = String::new();
     match parse(msg) {
         Some((meta, data)) => {
             s.push_str("***** VERBOSE PDU DEBUG PRINT ******\n");
             s.push_str(&gr_string(&Pmt::Map(meta)));
             s.push('\n');
-            match data {
-                Pmt::Blob(bytes) => {
-                    let _ = writeln!(s, "pdu length = {:>10} bytes", bytes.len());
-                    s.push_str("pdu vector contents = \n");
-                    for (row, chunk) in bytes.chunks(16).enumerate() {
-                        let _ = write!(s, "{:04x}: ", row * 16);
-                        for b in chunk {
-                            let _ = write!(s, "{b:02x} ");
-                        }
-                        s.push('\n');
+            let bytes = data_bytes(data);
+            if vectors {
+                let _ = writeln!(s, "pdu length = {:>10} bytes", bytes.len());
+                s.push_str("pdu vector contents = \n");
+                for (row, chunk) in bytes.chunks(16).enumerate() {
+                    let _ = write!(s, "{:04x}: ", row * 16);
+                    for b in chunk {
+                        let _ = write!(s, "{b:02x} ");
                     }
-                }
-                other => {
-                    let len = match other {
-                        Pmt::VecF32(v) => v.len(),
-                        Pmt::VecComplexF32(v) => v.len(),
-                        _ => 0,
-                    };
-                    let _ = writeln!(s, "pdu length = {len:>10} items");
-                    s.push_str("pdu vector contents = \n");
-                    s.push_str(&gr_string(other));
                     s.push('\n');
                 }
+            } else {
+                let _ = writeln!(
+                    s,
+                    "pdu length = {:>10} bytes (printing disabled)",
+                    bytes.len()
+                );
             }
             s.push_str("************************************\n");
         }
@@ -64,9 +70,21 @@ pub fn format_message(msg: &Pmt) -> String {
     s
 }
 
+/// The parameters of [`MessageDebug`] (`message_debug`).
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct MessageDebugParams {
+    /// print the bytes of PDUs (GNU Radio's PDU vector printing); when
+    /// off, only their metadata and length
+    #[param(default = true, settable)]
+    pub en_uvec: bool,
+}
+
 /// Prints messages arriving on `print` (and GNU Radio's deprecated
 /// `print_pdu`) to standard output in GNU Radio's format, and keeps those
 /// arriving on `store`.
+///
+/// # Parameters
+/// [`MessageDebugParams`]; `en_uvec` has a message input of its name.
 ///
 /// # Message Inputs
 /// - `print`, `print_pdu`: messages to print.
@@ -75,24 +93,32 @@ pub fn format_message(msg: &Pmt) -> String {
 /// # Usage
 /// ```
 /// use rfgraph::{Flowgraph, Pmt};
-/// use rfgraph_blocks::message::{Interval, MessageDebug, MessageStrobe};
+/// use rfgraph_blocks::message::{MessageDebug, MessageStrobe, MessageStrobeParams};
 ///
 /// let mut fg = Flowgraph::new();
-/// let strobe = fg.add(MessageStrobe::new(Pmt::from("TEST"), Interval::Fixed(500.0)));
-/// let debug = fg.add(MessageDebug::new());
+/// let strobe = fg.add(MessageStrobe::new(MessageStrobeParams {
+///     period: 500.0,
+///     ..Default::default()
+/// })?);
+/// let debug = fg.add(MessageDebug::default());
 /// fg.connect_message(strobe, "strobe", debug, "print")?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Default)]
 pub struct MessageDebug {
+    params: MessageDebugParams,
     stored: Vec<Pmt>,
     quiet: bool,
 }
 
 impl MessageDebug {
     /// A debug sink printing to standard output.
-    pub fn new() -> Self {
-        Self::default()
+    pub fn new(params: MessageDebugParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        Ok(Self {
+            params,
+            ..Self::default()
+        })
     }
 
     /// Does not print (for tests): printed messages are dropped.
@@ -115,10 +141,14 @@ impl Block for MessageDebug {
             .message_input("print_pdu")
     }
 
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
     fn handle_message(&mut self, port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
         match port {
             "store" => self.stored.push(msg),
-            _ if !self.quiet => print(&format_message(&msg)),
+            _ if !self.quiet => print(&format_message(&msg, self.params.en_uvec)),
             _ => {}
         }
         Ok(Pmt::Null)
@@ -127,18 +157,13 @@ impl Block for MessageDebug {
 
 /// `message_debug`: GNU Radio's `blocks_message_debug`.
 pub(crate) fn message_debug_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<MessageDebugParams>(
         "message_debug",
         "Debug Tools",
         "Prints messages (`print`) and keeps them (`store`).",
-        |_p: &Params| Ok(Box::new(MessageDebug::new())),
+        |p| Ok(Box::new(MessageDebug::new(p)?)),
     )
-    .doc("Messages on `print` (and GNU Radio's deprecated `print_pdu`) go to standard output as GNU Radio prints them, PDUs with a hex dump; messages on `store` are kept.")
-    .param(
-        ParamSpec::bool("en_uvec")
-            .default(true)
-            .doc("GNU Radio's vector printing switch (vectors are always printed)"),
-    )
+    .doc("Messages on `print` (and GNU Radio's deprecated `print_pdu`) go to standard output as GNU Radio prints them, PDUs with a hex dump of their bytes unless `en_uvec` is off (it may change while running, GNU Radio's `set_vector_print`); messages on `store` are kept.")
     .message_input("print")
     .message_input("store")
     .message_input("print_pdu")
@@ -162,9 +187,29 @@ pub fn format_tags(name: &str, tags: &[Tag]) -> String {
     s
 }
 
+/// The parameters of [`TagDebug`] (`tag_debug`).
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct TagDebugParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// shown in the header
+    #[param(default = "")]
+    pub name: String,
+    /// only tags of this key (empty: all)
+    #[param(default = "")]
+    pub filter: String,
+    /// print the tags (or only keep them); GNU Radio's `set_display`
+    #[param(default = true, settable)]
+    pub display: bool,
+}
+
 /// Consumes a stream and prints its tags (those whose key is `filter`,
 /// or all when it is empty) in GNU Radio's format when `display` is on;
 /// keeps them ([`tags`](Self::tags)).
+///
+/// # Parameters
+/// [`TagDebugParams`]; `display` has a message input of its name.
 ///
 /// # Stream Inputs
 /// - `in`: `T`.
@@ -172,11 +217,15 @@ pub fn format_tags(name: &str, tags: &[Tag]) -> String {
 /// # Usage
 /// ```
 /// use rfgraph::{Flowgraph, Pmt, Tag, scheduler::Tpb};
-/// use rfgraph_blocks::{VectorSource, message::TagDebug};
+/// use rfgraph_blocks::{VectorSource, message::{TagDebug, TagDebugParams}};
 ///
 /// let mut fg = Flowgraph::new();
 /// let src = fg.add(VectorSource::new(vec![0u8; 4]).with_tags(vec![Tag::new(2, "k", Pmt::U64(1))]));
-/// let dbg = fg.add(TagDebug::<u8>::new("dbg", "").display(false));
+/// let dbg = fg.add(TagDebug::<u8>::new(TagDebugParams {
+///     name: "dbg".into(),
+///     display: false,
+///     ..Default::default()
+/// })?);
 /// fg.connect(src, "out", dbg, "in")?;
 /// let done = fg.run(Tpb::new())?;
 /// assert_eq!(done.block::<TagDebug<u8>>(dbg).unwrap().tags(), &[Tag::new(2, "k", Pmt::U64(1))]);
@@ -184,29 +233,20 @@ pub fn format_tags(name: &str, tags: &[Tag]) -> String {
 /// ```
 pub struct TagDebug<T: Item> {
     input: StreamInput<T>,
-    name: String,
-    filter: String,
-    display: bool,
+    params: TagDebugParams,
     tags: Vec<Tag>,
 }
 
 impl<T: Item> TagDebug<T> {
-    /// A tag sink called `name`, keeping tags with key `filter` (all when
-    /// empty).
-    pub fn new(name: impl Into<String>, filter: impl Into<String>) -> Self {
-        Self {
+    /// A tag sink with `params` (the item type is `T`'s; `params.item` is
+    /// what the registry builds from).
+    pub fn new(params: TagDebugParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        Ok(Self {
             input: StreamInput::new("in"),
-            name: name.into(),
-            filter: filter.into(),
-            display: true,
+            params,
             tags: Vec::new(),
-        }
-    }
-
-    /// Prints the tags (`true`, the default) or only keeps them.
-    pub fn display(mut self, on: bool) -> Self {
-        self.display = on;
-        self
+        })
     }
 
     /// The tags seen so far.
@@ -220,6 +260,10 @@ impl<T: Item> Block for TagDebug<T> {
         Ports::new().input(&mut self.input)
     }
 
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
         // Tags are those of the last slice.
         let n = self.input.slice().len();
@@ -227,15 +271,16 @@ impl<T: Item> Block for TagDebug<T> {
             return Ok(());
         }
         let start = self.input.position();
+        let filter = &self.params.filter;
         let tags: Vec<Tag> = self
             .input
             .tags()
             .into_iter()
             .filter(|t| t.index >= start && t.index < start + n as u64)
-            .filter(|t| self.filter.is_empty() || t.key == self.filter)
+            .filter(|t| filter.is_empty() || t.key == *filter)
             .collect();
-        if self.display && !tags.is_empty() {
-            print(&format_tags(&self.name, &tags));
+        if self.params.display && !tags.is_empty() {
+            print(&format_tags(&self.params.name, &tags));
         }
         self.tags.extend(tags);
         self.input.consume(n);
@@ -245,20 +290,13 @@ impl<T: Item> Block for TagDebug<T> {
 
 /// `tag_debug`: GNU Radio's `blocks_tag_debug`.
 pub(crate) fn tag_debug_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<TagDebugParams>(
         "tag_debug",
         "Debug Tools",
         "Prints the tags of a stream.",
-        |p: &Params| {
-            let (name, filter, display) = (p.string("name")?, p.string("filter")?, p.bool("display")?);
-            any_item!(p, T => TagDebug::<T>::new(name, filter).display(display))
-        },
+        |p| crate::spec_util::for_any_item!(kind = p.item, T => TagDebug::<T>::new(p)?),
     )
-    .doc("Consumes a stream and prints its tags as GNU Radio does (one block per call that saw tags; the source is always `n/a`).")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(ParamSpec::string("name").default("").doc("shown in the header"))
-    .param(ParamSpec::string("filter").default("").doc("only this key (empty: all)"))
-    .param(ParamSpec::bool("display").default(true).doc("print (or only keep)"))
+    .doc("Consumes a stream and prints its tags as GNU Radio does (one block per call that saw tags; the source is always `n/a`). `display` may change while running (GNU Radio's `set_display`): from the next call on, tags are printed or only kept.")
     .input(PortSpec::new("in", PortItem::OfType))
 }
 
@@ -271,7 +309,7 @@ mod tests {
     #[test]
     fn messages_and_tags_print_as_gnu_radio_prints_them() {
         assert_eq!(
-            format_message(&Pmt::from("TEST")),
+            format_message(&Pmt::from("TEST"), true),
             "******* MESSAGE DEBUG PRINT ********\nTEST\n************************************\n"
         );
         let bytes = pdu(
@@ -279,8 +317,23 @@ mod tests {
             Pmt::Blob(vec![0x22, 0xe7, 0xd5, 0x20, 0xf8]),
         );
         assert_eq!(
-            format_message(&bytes),
+            format_message(&bytes, true),
             "***** VERBOSE PDU DEBUG PRINT ******\n()\npdu length =          5 bytes\npdu vector contents = \n0000: 22 e7 d5 20 f8 \n************************************\n"
+        );
+        assert_eq!(
+            format_message(&bytes, false),
+            "***** VERBOSE PDU DEBUG PRINT ******\n()\npdu length =          5 bytes (printing disabled)\n************************************\n"
+        );
+        // GNU Radio dumps the bytes of float and complex PDUs too.
+        let floats = pdu(Default::default(), Pmt::VecF32(vec![1.5, 2.0]));
+        assert_eq!(
+            format_message(&floats, true),
+            "***** VERBOSE PDU DEBUG PRINT ******\n()\npdu length =          8 bytes\npdu vector contents = \n0000: 00 00 c0 3f 00 00 00 40 \n************************************\n"
+        );
+        let complex = pdu(Default::default(), Pmt::VecComplexF32(vec![[1.0, 2.0]]));
+        assert_eq!(
+            format_message(&complex, false),
+            "***** VERBOSE PDU DEBUG PRINT ******\n()\npdu length =          8 bytes (printing disabled)\n************************************\n"
         );
         let tags = [
             Tag::new(0, "packet_len", Pmt::U64(2)),

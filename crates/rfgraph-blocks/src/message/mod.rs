@@ -1,7 +1,10 @@
-//! Message and packet blocks: [`MessageStrobe`] (periodic or random),
-//! [`MessageDebug`] and [`TagDebug`] (print like GNU Radio), PDUs
-//! ([`pdu`], [`PduItem`]) and tagged streams ([`StreamToTaggedStream`],
-//! [`TaggedStreamToPdu`], [`PduToTaggedStream`]), and [`RandomPdu`].
+//! Message and packet blocks: [`MessageStrobe`] and
+//! [`MessageStrobeRandom`], [`MessageDebug`] and [`TagDebug`] (print like
+//! GNU Radio), PDUs ([`pdu`], [`PduItem`]) and their operators, tagged
+//! streams ([`StreamToTaggedStream`], [`TaggedStreamToPdu`],
+//! [`PduToTaggedStream`], [`PduToStream`]), and [`RandomPdu`]. Each
+//! registry block holds one parameter struct (`...Params`) whose fields
+//! document its parameters.
 //! [`gr_string`] writes a value as GNU Radio writes a PMT.
 
 mod debug;
@@ -15,16 +18,29 @@ mod tagged;
 mod tagged_mux;
 mod take_skip;
 
-pub use debug::{MessageDebug, TagDebug, format_message, format_tags};
+pub use debug::{
+    MessageDebug, MessageDebugParams, TagDebug, TagDebugParams, format_message, format_tags,
+};
 pub use display::gr_string;
 pub use pdu::{PduItem, parse, pdu};
-pub use pdu_set::PduSet;
-pub use pdu_tools::{PduMap, PduSplit};
-pub use random_pdu::RandomPdu;
-pub use strobe::{Interval, MessageStrobe};
-pub use tagged::{PduToTaggedStream, StreamToTaggedStream, TaggedStreamToPdu};
-pub use tagged_mux::TaggedStreamMux;
-pub use take_skip::TakeSkipToPdu;
+pub use pdu_set::{PduSet, PduSetParams};
+pub use pdu_tools::{
+    AddSystemTime, AddSystemTimeParams, PduFilter, PduFilterParams, PduMap, PduOperator, PduRemove,
+    PduRemoveParams, PduRule, PduSplit, PduSplitParams, TimeDelta, TimeDeltaParams,
+};
+pub use random_pdu::{RandomPdu, RandomPduParams};
+pub use strobe::{
+    Distribution, Interval, MessageStrobe, MessageStrobeParams, MessageStrobeRandom,
+    MessageStrobeRandomParams, Strobe, StrobeParams,
+};
+pub use tagged::{
+    EarlyBehavior, PduToStream, PduToStreamParams, PduToTaggedStream, PduToTaggedStreamParams,
+    StreamToTaggedStream, StreamToTaggedStreamParams, TaggedStreamToPdu, TaggedStreamToPduParams,
+};
+pub use tagged_mux::{
+    MultiplyLength, MultiplyLengthParams, TaggedStreamMux, TaggedStreamMuxParams,
+};
+pub use take_skip::{TakeSkipToPdu, TakeSkipToPduParams};
 
 pub(crate) use debug::{message_debug_spec, tag_debug_spec};
 pub(crate) use pdu_set::spec as pdu_set_spec;

@@ -2,11 +2,28 @@
 //! Radio's `pdu_pdu_set`), as [`PduSet`] with its registry entry.
 
 use super::pdu::{parse, pdu};
-use rfgraph::registry::{BlockSpec, ParamSpec, Params};
-use rfgraph::{Block, BoxError, MessageOutput, Pmt, Ports, WorkIo};
+use rfgraph::registry::BlockSpec;
+use rfgraph::{Block, BoxError, MessageOutput, ParamError, ParamSet, Pmt, Ports, WorkIo};
+
+/// The parameters of [`PduSet`] (`pdu_set`). Both may change while the
+/// block runs (GNU Radio's `set_key`, `set_val`): the next PDU gets the
+/// new key or value.
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct PduSetParams {
+    /// the metadata key
+    #[param(default = "key", alias = "k", settable)]
+    pub key: String,
+    /// its value (any message value)
+    #[param(default = Pmt::Bool(true), alias = "v", settable)]
+    pub value: Pmt,
+}
 
 /// Sets metadata `key` to `value` in every PDU arriving on `pdus` and
 /// posts it on `pdus`; a message that is no PDU is an error.
+///
+/// # Parameters
+/// [`PduSetParams`]; each has a message input of its name (and of its
+/// alias).
 ///
 /// # Message Inputs
 /// - `pdus`: PDUs.
@@ -17,24 +34,27 @@ use rfgraph::{Block, BoxError, MessageOutput, Pmt, Ports, WorkIo};
 /// # Usage
 /// ```
 /// use rfgraph::Pmt;
-/// use rfgraph_blocks::message::PduSet;
-/// let set = PduSet::new("channel", Pmt::U64(3));
+/// use rfgraph_blocks::message::{PduSet, PduSetParams};
+/// let set = PduSet::new(PduSetParams {
+///     key: "channel".into(),
+///     value: Pmt::U64(3),
+/// })?;
 /// # let _ = set;
+/// # Ok::<(), rfgraph::ParamError>(())
 /// ```
 pub struct PduSet {
     output: MessageOutput,
-    key: String,
-    value: Pmt,
+    params: PduSetParams,
 }
 
 impl PduSet {
-    /// Sets `key` to `value`.
-    pub fn new(key: impl Into<String>, value: Pmt) -> Self {
-        Self {
+    /// Sets `params.key` to `params.value`.
+    pub fn new(params: PduSetParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        Ok(Self {
             output: MessageOutput::new("pdus"),
-            key: key.into(),
-            value,
-        }
+            params,
+        })
     }
 }
 
@@ -45,9 +65,13 @@ impl Block for PduSet {
             .message_output(&mut self.output)
     }
 
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
     fn handle_message(&mut self, _port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
         let (mut meta, data) = parse(&msg).ok_or("expected a PDU ([metadata map, vector])")?;
-        meta.insert(self.key.clone(), self.value.clone());
+        meta.insert(self.params.key.clone(), self.params.value.clone());
         self.output.post(pdu(meta, data.clone()));
         Ok(Pmt::Null)
     }
@@ -55,28 +79,13 @@ impl Block for PduSet {
 
 /// `pdu_set`: GNU Radio's `pdu_pdu_set`.
 pub(crate) fn spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<PduSetParams>(
         "pdu_set",
         "Packet Operators",
         "Sets one metadata key of every PDU.",
-        |p: &Params| {
-            Ok(Box::new(PduSet::new(
-                p.string("key")?,
-                p.raw("value")?.clone(),
-            )))
-        },
+        |p| Ok(Box::new(PduSet::new(p)?)),
     )
-    .doc("Reposts every PDU from `pdus` on `pdus` with metadata `key` set to `value` (any message value, replacing an existing one); the data is untouched. GNU Radio's empty metadata (`()`) is read as an empty map. A message that is no PDU (`[metadata map, u8/f32/c32 vector]`) is an error. GNU Radio's `pdu_pdu_set`.")
-    .param(
-        ParamSpec::string("key")
-            .default("key")
-            .doc("the metadata key"),
-    )
-    .param(
-        ParamSpec::any("value")
-            .default(Pmt::Bool(true))
-            .doc("its value"),
-    )
+    .doc("Reposts every PDU from `pdus` on `pdus` with metadata `key` set to `value` (any message value, replacing an existing one); the data is untouched. GNU Radio's empty metadata (`()`) is read as an empty map. A message that is no PDU (`[metadata map, u8/f32/c32 vector]`) is an error. `key` and `value` may change while running (GNU Radio's `set_key`, `set_val`): the next PDU gets them. GNU Radio's `pdu_pdu_set`.")
     .message_input("pdus")
     .message_output("pdus")
 }

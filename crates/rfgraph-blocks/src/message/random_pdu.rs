@@ -4,14 +4,56 @@
 
 use super::pdu::pdu;
 use crate::generate::rng::Xoshiro256PlusPlus;
-use rfgraph::registry::{BlockSpec, ParamSpec, Params};
-use rfgraph::{Block, BoxError, MessageOutput, Pmt, Ports, WorkIo};
+use rfgraph::params::limits;
+use rfgraph::registry::BlockSpec;
+use rfgraph::{Block, BoxError, MessageOutput, ParamError, ParamSet, Pmt, Ports, WorkIo};
+
+/// The parameters of [`RandomPdu`] (`random_pdu`).
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct RandomPduParams {
+    /// shortest PDU, at most `max_items`
+    #[param(default = 50, unit = "bytes", max = limits::MAX_ELEMENTS, alias = "minsize")]
+    pub min_items: usize,
+    /// longest PDU
+    #[param(default = 2000, unit = "bytes", max = limits::MAX_ELEMENTS, alias = "maxsize")]
+    pub max_items: usize,
+    /// ANDed into every byte
+    #[param(default = 0xff, max = 255)]
+    pub mask: u8,
+    /// lengths are multiples of it
+    #[param(default = 1, min = 1, max = limits::MAX_ELEMENTS)]
+    pub length_modulo: usize,
+    /// of the generator
+    #[param(default = 0)]
+    pub seed: u64,
+}
+
+impl RandomPduParams {
+    /// `min_items ≤ max_items`.
+    fn check(&self) -> Result<(), ParamError> {
+        if self.max_items < self.min_items {
+            return Err(ParamError::new(
+                "random_pdu",
+                "max_items",
+                format!(
+                    "must be at least min_items ({} < {})",
+                    self.max_items, self.min_items
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
 
 /// Posts a PDU of random bytes (each masked with `mask`) on `pdus` when
 /// the run starts and for every message on `generate`. Lengths are
-/// uniform in `min ..= max`, rounded down to a multiple of `modulo` (and
-/// at least `modulo`), as GNU Radio does; the bytes differ from GNU
-/// Radio's (another generator).
+/// uniform in `min_items ..= max_items`, rounded down to a multiple of
+/// `length_modulo` (and at least `length_modulo`), as GNU Radio does; the
+/// bytes differ from GNU Radio's (another generator).
+///
+/// # Parameters
+/// [`RandomPduParams`].
 ///
 /// # Message Inputs
 /// - `generate`: any message asks for one PDU.
@@ -21,53 +63,49 @@ use rfgraph::{Block, BoxError, MessageOutput, Pmt, Ports, WorkIo};
 ///
 /// # Usage
 /// ```
-/// use rfgraph::{Block, Pmt, WorkIo};
-/// use rfgraph_blocks::message::RandomPdu;
-/// let pdus = RandomPdu::new(10, 20, 0xff, 1, 7)?;
+/// use rfgraph_blocks::message::{RandomPdu, RandomPduParams};
+/// let pdus = RandomPdu::new(RandomPduParams {
+///     min_items: 10,
+///     max_items: 20,
+///     seed: 7,
+///     ..Default::default()
+/// })?;
 /// # let _ = pdus;
-/// # Ok::<(), String>(())
+/// # Ok::<(), rfgraph::ParamError>(())
 /// ```
 pub struct RandomPdu {
     output: MessageOutput,
-    min: usize,
-    max: usize,
-    mask: u8,
-    modulo: usize,
+    params: RandomPduParams,
     rng: Xoshiro256PlusPlus,
     started: bool,
 }
 
 impl RandomPdu {
-    /// PDUs of `min ..= max` bytes (a multiple of `modulo`), masked with
-    /// `mask`, from the generator seeded with `seed`.
+    /// PDUs as `params` describe them.
     ///
-    /// Errors: `max < min`, or a `modulo` of 0.
-    pub fn new(min: usize, max: usize, mask: u8, modulo: usize, seed: u64) -> Result<Self, String> {
-        if max < min || modulo == 0 {
-            return Err(format!(
-                "needs min ≤ max and modulo ≥ 1 (min {min}, max {max}, modulo {modulo})"
-            ));
-        }
+    /// Errors: `max_items < min_items`, a `length_modulo` of 0, a length
+    /// beyond [`limits::MAX_ELEMENTS`].
+    pub fn new(params: RandomPduParams) -> Result<Self, ParamError> {
+        params.validate()?;
         Ok(Self {
             output: MessageOutput::new("pdus"),
-            min,
-            max,
-            mask,
-            modulo,
-            rng: Xoshiro256PlusPlus::from_seed(seed),
+            rng: Xoshiro256PlusPlus::from_seed(params.seed),
+            params,
             started: false,
         })
     }
 
     fn post(&mut self) {
-        let span = (self.max - self.min) as u64 + 1;
-        let len = self.min + (self.rng.next_u64() % span) as usize;
-        let len = (len - len % self.modulo).max(self.modulo);
+        let p = &self.params;
+        let (min, max, modulo, mask) = (p.min_items, p.max_items, p.length_modulo, p.mask);
+        let span = (max - min) as u64 + 1;
+        let len = min + (self.rng.next_u64() % span) as usize;
+        let len = (len - len % modulo).max(modulo);
         let mut bytes = Vec::with_capacity(len);
         while bytes.len() < len {
             let word = self.rng.next_u64().to_le_bytes();
             let n = (len - bytes.len()).min(8);
-            bytes.extend(word[..n].iter().map(|b| b & self.mask));
+            bytes.extend(word[..n].iter().map(|b| b & mask));
         }
         self.output.post(pdu(Default::default(), Pmt::Blob(bytes)));
     }
@@ -78,6 +116,10 @@ impl Block for RandomPdu {
         Ports::new()
             .message_input("generate")
             .message_output(&mut self.output)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
     }
 
     fn handle_message(
@@ -101,50 +143,13 @@ impl Block for RandomPdu {
 
 /// `random_pdu`: GNU Radio's `pdu_random_pdu`.
 pub(crate) fn spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<RandomPduParams>(
         "random_pdu",
         "Packet Operators",
         "PDUs of random bytes, one at the start and one per `generate` message.",
-        |p: &Params| {
-            let mask = p.u64("mask")?;
-            let mask = u8::try_from(mask).map_err(|_| p.invalid("mask", "must be 0 to 255"))?;
-            let pdus = RandomPdu::new(
-                p.usize("min_items")?,
-                p.usize("max_items")?,
-                mask,
-                p.usize("length_modulo")?,
-                p.u64("seed")?,
-            )
-            .map_err(|e| p.refused(e))?;
-            Ok(Box::new(pdus))
-        },
+        |p| Ok(Box::new(RandomPdu::new(p)?)),
     )
     .doc("Posts on `pdus` one PDU when the run starts and one per message of any kind on `generate`: empty metadata and a `u8` vector whose length is uniform in `min_items ..= max_items`, rounded down to a multiple of `length_modulo` (and at least `length_modulo`), each byte ANDed with `mask`. Needs `min_items ≤ max_items`, `length_modulo ≥ 1` and `mask ≤ 255`. Lengths follow GNU Radio; the bytes come from a seeded xoshiro256++ generator (reproducible per `seed`), so they differ from GNU Radio's. GNU Radio's `pdu_random_pdu`.")
-    .param(
-        ParamSpec::uint("min_items")
-            .default(50u64)
-            .doc("shortest PDU, bytes"),
-    )
-    .param(
-        ParamSpec::uint("max_items")
-            .default(2000u64)
-            .doc("longest PDU, bytes"),
-    )
-    .param(
-        ParamSpec::uint("mask")
-            .default(0xffu64)
-            .doc("ANDed into every byte"),
-    )
-    .param(
-        ParamSpec::uint("length_modulo")
-            .default(1u64)
-            .doc("lengths are multiples of it"),
-    )
-    .param(
-        ParamSpec::uint("seed")
-            .default(0u64)
-            .doc("of the generator"),
-    )
     .message_input("generate")
     .message_output("pdus")
 }

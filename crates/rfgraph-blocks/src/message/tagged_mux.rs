@@ -1,16 +1,52 @@
 //! [`TaggedStreamMux`]: one packet of every tagged input stream joined
 //! into one packet (GNU Radio's `tagged_stream_mux`), and
-//! [`multiply_length_spec`]'s block scaling length tags
+//! [`MultiplyLength`], scaling length tags
 //! (`tagged_stream_multiply_length`). With their registry entries.
 
-use crate::stream::{any_item, pass_through};
+use crate::stream::pass_through;
 use crate::wav::ports::channel_port;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
+use rfgraph::params::{ItemKind, limits};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 use rfgraph::{
-    Block, BoxError, Item, Pmt, Ports, Setting, Settings, StreamInput, StreamOutput, Tag,
+    Block, BoxError, Item, ParamError, ParamSet, Pmt, Ports, StreamInput, StreamOutput, Tag,
     TagPolicy, WorkIo,
 };
 use std::collections::VecDeque;
+
+/// The parameters of [`TaggedStreamMux`] (`tagged_stream_mux`).
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct TaggedStreamMuxParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// number of inputs
+    #[param(default = 2, min = 1, max = limits::MAX_PORTS, alias = "ninputs")]
+    pub inputs: usize,
+    /// the key of the length tags
+    #[param(default = "packet_len", alias = "lengthtagname")]
+    pub len_tag_key: String,
+    /// the input whose head tags stay at the head (below `inputs`)
+    #[param(default = 0, alias = "tag_preserve_head_pos")]
+    pub preserve_head: usize,
+}
+
+impl TaggedStreamMuxParams {
+    /// `preserve_head` names an input.
+    fn check(&self) -> Result<(), ParamError> {
+        if self.preserve_head >= self.inputs {
+            return Err(ParamError::new(
+                "tagged_stream_mux",
+                "preserve_head",
+                format!(
+                    "must name an input, below inputs ({} ≥ {})",
+                    self.preserve_head, self.inputs
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
 
 /// One input's packet being gathered: items and tags (offsets relative
 /// to the packet's start); `left` items still missing.
@@ -32,42 +68,43 @@ struct Gather<T> {
 /// # Stream Outputs
 /// - `out`: `T`, a tagged stream.
 ///
+/// # Parameters
+/// [`TaggedStreamMuxParams`].
+///
 /// # Usage
 /// ```
-/// use rfgraph_blocks::message::TaggedStreamMux;
-/// let mux = TaggedStreamMux::<u8>::new(2, "packet_len", 0)?;
+/// use rfgraph_blocks::message::{TaggedStreamMux, TaggedStreamMuxParams};
+/// let mux = TaggedStreamMux::<u8>::new(TaggedStreamMuxParams {
+///     inputs: 3,
+///     ..Default::default()
+/// })?;
 /// # let _ = mux;
-/// # Ok::<(), String>(())
+/// # Ok::<(), rfgraph::ParamError>(())
 /// ```
 pub struct TaggedStreamMux<T: Item> {
     inputs: Vec<StreamInput<T>>,
     output: StreamOutput<T>,
-    key: String,
-    preserve_head: usize,
+    params: TaggedStreamMuxParams,
     gather: Vec<Gather<T>>,
     /// Joined packets not yet written: items, tags, items written.
     ready: VecDeque<(Vec<T>, Vec<Tag>, usize)>,
 }
 
 impl<T: Item> TaggedStreamMux<T> {
-    /// Joins packets of `inputs` streams tagged `key`.
+    /// Joins packets of `params.inputs` streams (the item type is `T`'s;
+    /// `params.item` is what the registry builds from).
     ///
-    /// Errors: no inputs.
-    pub fn new(
-        inputs: usize,
-        key: impl Into<String>,
-        preserve_head: usize,
-    ) -> Result<Self, String> {
-        if inputs == 0 {
-            return Err("needs at least one input".into());
-        }
+    /// Errors: no inputs, more than [`limits::MAX_PORTS`], or a
+    /// `preserve_head` that names no input.
+    pub fn new(params: TaggedStreamMuxParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        let inputs = params.inputs;
         Ok(Self {
             inputs: (0..inputs)
                 .map(|i| StreamInput::new(channel_port("in", i)))
                 .collect(),
             output: StreamOutput::new("out"),
-            key: key.into(),
-            preserve_head,
+            params,
             gather: (0..inputs)
                 .map(|_| Gather {
                     left: None,
@@ -81,6 +118,7 @@ impl<T: Item> TaggedStreamMux<T> {
 
     /// Reads input `k` into its gatherer, up to the end of its packet.
     fn read(&mut self, k: usize) {
+        let key = &self.params.len_tag_key;
         let input = &mut self.inputs[k];
         let g = &mut self.gather[k];
         let start = input.position();
@@ -93,7 +131,7 @@ impl<T: Item> TaggedStreamMux<T> {
             if g.left.is_none() {
                 let next = tags
                     .iter()
-                    .find(|t| t.index >= pos && t.key == self.key && t.value.as_u64().is_some());
+                    .find(|t| t.index >= pos && t.key == *key && t.value.as_u64().is_some());
                 match next {
                     Some(t) if t.index == pos => {
                         g.left = t.value.as_u64().map(|l| l as usize);
@@ -113,7 +151,7 @@ impl<T: Item> TaggedStreamMux<T> {
             let base = g.items.len() as u64;
             g.items.extend_from_slice(&input.slice()[at..at + n]);
             for t in &tags {
-                if t.index >= pos && t.index < pos + n as u64 && t.key != self.key {
+                if t.index >= pos && t.index < pos + n as u64 && t.key != *key {
                     g.tags.push(Tag {
                         index: base + t.index - pos,
                         ..t.clone()
@@ -136,6 +174,10 @@ impl<T: Item> Block for TaggedStreamMux<T> {
         ports.output(&mut self.output)
     }
 
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
     fn tag_policy(&self) -> TagPolicy {
         TagPolicy::Manual
     }
@@ -152,7 +194,7 @@ impl<T: Item> Block for TaggedStreamMux<T> {
                 for (k, g) in self.gather.iter_mut().enumerate() {
                     let base = items.len() as u64;
                     for t in g.tags.drain(..) {
-                        let index = if k == self.preserve_head && t.index == 0 {
+                        let index = if k == self.params.preserve_head && t.index == 0 {
                             0
                         } else {
                             base + t.index
@@ -164,7 +206,11 @@ impl<T: Item> Block for TaggedStreamMux<T> {
                 }
                 tags.insert(
                     0,
-                    Tag::new(0, self.key.clone(), Pmt::U64(items.len() as u64)),
+                    Tag::new(
+                        0,
+                        self.params.len_tag_key.clone(),
+                        Pmt::U64(items.len() as u64),
+                    ),
                 );
                 if !items.is_empty() {
                     self.ready.push_back((items, tags, 0));
@@ -200,28 +246,70 @@ impl<T: Item> Block for TaggedStreamMux<T> {
     }
 }
 
-/// Passes a stream and multiplies the value of every length tag by a
-/// settable `scalar` (truncated to an integer, as GNU Radio does).
-struct MultiplyLength<T: Item> {
+/// The parameters of [`MultiplyLength`] (`tagged_stream_multiply_length`).
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct MultiplyLengthParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// the key of the length tags
+    #[param(default = "packet_len", alias = "lengthtagname")]
+    pub len_tag_key: String,
+    /// the factor; a change applies to the length tags passing from then
+    /// on (GNU Radio's `set_scalar`)
+    #[param(default = 1.0, min = 0.0, alias = "c", settable)]
+    pub scalar: f64,
+}
+
+/// Passes a stream and multiplies the value of every length tag by
+/// `scalar` (truncated to an integer, as GNU Radio does).
+///
+/// # Parameters
+/// [`MultiplyLengthParams`]; `scalar` has a message input of its name
+/// (and of its alias `c`).
+///
+/// # Stream Inputs
+/// - `in`: `T`, a tagged stream.
+///
+/// # Stream Outputs
+/// - `out`: `T`, the same items and tags, the length tags scaled.
+///
+/// # Usage
+/// ```
+/// use rfgraph_blocks::message::{MultiplyLength, MultiplyLengthParams};
+/// let scale = MultiplyLength::<f32>::new(MultiplyLengthParams {
+///     scalar: 2.0,
+///     ..Default::default()
+/// })?;
+/// # let _ = scale;
+/// # Ok::<(), rfgraph::ParamError>(())
+/// ```
+pub struct MultiplyLength<T: Item> {
     input: StreamInput<T>,
     output: StreamOutput<T>,
-    key: String,
-    scalar: f64,
-    settings: Settings<Self>,
+    params: MultiplyLengthParams,
+}
+
+impl<T: Item> MultiplyLength<T> {
+    /// Scales length tags by `params.scalar` (the item type is `T`'s;
+    /// `params.item` is what the registry builds from).
+    pub fn new(params: MultiplyLengthParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        Ok(Self {
+            input: StreamInput::new("in"),
+            output: StreamOutput::new("out"),
+            params,
+        })
+    }
 }
 
 impl<T: Item> Block for MultiplyLength<T> {
     fn ports(&mut self) -> Ports<'_> {
-        self.settings
-            .message_inputs(Ports::new().input(&mut self.input).output(&mut self.output))
+        Ports::new().input(&mut self.input).output(&mut self.output)
     }
 
-    fn handle_message(&mut self, port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
-        Settings::dispatch(self, |b| &mut b.settings, port, msg)
-    }
-
-    fn settings(&self) -> Vec<rfgraph::ParamInfo> {
-        self.settings.infos()
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
     }
 
     fn tag_policy(&self) -> TagPolicy {
@@ -229,7 +317,7 @@ impl<T: Item> Block for MultiplyLength<T> {
     }
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
-        let (length_key, scalar) = (&self.key, self.scalar);
+        let (length_key, scalar) = (&self.params.len_tag_key, self.params.scalar);
         pass_through(&mut self.input, &mut self.output, |key, value| {
             Some(match (key == length_key, value.as_f64()) {
                 (true, Some(len)) => Pmt::U64((len * scalar).max(0.0) as u64),
@@ -242,48 +330,26 @@ impl<T: Item> Block for MultiplyLength<T> {
 
 /// `tagged_stream_mux`: GNU Radio's `blocks_tagged_stream_mux`.
 pub(crate) fn tagged_stream_mux_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<TaggedStreamMuxParams>(
         "tagged_stream_mux",
         "Packet Operators",
         "Joins one packet of every tagged input into one packet.",
-        |p: &Params| {
-            let (n, key, head) = (p.usize("inputs")?, p.string("len_tag_key")?, p.usize("preserve_head")?);
-            any_item!(p, T => TaggedStreamMux::<T>::new(n, key, head).map_err(|e| p.refused(e))?)
-        },
+        |p| crate::spec_util::for_any_item!(kind = p.item, T => TaggedStreamMux::<T>::new(p)?),
     )
     .doc("The joined packet holds the packets of `in0`, `in1`, … in that order, with a length tag of their total; their other tags keep their place (those on the first item of input `preserve_head` go to the joined packet's first item).")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(ParamSpec::uint("inputs").default(2u64).doc("number of inputs"))
-    .param(ParamSpec::string("len_tag_key").default("packet_len").doc("the key of the length tags"))
-    .param(ParamSpec::uint("preserve_head").default(0u64).doc("the input whose head tags stay at the head"))
     .input(PortSpec::new("in", PortItem::OfType).repeated("inputs"))
     .output(PortSpec::new("out", PortItem::OfType))
 }
 
 /// `tagged_stream_multiply_length`: GNU Radio's `blocks_tagged_stream_multiply_length`.
 pub(crate) fn multiply_length_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<MultiplyLengthParams>(
         "tagged_stream_multiply_length",
         "Packet Operators",
         "Multiplies the length tags of a stream by a settable scalar.",
-        |p: &Params| {
-            let (key, scalar) = (p.string("len_tag_key")?, p.f64("scalar")?);
-            any_item!(p, T => MultiplyLength::<T> {
-                input: StreamInput::new("in"),
-                output: StreamOutput::new("out"),
-                key,
-                scalar,
-                settings: Settings::new().with(
-                    Setting::new("scalar", |b: &mut MultiplyLength<T>, s: f64| b.scalar = s)
-                        .doc("the factor"),
-                ),
-            })
-        },
+        |p| crate::spec_util::for_any_item!(kind = p.item, T => MultiplyLength::<T>::new(p)?),
     )
-    .doc("Items pass unchanged; each length tag's value becomes `value · scalar`, truncated to an integer.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(ParamSpec::string("len_tag_key").default("packet_len").doc("the key of the length tags"))
-    .param(ParamSpec::float("scalar").default(1.0).settable().doc("the factor"))
+    .doc("Items pass unchanged; each length tag's value becomes `value · scalar`, truncated to an integer. `scalar` may change while running (GNU Radio's `set_scalar`): from the next length tag on.")
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))
 }

@@ -3,11 +3,36 @@
 
 use super::pdu::{PduItem, pdu};
 use num_complex::Complex32;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
-use rfgraph::{Block, BoxError, MessageOutput, Pmt, Ports, StreamInput, TagPolicy, WorkIo};
+use rfgraph::params::{ItemKind, limits};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{
+    Block, BoxError, MessageOutput, ParamError, ParamSet, Pmt, Ports, StreamInput, TagPolicy,
+    WorkIo,
+};
+
+/// The parameters of [`TakeSkipToPdu`] (`take_skip_to_pdu`). `take` and
+/// `skip` may change while the block runs (GNU Radio's `set_take`,
+/// `set_skip`): the PDU or gap under way keeps its length, the next ones
+/// have the new one.
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct TakeSkipToPduParams {
+    /// stream item type
+    #[param(name = "type", kinds(C32, F32, U8))]
+    pub item: ItemKind,
+    /// items per PDU
+    #[param(default = 1024, unit = "items", min = 1, max = limits::MAX_ELEMENTS, settable)]
+    pub take: usize,
+    /// items skipped between PDUs
+    #[param(default = 4096, unit = "items", max = u32::MAX, settable)]
+    pub skip: usize,
+}
 
 /// Posts the first `take` items of every `take + skip` as a PDU with
 /// metadata `pdu_num` (0, 1, …); a last incomplete PDU is not posted.
+///
+/// # Parameters
+/// [`TakeSkipToPduParams`]; `take` and `skip` have message inputs of
+/// their names.
 ///
 /// # Stream Inputs
 /// - `in`: `T` (`u8`, `f32` or `Complex32`).
@@ -17,39 +42,54 @@ use rfgraph::{Block, BoxError, MessageOutput, Pmt, Ports, StreamInput, TagPolicy
 ///
 /// # Usage
 /// ```
-/// use rfgraph_blocks::message::TakeSkipToPdu;
-/// let pdus = TakeSkipToPdu::<f32>::new(1024, 4096)?;
+/// use rfgraph_blocks::message::{TakeSkipToPdu, TakeSkipToPduParams};
+/// let pdus = TakeSkipToPdu::<f32>::new(TakeSkipToPduParams {
+///     take: 1024,
+///     skip: 4096,
+///     ..Default::default()
+/// })?;
 /// # let _ = pdus;
-/// # Ok::<(), String>(())
+/// # Ok::<(), rfgraph::ParamError>(())
 /// ```
 pub struct TakeSkipToPdu<T: PduItem> {
     input: StreamInput<T>,
     output: MessageOutput,
-    take: usize,
-    skip: usize,
-    /// Position in the current period of `take + skip` items.
-    phase: usize,
+    params: TakeSkipToPduParams,
+    /// Whether the items under way are taken (or skipped).
+    taking: bool,
+    /// Items left in the PDU or gap under way.
+    left: usize,
     items: Vec<T>,
     count: u64,
 }
 
 impl<T: PduItem> TakeSkipToPdu<T> {
-    /// PDUs of `take` items, `skip` items apart.
+    /// PDUs of `params.take` items, `params.skip` items apart (the item
+    /// type is `T`'s; `params.item` is what the registry builds from).
     ///
-    /// Errors: a `take` of 0.
-    pub fn new(take: usize, skip: usize) -> Result<Self, String> {
-        if take == 0 {
-            return Err("take must be at least 1".into());
-        }
+    /// Errors: a `take` of 0 or beyond [`limits::MAX_ELEMENTS`].
+    pub fn new(params: TakeSkipToPduParams) -> Result<Self, ParamError> {
+        params.validate()?;
         Ok(Self {
             input: StreamInput::new("in"),
             output: MessageOutput::new("pdus"),
-            take,
-            skip,
-            phase: 0,
-            items: Vec::with_capacity(take.min(1 << 20)),
+            taking: true,
+            left: params.take,
+            items: Vec::with_capacity(params.take.min(1 << 20)),
+            params,
             count: 0,
         })
+    }
+
+    /// Posts the PDU gathered.
+    fn post(&mut self) {
+        let meta = [("pdu_num".to_string(), Pmt::U64(self.count))]
+            .into_iter()
+            .collect();
+        let capacity = self.params.take.min(1 << 20);
+        let items = std::mem::replace(&mut self.items, Vec::with_capacity(capacity));
+        self.output.post(pdu(meta, T::to_data(items)));
+        self.count += 1;
     }
 }
 
@@ -60,37 +100,35 @@ impl<T: PduItem> Block for TakeSkipToPdu<T> {
             .message_output(&mut self.output)
     }
 
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
     fn tag_policy(&self) -> TagPolicy {
         TagPolicy::Manual
     }
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
-        let i = self.input.slice();
+        let len = self.input.slice().len();
         let mut k = 0;
-        while k < i.len() {
-            if self.phase < self.take {
-                let n = (self.take - self.phase).min(i.len() - k);
-                self.items.extend_from_slice(&i[k..k + n]);
-                self.phase += n;
-                k += n;
-                if self.phase == self.take {
-                    let meta = [("pdu_num".to_string(), Pmt::U64(self.count))]
-                        .into_iter()
-                        .collect();
-                    let items = std::mem::replace(
-                        &mut self.items,
-                        Vec::with_capacity(self.take.min(1 << 20)),
-                    );
-                    self.output.post(pdu(meta, T::to_data(items)));
-                    self.count += 1;
-                }
-            } else {
-                let n = (self.take + self.skip - self.phase).min(i.len() - k);
-                self.phase += n;
-                k += n;
+        while k < len {
+            let n = self.left.min(len - k);
+            if self.taking {
+                self.items.extend_from_slice(&self.input.slice()[k..k + n]);
             }
-            if self.phase == self.take + self.skip {
-                self.phase = 0;
+            self.left -= n;
+            k += n;
+            if self.left == 0 {
+                // The next PDU or gap takes the parameters of now.
+                if self.taking {
+                    self.post();
+                }
+                let (take, skip) = (self.params.take, self.params.skip);
+                (self.taking, self.left) = if self.taking && skip > 0 {
+                    (false, skip)
+                } else {
+                    (true, take)
+                };
             }
         }
         self.input.consume(k);
@@ -100,20 +138,16 @@ impl<T: PduItem> Block for TakeSkipToPdu<T> {
 
 /// `take_skip_to_pdu`: GNU Radio's `pdu_take_skip_to_pdu`.
 pub(crate) fn spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<TakeSkipToPduParams>(
         "take_skip_to_pdu",
         "Packet Operators",
         "PDUs of `take` items every `take + skip` items of a stream.",
-        |p: &Params| {
-            let (take, skip) = (p.usize("take")?, p.usize("skip")?);
-            rfgraph::for_item_kinds!(p, p.item_type()?, { U8 => u8, F32 => f32, C32 => Complex32 } as T
-                => TakeSkipToPdu::<T>::new(take, skip).map_err(|e| p.refused(e))?)
+        |p| {
+            rfgraph::for_item_kinds!(p.item, { U8 => u8, F32 => f32, C32 => Complex32 } as T
+                => TakeSkipToPdu::<T>::new(p)?)
         },
     )
-    .doc("Each PDU's metadata is `pdu_num`, counting from 0; a last incomplete PDU is dropped.")
-    .param(ParamSpec::item_type(&[ItemKind::C32, ItemKind::F32, ItemKind::U8]))
-    .param(ParamSpec::uint("take").default(1024u64).unit("items").doc("items per PDU"))
-    .param(ParamSpec::uint("skip").default(4096u64).unit("items").doc("items skipped between PDUs"))
+    .doc("Each PDU's metadata is `pdu_num`, counting from 0; a last incomplete PDU is dropped. `take` and `skip` may change while running (GNU Radio's `set_take`, `set_skip`): the PDU or gap under way keeps its length, the next ones have the new ones.")
     .input(PortSpec::new("in", PortItem::OfType))
     .message_output("pdus")
 }
