@@ -209,17 +209,7 @@ fn documentation(spec: &BlockSpec) -> String {
             out.push('\n');
         }
     }
-    let settable: Vec<&str> = spec
-        .params
-        .iter()
-        .filter(|p| p.settable)
-        .flat_map(|p| std::iter::once(p.name).chain(p.aliases.iter().copied()))
-        .collect();
-    let inputs: Vec<&str> = settable
-        .iter()
-        .chain(&spec.message_inputs)
-        .copied()
-        .collect();
+    let inputs = spec.message_input_names();
     if !inputs.is_empty() {
         let _ = writeln!(out, "Message inputs: {}", inputs.join(", "));
     }

@@ -80,17 +80,12 @@ fn expand(b: &FlatBlock, specs: &[PortSpec], optional: &mut Vec<String>) -> Vec<
 impl PortTable {
     /// The ports of `b`.
     pub fn of(b: &FlatBlock) -> Self {
-        let mut message_inputs: Vec<String> = b
+        let message_inputs: Vec<String> = b
             .spec
-            .message_inputs
-            .iter()
-            .map(|s| s.to_string())
+            .message_input_names()
+            .into_iter()
+            .map(str::to_string)
             .collect();
-        for p in b.spec.params.iter().filter(|p| p.settable) {
-            if !message_inputs.iter().any(|m| m == p.name) {
-                message_inputs.push(p.name.to_string());
-            }
-        }
         let mut optional = Vec::new();
         Self {
             inputs: expand(b, &b.spec.inputs, &mut optional),

@@ -344,11 +344,7 @@ impl<'a> Importer<'a> {
                     let known: Vec<&str> = if output {
                         spec.message_outputs.clone()
                     } else {
-                        spec.message_inputs
-                            .iter()
-                            .copied()
-                            .chain(spec.params.iter().filter(|p| p.settable).map(|p| p.name))
-                            .collect()
+                        spec.message_input_names()
                     };
                     let gr_id = self
                         .grc_blocks

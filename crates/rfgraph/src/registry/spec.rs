@@ -209,6 +209,21 @@ impl BlockSpec {
         self
     }
 
+    /// Every message input of the block as it runs: those it declares,
+    /// then one for each settable parameter and each of its aliases (the
+    /// runtime's order, see [`params::setting_inputs`](crate::params::setting_inputs)).
+    pub fn message_input_names(&self) -> Vec<&'static str> {
+        let mut names = self.message_inputs.clone();
+        for p in self.params.iter().filter(|p| p.settable) {
+            for name in std::iter::once(p.name).chain(p.aliases.iter().copied()) {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+        names
+    }
+
     /// The parameter called `name`.
     pub fn param_spec(&self, name: &str) -> Option<&ParamSpec> {
         self.params.iter().find(|p| p.name == name)
