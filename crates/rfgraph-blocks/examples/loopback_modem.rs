@@ -8,13 +8,13 @@
 use num_complex::Complex32;
 use rfgraph::Flowgraph;
 use rfgraph::scheduler::Tpb;
-use rfgraph_blocks::channels::ChannelModel;
+use rfgraph_blocks::channels::{ChannelModel, ChannelModelParams};
 use rfgraph_blocks::digital::{
-    chunks_to_symbols, clock_recovery_mm, constellation_decoder, costas_loop, diff_decoder,
-    diff_encoder, repack_bits,
+    ChunksToSymbolsParams, ClockRecoveryMmParams, ConstellationDecoderParams, ConstellationName,
+    CostasLoopParams, DiffCoderParams, RepackBitsParams, chunks_to_symbols, clock_recovery_mm,
+    constellation_decoder, costas_loop, diff_decoder, diff_encoder, repack_bits,
 };
 use rfgraph_blocks::{DspBlock, VectorSink, VectorSource};
-use rfgraph_dsp::digital::{Constellation, Endianness};
 use rfgraph_dsp::filter::{FirCcf, InterpolatingFirCcf};
 use rfgraph_dsp::firdes::root_raised_cosine;
 
@@ -46,31 +46,39 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rx_taps = root_raised_cosine(1.0, SPS as f64, 1.0, 0.35, 11 * SPS)?;
     let mut fg = Flowgraph::new();
     let src = fg.add(VectorSource::new(frame));
-    let unpack = fg.add(repack_bits(8, 1, Endianness::MsbFirst)?);
-    let enc = fg.add(diff_encoder(2)?);
+    let unpack = fg.add(repack_bits(RepackBitsParams {
+        k: 8,
+        l: 1,
+        ..Default::default()
+    })?);
+    let enc = fg.add(diff_encoder(DiffCoderParams::default())?);
     let map = fg.add(chunks_to_symbols::<u8, Complex32>(
-        vec![Complex32::new(-1.0, 0.0), Complex32::new(1.0, 0.0)],
-        1,
+        ChunksToSymbolsParams::default(),
     )?);
     let shape = fg.add(DspBlock::new(InterpolatingFirCcf::new(&tx_taps, SPS)?));
-    let channel = fg.add(ChannelModel::new(
-        noise,
-        0.0005,
-        1.0,
-        &[Complex32::new(1.0, 0.0)],
-        1,
-    )?);
+    let channel = fg.add(ChannelModel::new(ChannelModelParams {
+        noise_voltage: noise,
+        frequency_offset: 0.0005,
+        seed: 1,
+        ..Default::default()
+    })?);
     let matched = fg.add(DspBlock::new(FirCcf::new(&rx_taps)?));
-    let costas = fg.add(costas_loop(2.0 * std::f32::consts::PI / 100.0, 2)?);
-    let clock = fg.add(clock_recovery_mm::<Complex32>(
-        SPS as f32,
-        0.25 * 0.175 * 0.175,
-        0.5,
-        0.175,
-        0.005,
-    )?);
-    let decide = fg.add(constellation_decoder(Constellation::by_name("bpsk")?));
-    let dec = fg.add(diff_decoder(2)?);
+    let costas = fg.add(costas_loop(CostasLoopParams {
+        loop_bw: 2.0 * std::f32::consts::PI / 100.0,
+        order: 2,
+    })?);
+    let clock = fg.add(clock_recovery_mm::<Complex32>(ClockRecoveryMmParams {
+        omega: SPS as f32,
+        gain_omega: 0.25 * 0.175 * 0.175,
+        mu: 0.5,
+        gain_mu: 0.175,
+        omega_relative_limit: 0.005,
+        ..Default::default()
+    })?);
+    let decide = fg.add(constellation_decoder(ConstellationDecoderParams {
+        constellation: ConstellationName::Bpsk,
+    })?);
+    let dec = fg.add(diff_decoder(DiffCoderParams::default())?);
     let sink = fg.add(VectorSink::<u8>::new());
     fg.chain(&[
         src, unpack, enc, map, shape, channel, matched, costas, clock, decide, dec, sink,

@@ -10,7 +10,7 @@
 //! | stream utilities | [`Head`], [`Throttle`], [`Copy`](struct@Copy), [`CopyRand`], [`Map`] |
 //! | signal processing | [`DspBlock`] around any `rfgraph-dsp` kernel (FIR, resamplers, FFT, demodulators, ...) |
 //! | analog | [`analog::RandomSource`], [`analog::FastNoiseSource`], [`analog::frequency_modulator`], [`analog::single_pole_iir_filter`] |
-//! | digital | bit packing ([`digital::repack_bits`], ...), [`digital::chunks_to_symbols`], [`digital::map_bb`], [`digital::binary_slicer`], differential coding, [`digital::constellation_decoder`], [`digital::constellation_modulator`], [`digital::costas_loop`], [`digital::clock_recovery_mm`] |
+//! | digital | bit packing ([`digital::repack_bits`], ...), [`digital::chunks_to_symbols`], [`digital::map_bb`], [`digital::binary_slicer`], differential coding, [`digital::constellation_decoder`], [`digital::ConstellationModulator`], [`digital::costas_loop`], [`digital::clock_recovery_mm`] |
 //! | channels | [`channels::ChannelModel`] |
 //! | messages | [`MessageBurst`], [`MessageForward`], [`MessageSink`]; in [`message`]: strobes, debug printers in GNU Radio's format, PDUs (`[Map(meta), data]`) and tagged streams |
 //! | math | in [`math`]: N-input add/subtract/multiply/divide, settable constants, complex parts and magnitudes, `nlog10`, matrices, reductions, level blocks |

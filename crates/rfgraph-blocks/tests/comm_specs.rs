@@ -1,7 +1,8 @@
 //! The registry specs of the digital, analog and channel blocks: each
-//! builds from its defaults, its settable parameters are exactly the
-//! built block's settings, and bad values are errors naming the
-//! parameter, never panics.
+//! builds from its defaults and carries the very declaration the registry
+//! lists (its settable parameters are its message inputs), and bad values
+//! are errors naming the parameter, refused by `rfgraph check` as by
+//! building, never panics.
 
 use rfgraph::Pmt;
 use rfgraph::registry::Registry;
@@ -43,49 +44,84 @@ fn registry() -> Registry {
 }
 
 #[test]
-fn every_block_builds_from_defaults_with_its_settings() {
+fn every_block_builds_from_defaults_with_its_declaration() {
     let r = registry();
     for name in NAMES {
         let spec = r.get(name).unwrap();
-        let block = spec
+        let mut block = spec
             .build(BTreeMap::new())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        let mut settable: Vec<&str> = spec
-            .params
-            .iter()
-            .filter(|p| p.settable)
-            .map(|p| p.name)
-            .collect();
-        let mut settings: Vec<String> = block
-            .settings()
-            .iter()
-            .map(|i| i.name.to_string())
-            .collect();
-        settable.sort();
-        settings.sort();
-        assert_eq!(settable, settings, "{name}");
+        assert!(block.settings().is_empty(), "{name}: a settings table");
+        match block.params() {
+            Some(params) => assert_eq!(params.describe(), spec.params, "{name}"),
+            None => assert!(spec.params.is_empty(), "{name}: no declaration"),
+        }
     }
 }
 
 #[test]
 fn bad_values_are_errors_that_name_the_parameter() {
     let r = registry();
-    let cases: [(&str, &str, Pmt); 12] = [
+    let cases: Vec<(&str, &str, Pmt)> = vec![
         ("repack_bits", "k", Pmt::U64(9)),
+        ("repack_bits", "endianness", Pmt::from("middle")),
         ("unpack_k_bits", "k", Pmt::U64(0)),
+        ("pack_k_bits", "k", Pmt::U64(9)),
         ("packed_to_unpacked", "endianness", Pmt::from("middle")),
+        ("packed_to_unpacked", "bits_per_chunk", Pmt::U64(9)),
+        ("unpacked_to_packed", "bits_per_chunk", Pmt::U64(0)),
         ("chunks_to_symbols", "dimension", Pmt::U64(0)),
+        ("chunks_to_symbols", "dimension", Pmt::U64(3)),
+        ("chunks_to_symbols", "symbol_table", Pmt::VecF32(vec![])),
+        ("chunks_to_symbols", "output_type", Pmt::from("i16")),
         ("map", "map", Pmt::List(vec![Pmt::I64(300)])),
+        ("map", "map", Pmt::List(vec![Pmt::I64(0); 257])),
         ("diff_encoder", "modulus", Pmt::U64(1)),
+        ("diff_decoder", "coding", Pmt::from("manchester")),
         ("constellation_decoder", "constellation", Pmt::from("64qam")),
+        (
+            "constellation_modulator",
+            "constellation",
+            Pmt::from("64qam"),
+        ),
+        ("constellation_modulator", "sps", Pmt::U64(0)),
+        ("constellation_modulator", "sps", Pmt::U64(1)),
+        ("constellation_modulator", "excess_bw", Pmt::F64(0.0)),
+        ("meas_evm", "mode", Pmt::from("loud")),
         ("costas_loop", "order", Pmt::U64(3)),
+        ("costas_loop", "loop_bw", Pmt::F64(-0.1)),
         ("clock_recovery_mm", "omega", Pmt::F64(0.5)),
+        ("clock_recovery_mm", "mu", Pmt::F64(1.0)),
+        ("clock_recovery_mm", "omega", Pmt::F64(1e12)),
+        ("fll_band_edge", "sps", Pmt::F64(0.0)),
+        ("fll_band_edge", "filter_size", Pmt::U64(1 << 20)),
+        ("pfb_clock_sync", "osps", Pmt::U64(2)),
+        ("pfb_clock_sync", "sps", Pmt::F64(0.0)),
+        ("pfb_clock_sync", "taps", Pmt::VecF32(vec![1.0; 3])),
+        ("pfb_clock_sync", "max_rate_deviation", Pmt::F64(-1.0)),
+        ("pfb_clock_sync", "filter_size", Pmt::U64(4097)),
+        ("channel_model", "taps", Pmt::VecF32(vec![])),
+        ("channel_model", "noise_voltage", Pmt::F64(-1.0)),
+        ("channel_model", "epsilon", Pmt::F64(0.0)),
+        ("iir_filter", "feedforward", Pmt::VecF32(vec![])),
         ("random_source", "max", Pmt::I64(0)),
+        ("random_source", "min", Pmt::I64(-1)),
         ("fastnoise_source", "samples", Pmt::U64(0)),
+        ("fastnoise_source", "kind", Pmt::from("laplacian")),
         ("single_pole_iir_filter", "alpha", Pmt::F64(2.0)),
+        ("single_pole_iir_filter", "vlen", Pmt::U64(2)),
+        ("fm_preemph", "tau", Pmt::F64(0.0)),
+        ("vco", "sample_rate", Pmt::F64(0.0)),
+        ("agc2", "max_gain", Pmt::F64(-1.0)),
     ];
     for (name, param, value) in cases {
         let given: BTreeMap<String, Pmt> = [(param.to_string(), value)].into_iter().collect();
+        let spec = r.get(name).unwrap();
+        let checked = spec.check(given.clone()).err();
+        assert!(
+            checked.is_some(),
+            "{name}.{param}: rfgraph check accepts it"
+        );
         let e = r
             .build(name, given)
             .err()
@@ -93,7 +129,7 @@ fn bad_values_are_errors_that_name_the_parameter() {
         let text = e.to_string();
         assert!(text.contains(name), "{name}: {text}");
         assert!(
-            text.contains(param) || text.contains("must") || text.contains("unknown"),
+            text.contains(&format!("`{param}`")),
             "{name}.{param}: {text}"
         );
     }

@@ -9,7 +9,10 @@ mod common;
 use common::{RunBounded, every_scheduler};
 use num_complex::Complex32;
 use rfgraph::Flowgraph;
-use rfgraph_blocks::digital::constellation_modulator;
+use rfgraph::ParamChoice;
+use rfgraph_blocks::digital::{
+    ConstellationModulator, ConstellationModulatorParams, ConstellationName,
+};
 use rfgraph_blocks::{DspBlock, VectorSink, VectorSource};
 use rfgraph_dsp::digital::Constellation;
 use rfgraph_dsp::filter::FirCcf;
@@ -47,14 +50,22 @@ fn expected(c: &Constellation, differential: bool, bytes: &[u8]) -> Vec<u8> {
 }
 
 fn modulate(
-    c: Constellation,
+    constellation: ConstellationName,
     differential: bool,
     scheduler: Box<dyn rfgraph::Scheduler>,
 ) -> Vec<Complex32> {
     let taps = root_raised_cosine(1.0, SPS as f64, 1.0, 0.35, 11 * SPS).unwrap();
     let mut fg = Flowgraph::new();
     let src = fg.add(VectorSource::new(bytes()));
-    let m = fg.add(constellation_modulator(c, differential, SPS, 0.35).unwrap());
+    let m = fg.add(
+        ConstellationModulator::new(ConstellationModulatorParams {
+            constellation,
+            differential,
+            sps: SPS,
+            excess_bw: 0.35,
+        })
+        .unwrap(),
+    );
     let matched = fg.add(DspBlock::new(FirCcf::new(&taps).unwrap()));
     let sink = fg.add(VectorSink::<Complex32>::new());
     fg.chain(&[src, m, matched, sink]).unwrap();
@@ -80,7 +91,8 @@ fn symbol_instants_decide_to_gnu_radios_symbols() {
             let sched = scheduler.name().to_string();
             let c = Constellation::by_name(name).unwrap();
             let want = expected(&c, differential, &bytes());
-            let samples = modulate(c.clone(), differential, scheduler);
+            let named = ConstellationName::from_choice(name).unwrap();
+            let samples = modulate(named, differential, scheduler);
             assert_eq!(samples.len(), want.len() * SPS, "{name} on {sched}");
             // Scale: the RRC pair has a peak gain near 1; compare decisions.
             let got: Vec<u8> = (0..want.len() - 12)

@@ -1,97 +1,165 @@
 //! `fastnoise_source` (GNU Radio `analog_fastnoise_source_x`): noise
 //! drawn at random from a pool computed once.
 
-use super::{items, items_param};
 use crate::generate::distributions::BLOCK;
 use crate::generate::rng::Xoshiro256PlusPlus;
 use crate::limit::Limit;
 use crate::{NoiseItem, NoiseKind};
 use num_complex::Complex32;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
-use rfgraph::{Block, BoxError, ParamError, Ports, StreamOutput, WorkIo};
+use rfgraph::params::{ItemKind, limits};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{Block, BoxError, ParamError, ParamSet, Ports, StreamOutput, WorkIo};
+
+/// The distribution of a [`FastNoiseSource`]'s pool. GNU Radio's
+/// `GR_UNIFORM` and `GR_GAUSSIAN` parse too (its Laplacian and impulse
+/// noise are not implemented).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, rfgraph::ParamChoice)]
+pub enum FastNoiseKind {
+    /// Uniform in `(−amplitude, amplitude)` (complex: per component, with
+    /// `amplitude/√2`).
+    #[choice(alias = "gr_uniform", alias = "analog.gr_uniform")]
+    Uniform,
+    /// Normal with standard deviation `amplitude` (complex: circular, of
+    /// total power `amplitude²`).
+    #[choice(alias = "normal", alias = "gr_gaussian", alias = "analog.gr_gaussian")]
+    Gaussian,
+}
+
+impl From<FastNoiseKind> for NoiseKind {
+    fn from(kind: FastNoiseKind) -> Self {
+        match kind {
+            FastNoiseKind::Uniform => NoiseKind::Uniform,
+            FastNoiseKind::Gaussian => NoiseKind::Gaussian,
+        }
+    }
+}
+
+/// The parameters of [`FastNoiseSource`] (`fastnoise_source`, GNU Radio's
+/// `analog_fastnoise_source_x`). The kind and the amplitude may change
+/// while it runs, as GNU Radio's `set_type` and `set_amplitude` allow.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct FastNoiseParams {
+    /// the distribution; a change draws a new pool from the generator
+    #[param(default = FastNoiseKind::Gaussian, alias = "noise_type", settable)]
+    pub kind: FastNoiseKind,
+    /// standard deviation (gaussian) or bound (uniform); a negative one
+    /// flips the sign
+    #[param(default = 1.0, alias = "amp", settable)]
+    pub amplitude: f32,
+    /// generator seed
+    #[param(default = 0)]
+    pub seed: u64,
+    /// pool size
+    #[param(default = 8192, min = 1, max = limits::MAX_ELEMENTS)]
+    pub samples: usize,
+    /// stop after this many items (endless when not set)
+    #[param(unit = "items")]
+    pub items: Option<u64>,
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32))]
+    pub item: ItemKind,
+}
 
 /// Fast noise: a pool of `samples` noise values is made once, then each
 /// output is a uniformly random pick from it (GNU Radio's
 /// `fastnoise_source_f` / `_c`, same scaling as [`NoiseSource`](crate::NoiseSource);
 /// GNU Radio's generator differs, so the values are only distributed
-/// alike).
+/// alike). As in GNU Radio, a new kind draws a new pool from the running
+/// generator; a new amplitude rescales the pool from the next item on.
+///
+/// # Parameters
+/// [`FastNoiseParams`]; `T` is the item type.
 ///
 /// # Stream Outputs
 /// - `out`: `T` (`f32` or `Complex32`)
 ///
-/// # Parameters
-/// - `kind`: uniform or Gaussian.
-/// - `amplitude`: standard deviation (Gaussian) or bound (uniform).
-/// - `seed`: the generator's seed.
-/// - `samples`: pool size (≥ 1).
-///
 /// # Usage
 /// ```
 /// use num_complex::Complex32;
-/// use rfgraph_blocks::NoiseKind;
-/// use rfgraph_blocks::analog::FastNoiseSource;
-/// let noise = FastNoiseSource::<Complex32>::new(NoiseKind::Gaussian, 0.1, 0, 8192)?.limit(1000);
+/// use rfgraph_blocks::analog::{FastNoiseParams, FastNoiseSource};
+/// let noise = FastNoiseSource::<Complex32>::new(FastNoiseParams {
+///     amplitude: 0.1,
+///     items: Some(1000),
+///     ..Default::default()
+/// })?;
 /// # let _ = noise;
 /// # Ok::<(), rfgraph::ParamError>(())
 /// ```
 pub struct FastNoiseSource<T: NoiseItem> {
     output: StreamOutput<T>,
+    params: FastNoiseParams,
+    /// The noise the output picks from: unit noise times the amplitude.
     pool: Vec<T>,
+    /// The generator as it was when the pool's unit noise was drawn, to
+    /// draw the same again for a new amplitude.
+    drawn_from: Xoshiro256PlusPlus,
     rng: Xoshiro256PlusPlus,
     limit: Limit,
 }
 
 impl<T: NoiseItem> FastNoiseSource<T> {
-    /// A pool of `samples` values of `kind` noise scaled by `amplitude`.
+    /// A pool of `params.samples` values of `params.kind` noise scaled by
+    /// `params.amplitude` (the item type is `T`'s; `params.item` is what
+    /// the registry builds from).
     ///
-    /// Errors: a non-finite amplitude, an empty or huge pool.
-    pub fn new(
-        kind: NoiseKind,
-        amplitude: f32,
-        seed: u64,
-        samples: usize,
-    ) -> Result<Self, ParamError> {
-        if !amplitude.is_finite() {
-            return Err(ParamError::new(
-                "FastNoiseSource",
-                "amplitude",
-                format!("must be finite, not {amplitude}"),
-            ));
-        }
-        if samples == 0 || samples > 1 << 26 {
-            return Err(ParamError::new(
-                "FastNoiseSource",
-                "samples",
-                format!("must be 1..=2^26, got {samples}"),
-            ));
-        }
-        let mut rng = Xoshiro256PlusPlus::from_seed(seed);
-        let mut pool = Vec::with_capacity(samples.next_multiple_of(BLOCK));
-        let mut block = [T::default(); BLOCK];
-        while pool.len() < samples {
-            T::unit_block(kind, &mut rng, &mut block);
-            pool.extend_from_slice(&block);
-        }
-        pool.truncate(samples);
-        T::scale(&mut pool, amplitude);
-        Ok(Self {
+    /// Errors: a parameter out of its range.
+    pub fn new(params: FastNoiseParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        let rng = Xoshiro256PlusPlus::from_seed(params.seed);
+        let mut source = Self {
             output: StreamOutput::new("out"),
-            pool,
+            limit: Limit::new(params.items),
+            pool: Vec::new(),
+            drawn_from: rng.clone(),
             rng,
-            limit: Limit::unlimited(),
-        })
+            params,
+        };
+        source.draw();
+        Ok(source)
     }
 
-    /// Stops after `items` items.
-    pub fn limit(mut self, items: u64) -> Self {
-        self.limit = Limit::of(items);
-        self
+    /// Draws a new pool from the running generator.
+    fn draw(&mut self) {
+        self.drawn_from = self.rng.clone();
+        self.pool = scaled_pool(&self.params, &mut self.rng);
     }
+
+    /// The same unit noise again, times the current amplitude.
+    fn rescale(&mut self) {
+        self.pool = scaled_pool(&self.params, &mut self.drawn_from.clone());
+    }
+}
+
+/// `params.samples` values of `params.kind` noise from `rng`, times
+/// `params.amplitude`.
+fn scaled_pool<T: NoiseItem>(params: &FastNoiseParams, rng: &mut Xoshiro256PlusPlus) -> Vec<T> {
+    let mut pool = Vec::with_capacity(params.samples.next_multiple_of(BLOCK));
+    let mut block = [T::default(); BLOCK];
+    while pool.len() < params.samples {
+        T::unit_block(params.kind.into(), rng, &mut block);
+        pool.extend_from_slice(&block);
+    }
+    pool.truncate(params.samples);
+    T::scale(&mut pool, params.amplitude);
+    pool
 }
 
 impl<T: NoiseItem> Block for FastNoiseSource<T> {
     fn ports(&mut self) -> Ports<'_> {
         Ports::new().output(&mut self.output)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
+    fn params_changed(&mut self, name: &str) -> Result<(), BoxError> {
+        if name == "kind" {
+            self.draw();
+        } else {
+            self.rescale();
+        }
+        Ok(())
     }
 
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
@@ -109,27 +177,22 @@ impl<T: NoiseItem> Block for FastNoiseSource<T> {
 }
 
 pub(crate) fn spec() -> BlockSpec {
-    BlockSpec::new("fastnoise_source", "Sources", "Noise picked at random from a precomputed pool.", |p| {
-        let kind: NoiseKind = p.string("kind")?.parse().map_err(|e| p.invalid("kind", e))?;
-        let (amp, seed, samples) = (p.f32("amplitude")?, p.u64("seed")?, p.usize("samples")?);
-        let items = items(p)?;
-        macro_rules! build {
-            ($t:ty) => {{
-                let s = FastNoiseSource::<$t>::new(kind, amp, seed, samples).map_err(|e| p.refused(e))?;
-                match items {
-                    Some(i) => s.limit(i),
-                    None => s,
-                }
-            }};
-        }
-        rfgraph::for_item_kinds!(p, p.item_type()?, { F32 => f32, C32 => Complex32 } as T => build!(T))
-    })
-    .doc("GNU Radio's `analog_fastnoise_source_x`: a pool of `samples` noise values, each output a random pick from it. Uniform and Gaussian noise (GNU Radio's Laplacian and impulse kinds are not implemented); scaling as `noise_source`.")
-    .param(ParamSpec::string("kind").default("gaussian").doc("`uniform` or `gaussian` (GNU Radio's `GR_GAUSSIAN` accepted)"))
-    .param(ParamSpec::float("amplitude").default(1.0).doc("standard deviation (gaussian) or bound (uniform)"))
-    .param(ParamSpec::uint("seed").default(0u64).doc("generator seed"))
-    .param(ParamSpec::uint("samples").default(8192u64).doc("pool size"))
-    .param(items_param())
-    .param(ParamSpec::item_type(&[ItemKind::F32, ItemKind::C32]))
+    BlockSpec::of::<FastNoiseParams>(
+        "fastnoise_source",
+        "Sources",
+        "Noise picked at random from a precomputed pool.",
+        |p| {
+            rfgraph::for_item_kinds!(p.item, { F32 => f32, C32 => Complex32 } as T
+                => FastNoiseSource::<T>::new(p)?)
+        },
+    )
+    .doc(
+        "GNU Radio's `analog_fastnoise_source_x`: a pool of `samples` noise values, each \
+         output a random pick from it. Uniform and Gaussian noise (GNU Radio's Laplacian and \
+         impulse kinds are not implemented); scaling as `noise_source`. The kind and the \
+         amplitude may change while it runs, as with GNU Radio's `set_type` and \
+         `set_amplitude`: a new kind draws a new pool from the running generator, a new \
+         amplitude rescales the pool. Endless unless `items` is set.",
+    )
     .output(PortSpec::new("out", PortItem::OfType))
 }

@@ -1,13 +1,31 @@
 //! `frequency_modulator` (GNU Radio `analog_frequency_modulator_fc`).
 
 use crate::DspBlock;
-use rfgraph::Setting;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
-use rfgraph_dsp::DspError;
+use crate::digital::params::dsp_error;
+use rfgraph::params::ItemKind;
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{ParamError, ParamSet};
 use rfgraph_dsp::analog::FrequencyModulator;
 
+/// The parameters of `frequency_modulator`, GNU Radio's
+/// `analog_frequency_modulator_fc`.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct FrequencyModulatorParams {
+    /// phase step per unit of input (`2π·deviation/sample_rate`); the
+    /// phase goes on when it changes
+    #[param(default = 1.0, unit = "rad/sample", settable)]
+    pub sensitivity: f32,
+}
+
+/// The block [`frequency_modulator`] builds.
+pub type FrequencyModulatorBlock = DspBlock<FrequencyModulator, FrequencyModulatorParams>;
+
 /// Frequency modulation: `phase += sensitivity·x`, `out = e^{j·phase}`
-/// (GNU Radio's `frequency_modulator_fc`).
+/// (GNU Radio's `frequency_modulator_fc`). The sensitivity may change
+/// while it runs.
+///
+/// # Parameters
+/// [`FrequencyModulatorParams`].
 ///
 /// # Stream Inputs
 /// - `in`: `f32`
@@ -15,35 +33,41 @@ use rfgraph_dsp::analog::FrequencyModulator;
 /// # Stream Outputs
 /// - `out`: `Complex32`, unit magnitude
 ///
-/// # Message Inputs
-/// - `sensitivity`: rad/sample per unit of input.
-///
-/// # Parameters
-/// - `sensitivity`: rad/sample per unit (`2π·deviation/sample_rate`).
-///
 /// # Usage
 /// ```
-/// let fm = rfgraph_blocks::analog::frequency_modulator(2.0 * std::f32::consts::PI * 5e3 / 48e3)?;
+/// use rfgraph_blocks::analog::{FrequencyModulatorParams, frequency_modulator};
+/// let fm = frequency_modulator(FrequencyModulatorParams {
+///     sensitivity: 2.0 * std::f32::consts::PI * 5e3 / 48e3,
+/// })?;
 /// # let _ = fm;
-/// # Ok::<(), rfgraph_dsp::DspError>(())
+/// # Ok::<(), rfgraph::ParamError>(())
 /// ```
-pub fn frequency_modulator(sensitivity: f32) -> Result<DspBlock<FrequencyModulator>, DspError> {
-    Ok(
-        DspBlock::new(FrequencyModulator::new(sensitivity)?).with_setting(
-            Setting::try_new("sensitivity", |k: &mut FrequencyModulator, s: f32| {
-                k.set_sensitivity(s)
-            })
-            .unit("rad/sample"),
-        ),
-    )
+pub fn frequency_modulator(
+    params: FrequencyModulatorParams,
+) -> Result<FrequencyModulatorBlock, ParamError> {
+    params.validate()?;
+    let kernel = FrequencyModulator::new(params.sensitivity).map_err(dsp_error(
+        "frequency_modulator",
+        "sensitivity",
+        &[],
+    ))?;
+    Ok(DspBlock::tuned(kernel, params, |kernel, p, _| {
+        Ok(kernel.set_sensitivity(p.sensitivity)?)
+    }))
 }
 
 pub(crate) fn spec() -> BlockSpec {
-    BlockSpec::new("frequency_modulator", "Modulators", "Frequency modulator: phase advances by sensitivity times the input.", |p| {
-        Ok(Box::new(frequency_modulator(p.f32("sensitivity")?).map_err(|e| p.refused(e))?) as Box<dyn rfgraph::Block>)
-    })
-    .doc("GNU Radio's `analog_frequency_modulator_fc`: `phase += sensitivity·in` (kept in [−π, π)), `out = cos(phase) + j·sin(phase)`.")
-    .param(ParamSpec::float("sensitivity").default(1.0).unit("rad/sample").settable().doc("phase step per unit of input"))
+    BlockSpec::of::<FrequencyModulatorParams>(
+        "frequency_modulator",
+        "Modulators",
+        "Frequency modulator: phase advances by sensitivity times the input.",
+        |p| Ok(Box::new(frequency_modulator(p)?) as Box<dyn rfgraph::Block>),
+    )
+    .doc(
+        "GNU Radio's `analog_frequency_modulator_fc`: `phase += sensitivity·in` (kept in \
+         [−π, π)), `out = cos(phase) + j·sin(phase)`. The sensitivity may change while it \
+         runs (GNU Radio's `set_sensitivity`), phase-continuously.",
+    )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::C32)))
 }

@@ -10,13 +10,17 @@ mod random_source;
 mod single_pole_iir;
 mod vco;
 
-pub use agc2::agc2;
-pub use fastnoise_source::FastNoiseSource;
-pub use frequency_modulator::frequency_modulator;
-pub use iir_filter::{fm_preemph, iir_filter};
-pub use random_source::{RandomItem, RandomSource};
-pub use single_pole_iir::single_pole_iir_filter;
-pub use vco::vco;
+pub use agc2::{Agc2Block, Agc2Params, agc2};
+pub use fastnoise_source::{FastNoiseKind, FastNoiseParams, FastNoiseSource};
+pub use frequency_modulator::{
+    FrequencyModulatorBlock, FrequencyModulatorParams, frequency_modulator,
+};
+pub use iir_filter::{
+    FmPreemphBlock, FmPreemphParams, IirFilterBlock, IirFilterParams, fm_preemph, iir_filter,
+};
+pub use random_source::{RandomItem, RandomSource, RandomSourceParams};
+pub use single_pole_iir::{SinglePoleIirBlock, SinglePoleIirParams, single_pole_iir_filter};
+pub use vco::{VcoBlock, VcoParams, vco};
 
 pub(crate) use agc2::spec as agc2_spec;
 pub(crate) use fastnoise_source::spec as fastnoise_source_spec;
@@ -25,5 +29,3 @@ pub(crate) use iir_filter::{fm_preemph_spec, iir_filter_spec};
 pub(crate) use random_source::spec as random_source_spec;
 pub(crate) use single_pole_iir::spec as single_pole_iir_filter_spec;
 pub(crate) use vco::spec as vco_spec;
-
-pub(crate) use crate::spec_util::{items, items_param};

@@ -1,11 +1,11 @@
 //! `random_source` (GNU Radio `analog_random_source_x`): a vector of
 //! uniformly random integers, played once or repeated.
 
-use super::{items, items_param};
 use crate::generate::rng::Xoshiro256PlusPlus;
 use crate::limit::Limit;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
-use rfgraph::{Block, BoxError, Item, ParamError, Ports, StreamOutput, WorkIo};
+use rfgraph::params::{ItemKind, limits};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{Block, BoxError, Item, ParamError, ParamSet, Ports, StreamOutput, WorkIo};
 
 /// An integer item [`RandomSource`] makes (`u8`, `i16`, `i32`).
 pub trait RandomItem: Item {
@@ -30,65 +30,117 @@ macro_rules! random_item {
 }
 random_item!(u8, i16, i32);
 
+/// The parameters of [`RandomSource`] (`random_source`, GNU Radio's
+/// `analog_random_source_x`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct RandomSourceParams {
+    /// smallest value, within the item type
+    #[param(default = 0)]
+    pub min: i64,
+    /// one past the largest value, above `min`
+    #[param(default = 2)]
+    pub max: i64,
+    /// length of the random vector
+    #[param(default = 1000, min = 1, max = limits::MAX_ELEMENTS)]
+    pub num_samps: usize,
+    /// repeat the vector endlessly
+    #[param(default = true)]
+    pub repeat: bool,
+    /// generator seed
+    #[param(default = 0)]
+    pub seed: u64,
+    /// stop after this many items (endless when not set)
+    #[param(unit = "items")]
+    pub items: Option<u64>,
+    /// stream item type
+    #[param(name = "type", kinds(U8, I16, I32))]
+    pub item: ItemKind,
+}
+
+impl RandomSourceParams {
+    /// The values of the item type.
+    fn bounds(&self) -> (i64, i64) {
+        match self.item {
+            ItemKind::I16 => (i16::MIN.into(), i16::MAX.into()),
+            ItemKind::I32 => (i32::MIN.into(), i32::MAX.into()),
+            _ => (u8::MIN.into(), u8::MAX.into()),
+        }
+    }
+
+    fn check(&self) -> Result<(), ParamError> {
+        let (lo, hi) = self.bounds();
+        if self.min >= self.max {
+            return Err(ParamError::new(
+                "random_source",
+                "max",
+                format!("must exceed min ({}), got {}", self.min, self.max),
+            ));
+        }
+        if self.min < lo || self.max - 1 > hi {
+            return Err(ParamError::new(
+                "random_source",
+                "min",
+                format!(
+                    "[{}, {}) does not fit {lo}..={hi} (`{}`)",
+                    self.min, self.max, self.item
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Draws `num_samps` integers uniformly from `[min, max)` when built,
 /// then writes them once or, with `repeat`, over and over (GNU Radio's
 /// `random_source_x`, which draws with numpy). The values are those of
 /// `seed` (xoshiro256++), not numpy's.
 ///
+/// # Parameters
+/// [`RandomSourceParams`]; `T` is the item type.
+///
 /// # Stream Outputs
 /// - `out`: `T` (`u8`, `i16`, `i32`)
 ///
-/// # Parameters
-/// - `min`, `max`: the range `[min, max)`, within `T`'s values.
-/// - `num_samps`: length of the vector (≥ 1).
-/// - `repeat`: play the vector endlessly.
-/// - `seed`: the generator's seed.
-///
 /// # Usage
 /// ```
-/// use rfgraph_blocks::analog::RandomSource;
-/// let bytes = RandomSource::<u8>::new(0, 256, 1000, false, 1)?;
+/// use rfgraph::params::ItemKind;
+/// use rfgraph_blocks::analog::{RandomSource, RandomSourceParams};
+/// let bytes = RandomSource::<u8>::new(RandomSourceParams {
+///     max: 256,
+///     repeat: false,
+///     seed: 1,
+///     ..Default::default()
+/// })?;
 /// # let _ = bytes;
 /// # Ok::<(), rfgraph::ParamError>(())
 /// ```
 pub struct RandomSource<T: RandomItem> {
     output: StreamOutput<T>,
+    params: RandomSourceParams,
     values: Vec<T>,
-    repeat: bool,
     next: usize,
     limit: Limit,
 }
 
 impl<T: RandomItem> RandomSource<T> {
-    /// `num_samps` values from `[min, max)`.
+    /// `params.num_samps` values from `[params.min, params.max)` (the item
+    /// type is `T`'s; `params.item` is what the registry builds from).
     ///
     /// Errors: an empty range, a range outside `T`, no samples.
-    pub fn new(
-        min: i64,
-        max: i64,
-        num_samps: usize,
-        repeat: bool,
-        seed: u64,
-    ) -> Result<Self, ParamError> {
-        let err = |p: &str, m: String| ParamError::new("RandomSource", p, m);
-        if min >= max {
-            return Err(err("max", format!("must exceed min ({min}), got {max}")));
-        }
+    pub fn new(params: RandomSourceParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        let (min, max) = (params.min, params.max);
         if min < T::MIN || max - 1 > T::MAX {
-            return Err(err(
+            return Err(ParamError::new(
+                "RandomSource",
                 "min",
                 format!("[{min}, {max}) does not fit {}..={}", T::MIN, T::MAX),
             ));
         }
-        if num_samps == 0 || num_samps > 1 << 28 {
-            return Err(err(
-                "num_samps",
-                format!("must be 1..=2^28, got {num_samps}"),
-            ));
-        }
-        let mut rng = Xoshiro256PlusPlus::from_seed(seed);
+        let mut rng = Xoshiro256PlusPlus::from_seed(params.seed);
         let span = (max - min) as u64;
-        let values = (0..num_samps)
+        let values = (0..params.num_samps)
             // Multiply-high maps a 64-bit word onto 0..span evenly enough
             // (bias below 2^-32 for spans under 2^32).
             .map(|_| T::of(min + ((rng.next_u64() as u128 * span as u128) >> 64) as i64))
@@ -96,16 +148,10 @@ impl<T: RandomItem> RandomSource<T> {
         Ok(Self {
             output: StreamOutput::new("out"),
             values,
-            repeat,
             next: 0,
-            limit: Limit::unlimited(),
+            limit: Limit::new(params.items),
+            params,
         })
-    }
-
-    /// Stops after `items` items.
-    pub fn limit(mut self, items: u64) -> Self {
-        self.limit = Limit::of(items);
-        self
     }
 
     /// The drawn vector.
@@ -117,6 +163,10 @@ impl<T: RandomItem> RandomSource<T> {
 impl<T: RandomItem> Block for RandomSource<T> {
     fn ports(&mut self) -> Ports<'_> {
         Ports::new().output(&mut self.output)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
     }
 
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
@@ -132,7 +182,7 @@ impl<T: RandomItem> Block for RandomSource<T> {
             );
             filled += n;
             self.next += n;
-            if self.next == self.values.len() && self.repeat {
+            if self.next == self.values.len() && self.params.repeat {
                 self.next = 0;
             }
         }
@@ -146,28 +196,19 @@ impl<T: RandomItem> Block for RandomSource<T> {
 }
 
 pub(crate) fn spec() -> BlockSpec {
-    BlockSpec::new("random_source", "Sources", "Uniform random integers in [min, max), once or repeated.", |p| {
-        let (min, max, n, repeat, seed) =
-            (p.i64("min")?, p.i64("max")?, p.usize("num_samps")?, p.bool("repeat")?, p.u64("seed")?);
-        let items = items(p)?;
-        macro_rules! build {
-            ($t:ty) => {{
-                let s = RandomSource::<$t>::new(min, max, n, repeat, seed).map_err(|e| p.refused(e))?;
-                match items {
-                    Some(i) => s.limit(i),
-                    None => s,
-                }
-            }};
-        }
-        rfgraph::for_item_kinds!(p, p.item_type()?, { U8 => u8, I16 => i16, I32 => i32 } as T => build!(T))
-    })
-    .doc("GNU Radio's `analog_random_source_x`: `num_samps` values drawn once from [min, max), written once or repeated. Seeded (xoshiro256++), so the values differ from GNU Radio's numpy draw; the distribution is the same.")
-    .param(ParamSpec::int("min").default(0i64).doc("smallest value"))
-    .param(ParamSpec::int("max").default(2i64).doc("one past the largest value"))
-    .param(ParamSpec::uint("num_samps").default(1000u64).doc("length of the random vector"))
-    .param(ParamSpec::bool("repeat").default(true).doc("repeat the vector endlessly"))
-    .param(ParamSpec::uint("seed").default(0u64).doc("generator seed"))
-    .param(items_param())
-    .param(ParamSpec::item_type(&[ItemKind::U8, ItemKind::I16, ItemKind::I32]))
+    BlockSpec::of::<RandomSourceParams>(
+        "random_source",
+        "Sources",
+        "Uniform random integers in [min, max), once or repeated.",
+        |p| {
+            rfgraph::for_item_kinds!(p.item, { U8 => u8, I16 => i16, I32 => i32 } as T
+                => RandomSource::<T>::new(p)?)
+        },
+    )
+    .doc(
+        "GNU Radio's `analog_random_source_x`: `num_samps` values drawn once from [min, max), \
+         written once or repeated. Seeded (xoshiro256++), so the values differ from GNU \
+         Radio's numpy draw; the distribution is the same.",
+    )
     .output(PortSpec::new("out", PortItem::OfType))
 }

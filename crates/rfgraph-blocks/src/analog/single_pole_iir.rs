@@ -1,14 +1,38 @@
 //! `single_pole_iir_filter` (GNU Radio `single_pole_iir_filter_xx`).
 
 use crate::DspBlock;
+use crate::digital::params::dsp_error;
 use num_complex::Complex32;
-use rfgraph::Setting;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
-use rfgraph_dsp::DspError;
+use rfgraph::params::ItemKind;
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{ParamError, ParamSet};
 use rfgraph_dsp::analog::{SinglePoleIir, SinglePoleSample};
 
+/// The parameters of `single_pole_iir_filter`, GNU Radio's
+/// `single_pole_iir_filter_xx`.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct SinglePoleIirParams {
+    /// feed-forward gain; 1 passes the input through. The state stays when
+    /// it changes (GNU Radio's `set_taps`)
+    #[param(default = 1.0, min = 0.0, max = 1.0, settable)]
+    pub alpha: f64,
+    /// vector length (1 only)
+    #[param(default = 1, min = 1, max = 1)]
+    pub vlen: usize,
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32))]
+    pub item: ItemKind,
+}
+
+/// The block [`single_pole_iir_filter`] builds.
+pub type SinglePoleIirBlock<T> = DspBlock<SinglePoleIir<T>, SinglePoleIirParams>;
+
 /// `y[n] = α·x[n] + (1 − α)·y[n−1]` (GNU Radio's
-/// `single_pole_iir_filter_ff` / `_cc`; `vlen` 1 only).
+/// `single_pole_iir_filter_ff` / `_cc`; `vlen` 1 only). α may change while
+/// it runs.
+///
+/// # Parameters
+/// [`SinglePoleIirParams`]; `T` is the item type.
 ///
 /// # Stream Inputs
 /// - `in`: `T` (`f32` or `Complex32`)
@@ -16,57 +40,44 @@ use rfgraph_dsp::analog::{SinglePoleIir, SinglePoleSample};
 /// # Stream Outputs
 /// - `out`: `T`
 ///
-/// # Message Inputs
-/// - `alpha`: the new α.
-///
-/// # Parameters
-/// - `alpha`: in `[0, 1]`; 1 passes the input through.
-///
 /// # Usage
 /// ```
-/// let avg = rfgraph_blocks::analog::single_pole_iir_filter::<f32>(0.01)?;
+/// use rfgraph_blocks::analog::{SinglePoleIirParams, single_pole_iir_filter};
+/// let avg = single_pole_iir_filter::<f32>(SinglePoleIirParams {
+///     alpha: 0.01,
+///     ..Default::default()
+/// })?;
 /// # let _ = avg;
-/// # Ok::<(), rfgraph_dsp::DspError>(())
+/// # Ok::<(), rfgraph::ParamError>(())
 /// ```
 pub fn single_pole_iir_filter<T: SinglePoleSample + rfgraph::Item>(
-    alpha: f64,
-) -> Result<DspBlock<SinglePoleIir<T>>, DspError> {
-    Ok(
-        DspBlock::new(SinglePoleIir::new(alpha)?).with_setting(Setting::try_new(
-            "alpha",
-            |k: &mut SinglePoleIir<T>, a: f64| k.set_alpha(a),
-        )),
-    )
+    params: SinglePoleIirParams,
+) -> Result<SinglePoleIirBlock<T>, ParamError> {
+    params.validate()?;
+    let kernel = SinglePoleIir::new(params.alpha).map_err(dsp_error(
+        "single_pole_iir_filter",
+        "alpha",
+        &[],
+    ))?;
+    Ok(DspBlock::tuned(kernel, params, |kernel, p, _| {
+        Ok(kernel.set_alpha(p.alpha)?)
+    }))
 }
 
 pub(crate) fn spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<SinglePoleIirParams>(
         "single_pole_iir_filter",
         "Filters",
         "Single-pole IIR low-pass: y = alpha*x + (1-alpha)*y[-1].",
         |p| {
-            let alpha = p.f64("alpha")?;
-            if p.u64("vlen")? != 1 {
-                return Err(p.invalid("vlen", "only 1 is supported"));
-            }
-            let refuse = |e: DspError| p.refused(e);
-            rfgraph::for_item_kinds!(p, p.item_type()?, { F32 => f32, C32 => Complex32 } as T
-            => single_pole_iir_filter::<T>(alpha).map_err(refuse)?)
+            rfgraph::for_item_kinds!(p.item, { F32 => f32, C32 => Complex32 } as T
+                => single_pole_iir_filter::<T>(p)?)
         },
     )
-    .doc("GNU Radio's `single_pole_iir_filter_ff` / `_cc` (state in double precision).")
-    .param(
-        ParamSpec::float("alpha")
-            .default(1.0)
-            .settable()
-            .doc("feed-forward gain, [0, 1]"),
+    .doc(
+        "GNU Radio's `single_pole_iir_filter_ff` / `_cc` (state in double precision). \
+         `alpha` may change while it runs (GNU Radio's `set_taps`), keeping the state.",
     )
-    .param(
-        ParamSpec::uint("vlen")
-            .default(1u64)
-            .doc("vector length (1 only)"),
-    )
-    .param(ParamSpec::item_type(&[ItemKind::F32, ItemKind::C32]))
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))
 }

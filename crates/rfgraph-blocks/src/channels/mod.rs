@@ -2,6 +2,6 @@
 
 mod channel_model;
 
-pub use channel_model::ChannelModel;
+pub use channel_model::{ChannelModel, ChannelModelParams};
 
 pub(crate) use channel_model::spec as channel_model_spec;

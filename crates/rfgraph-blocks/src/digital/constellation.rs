@@ -4,20 +4,99 @@
 //! GNU Radio's standard constellations, named by a `constellation`
 //! parameter (`bpsk`, `qpsk`, `dqpsk`, `8psk`, `16qam`).
 
+use super::params::{ItemStep, ParamMap, dsp_error};
 use num_complex::Complex32;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
+use rfgraph::params::{ItemKind, ParamChoice, limits};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 use rfgraph::{
-    Block, BoxError, FixedRateBlock, MapWith, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo,
+    Block, BoxError, FixedRateBlock, ParamError, ParamSet, Ports, StreamInput, StreamOutput,
+    TagPolicy, WorkIo,
 };
+use rfgraph_dsp::Kernel;
 use rfgraph_dsp::digital::{BitRepack, Constellation, DiffEncoder, Endianness};
 use rfgraph_dsp::filter::InterpolatingFirCcf;
-use rfgraph_dsp::{DspError, Kernel};
 
-type DecoderBlock =
-    FixedRateBlock<MapWith<Constellation, Complex32, u8, fn(&mut Constellation, Complex32) -> u8>>;
+/// One of GNU Radio's standard constellations, by the name of its
+/// `digital.constellation_<name>()` (which parses too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, rfgraph::ParamChoice)]
+pub enum ConstellationName {
+    /// `digital.constellation_bpsk()`: −1, 1.
+    #[choice(
+        alias = "constellation_bpsk",
+        alias = "constellation_bpsk()",
+        alias = "digital.constellation_bpsk()"
+    )]
+    Bpsk,
+    /// `digital.constellation_qpsk()`: Gray-coded QPSK.
+    #[choice(
+        alias = "constellation_qpsk",
+        alias = "constellation_qpsk()",
+        alias = "digital.constellation_qpsk()"
+    )]
+    Qpsk,
+    /// `digital.constellation_dqpsk()`: QPSK for differential coding.
+    #[choice(
+        alias = "constellation_dqpsk",
+        alias = "constellation_dqpsk()",
+        alias = "digital.constellation_dqpsk()"
+    )]
+    Dqpsk,
+    /// `digital.constellation_8psk()`.
+    #[choice(
+        name = "8psk",
+        alias = "constellation_8psk",
+        alias = "constellation_8psk()",
+        alias = "digital.constellation_8psk()"
+    )]
+    Psk8,
+    /// `digital.constellation_16qam()`.
+    #[choice(
+        name = "16qam",
+        alias = "constellation_16qam",
+        alias = "constellation_16qam()",
+        alias = "digital.constellation_16qam()"
+    )]
+    Qam16,
+}
+
+impl ConstellationName {
+    /// The constellation, in GNU Radio's point order.
+    pub fn constellation(self) -> Result<Constellation, ParamError> {
+        Constellation::by_name(self.choice_name())
+            .map_err(|e| ParamError::new("constellation", "constellation", e.to_string()))
+    }
+}
+
+/// The parameters of `constellation_decoder`, GNU Radio's
+/// `digital_constellation_decoder_cb`.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct ConstellationDecoderParams {
+    /// the constellation, in GNU Radio's point order
+    #[param(default = ConstellationName::Qpsk)]
+    pub constellation: ConstellationName,
+}
+
+/// The decision of [`constellation_decoder`]: the index of the nearest
+/// point.
+pub struct Decide(Constellation);
+
+impl ItemStep for Decide {
+    type In = Complex32;
+    type Out = u8;
+    #[inline]
+    fn step(&mut self, x: Complex32) -> u8 {
+        self.0.decide(x)
+    }
+}
+
+/// The block [`constellation_decoder`] builds.
+pub type DecoderBlock = FixedRateBlock<ParamMap<ConstellationDecoderParams, Decide>>;
 
 /// Writes the index of the constellation point nearest each sample (GNU
 /// Radio's `constellation_decoder_cb`).
+///
+/// # Parameters
+/// [`ConstellationDecoderParams`].
 ///
 /// # Stream Inputs
 /// - `in`: `Complex32` symbols
@@ -25,33 +104,66 @@ type DecoderBlock =
 /// # Stream Outputs
 /// - `out`: `u8` point indices
 ///
-/// # Parameters
-/// - `constellation`: see [`Constellation::by_name`].
-///
 /// # Usage
 /// ```
-/// use rfgraph_dsp::digital::Constellation;
-/// let dec = rfgraph_blocks::digital::constellation_decoder(Constellation::by_name("qpsk")?);
+/// use rfgraph_blocks::digital::{ConstellationDecoderParams, ConstellationName, constellation_decoder};
+/// let dec = constellation_decoder(ConstellationDecoderParams {
+///     constellation: ConstellationName::Qpsk,
+/// })?;
 /// # let _ = dec;
-/// # Ok::<(), rfgraph_dsp::DspError>(())
+/// # Ok::<(), rfgraph::ParamError>(())
 /// ```
-pub fn constellation_decoder(constellation: Constellation) -> DecoderBlock {
-    MapWith::new(
-        constellation,
-        (|c: &mut Constellation, x: Complex32| c.decide(x))
-            as fn(&mut Constellation, Complex32) -> u8,
-    )
+pub fn constellation_decoder(
+    params: ConstellationDecoderParams,
+) -> Result<DecoderBlock, ParamError> {
+    params.validate()?;
+    let c = params.constellation.constellation()?;
+    ParamMap::block(params, Decide(c))
 }
 
 pub(crate) fn constellation_decoder_spec() -> BlockSpec {
-    BlockSpec::new("constellation_decoder", "Digital", "Decides the nearest constellation point of each sample.", |p| {
-        let c = Constellation::by_name(&p.string("constellation")?).map_err(|e| p.invalid("constellation", e.to_string()))?;
-        Ok(Box::new(constellation_decoder(c)) as Box<dyn Block>)
-    })
-    .doc("GNU Radio's `digital_constellation_decoder_cb` for `digital.constellation_<name>()` objects: the output is the index of the nearest point, in GNU Radio's point order.")
-    .param(constellation_param())
+    BlockSpec::of::<ConstellationDecoderParams>(
+        "constellation_decoder",
+        "Digital",
+        "Decides the nearest constellation point of each sample.",
+        |p| Ok(Box::new(constellation_decoder(p)?) as Box<dyn Block>),
+    )
+    .doc(
+        "GNU Radio's `digital_constellation_decoder_cb` for `digital.constellation_<name>()` \
+         objects: the output is the index of the nearest point, in GNU Radio's point order.",
+    )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::U8)).doc("point indices"))
+}
+
+/// What [`meas_evm`] writes: percent or dB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, rfgraph::ParamChoice)]
+pub enum EvmMode {
+    /// `100 · error / reference` (GNU Radio's `EVM_PERCENT`).
+    #[choice(
+        alias = "evm_percent",
+        alias = "digital.evm_measurement_t.evm_percent",
+        alias = "digital.evm_measurement_t_evm_percent"
+    )]
+    Percent,
+    /// `20 · log10(error / reference)` (GNU Radio's `EVM_DB`).
+    #[choice(
+        alias = "evm_db",
+        alias = "digital.evm_measurement_t.evm_db",
+        alias = "digital.evm_measurement_t_evm_db"
+    )]
+    Db,
+}
+
+/// The parameters of `meas_evm`, GNU Radio's `digital_meas_evm_cc`.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct MeasEvmParams {
+    /// the reference constellation
+    #[param(default = ConstellationName::Qpsk, alias = "cons")]
+    pub constellation: ConstellationName,
+    /// the measure written: `percent` or `db`
+    #[param(default = EvmMode::Percent, alias = "meas_type")]
+    pub mode: EvmMode,
 }
 
 /// The measure [`meas_evm`] writes, and its reference.
@@ -61,20 +173,29 @@ pub struct Evm {
     db: bool,
 }
 
-type EvmBlock = FixedRateBlock<MapWith<Evm, Complex32, f32, fn(&mut Evm, Complex32) -> f32>>;
-
-fn evm(e: &mut Evm, x: Complex32) -> f32 {
-    let ratio = e.constellation.error(x) / e.reference;
-    if e.db {
-        20.0 * ratio.log10()
-    } else {
-        100.0 * ratio
+impl ItemStep for Evm {
+    type In = Complex32;
+    type Out = f32;
+    #[inline]
+    fn step(&mut self, x: Complex32) -> f32 {
+        let ratio = self.constellation.error(x) / self.reference;
+        if self.db {
+            20.0 * ratio.log10()
+        } else {
+            100.0 * ratio
+        }
     }
 }
+
+/// The block [`meas_evm`] builds.
+pub type EvmBlock = FixedRateBlock<ParamMap<MeasEvmParams, Evm>>;
 
 /// Writes each sample's error vector magnitude: the distance to the
 /// nearest constellation point over the points' RMS magnitude, in percent
 /// or in dB (GNU Radio's `meas_evm_cc`).
+///
+/// # Parameters
+/// [`MeasEvmParams`].
 ///
 /// # Stream Inputs
 /// - `in`: `Complex32` symbols
@@ -82,63 +203,75 @@ fn evm(e: &mut Evm, x: Complex32) -> f32 {
 /// # Stream Outputs
 /// - `out`: `f32`, percent or dB
 ///
-/// # Parameters
-/// - `constellation`: see [`Constellation::by_name`].
-/// - `db`: dB (`20·log10`) instead of percent.
-///
 /// # Usage
 /// ```
-/// use rfgraph_dsp::digital::Constellation;
-/// let evm = rfgraph_blocks::digital::meas_evm(Constellation::by_name("qpsk")?, false);
+/// use rfgraph_blocks::digital::{MeasEvmParams, meas_evm};
+/// let evm = meas_evm(MeasEvmParams::default())?;
 /// # let _ = evm;
-/// # Ok::<(), rfgraph_dsp::DspError>(())
+/// # Ok::<(), rfgraph::ParamError>(())
 /// ```
-pub fn meas_evm(constellation: Constellation, db: bool) -> EvmBlock {
-    let reference = constellation.rms();
-    MapWith::new(
-        Evm {
-            constellation,
-            reference,
-            db,
-        },
-        evm as fn(&mut Evm, Complex32) -> f32,
-    )
+pub fn meas_evm(params: MeasEvmParams) -> Result<EvmBlock, ParamError> {
+    params.validate()?;
+    let constellation = params.constellation.constellation()?;
+    let evm = Evm {
+        reference: constellation.rms(),
+        constellation,
+        db: params.mode == EvmMode::Db,
+    };
+    ParamMap::block(params, evm)
 }
 
 pub(crate) fn meas_evm_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<MeasEvmParams>(
         "meas_evm",
         "Digital",
         "Error vector magnitude of each symbol, in percent or dB.",
-        |p| {
-            let c = Constellation::by_name(&p.string("constellation")?)
-                .map_err(|e| p.invalid("constellation", e.to_string()))?;
-            let mode = p.string("mode")?.to_ascii_lowercase();
-            let db = if mode.contains("db") {
-                true
-            } else if mode.contains("percent") {
-                false
-            } else {
-                return Err(p.invalid("mode", format!("`{mode}` is neither `percent` nor `db`")));
-            };
-            Ok(Box::new(meas_evm(c, db)) as Box<dyn Block>)
-        },
+        |p| Ok(Box::new(meas_evm(p)?) as Box<dyn Block>),
     )
-    .doc("GNU Radio's `digital_meas_evm_cc`: distance to the nearest point divided by the points' RMS magnitude, ×100 (`percent`) or 20·log10 (`db`).")
-    .param(constellation_param())
-    .param(
-        ParamSpec::string("mode")
-            .default("percent")
-            .doc("`percent` or `db` (GNU Radio's EVM_PERCENT / EVM_DB accepted)"),
+    .doc(
+        "GNU Radio's `digital_meas_evm_cc`: distance to the nearest point divided by the \
+         points' RMS magnitude, ×100 (`percent`) or 20·log10 (`db`).",
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)).doc("EVM per symbol"))
 }
 
-fn constellation_param() -> ParamSpec {
-    ParamSpec::string("constellation")
-        .default("qpsk")
-        .doc("bpsk, qpsk, dqpsk, 8psk or 16qam (GNU Radio's point order)")
+/// The parameters of `constellation_modulator`, GNU Radio's
+/// `digital_constellation_modulator` for integer samples per symbol.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct ConstellationModulatorParams {
+    /// the constellation, in GNU Radio's point order
+    #[param(default = ConstellationName::Qpsk)]
+    pub constellation: ConstellationName,
+    /// differential coding over the symbols
+    #[param(default = true)]
+    pub differential: bool,
+    /// samples per symbol; the pulse is `11·sps` taps long
+    #[param(
+        default = 2,
+        min = 2,
+        max = limits::MAX_FACTOR,
+        alias = "samples_per_symbol"
+    )]
+    pub sps: usize,
+    /// roll-off of the root-raised-cosine pulse
+    #[param(default = 0.35, above = 0.0, max = 1.0)]
+    pub excess_bw: f64,
+}
+
+impl ConstellationModulatorParams {
+    /// The pulse: an RRC of `11·sps` taps with a gain of `sps`.
+    fn taps(&self) -> Result<Vec<f32>, ParamError> {
+        let sps = self.sps as f64;
+        rfgraph_dsp::firdes::root_raised_cosine(sps, sps, 1.0, self.excess_bw, 11 * self.sps)
+            .map_err(dsp_error("constellation_modulator", "excess_bw", &[]))
+    }
+
+    /// The pulse designs.
+    fn check(&self) -> Result<(), ParamError> {
+        self.taps().map(drop)
+    }
 }
 
 /// Modulates packed bytes onto a constellation with root-raised-cosine
@@ -149,69 +282,29 @@ fn constellation_param() -> ParamSpec {
 /// `sps` (GNU Radio shapes with a 32-arm polyphase arbitrary resampler;
 /// the symbols and the pulse agree, the samples do not exactly).
 ///
+/// # Parameters
+/// [`ConstellationModulatorParams`].
+///
 /// # Stream Inputs
 /// - `in`: `u8`, packed bytes
 ///
 /// # Stream Outputs
 /// - `out`: `Complex32`, `sps` per symbol
 ///
-/// # Parameters
-/// - `constellation`: see [`Constellation::by_name`].
-/// - `differential`: differential coding over the symbols.
-/// - `sps`: samples per symbol, integer ≥ 2.
-/// - `excess_bw`: RRC roll-off in `(0, 1]`.
-///
 /// # Usage
 /// ```
-/// use rfgraph_blocks::digital::constellation_modulator;
-/// use rfgraph_dsp::digital::Constellation;
-/// let m = constellation_modulator(Constellation::by_name("qpsk")?, true, 4, 0.35)?;
+/// use rfgraph_blocks::digital::{ConstellationModulator, ConstellationModulatorParams};
+/// let m = ConstellationModulator::new(ConstellationModulatorParams {
+///     sps: 4,
+///     ..Default::default()
+/// })?;
 /// # let _ = m;
-/// # Ok::<(), rfgraph_dsp::DspError>(())
+/// # Ok::<(), rfgraph::ParamError>(())
 /// ```
-pub fn constellation_modulator(
-    constellation: Constellation,
-    differential: bool,
-    sps: usize,
-    excess_bw: f64,
-) -> Result<ConstellationModulator, DspError> {
-    if sps < 2 {
-        return Err(DspError::OutOfRange {
-            name: "sps",
-            value: sps as f64,
-            expected: "must be >= 2",
-        });
-    }
-    let taps =
-        rfgraph_dsp::firdes::root_raised_cosine(sps as f64, sps as f64, 1.0, excess_bw, 11 * sps)?;
-    let bps = constellation.bits_per_symbol().max(1);
-    let mut map: Vec<u8> = (0..constellation.arity() as u32).map(|i| i as u8).collect();
-    if constellation.differential() {
-        map = constellation.pre_diff_code().to_vec();
-    }
-    Ok(ConstellationModulator {
-        input: StreamInput::new("in"),
-        output: StreamOutput::new("out").with_min_items(sps * (8usize.div_ceil(bps as usize) + 1)),
-        repack: BitRepack::new(8, bps, Endianness::MsbFirst)?,
-        map,
-        diff: if differential {
-            Some(DiffEncoder::new(constellation.arity() as u32)?)
-        } else {
-            None
-        },
-        fir: InterpolatingFirCcf::new(&taps, sps)?,
-        symbols: Vec::with_capacity(1024),
-        indices: vec![0u8; 1024],
-        bps: bps as usize,
-        sps,
-        constellation,
-    })
-}
-
-/// The block [`constellation_modulator`] builds.
 pub struct ConstellationModulator {
     input: StreamInput<u8>,
     output: StreamOutput<Complex32>,
+    params: ConstellationModulatorParams,
     repack: BitRepack<u8, u8>,
     map: Vec<u8>,
     diff: Option<DiffEncoder>,
@@ -219,8 +312,48 @@ pub struct ConstellationModulator {
     symbols: Vec<Complex32>,
     indices: Vec<u8>,
     bps: usize,
-    sps: usize,
     constellation: Constellation,
+}
+
+impl ConstellationModulator {
+    /// A modulator with `params`.
+    ///
+    /// Errors: a parameter out of its range, a pulse that cannot be
+    /// designed.
+    pub fn new(params: ConstellationModulatorParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        let constellation = params.constellation.constellation()?;
+        let sps = params.sps;
+        let taps = params.taps()?;
+        let refused = dsp_error("constellation_modulator", "constellation", &[]);
+        let bps = constellation.bits_per_symbol().max(1);
+        let mut map: Vec<u8> = (0..constellation.arity() as u32).map(|i| i as u8).collect();
+        if constellation.differential() {
+            map = constellation.pre_diff_code().to_vec();
+        }
+        Ok(Self {
+            input: StreamInput::new("in"),
+            output: StreamOutput::new("out")
+                .with_min_items(sps * (8usize.div_ceil(bps as usize) + 1)),
+            repack: BitRepack::new(8, bps, Endianness::MsbFirst).map_err(&refused)?,
+            map,
+            diff: if params.differential {
+                Some(DiffEncoder::new(constellation.arity() as u32).map_err(&refused)?)
+            } else {
+                None
+            },
+            fir: InterpolatingFirCcf::new(&taps, sps).map_err(dsp_error(
+                "constellation_modulator",
+                "sps",
+                &[],
+            ))?,
+            symbols: Vec::with_capacity(1024),
+            indices: vec![0u8; 1024],
+            bps: bps as usize,
+            constellation,
+            params,
+        })
+    }
 }
 
 impl Block for ConstellationModulator {
@@ -228,12 +361,17 @@ impl Block for ConstellationModulator {
         Ports::new().input(&mut self.input).output(&mut self.output)
     }
 
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let sps = self.params.sps;
         let input = self.input.slice();
         let out = self.output.slice();
         // Bytes whose symbols surely fit: at most (bps − 1 + 8n)/bps
         // symbols of sps samples each, and at most 1024 symbols a pass.
-        let room_symbols = out.len() / self.sps;
+        let room_symbols = out.len() / sps;
         let by_room = (room_symbols * self.bps).saturating_sub(self.bps - 1) / 8;
         let n = input
             .len()
@@ -266,24 +404,26 @@ impl Block for ConstellationModulator {
 
     fn tag_policy(&self) -> TagPolicy {
         TagPolicy::Propagate {
-            interpolation: (8 * self.sps) as u64,
+            interpolation: (8 * self.params.sps) as u64,
             decimation: self.bps as u64,
         }
     }
 }
 
 pub(crate) fn constellation_modulator_spec() -> BlockSpec {
-    BlockSpec::new("constellation_modulator", "Digital", "Modulates packed bytes onto a constellation with RRC pulses.", |p| {
-        let c = Constellation::by_name(&p.string("constellation")?).map_err(|e| p.invalid("constellation", e.to_string()))?;
-        let sps = p.usize("sps")?;
-        let m = constellation_modulator(c, p.bool("differential")?, sps, p.f64("excess_bw")?).map_err(|e| p.refused(e))?;
-        Ok(Box::new(m) as Box<dyn Block>)
-    })
-    .doc("GNU Radio's `digital_constellation_modulator` (generic_mod) for integer samples per symbol: bytes → MSB-first symbols → pre-diff Gray code and differential coding (when `differential`) → points → interpolating RRC filter (11·sps taps, gain sps). GNU Radio shapes with a 32-arm polyphase arbitrary resampler, so samples differ slightly; the symbols are the same.")
-    .param(constellation_param())
-    .param(ParamSpec::bool("differential").default(true).doc("differential coding over the symbols"))
-    .param(ParamSpec::uint("sps").default(2u64).doc("samples per symbol (integer >= 2)"))
-    .param(ParamSpec::float("excess_bw").default(0.35).doc("RRC roll-off, (0, 1]"))
+    BlockSpec::of::<ConstellationModulatorParams>(
+        "constellation_modulator",
+        "Digital",
+        "Modulates packed bytes onto a constellation with RRC pulses.",
+        |p| Ok(Box::new(ConstellationModulator::new(p)?) as Box<dyn Block>),
+    )
+    .doc(
+        "GNU Radio's `digital_constellation_modulator` (generic_mod) for integer samples \
+         per symbol: bytes → MSB-first symbols → pre-diff Gray code and differential coding \
+         (when `differential`) → points → interpolating RRC filter (11·sps taps, gain sps). \
+         GNU Radio shapes with a 32-arm polyphase arbitrary resampler, so samples differ \
+         slightly; the symbols are the same.",
+    )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::U8)).doc("packed bytes"))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::C32)))
 }

@@ -1,69 +1,78 @@
 //! `diff_encoder` / `diff_decoder`: differential coding modulo M (GNU
 //! Radio `digital_diff_encoder_bb`, `digital_diff_decoder_bb`).
 
-use super::params::u32_in;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
-use rfgraph::{FixedRateBlock, MapWith};
+use super::params::{ItemStep, ParamMap, dsp_error};
+use rfgraph::params::ItemKind;
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{FixedRateBlock, ParamError, ParamSet};
 use rfgraph_dsp::DspError;
 use rfgraph_dsp::digital::{DiffDecoder, DiffEncoder};
 
-type EncBlock = FixedRateBlock<MapWith<DiffEncoder, u8, u8, fn(&mut DiffEncoder, u8) -> u8>>;
-type DecBlock = FixedRateBlock<MapWith<DiffDecoder, u8, u8, fn(&mut DiffDecoder, u8) -> u8>>;
-
-/// `out = (in + previous out) mod modulus` (GNU Radio's
-/// `diff_encoder_bb`, differential mode).
-///
-/// # Stream Inputs
-/// - `in`: `u8` symbols
-///
-/// # Stream Outputs
-/// - `out`: `u8` symbols
-///
-/// # Parameters
-/// - `modulus`: 2 to 256.
-///
-/// # Usage
-/// ```
-/// let enc = rfgraph_blocks::digital::diff_encoder(4)?;
-/// # let _ = enc;
-/// # Ok::<(), rfgraph_dsp::DspError>(())
-/// ```
-pub fn diff_encoder(modulus: u32) -> Result<EncBlock, DspError> {
-    Ok(encoder_block(DiffEncoder::new(modulus)?))
+/// The coding of [`diff_encoder`] and [`diff_decoder`]. GNU Radio's
+/// `digital.DIFF_DIFFERENTIAL` and `digital.DIFF_NRZI` parse too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, rfgraph::ParamChoice)]
+pub enum DiffCoding {
+    /// Sums (encoder) or differences (decoder) modulo `modulus`.
+    #[choice(alias = "diff_differential", alias = "digital.diff_differential")]
+    Differential,
+    /// NRZI over bits: a 0 toggles the line, a 1 keeps it.
+    #[choice(alias = "diff_nrzi", alias = "digital.diff_nrzi")]
+    Nrzi,
 }
 
-fn encoder_block(k: DiffEncoder) -> EncBlock {
-    MapWith::new(k, DiffEncoder::step as fn(&mut DiffEncoder, u8) -> u8)
+/// The parameters of `diff_encoder` and `diff_decoder` (GNU Radio's
+/// `digital_diff_encoder_bb`, `digital_diff_decoder_bb`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct DiffCoderParams {
+    /// `differential` (modulo `modulus`) or `nrzi` (bits: 0 toggles, 1
+    /// keeps)
+    #[param(default = DiffCoding::Differential)]
+    pub coding: DiffCoding,
+    /// symbol alphabet size (differential coding only)
+    #[param(default = 2, min = 2, max = 256)]
+    pub modulus: u32,
 }
 
-fn decoder_block(k: DiffDecoder) -> DecBlock {
-    MapWith::new(k, DiffDecoder::step as fn(&mut DiffDecoder, u8) -> u8)
-}
-
-/// `coding`: `differential` (or GNU Radio's `digital.DIFF_DIFFERENTIAL`)
-/// or `nrzi` (`digital.DIFF_NRZI`); true for NRZI.
-fn nrzi(p: &rfgraph::registry::Params) -> Result<bool, rfgraph::registry::BuildError> {
-    let c = p.string("coding")?.to_ascii_lowercase();
-    if c.contains("nrzi") {
-        Ok(true)
-    } else if c.contains("differential") {
-        Ok(false)
-    } else {
-        Err(p.invalid(
-            "coding",
-            format!("`{c}` is neither `differential` nor `nrzi`"),
-        ))
+impl ItemStep for DiffEncoder {
+    type In = u8;
+    type Out = u8;
+    const IN_PLACE: bool = true;
+    #[inline]
+    fn step(&mut self, x: u8) -> u8 {
+        DiffEncoder::step(self, x)
+    }
+    fn step_in_place(&mut self, data: &mut [u8]) {
+        for x in data {
+            *x = DiffEncoder::step(self, *x);
+        }
     }
 }
 
-fn coding_param() -> ParamSpec {
-    ParamSpec::string("coding")
-        .default("differential")
-        .doc("`differential` (mod modulus) or `nrzi` (bits: 0 toggles, 1 keeps)")
+impl ItemStep for DiffDecoder {
+    type In = u8;
+    type Out = u8;
+    const IN_PLACE: bool = true;
+    #[inline]
+    fn step(&mut self, x: u8) -> u8 {
+        DiffDecoder::step(self, x)
+    }
+    fn step_in_place(&mut self, data: &mut [u8]) {
+        for x in data {
+            *x = DiffDecoder::step(self, *x);
+        }
+    }
 }
 
-/// `out = (in − previous in) mod modulus` (GNU Radio's
-/// `diff_decoder_bb`, differential mode).
+/// The block [`diff_encoder`] builds.
+pub type DiffEncoderBlock = FixedRateBlock<ParamMap<DiffCoderParams, DiffEncoder>>;
+/// The block [`diff_decoder`] builds.
+pub type DiffDecoderBlock = FixedRateBlock<ParamMap<DiffCoderParams, DiffDecoder>>;
+
+/// `out = (in + previous out) mod modulus`, or NRZI (GNU Radio's
+/// `diff_encoder_bb`).
+///
+/// # Parameters
+/// [`DiffCoderParams`].
 ///
 /// # Stream Inputs
 /// - `in`: `u8` symbols
@@ -71,54 +80,78 @@ fn coding_param() -> ParamSpec {
 /// # Stream Outputs
 /// - `out`: `u8` symbols
 ///
+/// # Usage
+/// ```
+/// use rfgraph_blocks::digital::{DiffCoderParams, diff_encoder};
+/// let enc = diff_encoder(DiffCoderParams { modulus: 4, ..Default::default() })?;
+/// # let _ = enc;
+/// # Ok::<(), rfgraph::ParamError>(())
+/// ```
+pub fn diff_encoder(params: DiffCoderParams) -> Result<DiffEncoderBlock, ParamError> {
+    params.validate()?;
+    let coder = match params.coding {
+        DiffCoding::Nrzi => DiffEncoder::nrzi(),
+        DiffCoding::Differential => {
+            DiffEncoder::new(params.modulus).map_err(refused("diff_encoder"))?
+        }
+    };
+    ParamMap::block(params, coder)
+}
+
+/// `out = (in − previous in) mod modulus`, or NRZI (GNU Radio's
+/// `diff_decoder_bb`).
+///
 /// # Parameters
-/// - `modulus`: 2 to 256.
+/// [`DiffCoderParams`].
+///
+/// # Stream Inputs
+/// - `in`: `u8` symbols
+///
+/// # Stream Outputs
+/// - `out`: `u8` symbols
 ///
 /// # Usage
 /// ```
-/// let dec = rfgraph_blocks::digital::diff_decoder(2)?;
+/// use rfgraph_blocks::digital::{DiffCoderParams, diff_decoder};
+/// let dec = diff_decoder(DiffCoderParams::default())?;
 /// # let _ = dec;
-/// # Ok::<(), rfgraph_dsp::DspError>(())
+/// # Ok::<(), rfgraph::ParamError>(())
 /// ```
-pub fn diff_decoder(modulus: u32) -> Result<DecBlock, DspError> {
-    Ok(decoder_block(DiffDecoder::new(modulus)?))
+pub fn diff_decoder(params: DiffCoderParams) -> Result<DiffDecoderBlock, ParamError> {
+    params.validate()?;
+    let coder = match params.coding {
+        DiffCoding::Nrzi => DiffDecoder::nrzi(),
+        DiffCoding::Differential => {
+            DiffDecoder::new(params.modulus).map_err(refused("diff_decoder"))?
+        }
+    };
+    ParamMap::block(params, coder)
 }
 
-/// The registry entry of a differential coder: `nrzi_block` for NRZI
-/// `coding`, else `modulo_block` of the `modulus` parameter.
-fn coder_spec<B: rfgraph::Block>(
+fn refused(block: &'static str) -> impl Fn(DspError) -> ParamError {
+    dsp_error(block, "modulus", &[])
+}
+
+/// The registry entry of a differential coder.
+fn coder_spec(
     name: &'static str,
     summary: &'static str,
     doc: &'static str,
-    nrzi_block: fn() -> B,
-    modulo_block: fn(u32) -> Result<B, DspError>,
+    build: fn(DiffCoderParams) -> Result<Box<dyn rfgraph::Block>, ParamError>,
 ) -> BlockSpec {
-    BlockSpec::new(name, "Digital", summary, move |p| {
-        let block = if nrzi(p)? {
-            nrzi_block()
-        } else {
-            modulo_block(u32_in(p, "modulus", 2, 256)?).map_err(|e| p.refused(e))?
-        };
-        Ok(Box::new(block) as Box<dyn rfgraph::Block>)
-    })
-    .doc(doc)
-    .param(coding_param())
-    .param(
-        ParamSpec::uint("modulus")
-            .default(2u64)
-            .doc("symbol alphabet size (2..256)"),
-    )
-    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::U8)))
-    .output(PortSpec::new("out", PortItem::Fixed(ItemKind::U8)))
+    BlockSpec::of::<DiffCoderParams>(name, "Digital", summary, move |p| Ok(build(p)?))
+        .doc(doc)
+        .input(PortSpec::new("in", PortItem::Fixed(ItemKind::U8)))
+        .output(PortSpec::new("out", PortItem::Fixed(ItemKind::U8)))
 }
 
 pub(crate) fn diff_encoder_spec() -> BlockSpec {
     coder_spec(
         "diff_encoder",
         "Differential encoder: out = (in + last out) mod modulus.",
-        "GNU Radio's `digital_diff_encoder_bb`: differential coding modulo `modulus`, or NRZI over bits (`coding`).",
-        || encoder_block(DiffEncoder::nrzi()),
-        diff_encoder,
+        "GNU Radio's `digital_diff_encoder_bb`: differential coding modulo `modulus`, or NRZI \
+         over bits (`coding`).",
+        |p| Ok(Box::new(diff_encoder(p)?)),
     )
 }
 
@@ -126,8 +159,8 @@ pub(crate) fn diff_decoder_spec() -> BlockSpec {
     coder_spec(
         "diff_decoder",
         "Differential decoder: out = (in - last in) mod modulus.",
-        "GNU Radio's `digital_diff_decoder_bb`: differential coding modulo `modulus`, or NRZI over bits (`coding`).",
-        || decoder_block(DiffDecoder::nrzi()),
-        diff_decoder,
+        "GNU Radio's `digital_diff_decoder_bb`: differential coding modulo `modulus`, or NRZI \
+         over bits (`coding`).",
+        |p| Ok(Box::new(diff_decoder(p)?)),
     )
 }

@@ -1,9 +1,18 @@
 //! `map`: byte-to-byte lookup table (GNU Radio `digital_map_bb`).
 
-use super::params::ints;
-use rfgraph::Pmt;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
-use rfgraph::{FixedRateBlock, MapWith};
+use super::params::{ItemStep, ParamMap};
+use rfgraph::params::ItemKind;
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{FixedRateBlock, ParamError, ParamSet};
+
+/// The parameters of `map`, GNU Radio's `digital_map_bb`.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct MapBbParams {
+    /// the table: byte `x` becomes `map[x]`; bytes past its end pass
+    /// unchanged
+    #[param(default = Vec::new(), max_len = 256)]
+    pub map: Vec<u8>,
+}
 
 /// The lookup of [`map_bb`]: `table[x]`, identity past the given entries.
 pub struct ByteMap {
@@ -20,10 +29,29 @@ impl ByteMap {
     }
 }
 
-type ByteMapBlock = FixedRateBlock<MapWith<ByteMap, u8, u8, fn(&mut ByteMap, u8) -> u8>>;
+impl ItemStep for ByteMap {
+    type In = u8;
+    type Out = u8;
+    const IN_PLACE: bool = true;
+    #[inline]
+    fn step(&mut self, x: u8) -> u8 {
+        self.table[x as usize]
+    }
+    fn step_in_place(&mut self, data: &mut [u8]) {
+        for x in data {
+            *x = self.table[*x as usize];
+        }
+    }
+}
+
+/// The block [`map_bb`] builds.
+pub type ByteMapBlock = FixedRateBlock<ParamMap<MapBbParams, ByteMap>>;
 
 /// Replaces each byte `x` by `map[x]`; bytes past the map's length pass
 /// unchanged (GNU Radio's `digital_map_bb`).
+///
+/// # Parameters
+/// [`MapBbParams`].
 ///
 /// # Stream Inputs
 /// - `in`: `u8`
@@ -31,36 +59,24 @@ type ByteMapBlock = FixedRateBlock<MapWith<ByteMap, u8, u8, fn(&mut ByteMap, u8)
 /// # Stream Outputs
 /// - `out`: `u8`
 ///
-/// # Parameters
-/// - `map`: the table, at most 256 entries.
-///
 /// # Usage
 /// ```
-/// let gray = rfgraph_blocks::digital::map_bb(&[0, 1, 3, 2]);
+/// use rfgraph_blocks::digital::{MapBbParams, map_bb};
+/// let gray = map_bb(MapBbParams { map: vec![0, 1, 3, 2] })?;
 /// # let _ = gray;
+/// # Ok::<(), rfgraph::ParamError>(())
 /// ```
-pub fn map_bb(map: &[u8]) -> ByteMapBlock {
-    MapWith::new(
-        ByteMap::new(map),
-        (|m: &mut ByteMap, x: u8| m.table[x as usize]) as fn(&mut ByteMap, u8) -> u8,
-    )
+pub fn map_bb(params: MapBbParams) -> Result<ByteMapBlock, ParamError> {
+    params.validate()?;
+    let table = ByteMap::new(&params.map);
+    ParamMap::block(params, table)
 }
 
 pub(crate) fn spec() -> BlockSpec {
-    BlockSpec::new("map", "Digital", "Replaces each byte x by map[x].", |p| {
-        let map = ints(p, "map")?;
-        if map.len() > 256 || map.iter().any(|&v| !(0..=255).contains(&v)) {
-            return Err(p.invalid("map", "needs at most 256 values, each 0..=255"));
-        }
-        let map: Vec<u8> = map.iter().map(|&v| v as u8).collect();
-        Ok(Box::new(map_bb(&map)) as Box<dyn rfgraph::Block>)
+    BlockSpec::of::<MapBbParams>("map", "Digital", "Replaces each byte x by map[x].", |p| {
+        Ok(Box::new(map_bb(p)?) as Box<dyn rfgraph::Block>)
     })
     .doc("GNU Radio's `digital_map_bb`: `out = map[in]`, bytes past the map's length unchanged.")
-    .param(
-        ParamSpec::any("map")
-            .default(Pmt::List(Vec::new()))
-            .doc("list of byte values (at most 256)"),
-    )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::U8)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::U8)))
 }

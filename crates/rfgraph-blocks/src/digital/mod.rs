@@ -2,7 +2,8 @@
 //! repacking, symbol mapping, slicing, differential coding, constellation
 //! decisions, carrier (Costas) and clock (Mueller & Müller) recovery. The
 //! arithmetic lives in `rfgraph_dsp::digital`; this module builds blocks
-//! and registry specs around it.
+//! and registry specs around it, each from one declaration of its
+//! parameters.
 
 mod bits;
 mod chunks_to_symbols;
@@ -16,17 +17,27 @@ pub(crate) mod params;
 mod pfb_clock_sync;
 mod slicer;
 
-pub use bits::{pack_k_bits, packed_to_unpacked, repack_bits, unpack_k_bits, unpacked_to_packed};
-pub use chunks_to_symbols::chunks_to_symbols;
-pub use clock_recovery_mm::clock_recovery_mm;
-pub use constellation::{
-    ConstellationModulator, Evm, constellation_decoder, constellation_modulator, meas_evm,
+pub use bits::{
+    ChunkBlock, ChunkParams, KBitsParams, RepackBitsParams, RepackBlock, pack_k_bits,
+    packed_to_unpacked, repack_bits, unpack_k_bits, unpacked_to_packed,
 };
-pub use costas_loop::costas_loop;
-pub use differential::{diff_decoder, diff_encoder};
-pub use fll_band_edge::fll_band_edge;
-pub use map_bb::map_bb;
-pub use pfb_clock_sync::pfb_clock_sync;
+pub use chunks_to_symbols::{
+    ChunksToSymbolsBlock, ChunksToSymbolsParams, Symbol, chunks_to_symbols,
+};
+pub use clock_recovery_mm::{ClockRecoveryMmBlock, ClockRecoveryMmParams, clock_recovery_mm};
+pub use constellation::{
+    ConstellationDecoderParams, ConstellationModulator, ConstellationModulatorParams,
+    ConstellationName, Decide, DecoderBlock, Evm, EvmBlock, EvmMode, MeasEvmParams,
+    constellation_decoder, meas_evm,
+};
+pub use costas_loop::{CostasLoopBlock, CostasLoopParams, costas_loop};
+pub use differential::{
+    DiffCoderParams, DiffCoding, DiffDecoderBlock, DiffEncoderBlock, diff_decoder, diff_encoder,
+};
+pub use fll_band_edge::{FllBandEdgeBlock, FllBandEdgeParams, fll_band_edge};
+pub use map_bb::{ByteMap, ByteMapBlock, MapBbParams, map_bb};
+pub use params::{BitOrder, ItemStep, ParamMap};
+pub use pfb_clock_sync::{PfbClockSyncBlock, PfbClockSyncParams, pfb_clock_sync};
 pub use slicer::binary_slicer;
 
 pub(crate) use bits::{

@@ -29,7 +29,7 @@ pub fn binary_slicer() -> SlicerBlock {
 }
 
 pub(crate) fn spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<rfgraph::params::NoParams>(
         "binary_slicer",
         "Digital",
         "Writes 1 for inputs >= 0, 0 for negative ones.",

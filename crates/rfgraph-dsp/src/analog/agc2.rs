@@ -88,6 +88,17 @@ impl<T: Agc2Sample> Agc2<T> {
     pub fn gain(&self) -> f32 {
         self.gain
     }
+
+    /// Sets the current gain, from which the loop goes on (GNU Radio's
+    /// `set_gain`).
+    ///
+    /// Errors: a non-finite gain (nothing changes).
+    pub fn set_gain(&mut self, gain: f32) -> Result<(), DspError> {
+        DspError::finite("gain", gain as f64)?;
+        self.gain = gain;
+        self.gain0 = gain;
+        Ok(())
+    }
 }
 
 impl<T: Agc2Sample> Kernel for Agc2<T> {

@@ -136,6 +136,18 @@ impl<I: Word, O: Word> BitRepack<I, O> {
         })
     }
 
+    /// Reads `k` bits from each input word and writes `l` into each
+    /// output word from now on (GNU Radio's `set_k_and_l`). Bits already
+    /// read and not yet written stay queued and go out `l` at a time.
+    ///
+    /// Errors: `k` or `l` outside 1 to the item's bit width (nothing
+    /// changes).
+    pub fn set_k_and_l(&mut self, k: u32, l: u32) -> Result<(), DspError> {
+        let checked = Self::with_orders(k, l, self.read, self.write)?;
+        (self.k, self.l) = (checked.k, checked.l);
+        Ok(())
+    }
+
     /// Bits read from each input word.
     pub fn k(&self) -> u32 {
         self.k
@@ -243,6 +255,22 @@ mod tests {
         assert_eq!(bytes, [0xff, 0xff, 0xff, 0xfe, 0, 0, 0, 7]);
         let back: Vec<i32> = run(8, 32, Endianness::MsbFirst, &bytes, 3);
         assert_eq!(back, input);
+    }
+
+    #[test]
+    fn new_widths_apply_to_the_next_bits() {
+        let mut r = BitRepack::<u8, u8>::new(8, 1, Endianness::MsbFirst).unwrap();
+        let mut out = [0u8; 16];
+        // Three of the first byte's bits go out one by one, five wait.
+        assert_eq!(r.process(&[0b1011_0110], &mut out[..3]), (1, 3));
+        assert_eq!(out[..3], [1, 0, 1]);
+        r.set_k_and_l(4, 2).unwrap();
+        assert_eq!(r.ratio(), Ratio::new(4, 2));
+        // The five waiting bits 10110 then the low four of 0b1001: pairs.
+        assert_eq!(r.process(&[0b1111_1001], &mut out), (1, 4));
+        assert_eq!(out[..4], [0b10, 0b11, 0b01, 0b00]);
+        assert!(r.set_k_and_l(9, 2).is_err());
+        assert_eq!((r.k(), r.l()), (4, 2));
     }
 
     #[test]

@@ -67,6 +67,7 @@ pub struct ClockRecoveryMm<T: MmSample> {
     omega: f32,
     omega_mid: f32,
     omega_lim: f32,
+    omega_relative_limit: f32,
     gain_omega: f32,
     gain_mu: f32,
     mu: f32,
@@ -89,38 +90,21 @@ impl<T: MmSample> ClockRecoveryMm<T> {
         gain_mu: f32,
         omega_relative_limit: f32,
     ) -> Result<Self, DspError> {
-        if !(omega.is_finite() && omega > 1.0 && omega < 1e6) {
-            return Err(DspError::OutOfRange {
-                name: "omega",
-                value: omega as f64,
-                expected: "samples per symbol must be > 1",
-            });
-        }
-        if !(0.0..1.0).contains(&mu) {
-            return Err(DspError::OutOfRange {
-                name: "mu",
-                value: mu as f64,
-                expected: "must be in [0, 1)",
-            });
-        }
+        check_omega(omega)?;
+        check_mu(mu)?;
         for (name, v) in [
             ("gain_omega", gain_omega),
             ("gain_mu", gain_mu),
             ("omega_relative_limit", omega_relative_limit),
         ] {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(DspError::OutOfRange {
-                    name,
-                    value: v as f64,
-                    expected: "must be finite and >= 0",
-                });
-            }
+            check_gain(name, v)?;
         }
         Ok(Self {
             interp: MmseInterpolator::new(),
             omega,
             omega_mid: omega,
             omega_lim: omega * omega_relative_limit,
+            omega_relative_limit,
             gain_omega,
             gain_mu,
             mu,
@@ -140,6 +124,85 @@ impl<T: MmSample> ClockRecoveryMm<T> {
     pub fn set_gains(&mut self, gain_omega: f32, gain_mu: f32) {
         self.gain_omega = gain_omega;
         self.gain_mu = gain_mu;
+    }
+
+    /// Restarts the samples-per-symbol estimate at `omega` and centres its
+    /// limits there, as GNU Radio's `set_omega` does; the phase goes on.
+    ///
+    /// Errors: `omega` not in `(1, 2^20)` (nothing changes).
+    pub fn set_omega(&mut self, omega: f32) -> Result<(), DspError> {
+        check_omega(omega)?;
+        self.omega = omega;
+        self.omega_mid = omega;
+        self.omega_lim = omega * self.omega_relative_limit;
+        Ok(())
+    }
+
+    /// Sets the fractional phase of the next interpolation (GNU Radio's
+    /// `set_mu`).
+    ///
+    /// Errors: `mu` not in `[0, 1)` (nothing changes).
+    pub fn set_mu(&mut self, mu: f32) -> Result<(), DspError> {
+        check_mu(mu)?;
+        self.mu = mu;
+        self.mu0 = mu;
+        Ok(())
+    }
+
+    /// Sets the omega loop gain (GNU Radio's `set_gain_omega`).
+    ///
+    /// Errors: a negative or non-finite gain (nothing changes).
+    pub fn set_gain_omega(&mut self, gain_omega: f32) -> Result<(), DspError> {
+        self.gain_omega = check_gain("gain_omega", gain_omega)?;
+        Ok(())
+    }
+
+    /// Sets the phase loop gain (GNU Radio's `set_gain_mu`).
+    ///
+    /// Errors: a negative or non-finite gain (nothing changes).
+    pub fn set_gain_mu(&mut self, gain_mu: f32) -> Result<(), DspError> {
+        self.gain_mu = check_gain("gain_mu", gain_mu)?;
+        Ok(())
+    }
+}
+
+/// The largest samples-per-symbol estimate (the runtime's largest rate
+/// factor).
+pub const MAX_OMEGA: f32 = (1u32 << 20) as f32;
+
+fn check_omega(omega: f32) -> Result<(), DspError> {
+    if omega.is_finite() && omega > 1.0 && omega < MAX_OMEGA {
+        Ok(())
+    } else {
+        Err(DspError::OutOfRange {
+            name: "omega",
+            value: omega as f64,
+            expected: "samples per symbol must be > 1 and < 2^20",
+        })
+    }
+}
+
+fn check_mu(mu: f32) -> Result<(), DspError> {
+    if (0.0..1.0).contains(&mu) {
+        Ok(())
+    } else {
+        Err(DspError::OutOfRange {
+            name: "mu",
+            value: mu as f64,
+            expected: "must be in [0, 1)",
+        })
+    }
+}
+
+fn check_gain(name: &'static str, v: f32) -> Result<f32, DspError> {
+    if v.is_finite() && v >= 0.0 {
+        Ok(v)
+    } else {
+        Err(DspError::OutOfRange {
+            name,
+            value: v as f64,
+            expected: "must be finite and >= 0",
+        })
     }
 }
 

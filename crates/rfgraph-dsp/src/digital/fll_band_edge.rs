@@ -62,20 +62,14 @@ impl FllBandEdge {
                 expected: "must be in [0, 1]",
             });
         }
-        if !(1..=65536).contains(&filter_size) {
+        if !(1..=Self::MAX_FILTER_SIZE).contains(&filter_size) {
             return Err(DspError::OutOfRange {
                 name: "filter_size",
                 value: filter_size as f64,
                 expected: "must be in 1..=65536",
             });
         }
-        if !(bandwidth.is_finite() && bandwidth >= 0.0) {
-            return Err(DspError::OutOfRange {
-                name: "bandwidth",
-                value: bandwidth as f64,
-                expected: "must be >= 0",
-            });
-        }
+        check_bandwidth(bandwidth)?;
         // Baseband filter: two sincs, normalised to unit sum.
         let m = (filter_size as f32 / sps).round();
         let bb: Vec<f32> = (0..filter_size)
@@ -121,9 +115,34 @@ impl FllBandEdge {
         })
     }
 
+    /// The longest band-edge filters.
+    pub const MAX_FILTER_SIZE: usize = 65536;
+
+    /// Changes the loop bandwidth (rad/sample, ≥ 0), keeping the
+    /// frequency and phase estimates (GNU Radio's `set_loop_bandwidth`).
+    ///
+    /// Errors: a negative or non-finite bandwidth (nothing changes).
+    pub fn set_loop_bandwidth(&mut self, bandwidth: f32) -> Result<(), DspError> {
+        check_bandwidth(bandwidth)?;
+        (self.alpha, self.beta) = loop_gains(std::f32::consts::SQRT_2 / 2.0, bandwidth);
+        Ok(())
+    }
+
     /// The frequency estimate in rad/sample.
     pub fn frequency(&self) -> f32 {
         self.freq
+    }
+}
+
+fn check_bandwidth(bandwidth: f32) -> Result<(), DspError> {
+    if bandwidth.is_finite() && bandwidth >= 0.0 {
+        Ok(())
+    } else {
+        Err(DspError::OutOfRange {
+            name: "bandwidth",
+            value: bandwidth as f64,
+            expected: "must be >= 0",
+        })
     }
 }
 

@@ -19,8 +19,8 @@ pub struct PfbClockSync {
     sps: usize,
     /// Arms of the matched filter and of its derivative, each reversed
     /// (so a dot product runs forward over the input).
-    arms: Vec<Vec<f32>>,
-    diff_arms: Vec<Vec<f32>>,
+    arms: Arms,
+    diff_arms: Arms,
     taps_per_arm: usize,
     loop_bw: f32,
     damping: f32,
@@ -38,7 +38,7 @@ pub struct PfbClockSync {
     pos: i64,
 }
 
-fn arms(taps: &[f32], n: usize) -> Vec<Vec<f32>> {
+fn arms(taps: &[f32], n: usize) -> Arms {
     let per = taps.len().div_ceil(n);
     (0..n)
         .map(|i| {
@@ -49,6 +49,40 @@ fn arms(taps: &[f32], n: usize) -> Vec<Vec<f32>> {
             arm
         })
         .collect()
+}
+
+/// A filter bank: one reversed arm per phase.
+type Arms = Vec<Vec<f32>>;
+
+/// The arms of the matched filter `taps` and of its derivative (central
+/// differences normalised to `filter_size / Σ|d|`), for `filter_size`
+/// arms.
+fn banks(taps: &[f32], filter_size: usize) -> Result<(Arms, Arms), DspError> {
+    if taps.len() < 3 || taps.len() > PfbClockSync::MAX_TAPS {
+        return Err(DspError::InvalidSpec(
+            "pfb_clock_sync needs 3 to 2^20 taps".into(),
+        ));
+    }
+    for &t in taps {
+        DspError::finite("taps", t as f64)?;
+    }
+    let mut d = vec![0.0f32];
+    let mut pwr = 0.0f32;
+    for w in taps.windows(3) {
+        let t = w[2] - w[0];
+        d.push(t);
+        pwr += t.abs();
+    }
+    d.push(0.0);
+    if pwr <= 0.0 || !pwr.is_finite() {
+        return Err(DspError::InvalidSpec(
+            "the taps have no slope (derivative filter is zero)".into(),
+        ));
+    }
+    for t in &mut d {
+        *t *= filter_size as f32 / pwr;
+    }
+    Ok((arms(taps, filter_size), arms(&d, filter_size)))
 }
 
 impl PfbClockSync {
@@ -64,52 +98,32 @@ impl PfbClockSync {
         init_phase: f32,
         max_rate_deviation: f32,
     ) -> Result<Self, DspError> {
-        if !(sps.is_finite() && (1.0..=1024.0).contains(&sps)) {
+        if !(sps.is_finite() && (1.0..=Self::MAX_SPS).contains(&sps)) {
             return Err(DspError::OutOfRange {
                 name: "sps",
                 value: sps,
                 expected: "must be in 1..=1024",
             });
         }
-        if !(1..=4096).contains(&filter_size) {
+        if !(1..=Self::MAX_FILTER_SIZE).contains(&filter_size) {
             return Err(DspError::OutOfRange {
                 name: "filter_size",
                 value: filter_size as f64,
                 expected: "must be in 1..=4096",
             });
         }
-        if taps.len() < 3 || taps.len() > 1 << 20 {
-            return Err(DspError::InvalidSpec(
-                "pfb_clock_sync needs 3 to 2^20 taps".into(),
-            ));
-        }
-        for &t in taps {
-            DspError::finite("taps", t as f64)?;
-        }
         DspError::finite("init_phase", init_phase as f64)?;
-        DspError::finite("max_rate_deviation", max_rate_deviation as f64)?;
-        // Derivative taps: central differences, normalised to
-        // `filter_size / Σ|d|`.
-        let mut d = vec![0.0f32];
-        let mut pwr = 0.0f32;
-        for w in taps.windows(3) {
-            let t = w[2] - w[0];
-            d.push(t);
-            pwr += t.abs();
+        if !(max_rate_deviation.is_finite() && max_rate_deviation >= 0.0) {
+            return Err(DspError::OutOfRange {
+                name: "max_rate_deviation",
+                value: max_rate_deviation as f64,
+                expected: "must be finite and >= 0",
+            });
         }
-        d.push(0.0);
-        if pwr <= 0.0 || !pwr.is_finite() {
-            return Err(DspError::InvalidSpec(
-                "the taps have no slope (derivative filter is zero)".into(),
-            ));
-        }
-        for t in &mut d {
-            *t *= filter_size as f32 / pwr;
-        }
+        let (arms_main, diff_arms) = banks(taps, filter_size)?;
         let sps_floor = sps.floor();
         let rate = (sps - sps_floor) * filter_size as f64;
         let rate_i = rate.floor() as i64;
-        let arms_main = arms(taps, filter_size);
         let taps_per_arm = arms_main[0].len();
         let history = taps_per_arm + 2 * sps_floor as usize;
         let mut buf = Vec::with_capacity(history + CHUNK + 8);
@@ -118,7 +132,7 @@ impl PfbClockSync {
             nfilters: filter_size,
             sps: sps_floor as usize,
             arms: arms_main,
-            diff_arms: arms(&d, filter_size),
+            diff_arms,
             taps_per_arm,
             loop_bw: 0.0,
             damping: 2.0 * filter_size as f32,
@@ -134,6 +148,39 @@ impl PfbClockSync {
         };
         k.set_loop_bandwidth(loop_bw)?;
         Ok(k)
+    }
+
+    /// The most prototype taps.
+    pub const MAX_TAPS: usize = 1 << 20;
+    /// The most arms.
+    pub const MAX_FILTER_SIZE: usize = 4096;
+    /// The most samples per symbol.
+    pub const MAX_SPS: f64 = 1024.0;
+
+    /// Filters with the arms of the prototype `taps` from the next symbol
+    /// on, keeping the loop's phase and rate (GNU Radio's `update_taps`).
+    /// As in GNU Radio, whose history follows the arms' length, the newest
+    /// sample under the filters stays where it was; a longer filter reads
+    /// zeros where it reaches before the samples kept.
+    ///
+    /// Errors: as [`new`](Self::new) for the taps (nothing changes).
+    pub fn set_taps(&mut self, taps: &[f32]) -> Result<(), DspError> {
+        let (arms, diff_arms) = banks(taps, self.nfilters)?;
+        let per = arms[0].len();
+        let grow = per as i64 - self.taps_per_arm as i64;
+        if grow > self.pos {
+            let zeros = (grow - self.pos) as usize;
+            self.buf
+                .splice(0..0, std::iter::repeat_n(Complex32::new(0.0, 0.0), zeros));
+            self.pos += zeros as i64;
+        }
+        self.pos -= grow;
+        self.arms = arms;
+        self.diff_arms = diff_arms;
+        self.taps_per_arm = per;
+        let want = self.buf.len() + per + 2 * self.sps + CHUNK + 8;
+        self.buf.reserve(want.saturating_sub(self.buf.len()));
+        Ok(())
     }
 
     /// Changes the loop bandwidth (≥ 0).
@@ -265,5 +312,38 @@ mod tests {
             settled.iter().all(|y| (y.re.abs() - 1.0).abs() < 0.2),
             "{settled:?}"
         );
+    }
+
+    #[test]
+    fn new_taps_keep_the_loop_running() {
+        let (sps, nf) = (4usize, 32usize);
+        let bank = |n: usize| {
+            root_raised_cosine(nf as f64, (nf * sps) as f64, 1.0, 0.35, n * sps * nf).unwrap()
+        };
+        let x: Vec<Complex32> = (0..4000)
+            .map(|i| Complex32::new(((i / sps) % 3) as f32 - 1.0, 0.0))
+            .collect();
+        let run = |change: Option<Vec<f32>>| {
+            let mut k = PfbClockSync::new(sps as f64, 0.0628, &bank(11), nf, 16.0, 1.5).unwrap();
+            let mut out = vec![Complex32::new(0.0, 0.0); 2000];
+            let (n1, m1) = k.process(&x[..2000], &mut out);
+            if let Some(taps) = &change {
+                k.set_taps(taps).unwrap();
+            }
+            let (n2, m2) = k.process(&x[n1..], &mut out[m1..]);
+            assert_eq!(n1 + n2, x.len());
+            out.truncate(m1 + m2);
+            out
+        };
+        let plain = run(None);
+        // The same taps again change nothing.
+        assert_eq!(run(Some(bank(11))), plain);
+        // Longer and shorter filters keep the symbol rate.
+        for n in [15, 5] {
+            let other = run(Some(bank(n)));
+            assert!(other.len().abs_diff(plain.len()) <= 4, "{}", other.len());
+        }
+        let mut k = PfbClockSync::new(sps as f64, 0.0628, &bank(11), nf, 16.0, 1.5).unwrap();
+        assert!(k.set_taps(&[1.0, 1.0, 1.0]).is_err());
     }
 }

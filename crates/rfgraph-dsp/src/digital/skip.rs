@@ -20,12 +20,14 @@ impl Skip {
     /// that runs past the end, owes the overshoot, leaves `at` at `len`
     /// (all samples consumed) and returns `false`.
     pub(crate) fn advance(&mut self, at: &mut usize, step: usize, len: usize) -> bool {
-        if *at + step > len {
-            self.0 = *at + step - len;
+        // A runaway loop may step by `usize::MAX`: owe it, do not wrap.
+        let to = at.saturating_add(step);
+        if to > len {
+            self.0 = to - len;
             *at = len;
             false
         } else {
-            *at += step;
+            *at = to;
             true
         }
     }

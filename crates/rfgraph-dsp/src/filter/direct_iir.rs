@@ -49,6 +49,7 @@ impl IirSample for Complex32 {
 pub struct DirectIir<T: IirSample> {
     ff: Vec<f64>,
     fb: Vec<f64>,
+    oldstyle: bool,
     /// Past inputs and outputs, newest first.
     x: Vec<T::Acc>,
     y: Vec<T::Acc>,
@@ -63,7 +64,7 @@ impl<T: IirSample> DirectIir<T> {
         if ff.is_empty() {
             return Err(DspError::EmptyTaps);
         }
-        if ff.len() > 4096 || fb.len() > 4096 {
+        if ff.len() > Self::MAX_TAPS || fb.len() > Self::MAX_TAPS {
             return Err(DspError::InvalidSpec("at most 4096 taps each".into()));
         }
         for &t in ff.iter().chain(fb) {
@@ -79,8 +80,22 @@ impl<T: IirSample> DirectIir<T> {
             y: vec![T::Acc::default(); fb.len().max(1)],
             ff: ff.to_vec(),
             fb,
+            oldstyle,
         })
     }
+
+    /// Filters with new taps from the next sample on, starting again from
+    /// a zero state as GNU Radio's `set_taps` does (the sign convention
+    /// stays).
+    ///
+    /// Errors: as [`new`](Self::new) (nothing changes).
+    pub fn set_taps(&mut self, ff: &[f64], fb: &[f64]) -> Result<(), DspError> {
+        *self = Self::new(ff, fb, self.oldstyle)?;
+        Ok(())
+    }
+
+    /// The most taps of either kind.
+    pub const MAX_TAPS: usize = 4096;
 
     /// Filters one sample.
     #[inline]
@@ -176,5 +191,20 @@ mod tests {
         let (ff, fb) = fm_preemph_taps(48e3, 75e-6, -1.0).unwrap();
         let dc: f64 = ff.iter().sum::<f64>() / fb.iter().sum::<f64>();
         assert!((dc - 1.0).abs() < 1e-9, "{dc}");
+    }
+
+    #[test]
+    fn new_taps_start_from_a_zero_state() {
+        let mut a = DirectIir::<f32>::new(&[0.5], &[1.0, -0.5], false).unwrap();
+        for _ in 0..5 {
+            a.step(1.0);
+        }
+        a.set_taps(&[0.2, 0.1], &[1.0, -0.3]).unwrap();
+        let mut fresh = DirectIir::<f32>::new(&[0.2, 0.1], &[1.0, -0.3], false).unwrap();
+        for x in [1.0, -2.0, 0.5] {
+            assert_eq!(a.step(x), fresh.step(x));
+        }
+        assert!(a.set_taps(&[], &[1.0]).is_err());
+        assert_eq!(a.step(0.0), fresh.step(0.0));
     }
 }
