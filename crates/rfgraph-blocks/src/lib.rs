@@ -75,7 +75,7 @@ pub use generate::{
     UnknownWaveform, Waveform,
 };
 pub use head::Head;
-pub use math::{Combination, Combine, ConstOp, Unzip2, Zip2};
+pub use math::{Combination, Combine, CombineParams, ConstOp, Unzip2, Zip2};
 pub use message_burst::MessageBurst;
 pub use message_forward::MessageForward;
 pub use message_sink::MessageSink;

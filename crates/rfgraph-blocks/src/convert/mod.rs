@@ -6,7 +6,11 @@ mod interleaved;
 pub mod round;
 mod scalar;
 
-pub use interleaved::{ComplexToPairs, PairsToComplex};
+pub use interleaved::{
+    ComplexToPairs, InterleavedCharParams, InterleavedShortParams, PairsParams, PairsToComplex,
+    ToInterleavedParams,
+};
+pub use scalar::ScaleParams;
 
 pub(crate) use interleaved::{
     complex_to_interleaved_char_spec, complex_to_interleaved_short_spec,

@@ -14,26 +14,43 @@
 //! ```
 
 use super::nary::Combine;
-use rfgraph::Map;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
+use rfgraph::params::{ItemKind, limits};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{MapParams, ParamSet};
 
-const KINDS: [ItemKind; 3] = [ItemKind::U8, ItemKind::I16, ItemKind::I32];
+/// The parameters of `and`, `or` and `xor`.
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct BitwiseParams {
+    /// stream item type
+    #[param(name = "type", kinds(U8, I16, I32))]
+    pub item: ItemKind,
+    /// number of inputs
+    #[param(default = 2, min = 1, max = limits::MAX_PORTS, alias = "num_inputs")]
+    pub inputs: usize,
+    /// GNU Radio vector length (items are handled one by one)
+    #[param(default = 1, min = 1, max = limits::MAX_VLEN)]
+    pub vlen: usize,
+}
 
-fn vlen() -> ParamSpec {
-    ParamSpec::uint("vlen")
-        .default(1u64)
-        .doc("GNU Radio vector length (items are handled one by one)")
+/// The parameters of `not`.
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct NotParams {
+    /// stream item type
+    #[param(name = "type", kinds(U8, I16, I32))]
+    pub item: ItemKind,
+    /// GNU Radio vector length (items are handled one by one)
+    #[param(default = 1, min = 1, max = limits::MAX_VLEN)]
+    pub vlen: usize,
 }
 
 macro_rules! fold_spec {
     ($fn:ident, $name:literal, $summary:literal, $op:tt, $formula:literal) => {
         #[doc = concat!("`", $name, "`: GNU Radio's `blocks_", $name, "_xx`.")]
         pub(crate) fn $fn() -> BlockSpec {
-            BlockSpec::new($name, "Boolean Operators", $summary, |p: &Params| {
-                let n = p.usize("inputs")?;
-                let refuse = |e: rfgraph::ParamError| p.refused(e);
-                rfgraph::for_item_kinds!(p, p.item_type()?, { U8 => u8, I16 => i16, I32 => i32 } as T
-                    => Combine::<T>::with(|a, b| a $op b, n).map_err(refuse)?)
+            BlockSpec::of::<BitwiseParams>($name, "Boolean Operators", $summary, |p| {
+                let n = p.inputs;
+                rfgraph::for_item_kinds!(p.item, { U8 => u8, I16 => i16, I32 => i32 } as T
+                    => Combine::<T, BitwiseParams>::with(|a, b| a $op b, n, p)?)
             })
             .doc(concat!(
                 "`out[i] = ", $formula, "`: bitwise on `u8`, `i16` or `i32` items, folded over \
@@ -41,9 +58,6 @@ macro_rules! fold_spec {
                  least 1. GNU Radio vectors are flat streams here, so `vlen` is not used. \
                  GNU Radio's `blocks_", $name, "_xx`."
             ))
-            .param(ParamSpec::item_type(&KINDS))
-            .param(ParamSpec::uint("inputs").default(2u64).doc("number of inputs"))
-            .param(vlen())
             .input(PortSpec::new("in", PortItem::OfType).repeated("inputs"))
             .output(PortSpec::new("out", PortItem::OfType))
         }
@@ -56,18 +70,16 @@ fold_spec!(xor_spec, "xor", "Bitwise XOR of N integer streams.", ^, "in0[i] ^ in
 
 /// `not`: GNU Radio's `blocks_not_xx`.
 pub(crate) fn not_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<NotParams>(
         "not",
         "Boolean Operators",
         "Bitwise NOT of an integer stream.",
-        |p: &Params| {
-            rfgraph::for_item_kinds!(p, p.item_type()?, { U8 => u8, I16 => i16, I32 => i32 } as T
-                => Map::new(|x: T| !x))
+        |p| {
+            rfgraph::for_item_kinds!(p.item, { U8 => u8, I16 => i16, I32 => i32 } as T
+                => MapParams::new(p, |_: &NotParams, x: T| !x))
         },
     )
     .doc("`out[i] = !in[i]`: every bit flipped (`u8`, `i16` or `i32`; for the signed types `!x = -x - 1`). GNU Radio vectors are flat streams here, so `vlen` is not used. GNU Radio's `blocks_not_xx`.")
-    .param(ParamSpec::item_type(&KINDS))
-    .param(vlen())
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))
 }

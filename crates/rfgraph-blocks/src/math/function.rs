@@ -1,7 +1,7 @@
 //! `transcendental` (a named function of every item, GNU Radio's
-//! `blocks_transcendental`) and `mute` (zeros while a setting says so,
-//! `blocks_mute_xx`), with their registry entries. Both read `in` and
-//! write `out`, one item per item.
+//! `blocks_transcendental`) and `mute` (zeros while its settable `mute`
+//! says so, `blocks_mute_xx`), with their registry entries. Both read
+//! `in` and write `out`, one item per item.
 //!
 //! # Usage
 //! ```
@@ -15,111 +15,156 @@
 
 use super::scalar::Arith;
 use num_complex::Complex32;
-use rfgraph::registry::{BlockSpec, BuildError, ItemKind, ParamSpec, Params, PortItem, PortSpec};
-use rfgraph::{Block, Map, MapWith, Setting};
+use rfgraph::params::ItemKind;
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{Block, MapParams, ParamChoice, ParamSet};
 
-const FUNCTIONS: [&str; 16] = [
-    "cos", "sin", "tan", "acos", "asin", "atan", "cosh", "sinh", "tanh", "acosh", "asinh", "atanh",
-    "exp", "log", "log10", "sqrt",
-];
-
-fn real(name: &str) -> Option<fn(f32) -> f32> {
-    Some(match name {
-        "cos" => f32::cos,
-        "sin" => f32::sin,
-        "tan" => f32::tan,
-        "acos" => f32::acos,
-        "asin" => f32::asin,
-        "atan" => f32::atan,
-        "cosh" => f32::cosh,
-        "sinh" => f32::sinh,
-        "tanh" => f32::tanh,
-        "acosh" => f32::acosh,
-        "asinh" => f32::asinh,
-        "atanh" => f32::atanh,
-        "exp" => f32::exp,
-        "log" => f32::ln,
-        "log10" => f32::log10,
-        "sqrt" => f32::sqrt,
-        _ => return None,
-    })
+/// The functions of `transcendental`, by C's names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, ParamChoice)]
+pub enum Function {
+    /// cosine
+    Cos,
+    /// sine
+    Sin,
+    /// tangent
+    Tan,
+    /// arc cosine
+    Acos,
+    /// arc sine
+    Asin,
+    /// arc tangent
+    Atan,
+    /// hyperbolic cosine
+    Cosh,
+    /// hyperbolic sine
+    Sinh,
+    /// hyperbolic tangent
+    Tanh,
+    /// inverse hyperbolic cosine
+    Acosh,
+    /// inverse hyperbolic sine
+    Asinh,
+    /// inverse hyperbolic tangent
+    Atanh,
+    /// `e^x`
+    Exp,
+    /// natural logarithm
+    Log,
+    /// decimal logarithm
+    #[choice(name = "log10")]
+    Log10,
+    /// square root
+    Sqrt,
 }
 
-fn complex(name: &str) -> Option<fn(Complex32) -> Complex32> {
-    Some(match name {
-        "cos" => Complex32::cos,
-        "sin" => Complex32::sin,
-        "tan" => Complex32::tan,
-        "acos" => Complex32::acos,
-        "asin" => Complex32::asin,
-        "atan" => Complex32::atan,
-        "cosh" => Complex32::cosh,
-        "sinh" => Complex32::sinh,
-        "tanh" => Complex32::tanh,
-        "acosh" => Complex32::acosh,
-        "asinh" => Complex32::asinh,
-        "atanh" => Complex32::atanh,
-        "exp" => Complex32::exp,
-        "log" => Complex32::ln,
-        "log10" => |z: Complex32| z.ln() / std::f32::consts::LN_10,
-        "sqrt" => Complex32::sqrt,
-        _ => return None,
-    })
+impl Function {
+    /// The function on real items.
+    pub fn real(self) -> fn(f32) -> f32 {
+        match self {
+            Function::Cos => f32::cos,
+            Function::Sin => f32::sin,
+            Function::Tan => f32::tan,
+            Function::Acos => f32::acos,
+            Function::Asin => f32::asin,
+            Function::Atan => f32::atan,
+            Function::Cosh => f32::cosh,
+            Function::Sinh => f32::sinh,
+            Function::Tanh => f32::tanh,
+            Function::Acosh => f32::acosh,
+            Function::Asinh => f32::asinh,
+            Function::Atanh => f32::atanh,
+            Function::Exp => f32::exp,
+            Function::Log => f32::ln,
+            Function::Log10 => f32::log10,
+            Function::Sqrt => f32::sqrt,
+        }
+    }
+
+    /// The function on complex items.
+    pub fn complex(self) -> fn(Complex32) -> Complex32 {
+        match self {
+            Function::Cos => Complex32::cos,
+            Function::Sin => Complex32::sin,
+            Function::Tan => Complex32::tan,
+            Function::Acos => Complex32::acos,
+            Function::Asin => Complex32::asin,
+            Function::Atan => Complex32::atan,
+            Function::Cosh => Complex32::cosh,
+            Function::Sinh => Complex32::sinh,
+            Function::Tanh => Complex32::tanh,
+            Function::Acosh => Complex32::acosh,
+            Function::Asinh => Complex32::asinh,
+            Function::Atanh => Complex32::atanh,
+            Function::Exp => Complex32::exp,
+            Function::Log => Complex32::ln,
+            Function::Log10 => |z: Complex32| z.ln() / std::f32::consts::LN_10,
+            Function::Sqrt => Complex32::sqrt,
+        }
+    }
 }
 
-fn boxed(b: impl Block) -> Result<Box<dyn Block>, BuildError> {
-    Ok(Box::new(b))
+/// The parameters of `transcendental`.
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct TranscendentalParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32))]
+    pub item: ItemKind,
+    /// the function
+    #[param(default = Function::Cos, alias = "name")]
+    pub function: Function,
 }
 
 /// `transcendental`: GNU Radio's `blocks_transcendental`.
 pub(crate) fn transcendental_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<TranscendentalParams>(
         "transcendental",
         "Math",
         "A named function (`cos`, `log10`, `sqrt`, …) of every item.",
-        |p: &Params| {
-            let name = p.string("function")?.to_ascii_lowercase();
-            let unknown = || {
-                p.invalid(
-                    "function",
-                    format!("`{name}` is not one of {}", FUNCTIONS.join(", ")),
-                )
+        |p| {
+            let function = p.function;
+            let block: Box<dyn Block> = match p.item {
+                ItemKind::C32 => {
+                    let f = function.complex();
+                    Box::new(MapParams::new(p, move |_: &TranscendentalParams, x| f(x)))
+                }
+                ItemKind::F32 => {
+                    let f = function.real();
+                    Box::new(MapParams::new(p, move |_: &TranscendentalParams, x| f(x)))
+                }
+                other => return Err(format!("item type `{other}` is not supported here").into()),
             };
-            match p.item_type()? {
-                ItemKind::C32 => boxed(Map::new(complex(&name).ok_or_else(unknown)?)),
-                _ => boxed(Map::new(real(&name).ok_or_else(unknown)?)),
-            }
+            Ok(block)
         },
     )
     .doc("Real inputs out of a function's domain give NaN, as C's functions do.")
-    .param(ParamSpec::item_type(&[ItemKind::F32, ItemKind::C32]))
-    .param(
-        ParamSpec::string("function")
-            .choices(&FUNCTIONS)
-            .default("cos")
-            .doc("the function"),
-    )
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))
 }
 
+/// The parameters of `mute`.
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct MuteParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, I32, I16))]
+    pub item: ItemKind,
+    /// write zeros instead of the items
+    #[param(default = false, settable)]
+    pub mute: bool,
+}
+
 /// `mute`: GNU Radio's `blocks_mute_xx`.
 pub(crate) fn mute_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<MuteParams>(
         "mute",
         "Level Controllers",
         "Zeros instead of the items while `mute` is on.",
-        |p: &Params| {
-            let on = p.bool("mute")?;
-            rfgraph::for_item_kinds!(p, p.item_type()?, {
+        |p| {
+            rfgraph::for_item_kinds!(p.item, {
                 F32 => f32, C32 => Complex32, I32 => i32, I16 => i16
-            } as T => MapWith::new(on, |m: &mut bool, x: T| if *m { T::ZERO } else { x })
-                .with_setting(Setting::new("mute", |m: &mut bool, v: bool| *m = v).doc("write zeros")))
+            } as T => MapParams::new(p, |m: &MuteParams, x: T| if m.mute { T::ZERO } else { x }))
         },
     )
-    .doc("`out[i] = mute ? 0 : in[i]` for `f32`, `c32`, `i32` or `i16` items: one output per input either way, so the stream keeps its rate and timing while muted. `mute` can be changed while running (its message port); a change applies between work calls. GNU Radio's `blocks_mute_xx`.")
-    .param(ParamSpec::item_type(&[ItemKind::F32, ItemKind::C32, ItemKind::I32, ItemKind::I16]))
-    .param(ParamSpec::bool("mute").default(false).settable().doc("write zeros"))
+    .doc("`out[i] = mute ? 0 : in[i]` for `f32`, `c32`, `i32` or `i16` items: one output per input either way, so the stream keeps its rate and timing while muted. `mute` can be changed while running (its message input); a change applies between work calls, from one item on. GNU Radio's `blocks_mute_xx`.")
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))
 }

@@ -1,131 +1,137 @@
 //! Stateful one-item-at-a-time blocks, with their registry entries:
 //! GNU Radio's `threshold_ff` (hysteresis), `rms_ff`/`rms_cf` (running
-//! RMS) and `sample_and_hold_xx`.
+//! RMS) and `sample_and_hold_xx`. Their state lives in the closures of
+//! [`MapParams`] and [`Zip2`], so a settable parameter changes from one
+//! item on and the state carries on.
 
 use super::pairs::Zip2;
 use num_complex::Complex32;
-use rfgraph::registry::{BlockSpec, BuildError, ItemKind, ParamSpec, Params, PortItem, PortSpec};
-use rfgraph::{Block, MapWith, Setting};
+use rfgraph::params::ItemKind;
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{Block, MapParams, ParamSet};
 
-fn boxed(b: impl Block) -> Result<Box<dyn Block>, BuildError> {
-    Ok(Box::new(b))
-}
-
-/// The state of `threshold`.
-struct Threshold {
-    lo: f32,
-    hi: f32,
-    last: f32,
+/// The parameters of `threshold`; `lo` and `hi` may change while it
+/// runs, as GNU Radio's `set_lo` and `set_hi` do.
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct ThresholdParams {
+    /// lower threshold: items below it give 0
+    #[param(default = -0.5, alias = "low", settable)]
+    pub lo: f32,
+    /// upper threshold: items above it give 1
+    #[param(default = 0.5, alias = "high", settable)]
+    pub hi: f32,
+    /// output before the first decision
+    #[param(default = 0.0, alias = "init")]
+    pub initial_state: f32,
 }
 
 /// `threshold`: GNU Radio's `blocks_threshold_ff`.
 pub(crate) fn threshold_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<ThresholdParams>(
         "threshold",
         "Level Controllers",
         "1 above `hi`, 0 below `lo`, the last output in between.",
-        |p: &Params| {
-            let t = Threshold {
-                lo: p.f32("lo")?,
-                hi: p.f32("hi")?,
-                last: p.f32("initial_state")?,
-            };
-            boxed(
-                MapWith::new(t, |t: &mut Threshold, x: f32| {
+        |p| {
+            let mut last = p.initial_state;
+            Ok(Box::new(MapParams::new(
+                p,
+                move |t: &ThresholdParams, x: f32| {
                     if x > t.hi {
-                        t.last = 1.0;
+                        last = 1.0;
                     } else if x < t.lo {
-                        t.last = 0.0;
+                        last = 0.0;
                     }
-                    t.last
-                })
-                .with_setting(Setting::new("lo", |t: &mut Threshold, v: f32| t.lo = v).doc("lower threshold"))
-                .with_setting(Setting::new("hi", |t: &mut Threshold, v: f32| t.hi = v).doc("upper threshold")),
-            )
+                    last
+                },
+            )))
         },
     )
-    .doc("A comparator with hysteresis: writes 1.0 for items above `hi`, 0.0 for items below `lo`, and repeats its last output for items in between (`initial_state` before the first decision).")
-    .param(ParamSpec::float("lo").default(-0.5).settable().doc("lower threshold"))
-    .param(ParamSpec::float("hi").default(0.5).settable().doc("upper threshold"))
-    .param(ParamSpec::float("initial_state").default(0.0).doc("output before the first decision"))
+    .doc("A comparator with hysteresis: writes 1.0 for items above `hi`, 0.0 for items below `lo`, and repeats its last output for items in between (`initial_state` before the first decision). `lo` and `hi` may change while it runs; the last output stays.")
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)))
 }
 
-/// The state of `rms`.
-struct Rms {
-    alpha: f64,
-    avg: f64,
+/// The parameters of `rms`; `alpha` may change while it runs, keeping
+/// the average, as GNU Radio's `set_alpha` does.
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct RmsParams {
+    /// the input's item type (the output is `f32`)
+    #[param(name = "type", kinds(F32, C32))]
+    pub item: ItemKind,
+    /// averaging weight of each new item
+    #[param(default = 0.0001, above = 0.0, max = 1.0, settable)]
+    pub alpha: f64,
 }
 
-impl Rms {
-    #[inline]
-    fn step(&mut self, power: f64) -> f32 {
-        self.avg = (1.0 - self.alpha) * self.avg + self.alpha * power;
-        self.avg.sqrt() as f32
-    }
+/// One step of the average: the new RMS level.
+#[inline]
+fn rms_step(avg: &mut f64, alpha: f64, power: f64) -> f32 {
+    *avg = (1.0 - alpha) * *avg + alpha * power;
+    avg.sqrt() as f32
 }
 
 /// `rms`: GNU Radio's `blocks_rms_xx`.
 pub(crate) fn rms_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<RmsParams>(
         "rms",
         "Level Controllers",
         "Running RMS level: sqrt of a one-pole average of |x|².",
-        |p: &Params| {
-            let alpha = p.f64("alpha")?;
-            if !(alpha > 0.0 && alpha <= 1.0) {
-                return Err(p.invalid("alpha", "must be in (0, 1]"));
-            }
-            let set = || Setting::new("alpha", |r: &mut Rms, a: f64| r.alpha = a).doc("averaging weight");
-            let rms = Rms { alpha, avg: 0.0 };
-            match p.item_type()? {
-                ItemKind::C32 => boxed(
-                    MapWith::new(rms, |r: &mut Rms, x: Complex32| r.step(x.norm_sqr() as f64))
-                        .with_setting(set()),
-                ),
-                _ => boxed(
-                    MapWith::new(rms, |r: &mut Rms, x: f32| r.step((x * x) as f64)).with_setting(set()),
-                ),
-            }
+        |p| {
+            let mut avg = 0.0;
+            let block: Box<dyn Block> = match p.item {
+                ItemKind::C32 => Box::new(MapParams::new(p, move |r: &RmsParams, x: Complex32| {
+                    rms_step(&mut avg, r.alpha, x.norm_sqr() as f64)
+                })),
+                ItemKind::F32 => Box::new(MapParams::new(p, move |r: &RmsParams, x: f32| {
+                    rms_step(&mut avg, r.alpha, (x * x) as f64)
+                })),
+                other => return Err(format!("item type `{other}` is not supported here").into()),
+            };
+            Ok(block)
         },
     )
-    .doc("`avg = (1 − alpha)·avg + alpha·|x|²`, out = `sqrt(avg)`, from `avg = 0`. `type` is the input's; the output is `f32`.")
-    .param(ParamSpec::item_type(&[ItemKind::F32, ItemKind::C32]))
-    .param(ParamSpec::float("alpha").default(0.0001).settable().doc("averaging weight"))
+    .doc("`avg = (1 − alpha)·avg + alpha·|x|²`, out = `sqrt(avg)`, from `avg = 0`. `type` is the input's; the output is `f32`. `alpha` may change while it runs; the average carries on.")
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)))
 }
 
+/// The parameters of `sample_and_hold`.
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct SampleAndHoldParams {
+    /// stream item type of the data and the output
+    #[param(name = "type", kinds(F32, I32, I16, U8))]
+    pub item: ItemKind,
+}
+
 /// `sample_and_hold`: GNU Radio's `blocks_sample_and_hold_xx`.
 pub(crate) fn sample_and_hold_spec() -> BlockSpec {
-    BlockSpec::new(
+    fn hold<T: rfgraph::Item + Default>(p: SampleAndHoldParams) -> Box<dyn Block> {
+        let mut held = T::default();
+        Box::new(
+            Zip2::new(move |x: T, ctrl: u8| {
+                if ctrl != 0 {
+                    held = x;
+                }
+                held
+            })
+            .with_params(p),
+        )
+    }
+    BlockSpec::of::<SampleAndHoldParams>(
         "sample_and_hold",
         "Level Controllers",
         "Passes `in0` while the byte `in1` is not zero, else holds the last value passed.",
-        |p: &Params| {
-            macro_rules! hold {
-                ($t:ty) => {{
-                    let mut held: $t = Default::default();
-                    boxed(Zip2::new(move |x: $t, ctrl: u8| {
-                        if ctrl != 0 {
-                            held = x;
-                        }
-                        held
-                    }))
-                }};
-            }
-            match p.item_type()? {
-                ItemKind::F32 => hold!(f32),
-                ItemKind::I32 => hold!(i32),
-                ItemKind::I16 => hold!(i16),
-                ItemKind::U8 => hold!(u8),
-                other => Err(p.invalid("type", format!("`{other}` is not supported here"))),
+        |p| {
+            match p.item {
+                ItemKind::F32 => Ok(hold::<f32>(p)),
+                ItemKind::I32 => Ok(hold::<i32>(p)),
+                ItemKind::I16 => Ok(hold::<i16>(p)),
+                ItemKind::U8 => Ok(hold::<u8>(p)),
+                other => Err(format!("item type `{other}` is not supported here").into()),
             }
         },
     )
     .doc("Item by item: where the control byte `in1` is not zero the data `in0` passes and is kept; elsewhere the kept value (0 at first) is written.")
-    .param(ParamSpec::item_type(&[ItemKind::F32, ItemKind::I32, ItemKind::I16, ItemKind::U8]))
     .input(PortSpec::new("in0", PortItem::OfType).doc("data"))
     .input(PortSpec::new("in1", PortItem::Fixed(ItemKind::U8)).doc("control"))
     .output(PortSpec::new("out", PortItem::OfType))

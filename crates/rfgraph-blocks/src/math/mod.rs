@@ -2,7 +2,9 @@
 //! subtract, multiply, divide), [`ConstOp`] (multiply or add a settable
 //! constant), one-input maps (magnitude, phase, parts, conjugate, abs,
 //! `nlog10`), and [`Zip2`]/[`Unzip2`] between complex and real streams.
-//! The item arithmetic they share is [`Arith`].
+//! The item arithmetic they share is [`Arith`]. Each block's parameters
+//! are one `...Params` struct (a [`ParamSet`](rfgraph::ParamSet)) the
+//! registry entry builds from.
 
 mod bitwise;
 mod constant;
@@ -16,16 +18,23 @@ mod reduce;
 mod scalar;
 mod tag_value;
 mod unary;
+mod vlen;
 
-pub use constant::ConstOp;
-pub use matrix::{MultiplyMatrix, matrix};
-pub use nary::{Combination, Combine};
+pub use bitwise::{BitwiseParams, NotParams};
+pub use constant::{
+    AddConst, AddConstParams, ConstOp, ConstParams, MultiplyConst, MultiplyConstParams,
+};
+pub use function::{Function, MuteParams, TranscendentalParams};
+pub use level::{RmsParams, SampleAndHoldParams, ThresholdParams};
+pub use matrix::{MultiplyMatrix, MultiplyMatrixParams, matrix};
+pub use nary::{Combination, Combine, CombineParams};
 pub use pairs::{Unzip2, Zip2};
-pub use peak::PeakDetector2;
-pub use reduce::Integrate;
+pub use peak::{PeakDetector2, PeakDetector2Params};
+pub use reduce::{ArgmaxParams, ExtremumParams, Integrate, IntegrateParams};
 pub use scalar::{Arith, constants};
-pub use tag_value::MultiplyByTagValue;
-pub use unary::SliceKernel;
+pub use tag_value::{MultiplyByTagValue, MultiplyByTagValueParams};
+pub use unary::{AbsParams, Nlog10Params, SliceKernel};
+pub use vlen::FlatVlenParams;
 
 pub(crate) use bitwise::{and_spec, not_spec, or_spec, xor_spec};
 pub(crate) use constant::{add_const_spec, multiply_const_spec};

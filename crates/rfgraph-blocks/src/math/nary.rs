@@ -5,8 +5,24 @@
 use super::scalar::Arith;
 use crate::wav::ports::channel_port;
 use num_complex::Complex32;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
-use rfgraph::{Block, BoxError, Ports, StreamInput, StreamOutput, WorkIo};
+use rfgraph::params::{ItemKind, ParamSet, limits};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{Block, BoxError, ParamError, Ports, StreamInput, StreamOutput, WorkIo};
+
+/// The parameters of [`Combine`] as `add`, `subtract`, `multiply` and
+/// `divide`.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct CombineParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, I32, I16))]
+    pub item: ItemKind,
+    /// number of inputs
+    #[param(default = 2, min = 1, max = limits::MAX_PORTS, alias = "num_inputs")]
+    pub inputs: usize,
+    /// GNU Radio vector length (items are handled one by one)
+    #[param(default = 1, min = 1, max = limits::MAX_VLEN)]
+    pub vlen: usize,
+}
 
 /// How [`Combine`] joins its inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +38,16 @@ pub enum Combination {
 }
 
 impl Combination {
+    /// The operation on two items.
+    pub fn function<T: Arith>(self) -> fn(T, T) -> T {
+        match self {
+            Combination::Add => |a, b| a.add(b),
+            Combination::Subtract => |a, b| a.sub(b),
+            Combination::Multiply => |a, b| a.mul(b),
+            Combination::Divide => |a, b| a.div(b),
+        }
+    }
+
     #[inline(always)]
     pub(crate) fn apply<T: Arith>(self, a: T, b: T) -> T {
         match self {
@@ -39,6 +65,9 @@ impl Combination {
 /// divided by zero gives zero. GNU Radio's vectors (`vlen`) are flat
 /// streams here, and the operation is item by item either way.
 ///
+/// # Parameters
+/// [`CombineParams`] (the bitwise blocks have their own, `P`).
+///
 /// # Stream Inputs
 /// - `in0`, `in1`, …: `T`, `inputs` of them (at least 1).
 ///
@@ -48,12 +77,12 @@ impl Combination {
 /// # Usage
 /// ```
 /// use rfgraph::{Flowgraph, scheduler::Tpb};
-/// use rfgraph_blocks::{Combination, Combine, VectorSink, VectorSource};
+/// use rfgraph_blocks::{Combination, Combine, CombineParams, VectorSink, VectorSource};
 ///
 /// let mut fg = Flowgraph::new();
 /// let a = fg.add(VectorSource::new(vec![1.0f32, 2.0]));
 /// let b = fg.add(VectorSource::new(vec![10.0f32, 20.0]));
-/// let add = fg.add(Combine::<f32>::new(Combination::Add, 2)?);
+/// let add = fg.add(Combine::<f32>::new(Combination::Add, CombineParams::default())?);
 /// let sink = fg.add(VectorSink::<f32>::new());
 /// fg.connect(a, "out", add, "in0")?;
 /// fg.connect(b, "out", add, "in1")?;
@@ -62,36 +91,36 @@ impl Combination {
 /// assert_eq!(done.block::<VectorSink<f32>>(sink).unwrap().items(), &[11.0, 22.0]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct Combine<T: Arith> {
+pub struct Combine<T: Arith, P: ParamSet = CombineParams> {
     inputs: Vec<StreamInput<T>>,
     output: StreamOutput<T>,
     op: fn(T, T) -> T,
+    params: P,
 }
 
 impl<T: Arith> Combine<T> {
-    /// Combines `inputs` streams with `op`.
+    /// Combines `params.inputs` streams with `op`.
     ///
-    /// Errors: no inputs.
-    pub fn new(op: Combination, inputs: usize) -> Result<Self, rfgraph::ParamError> {
-        let f: fn(T, T) -> T = match op {
-            Combination::Add => |a, b| a.add(b),
-            Combination::Subtract => |a, b| a.sub(b),
-            Combination::Multiply => |a, b| a.mul(b),
-            Combination::Divide => |a, b| a.div(b),
-        };
-        Self::with(f, inputs)
+    /// Errors: a parameter out of its range.
+    pub fn new(op: Combination, params: CombineParams) -> Result<Self, ParamError> {
+        let inputs = params.inputs;
+        Self::with(op.function(), inputs, params)
     }
+}
 
-    /// Combines `inputs` streams with `f`, folded in input order
-    /// (`f(f(in0, in1), in2)`, …).
+impl<T: Arith, P: ParamSet> Combine<T, P> {
+    /// Combines `inputs` streams with `op`, folded in input order
+    /// (`op(op(in0, in1), in2)`, …), with `params` as its parameters.
     ///
-    /// Errors: no inputs.
-    pub fn with(op: fn(T, T) -> T, inputs: usize) -> Result<Self, rfgraph::ParamError> {
-        if inputs == 0 {
-            return Err(rfgraph::ParamError::new(
+    /// Errors: a parameter out of its range, no inputs or more than
+    /// [`limits::MAX_PORTS`].
+    pub fn with(op: fn(T, T) -> T, inputs: usize, params: P) -> Result<Self, ParamError> {
+        params.validate()?;
+        if !(1..=limits::MAX_PORTS).contains(&inputs) {
+            return Err(ParamError::new(
                 "Combine",
                 "inputs",
-                "must be at least 1",
+                format!("must be in [1, {}]", limits::MAX_PORTS),
             ));
         }
         Ok(Self {
@@ -100,17 +129,22 @@ impl<T: Arith> Combine<T> {
                 .collect(),
             output: StreamOutput::new("out"),
             op,
+            params,
         })
     }
 }
 
-impl<T: Arith> Block for Combine<T> {
+impl<T: Arith, P: ParamSet> Block for Combine<T, P> {
     fn ports(&mut self) -> Ports<'_> {
         let mut ports = Ports::new();
         for input in &mut self.inputs {
             ports = ports.input(input);
         }
         ports.output(&mut self.output)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
     }
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
@@ -139,36 +173,12 @@ impl<T: Arith> Block for Combine<T> {
 }
 
 fn spec(name: &'static str, op: Combination, summary: &'static str) -> BlockSpec {
-    BlockSpec::new(name, "Math", summary, move |p: &Params| {
-        let n = p.usize("inputs")?;
-        if n == 0 {
-            return Err(p.invalid("inputs", "must be at least 1"));
-        }
-        if p.usize("vlen")? == 0 {
-            return Err(p.invalid("vlen", "must be at least 1"));
-        }
-        let refuse = |e: rfgraph::ParamError| p.refused(e);
-        rfgraph::for_item_kinds!(p, p.item_type()?, {
+    BlockSpec::of::<CombineParams>(name, "Math", summary, move |p| {
+        rfgraph::for_item_kinds!(p.item, {
             F32 => f32, C32 => Complex32, I32 => i32, I16 => i16
-        } as T => Combine::<T>::new(op, n).map_err(refuse)?)
+        } as T => Combine::<T>::new(op, p)?)
     })
     .doc("Item by item across `in0`, `in1`, … in input order. Integers wrap; an integer divided by zero gives zero. GNU Radio vectors are flat streams here: `vlen` only has to be at least 1.")
-    .param(ParamSpec::item_type(&[
-        ItemKind::F32,
-        ItemKind::C32,
-        ItemKind::I32,
-        ItemKind::I16,
-    ]))
-    .param(
-        ParamSpec::uint("inputs")
-            .default(2u64)
-            .doc("number of inputs"),
-    )
-    .param(
-        ParamSpec::uint("vlen")
-            .default(1u64)
-            .doc("GNU Radio vector length (items are handled one by one)"),
-    )
     .input(PortSpec::new("in", PortItem::OfType).repeated("inputs"))
     .output(PortSpec::new("out", PortItem::OfType))
 }

@@ -3,11 +3,15 @@
 //! `multiply_conjugate_cc`) and [`Unzip2`] (`complex_to_float`,
 //! `complex_to_magphase`), with their registry entries.
 
+use super::vlen::FlatVlenParams;
 use num_complex::Complex32;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
+use rfgraph::params::{ItemKind, NoParams, ParamSet};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 use rfgraph::{Block, BoxError, Item, Ports, StreamInput, StreamOutput, WorkIo};
 
-/// One output item from one item of each of two inputs.
+/// One output item from one item of each of two inputs, with the
+/// block's parameters `P` (none by default; see
+/// [`with_params`](Self::with_params)).
 ///
 /// # Stream Inputs
 /// - `in0`: `A`.
@@ -34,13 +38,14 @@ use rfgraph::{Block, BoxError, Item, Ports, StreamInput, StreamOutput, WorkIo};
 /// assert_eq!(done.block::<VectorSink<Complex32>>(sink).unwrap().items(), &[Complex32::new(1.0, 2.0)]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct Zip2<A: Item, B: Item, O: Item, F> {
+pub struct Zip2<A: Item, B: Item, O: Item, F, P = NoParams> {
     in0: StreamInput<A>,
     in1: StreamInput<B>,
     output: StreamOutput<O>,
     f: F,
     /// What `in1` reads as when it may stay unconnected.
     unconnected_second: Option<B>,
+    params: P,
 }
 
 impl<A: Item, B: Item, O: Item, F: FnMut(A, B) -> O + Send + 'static> Zip2<A, B, O, F> {
@@ -52,6 +57,25 @@ impl<A: Item, B: Item, O: Item, F: FnMut(A, B) -> O + Send + 'static> Zip2<A, B,
             output: StreamOutput::new("out"),
             f,
             unconnected_second: None,
+            params: NoParams,
+        }
+    }
+}
+
+impl<A: Item, B: Item, O: Item, F: FnMut(A, B) -> O + Send + 'static, P: ParamSet>
+    Zip2<A, B, O, F, P>
+{
+    /// The same block with `params` as its parameters (the registry's
+    /// declaration, read back by the control port; `f` does not read
+    /// them).
+    pub fn with_params<Q: ParamSet>(self, params: Q) -> Zip2<A, B, O, F, Q> {
+        Zip2 {
+            in0: self.in0,
+            in1: self.in1,
+            output: self.output,
+            f: self.f,
+            unconnected_second: self.unconnected_second,
+            params,
         }
     }
 
@@ -64,12 +88,18 @@ impl<A: Item, B: Item, O: Item, F: FnMut(A, B) -> O + Send + 'static> Zip2<A, B,
     }
 }
 
-impl<A: Item, B: Item, O: Item, F: FnMut(A, B) -> O + Send + 'static> Block for Zip2<A, B, O, F> {
+impl<A: Item, B: Item, O: Item, F: FnMut(A, B) -> O + Send + 'static, P: ParamSet> Block
+    for Zip2<A, B, O, F, P>
+{
     fn ports(&mut self) -> Ports<'_> {
         Ports::new()
             .input(&mut self.in0)
             .input(&mut self.in1)
             .output(&mut self.output)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
     }
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
@@ -103,7 +133,8 @@ impl<A: Item, B: Item, O: Item, F: FnMut(A, B) -> O + Send + 'static> Block for 
 }
 
 /// Two output items from each input item; the second output may stay
-/// unconnected.
+/// unconnected. The block's parameters are `P` (none by default; see
+/// [`with_params`](Self::with_params)).
 ///
 /// # Stream Inputs
 /// - `in`: `I`.
@@ -128,11 +159,12 @@ impl<A: Item, B: Item, O: Item, F: FnMut(A, B) -> O + Send + 'static> Block for 
 /// assert_eq!(done.block::<VectorSink<f32>>(re).unwrap().items(), &[1.0]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct Unzip2<I: Item, A: Item, B: Item, F> {
+pub struct Unzip2<I: Item, A: Item, B: Item, F, P = NoParams> {
     input: StreamInput<I>,
     out0: StreamOutput<A>,
     out1: StreamOutput<B>,
     f: F,
+    params: P,
 }
 
 impl<I: Item, A: Item, B: Item, F: Fn(I) -> (A, B) + Send + 'static> Unzip2<I, A, B, F> {
@@ -143,16 +175,40 @@ impl<I: Item, A: Item, B: Item, F: Fn(I) -> (A, B) + Send + 'static> Unzip2<I, A
             out0: StreamOutput::new("out0"),
             out1: StreamOutput::optional("out1"),
             f,
+            params: NoParams,
         }
     }
 }
 
-impl<I: Item, A: Item, B: Item, F: Fn(I) -> (A, B) + Send + 'static> Block for Unzip2<I, A, B, F> {
+impl<I: Item, A: Item, B: Item, F: Fn(I) -> (A, B) + Send + 'static, P: ParamSet>
+    Unzip2<I, A, B, F, P>
+{
+    /// The same block with `params` as its parameters (the registry's
+    /// declaration, read back by the control port; `f` does not read
+    /// them).
+    pub fn with_params<Q: ParamSet>(self, params: Q) -> Unzip2<I, A, B, F, Q> {
+        Unzip2 {
+            input: self.input,
+            out0: self.out0,
+            out1: self.out1,
+            f: self.f,
+            params,
+        }
+    }
+}
+
+impl<I: Item, A: Item, B: Item, F: Fn(I) -> (A, B) + Send + 'static, P: ParamSet> Block
+    for Unzip2<I, A, B, F, P>
+{
     fn ports(&mut self) -> Ports<'_> {
         Ports::new()
             .input(&mut self.input)
             .output(&mut self.out0)
             .output(&mut self.out1)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
     }
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
@@ -182,12 +238,6 @@ impl<I: Item, A: Item, B: Item, F: Fn(I) -> (A, B) + Send + 'static> Block for U
     }
 }
 
-fn vlen() -> ParamSpec {
-    ParamSpec::uint("vlen")
-        .default(1u64)
-        .doc("GNU Radio vector length (items are handled one by one)")
-}
-
 fn zip_spec(
     name: &'static str,
     summary: &'static str,
@@ -195,11 +245,10 @@ fn zip_spec(
     a: ItemKind,
     b: ItemKind,
     o: ItemKind,
-    build: fn() -> Box<dyn Block>,
+    build: fn(FlatVlenParams) -> Box<dyn Block>,
 ) -> BlockSpec {
-    BlockSpec::new(name, "Math", summary, move |_p: &Params| Ok(build()))
+    BlockSpec::of::<FlatVlenParams>(name, "Math", summary, move |p| Ok(build(p)))
         .doc(doc)
-        .param(vlen())
         .input(PortSpec::new("in0", PortItem::Fixed(a)))
         .input(PortSpec::new("in1", PortItem::Fixed(b)))
         .output(PortSpec::new("out", PortItem::Fixed(o)))
@@ -214,7 +263,13 @@ pub(crate) fn float_to_complex_spec() -> BlockSpec {
         ItemKind::F32,
         ItemKind::F32,
         ItemKind::C32,
-        || Box::new(Zip2::new(Complex32::new).second_optional(0.0)),
+        |p| {
+            Box::new(
+                Zip2::new(Complex32::new)
+                    .second_optional(0.0)
+                    .with_params(p),
+            )
+        },
     );
     spec.inputs[1].optional = true;
     spec
@@ -229,7 +284,9 @@ pub(crate) fn magphase_to_complex_spec() -> BlockSpec {
         ItemKind::F32,
         ItemKind::F32,
         ItemKind::C32,
-        || Box::new(Zip2::new(|m: f32, p: f32| Complex32::from_polar(m, p))),
+        |p| {
+            Box::new(Zip2::new(|m: f32, phase: f32| Complex32::from_polar(m, phase)).with_params(p))
+        },
     )
 }
 
@@ -242,7 +299,7 @@ pub(crate) fn multiply_conjugate_spec() -> BlockSpec {
         ItemKind::C32,
         ItemKind::C32,
         ItemKind::C32,
-        || Box::new(Zip2::new(|a: Complex32, b: Complex32| a * b.conj())),
+        |p| Box::new(Zip2::new(|a: Complex32, b: Complex32| a * b.conj()).with_params(p)),
     )
 }
 
@@ -250,11 +307,10 @@ fn unzip_spec(
     name: &'static str,
     summary: &'static str,
     doc: &'static str,
-    build: fn() -> Box<dyn Block>,
+    build: fn(FlatVlenParams) -> Box<dyn Block>,
 ) -> BlockSpec {
-    BlockSpec::new(name, "Math", summary, move |_p: &Params| Ok(build()))
+    BlockSpec::of::<FlatVlenParams>(name, "Math", summary, move |p| Ok(build(p)))
         .doc(doc)
-        .param(vlen())
         .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
         .output(PortSpec::new("out0", PortItem::Fixed(ItemKind::F32)))
         .output(
@@ -271,7 +327,7 @@ pub(crate) fn complex_to_float_spec() -> BlockSpec {
         "complex_to_float",
         "Real parts on `out0`, imaginary parts on `out1` (optional).",
         "`out0[i] = re(in[i])`, `out1[i] = im(in[i])` for `c32` items, as `f32`, one item per input on each output. `out1` may be left unconnected; then only real parts are written. GNU Radio vectors are flat streams here, so `vlen` is not used. GNU Radio's `blocks_complex_to_float`.",
-        || Box::new(Unzip2::new(|x: Complex32| (x.re, x.im))),
+        |p| Box::new(Unzip2::new(|x: Complex32| (x.re, x.im)).with_params(p)),
     )
 }
 
@@ -282,6 +338,6 @@ pub(crate) fn complex_to_magphase_spec() -> BlockSpec {
         "complex_to_magphase",
         "Magnitudes on `out0`, phases (radians) on `out1` (optional).",
         "`out0[i] = |in[i]|` (`hypot(re, im)`, so no overflow for large parts) and `out1[i] = atan2(im, re)` in radians in `[-π, π]`, as `f32`, one item per input on each output. `out1` may be left unconnected; then only magnitudes are written. GNU Radio vectors are flat streams here, so `vlen` is not used. GNU Radio's `blocks_complex_to_magphase`.",
-        || Box::new(Unzip2::new(|x: Complex32| (x.norm(), x.arg()))),
+        |p| Box::new(Unzip2::new(|x: Complex32| (x.norm(), x.arg())).with_params(p)),
     )
 }

@@ -2,14 +2,47 @@
 //! where the input rises above its running average (GNU Radio's
 //! `peak_detector2_fb`), with its registry entry.
 
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
-use rfgraph::{Block, BoxError, Ports, StreamInput, StreamOutput, WorkIo};
+use rfgraph::params::{ItemKind, ParamSet, limits};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{Block, BoxError, ParamError, Ports, StreamInput, StreamOutput, WorkIo};
+use std::collections::VecDeque;
+
+/// The parameters of [`PeakDetector2`] (`peak_detector2`). All three may
+/// change while it runs, as GNU Radio's setters do: a new `threshold` or
+/// `look_ahead` abandons an open window, whose items are searched again
+/// from its first; a new `alpha` weighs the next item.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct PeakDetector2Params {
+    /// rise factor: an item above `avg · (1 + threshold)` opens a window
+    #[param(default = 7.0, alias = "threshold_factor_rise", settable)]
+    pub threshold: f32,
+    /// window length, from the item that opens it
+    #[param(
+        default = 1000,
+        min = 1,
+        max = limits::MAX_ELEMENTS,
+        unit = "items",
+        settable
+    )]
+    pub look_ahead: usize,
+    /// averaging weight of each new item
+    #[param(default = 0.001, above = 0.0, max = 1.0, settable)]
+    pub alpha: f32,
+}
 
 /// Tracks a one-pole average `avg = alpha·x + (1 − alpha)·avg` of the
 /// input; an item above `avg · (1 + threshold)` opens a window of
 /// `look_ahead` items (itself the first), and the window's first largest
 /// item gets a 1 on `out0` (every other item a 0). The search then starts
 /// again after the window. `out1`, optional, carries the average.
+///
+/// The window's items wait inside the block until it closes (so it needs
+/// no ring of `look_ahead` items, and `look_ahead` may grow while it
+/// runs); the items of a window the input ends in are not written, as in
+/// GNU Radio.
+///
+/// # Parameters
+/// [`PeakDetector2Params`].
 ///
 /// # Stream Inputs
 /// - `in`: `f32`.
@@ -20,42 +53,68 @@ use rfgraph::{Block, BoxError, Ports, StreamInput, StreamOutput, WorkIo};
 ///
 /// # Usage
 /// ```
-/// use rfgraph_blocks::math::PeakDetector2;
-/// let detector = PeakDetector2::new(7.0, 1000, 0.001)?;
+/// use rfgraph_blocks::math::{PeakDetector2, PeakDetector2Params};
+/// let detector = PeakDetector2::new(PeakDetector2Params {
+///     threshold: 7.0,
+///     look_ahead: 1000,
+///     alpha: 0.001,
+/// })?;
 /// # let _ = detector;
-/// # Ok::<(), String>(())
+/// # Ok::<(), rfgraph::ParamError>(())
 /// ```
 pub struct PeakDetector2 {
     input: StreamInput<f32>,
     flags: StreamOutput<u8>,
     average: StreamOutput<f32>,
-    threshold: f32,
-    look_ahead: usize,
-    alpha: f32,
+    params: PeakDetector2Params,
     avg: f32,
-    /// In a window: its first item's average is computed already.
-    found: bool,
+    /// The open (or closed, unwritten) window's items, the first the one
+    /// that opened it; empty while searching.
+    window: Vec<f32>,
+    /// The average after each of `window`'s items.
+    window_avg: Vec<f32>,
+    /// The first largest item of `window`.
+    peak: usize,
+    /// The window closed: the index of its next item to write.
+    closed: Option<usize>,
+    /// Items taken from the input already, to search again before the
+    /// input (those of a window a change abandoned).
+    replay: VecDeque<f32>,
 }
 
 impl PeakDetector2 {
-    /// A detector rising at `threshold`, looking `look_ahead` items ahead,
-    /// averaging with `alpha`.
+    /// A detector with `params`.
     ///
-    /// Errors: a `look_ahead` of 0.
-    pub fn new(threshold: f32, look_ahead: usize, alpha: f32) -> Result<Self, String> {
-        if look_ahead == 0 {
-            return Err("look_ahead must be at least 1".into());
-        }
+    /// Errors: a parameter out of its range.
+    pub fn new(params: PeakDetector2Params) -> Result<Self, ParamError> {
+        params.validate()?;
         Ok(Self {
-            input: StreamInput::new("in").with_min_items(look_ahead),
-            flags: StreamOutput::new("out0").with_min_items(look_ahead),
-            average: StreamOutput::optional("out1").with_min_items(look_ahead),
-            threshold,
-            look_ahead,
-            alpha,
+            input: StreamInput::new("in"),
+            flags: StreamOutput::new("out0"),
+            average: StreamOutput::optional("out1"),
+            params,
             avg: 0.0,
-            found: false,
+            window: Vec::new(),
+            window_avg: Vec::new(),
+            peak: 0,
+            closed: None,
+            replay: VecDeque::new(),
         })
+    }
+
+    /// GNU Radio's `invalidate`: an open window is abandoned, and its
+    /// items are searched again from its first, with the average as it
+    /// was right after that one (GNU Radio never consumed them).
+    fn abandon_window(&mut self) {
+        if self.window.is_empty() || self.closed.is_some() {
+            return;
+        }
+        self.avg = self.window_avg[0];
+        for &x in self.window.iter().rev() {
+            self.replay.push_front(x);
+        }
+        self.window.clear();
+        self.window_avg.clear();
     }
 }
 
@@ -67,9 +126,20 @@ impl Block for PeakDetector2 {
             .output(&mut self.average)
     }
 
-    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
+    fn params_changed(&mut self, name: &str) -> Result<(), BoxError> {
+        if name != "alpha" {
+            self.abandon_window();
+        }
+        Ok(())
+    }
+
+    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
         let with_avg = self.average.is_connected();
-        let mut room = self.input.available().min(self.flags.free());
+        let mut room = self.flags.free();
         if with_avg {
             room = room.min(self.average.free());
         }
@@ -79,47 +149,74 @@ impl Block for PeakDetector2 {
         } else {
             &mut []
         };
-        let mut k = 0;
-        while k < room {
-            if !self.found {
-                let x = i[k];
-                self.avg = self.alpha * x + (1.0 - self.alpha) * self.avg;
-                f[k] = 0;
-                if with_avg {
-                    a[k] = self.avg;
+        let PeakDetector2Params {
+            threshold,
+            look_ahead,
+            alpha,
+        } = self.params;
+        let (mut taken, mut written) = (0, 0);
+        loop {
+            if let Some(from) = self.closed {
+                let n = (self.window.len() - from).min(room - written);
+                for j in from..from + n {
+                    f[written] = u8::from(j == self.peak);
+                    if with_avg {
+                        a[written] = self.window_avg[j];
+                    }
+                    written += 1;
                 }
-                if x > self.avg * (1.0 + self.threshold) {
-                    // This item opens the window, whose search starts
-                    // with it (its average is taken already).
-                    self.found = true;
-                    continue;
-                }
-                k += 1;
-            } else {
-                if room - k < self.look_ahead {
+                if from + n < self.window.len() {
+                    self.closed = Some(from + n);
                     break;
                 }
-                let window = &i[k..k + self.look_ahead];
-                let mut peak = 0;
-                for (j, &x) in window.iter().enumerate().skip(1) {
-                    self.avg = self.alpha * x + (1.0 - self.alpha) * self.avg;
-                    if with_avg {
-                        a[k + j] = self.avg;
-                    }
-                    if x > window[peak] {
-                        peak = j;
-                    }
+                self.closed = None;
+                self.window.clear();
+                self.window_avg.clear();
+            }
+            let searching = self.window.is_empty();
+            if searching && written == room {
+                break;
+            }
+            let x = match self.replay.pop_front() {
+                Some(x) => x,
+                None if taken < i.len() => {
+                    taken += 1;
+                    i[taken - 1]
                 }
-                f[k..k + self.look_ahead].fill(0);
-                f[k + peak] = 1;
-                k += self.look_ahead;
-                self.found = false;
+                None => break,
+            };
+            self.avg = alpha * x + (1.0 - alpha) * self.avg;
+            if !searching {
+                self.window.push(x);
+                self.window_avg.push(self.avg);
+                if x > self.window[self.peak] {
+                    self.peak = self.window.len() - 1;
+                }
+            } else if x > self.avg * (1.0 + threshold) {
+                // This item opens the window, whose search starts with it.
+                self.window.push(x);
+                self.window_avg.push(self.avg);
+                self.peak = 0;
+            } else {
+                f[written] = 0;
+                if with_avg {
+                    a[written] = self.avg;
+                }
+                written += 1;
+            }
+            if self.window.len() >= look_ahead {
+                self.closed = Some(0);
             }
         }
-        self.input.consume(k);
-        self.flags.produce(k);
+        self.input.consume(taken);
+        self.flags.produce(written);
         if with_avg {
-            self.average.produce(k);
+            self.average.produce(written);
+        }
+        // Items taken and not written yet wait for room, not for input:
+        // the input finishing must not end the block before they are out.
+        if self.closed.is_some() || !self.replay.is_empty() {
+            io.in_flight();
         }
         Ok(())
     }
@@ -127,20 +224,13 @@ impl Block for PeakDetector2 {
 
 /// `peak_detector2`: GNU Radio's `blocks_peak_detector2_fb`.
 pub(crate) fn spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<PeakDetector2Params>(
         "peak_detector2",
         "Peak Detectors",
         "Flags the largest item of a window opened by a rise above the running average.",
-        |p: &Params| {
-            let d = PeakDetector2::new(p.f32("threshold")?, p.usize("look_ahead")?, p.f32("alpha")?)
-                .map_err(|e| p.refused(e))?;
-            Ok(Box::new(d))
-        },
+        |p| Ok(Box::new(PeakDetector2::new(p)?)),
     )
-    .doc("An item above `avg · (1 + threshold)` opens a window of `look_ahead` items; the first largest of them is flagged 1 on `out0`. `out1` (optional) is the running average.")
-    .param(ParamSpec::float("threshold").default(7.0).doc("rise factor over the average"))
-    .param(ParamSpec::uint("look_ahead").default(1000u64).unit("items").doc("window length"))
-    .param(ParamSpec::float("alpha").default(0.001).doc("averaging weight"))
+    .doc("An item above `avg · (1 + threshold)` opens a window of `look_ahead` items; the first largest of them is flagged 1 on `out0`. `out1` (optional) is the running average. All three parameters may change while it runs (GNU Radio's setters): a new `threshold` or `look_ahead` abandons an open window and searches its items again; a new `alpha` weighs the next item.")
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)))
     .output(PortSpec::new("out0", PortItem::Fixed(ItemKind::U8)))
     .output(

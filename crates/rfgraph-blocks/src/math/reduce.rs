@@ -6,14 +6,52 @@
 use super::scalar::Arith;
 use crate::wav::ports::channel_port;
 use num_complex::Complex32;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
+use rfgraph::params::{ItemKind, ParamSet, limits};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 use rfgraph::{
-    Block, BoxError, FixedRateBlock, FixedRateKernel, Item, Ports, StreamInput, StreamOutput,
-    WorkIo,
+    Block, BoxError, FixedRateBlock, FixedRateKernel, Item, ParamError, Ports, StreamInput,
+    StreamOutput, WorkIo,
 };
+
+/// The parameters of [`Integrate`] (`integrate`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct IntegrateParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, I32, I16))]
+    pub item: ItemKind,
+    /// vectors summed into one
+    #[param(default = 1, min = 1, max = limits::MAX_FACTOR, alias = "decim")]
+    pub decimation: usize,
+    /// GNU Radio vector length
+    #[param(default = 1, min = 1, max = limits::MAX_VLEN)]
+    pub vlen: usize,
+}
+
+impl IntegrateParams {
+    /// A group (`decimation · vlen` items) must fit a ring.
+    fn check(&self) -> Result<(), ParamError> {
+        match self.decimation.checked_mul(self.vlen) {
+            Some(group) if group <= limits::MAX_BUFFER_ITEMS => Ok(()),
+            _ => Err(ParamError::new(
+                "integrate",
+                "decimation",
+                format!(
+                    "decimation · vlen = {} · {} is more than the {} items a ring may hold",
+                    self.decimation,
+                    self.vlen,
+                    limits::MAX_BUFFER_ITEMS
+                ),
+            )),
+        }
+    }
+}
 
 /// Sums every `decimation` consecutive GNU Radio vectors of `vlen` items
 /// entry by entry: one vector out per `decimation` in.
+///
+/// # Parameters
+/// [`IntegrateParams`].
 ///
 /// # Stream Inputs
 /// - `in`: `T`, in groups of `decimation · vlen`.
@@ -23,32 +61,27 @@ use rfgraph::{
 ///
 /// # Usage
 /// ```
-/// use rfgraph_blocks::math::Integrate;
-/// let block = Integrate::<f32>::block(10, 1)?;
+/// use rfgraph_blocks::math::{Integrate, IntegrateParams};
+/// let block = Integrate::<f32>::block(IntegrateParams { decimation: 10, ..Default::default() })?;
 /// # let _ = block;
-/// # Ok::<(), String>(())
+/// # Ok::<(), rfgraph::ParamError>(())
 /// ```
 pub struct Integrate<T> {
-    decimation: usize,
-    vlen: usize,
+    params: IntegrateParams,
     _item: std::marker::PhantomData<fn(T) -> T>,
 }
 
 impl<T: Arith> Integrate<T> {
-    /// The block summing `decimation` vectors of `vlen`.
+    /// The block summing `params.decimation` vectors of `params.vlen`.
     ///
-    /// Errors: a `decimation` or `vlen` of 0, or a group too large.
+    /// Errors: a parameter out of its range, a group too large.
     #[allow(clippy::new_ret_no_self)]
-    pub fn block(decimation: usize, vlen: usize) -> Result<FixedRateBlock<Self>, String> {
-        if decimation.checked_mul(vlen).is_none() {
-            return Err("decimation · vlen is too large".into());
-        }
+    pub fn block(params: IntegrateParams) -> Result<FixedRateBlock<Self>, ParamError> {
+        params.validate()?;
         FixedRateBlock::new(Self {
-            decimation,
-            vlen,
+            params,
             _item: std::marker::PhantomData,
         })
-        .map_err(|e| e.to_string())
     }
 }
 
@@ -56,19 +89,20 @@ impl<T: Arith> FixedRateKernel for Integrate<T> {
     type In = T;
     type Out = T;
     fn decimation(&self) -> usize {
-        self.decimation * self.vlen
+        self.params.decimation * self.params.vlen
     }
     fn interpolation(&self) -> usize {
-        self.vlen
+        self.params.vlen
+    }
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
     }
     fn process(&mut self, input: &[T], output: &mut [T]) {
-        let group = self.decimation * self.vlen;
-        for (o, i) in output
-            .chunks_exact_mut(self.vlen)
-            .zip(input.chunks_exact(group))
-        {
+        let vlen = self.params.vlen;
+        let group = self.params.decimation * vlen;
+        for (o, i) in output.chunks_exact_mut(vlen).zip(input.chunks_exact(group)) {
             o.fill(T::ZERO);
-            for v in i.chunks_exact(self.vlen) {
+            for v in i.chunks_exact(vlen) {
                 for (o, &x) in o.iter_mut().zip(v) {
                     *o = o.add(x);
                 }
@@ -81,11 +115,58 @@ impl<T: Arith> FixedRateKernel for Integrate<T> {
 trait Ordered: Item + PartialOrd {}
 impl<T: Item + PartialOrd> Ordered for T {}
 
+/// The parameters of `max` and `min`.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct ExtremumParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, I32, I16))]
+    pub item: ItemKind,
+    /// number of inputs
+    #[param(default = 1, min = 1, max = limits::MAX_PORTS, alias = "num_inputs")]
+    pub inputs: usize,
+    /// GNU Radio vector length
+    #[param(default = 1, min = 1, max = limits::MAX_VLEN)]
+    pub vlen: usize,
+    /// 1 (one extreme per vector) or `vlen` (entry by entry across the inputs)
+    #[param(default = 1, min = 1, max = limits::MAX_VLEN)]
+    pub vlen_out: usize,
+}
+
+impl ExtremumParams {
+    /// `vlen_out` is 1 or `vlen`.
+    fn check(&self) -> Result<(), ParamError> {
+        if self.vlen_out != 1 && self.vlen_out != self.vlen {
+            return Err(ParamError::new(
+                "max",
+                "vlen_out",
+                format!("must be 1 or `vlen` ({}), not {}", self.vlen, self.vlen_out),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The parameters of `argmax`.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct ArgmaxParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, I32, I16))]
+    pub item: ItemKind,
+    /// number of inputs
+    #[param(default = 1, min = 1, max = limits::MAX_PORTS, alias = "num_inputs")]
+    pub inputs: usize,
+    /// GNU Radio vector length (entry indices must fit 16 bits)
+    #[param(default = 1, min = 1, max = 32768)]
+    pub vlen: usize,
+}
+
 /// The largest entry of every vector across all inputs (`out` gets one
 /// item per vector), or of every entry across the inputs (`vlen` items
 /// per vector) when `per_entry`; with `argmax`, its position instead:
-/// `out0` the entry, `out1` the input (as `i16`).
-struct Extremum<T: Ordered> {
+/// `out0` the entry, `out1` the input (as `i16`). `P` are the block's
+/// parameters.
+struct Extremum<T: Ordered, P> {
     inputs: Vec<StreamInput<T>>,
     out: StreamOutput<T>,
     arg: Option<(StreamOutput<i16>, StreamOutput<i16>)>,
@@ -93,11 +174,14 @@ struct Extremum<T: Ordered> {
     per_entry: bool,
     /// The smallest instead (`min`, `argmin`).
     lowest: bool,
+    params: P,
 }
 
-impl<T: Ordered> Extremum<T> {
-    fn new(inputs: usize, vlen: usize, per_entry: bool, arg: bool) -> Self {
+impl<T: Ordered, P: ParamSet> Extremum<T, P> {
+    /// Made from checked parameters (`inputs`, `vlen` within their ranges).
+    fn new(params: P, inputs: usize, vlen: usize, per_entry: bool, arg: bool) -> Self {
         Self {
+            params,
             inputs: (0..inputs)
                 .map(|i| StreamInput::new(channel_port("in", i)).with_min_items(vlen))
                 .collect(),
@@ -119,7 +203,7 @@ impl<T: Ordered> Extremum<T> {
     }
 }
 
-impl<T: Ordered> Block for Extremum<T> {
+impl<T: Ordered, P: ParamSet> Block for Extremum<T, P> {
     fn ports(&mut self) -> Ports<'_> {
         let mut ports = Ports::new();
         for input in &mut self.inputs {
@@ -129,6 +213,10 @@ impl<T: Ordered> Block for Extremum<T> {
             Some((a, b)) => ports.output(a).output(b),
             None => ports.output(&mut self.out),
         }
+    }
+
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
     }
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
@@ -203,31 +291,19 @@ impl<T: Ordered> Block for Extremum<T> {
 
 /// `integrate`: GNU Radio's `blocks_integrate_xx`.
 pub(crate) fn integrate_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<IntegrateParams>(
         "integrate",
         "Math",
         "Sums every `decimation` vectors: one out per `decimation` in.",
-        |p: &Params| {
-            let (d, vlen) = (p.usize("decimation")?, p.usize("vlen")?);
-            rfgraph::for_item_kinds!(p, p.item_type()?, {
+        |p| {
+            rfgraph::for_item_kinds!(p.item, {
                 F32 => f32, C32 => Complex32, I32 => i32, I16 => i16
-            } as T => Integrate::<T>::block(d, vlen).map_err(|e| p.refused(e))?)
+            } as T => Integrate::<T>::block(p)?)
         },
     )
     .doc("Entry by entry over GNU Radio vectors of `vlen` items; an incomplete last group is dropped. Integers wrap.")
-    .param(ParamSpec::item_type(&[ItemKind::F32, ItemKind::C32, ItemKind::I32, ItemKind::I16]))
-    .param(ParamSpec::uint("decimation").default(1u64).doc("vectors summed"))
-    .param(ParamSpec::uint("vlen").default(1u64).doc("GNU Radio vector length"))
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))
-}
-
-fn inputs_and_vlen(p: &Params) -> Result<(usize, usize), rfgraph::registry::BuildError> {
-    let (n, vlen) = (p.usize("inputs")?, p.usize("vlen")?);
-    if n == 0 || vlen == 0 {
-        return Err(p.refused("`inputs` and `vlen` must be at least 1"));
-    }
-    Ok((n, vlen))
 }
 
 /// `max`: GNU Radio's `blocks_max_xx`.
@@ -241,7 +317,7 @@ pub(crate) fn min_spec() -> BlockSpec {
 }
 
 fn extremum_spec(name: &'static str, lowest: bool) -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<ExtremumParams>(
         name,
         "Math",
         if lowest {
@@ -249,48 +325,33 @@ fn extremum_spec(name: &'static str, lowest: bool) -> BlockSpec {
         } else {
             "The largest entry of each vector across the inputs."
         },
-        move |p: &Params| {
-            let (n, vlen) = inputs_and_vlen(p)?;
-            let per_entry = match p.usize("vlen_out")? {
-                1 => false,
-                v if v == vlen => true,
-                _ => return Err(p.invalid("vlen_out", "must be 1 or `vlen`")),
-            };
-            rfgraph::for_item_kinds!(p, p.item_type()?, { F32 => f32, I32 => i32, I16 => i16 } as T
+        move |p| {
+            let (n, vlen, per_entry) = (p.inputs, p.vlen, p.vlen_out != 1);
+            rfgraph::for_item_kinds!(p.item, { F32 => f32, I32 => i32, I16 => i16 } as T
                 => {
-                    let e = Extremum::<T>::new(n, vlen, per_entry, false);
+                    let e = Extremum::<T, _>::new(p, n, vlen, per_entry, false);
                     if lowest { e.lowest() } else { e }
                 })
         },
     )
     .doc("With `vlen_out` 1: one item per vector, the extreme of its entries on every input. With `vlen_out` = `vlen`: entry by entry, the extreme across the inputs.")
-    .param(ParamSpec::item_type(&[ItemKind::F32, ItemKind::I32, ItemKind::I16]))
-    .param(ParamSpec::uint("inputs").default(1u64).doc("number of inputs"))
-    .param(ParamSpec::uint("vlen").default(1u64).doc("GNU Radio vector length"))
-    .param(ParamSpec::uint("vlen_out").default(1u64).doc("1 or `vlen`"))
     .input(PortSpec::new("in", PortItem::OfType).repeated("inputs"))
     .output(PortSpec::new("out", PortItem::OfType))
 }
 
 /// `argmax`: GNU Radio's `blocks_argmax_xs`.
 pub(crate) fn argmax_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<ArgmaxParams>(
         "argmax",
         "Math",
         "Where the largest entry of each vector across the inputs is.",
-        |p: &Params| {
-            let (n, vlen) = inputs_and_vlen(p)?;
-            if vlen > 32768 || n > 32768 {
-                return Err(p.refused("indices must fit 16 bits"));
-            }
-            rfgraph::for_item_kinds!(p, p.item_type()?, { F32 => f32, I32 => i32, I16 => i16 } as T
-                => Extremum::<T>::new(n, vlen, false, true))
+        |p| {
+            let (n, vlen) = (p.inputs, p.vlen);
+            rfgraph::for_item_kinds!(p.item, { F32 => f32, I32 => i32, I16 => i16 } as T
+                => Extremum::<T, _>::new(p, n, vlen, false, true))
         },
     )
     .doc("Per vector: `out0` the entry and `out1` the input of the first largest value (entries outer, inputs inner, as GNU Radio scans).")
-    .param(ParamSpec::item_type(&[ItemKind::F32, ItemKind::I32, ItemKind::I16]))
-    .param(ParamSpec::uint("inputs").default(1u64).doc("number of inputs"))
-    .param(ParamSpec::uint("vlen").default(1u64).doc("GNU Radio vector length"))
     .input(PortSpec::new("in", PortItem::OfType).repeated("inputs"))
     .output(PortSpec::new("out0", PortItem::Fixed(ItemKind::I16)).doc("entry index"))
     .output(PortSpec::new("out1", PortItem::Fixed(ItemKind::I16)).doc("input index"))

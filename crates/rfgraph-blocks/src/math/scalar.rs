@@ -2,7 +2,8 @@
 //! (`f32`, `f64`, `Complex32`, `i32`, `i16`, `u8`), with GNU Radio's
 //! semantics (integers wrap as C++'s `short`/`int` arithmetic does), and
 //! the reading of a constant (a number or a vector of them) from a
-//! parameter or a message.
+//! parameter or a message: a constant must fit the item type (finite and
+//! within `f32` for floats, a whole number in range for integers).
 
 use num_complex::Complex32;
 use rfgraph::{Item, Pmt};
@@ -19,7 +20,9 @@ pub trait Arith: Item + PartialEq {
     fn mul(self, b: Self) -> Self;
     /// `a / b`; an integer divided by zero gives zero (GNU Radio crashes).
     fn div(self, b: Self) -> Self;
-    /// A scalar constant from a message or parameter value.
+    /// A scalar constant from a message or parameter value; `None` when
+    /// it is no number or does not fit `Self` (a float that is not finite
+    /// or too large, an integer out of range or with a fraction).
     fn from_pmt(p: &Pmt) -> Option<Self>;
 }
 
@@ -35,7 +38,11 @@ macro_rules! float_arith {
             fn mul(self, b: Self) -> Self { self * b }
             #[inline(always)]
             fn div(self, b: Self) -> Self { self / b }
-            fn from_pmt(p: &Pmt) -> Option<Self> { p.as_f64().map(|v| v as $t) }
+            fn from_pmt(p: &Pmt) -> Option<Self> {
+                let v = p.as_f64()?;
+                let x = v as $t;
+                (v.is_finite() && x.is_finite()).then_some(x)
+            }
         }
     )*};
 }
@@ -91,13 +98,14 @@ impl Arith for Complex32 {
         self / b
     }
     fn from_pmt(p: &Pmt) -> Option<Self> {
+        let part = |v: Option<&Pmt>| v.map_or(Some(0.0), <f32 as Arith>::from_pmt);
         match p {
-            Pmt::VecComplexF32(v) if v.len() == 1 => Some(Complex32::new(v[0][0], v[0][1])),
-            Pmt::Map(m) => Some(Complex32::new(
-                m.get("re").map_or(Some(0.0), Pmt::as_f64)? as f32,
-                m.get("im").map_or(Some(0.0), Pmt::as_f64)? as f32,
-            )),
-            other => other.as_f64().map(|v| Complex32::new(v as f32, 0.0)),
+            Pmt::VecComplexF32(v) if v.len() == 1 => {
+                let c = Complex32::new(v[0][0], v[0][1]);
+                c.is_finite().then_some(c)
+            }
+            Pmt::Map(m) => Some(Complex32::new(part(m.get("re"))?, part(m.get("im"))?)),
+            other => Some(Complex32::new(<f32 as Arith>::from_pmt(other)?, 0.0)),
         }
     }
 }
@@ -162,6 +170,12 @@ mod tests {
         );
         assert_eq!(constants::<i16>(&Pmt::F64(2.5)), None);
         assert_eq!(constants::<u8>(&Pmt::I64(300)), None);
+        assert_eq!(constants::<f32>(&Pmt::F64(1e300)), None);
+        assert_eq!(constants::<f32>(&Pmt::F64(f64::NAN)), None);
+        assert_eq!(
+            constants::<Complex32>(&Pmt::VecF32(vec![f32::INFINITY])),
+            None
+        );
         assert_eq!(constants::<f32>(&Pmt::from("x")), None);
         assert_eq!(constants::<f32>(&Pmt::List(vec![])), None);
     }

@@ -3,12 +3,27 @@
 //! `multiply_by_tag_value_cc`), with its registry entry.
 
 use num_complex::Complex32;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
-use rfgraph::{Block, BoxError, Pmt, Ports, StreamInput, StreamOutput, WorkIo};
+use rfgraph::params::{ItemKind, ParamSet, limits};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{Block, BoxError, ParamError, Pmt, Ports, StreamInput, StreamOutput, WorkIo};
+
+/// The parameters of [`MultiplyByTagValue`] (`multiply_by_tag_value`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct MultiplyByTagValueParams {
+    /// the key of the tags whose values are the factor
+    #[param(default = "amp", alias = "tagname")]
+    pub key: String,
+    /// GNU Radio vector length (items are handled one by one)
+    #[param(default = 1, min = 1, max = limits::MAX_VLEN)]
+    pub vlen: usize,
+}
 
 /// Multiplies every item by a factor, 1 at first, which becomes the value
 /// of each tag keyed `key` from its item on (a number, or a one-entry
 /// complex vector; other values are ignored).
+///
+/// # Parameters
+/// [`MultiplyByTagValueParams`].
 ///
 /// # Stream Inputs
 /// - `in`: `Complex32`.
@@ -18,26 +33,33 @@ use rfgraph::{Block, BoxError, Pmt, Ports, StreamInput, StreamOutput, WorkIo};
 ///
 /// # Usage
 /// ```
-/// use rfgraph_blocks::math::MultiplyByTagValue;
-/// let block = MultiplyByTagValue::new("gain");
+/// use rfgraph_blocks::math::{MultiplyByTagValue, MultiplyByTagValueParams};
+/// let block = MultiplyByTagValue::new(MultiplyByTagValueParams {
+///     key: "gain".into(),
+///     ..Default::default()
+/// })?;
 /// # let _ = block;
+/// # Ok::<(), rfgraph::ParamError>(())
 /// ```
 pub struct MultiplyByTagValue {
     input: StreamInput<Complex32>,
     output: StreamOutput<Complex32>,
-    key: String,
+    params: MultiplyByTagValueParams,
     factor: Complex32,
 }
 
 impl MultiplyByTagValue {
-    /// Takes its factor from tags keyed `key`.
-    pub fn new(key: impl Into<String>) -> Self {
-        Self {
+    /// Takes its factor from tags keyed `params.key`.
+    ///
+    /// Errors: a parameter out of its range.
+    pub fn new(params: MultiplyByTagValueParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        Ok(Self {
             input: StreamInput::new("in"),
             output: StreamOutput::new("out"),
-            key: key.into(),
+            params,
             factor: Complex32::new(1.0, 0.0),
-        }
+        })
     }
 }
 
@@ -53,6 +75,10 @@ impl Block for MultiplyByTagValue {
         Ports::new().input(&mut self.input).output(&mut self.output)
     }
 
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
         let start = self.input.position();
         let n = self.input.slice().len().min(self.output.free());
@@ -63,7 +89,7 @@ impl Block for MultiplyByTagValue {
             .input
             .tags()
             .iter()
-            .filter(|t| t.key == self.key && t.index >= start && t.index < start + n as u64)
+            .filter(|t| t.key == self.params.key && t.index >= start && t.index < start + n as u64)
             .filter_map(|t| Some(((t.index - start) as usize, factor(&t.value)?)))
             .collect();
         changes.sort_by_key(|c| c.0);
@@ -87,20 +113,13 @@ impl Block for MultiplyByTagValue {
 
 /// `multiply_by_tag_value`: GNU Radio's `blocks_multiply_by_tag_value_cc`.
 pub(crate) fn spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<MultiplyByTagValueParams>(
         "multiply_by_tag_value",
         "Math",
         "Multiplies by the value of the last tag with key `key` (1 before).",
-        |p: &Params| {
-            if p.usize("vlen")? == 0 {
-                return Err(p.invalid("vlen", "must be at least 1"));
-            }
-            Ok(Box::new(MultiplyByTagValue::new(p.string("key")?)))
-        },
+        |p| Ok(Box::new(MultiplyByTagValue::new(p)?)),
     )
     .doc("The factor changes on the tagged item itself. GNU Radio vectors are flat here; a tag inside a vector takes effect on its item.")
-    .param(ParamSpec::string("key").default("amp").doc("the tags' key"))
-    .param(ParamSpec::uint("vlen").default(1u64).doc("GNU Radio vector length"))
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::C32)))
 }
