@@ -1,19 +1,23 @@
 //! `Channel`: one channel of a seify device, as both hardware blocks use
-//! it: opening the device, applying an [`SdrConfig`], retuning while the
-//! stream runs, and reading back what the device really did.
+//! it: opening the device, applying an [`SdrConfig`], following a changed
+//! parameter while the stream runs, and reading back what the device
+//! really did.
 //!
-//! Every change goes to the driver first and is read back from it, so
-//! tags and status carry the frequency and rate in effect (a driver rounds
-//! a rate to what its clock allows), and a refused value leaves the
-//! configuration as it was and returns the driver's message. Before the
-//! device is open (a message posted before `init`), changes only update
-//! the configuration that `open` applies. This module owns device control;
-//! it never touches a stream or a port.
+//! The channel holds the blocks' parameters (the [`SdrConfig`] the
+//! runtime changes); a changed one goes to the driver and what is in
+//! effect is read back from it, so tags and status carry the frequency
+//! and rate in effect (a driver rounds a rate to what its clock allows).
+//! A value the driver refuses is an error, after which the runtime gives
+//! the parameter its old value back: the device and the channel are as
+//! they were. Before the device is open (a change posted before `init`),
+//! only the configuration that `open` applies changes. This module owns
+//! device control; it never touches a stream or a port.
 
-use crate::config::{Gain, SdrConfig, finite, parse_args, positive};
+use crate::config::{Gain, SdrConfig, parse_args};
 use crate::counters::StreamCounters;
 use crate::error::{Direction, HwError};
-use rfgraph::{FromPmt, Pmt, Setting, Settings};
+use rfgraph::params::{ParamSet, SetError};
+use rfgraph::{Block, BoxError, ParamValue, Pmt};
 use seify::{
     AgcControl, AntennaControl, BandwidthControl, DynDevice, FrequencyControl, GainControl,
     SampleRateControl,
@@ -24,7 +28,8 @@ use std::sync::atomic::Ordering;
 /// One channel of a device, its configuration and what is in effect.
 pub(crate) struct Channel {
     direction: Direction,
-    config: SdrConfig,
+    /// The blocks' parameters, with every change applied so far.
+    pub(crate) config: SdrConfig,
     /// Open between `open` and `close`; given by the caller from the start
     /// for blocks made with `with_device`.
     device: Option<DynDevice>,
@@ -46,8 +51,7 @@ impl Channel {
         device: Option<DynDevice>,
     ) -> Result<Self, HwError> {
         config.validate()?;
-        let frequency = config.frequency_hz().unwrap_or_default();
-        let sample_rate = config.sample_rate_sps().unwrap_or_default();
+        let (frequency, sample_rate) = (config.frequency, config.sample_rate);
         Ok(Self {
             direction,
             config,
@@ -59,18 +63,13 @@ impl Channel {
         })
     }
 
-    /// The configuration, with every change applied so far.
-    pub(crate) fn config(&self) -> &SdrConfig {
-        &self.config
-    }
-
     /// The device, while open (or as given).
     pub(crate) fn device(&self) -> Option<&DynDevice> {
         self.device.as_ref()
     }
 
     pub(crate) fn index(&self) -> usize {
-        self.config.channel_index()
+        self.config.channel
     }
 
     /// The centre frequency in effect, in Hz.
@@ -87,7 +86,7 @@ impl Channel {
     pub(crate) fn label(&self, block: &str) -> String {
         format!(
             "{block}({}) {} channel {}",
-            self.config.args(),
+            self.config.args,
             self.direction,
             self.index()
         )
@@ -101,9 +100,9 @@ impl Channel {
         let device = match self.device.take() {
             Some(d) => d,
             None => {
-                let args = parse_args(self.config.args())?;
+                let args = parse_args(&self.config.args)?;
                 DynDevice::from_args(args.clone()).map_err(|cause| HwError::Open {
-                    args: self.config.args().to_string(),
+                    args: self.config.args.clone(),
                     hint: crate::drivers::hint(&args, &cause),
                     cause,
                 })?
@@ -120,20 +119,20 @@ impl Channel {
         }
         self.device = Some(device);
         let config = self.config.clone();
-        if let Some(name) = config.antenna_name() {
-            self.set_antenna(name.to_string())?;
+        if let Some(name) = &config.antenna {
+            self.set_antenna(name)?;
         }
-        if let Some(rate) = config.sample_rate_sps() {
-            self.set_sample_rate(rate)?;
-        }
-        if let Some(bw) = config.bandwidth_hz() {
+        self.set_sample_rate(config.sample_rate)?;
+        if let Some(bw) = config.bandwidth {
             self.set_bandwidth(bw)?;
         }
-        if let Some(hz) = config.frequency_hz() {
-            self.set_frequency(hz)?;
-        }
-        if let Some(gain) = config.gain_setting() {
-            self.set_gain(gain)?;
+        self.set_frequency(config.frequency)?;
+        match config.gain_setting() {
+            Some(Gain::Agc) => {
+                self.set_agc(true)?;
+            }
+            Some(Gain::Db(db)) => self.set_gain(db)?,
+            None => {}
         }
         // The first item carries everything anyway.
         self.frequency_changed = false;
@@ -178,15 +177,50 @@ impl Channel {
         Ok(true)
     }
 
+    /// Follows a change of parameter `name`, already in the
+    /// configuration: hands it to the driver once the device is open.
+    /// An error leaves the device as it was (the caller restores the
+    /// parameter).
+    pub(crate) fn changed(&mut self, name: &str) -> Result<(), HwError> {
+        let c = self.config.clone();
+        match name {
+            "frequency" => self.set_frequency(c.frequency),
+            "sample_rate" => self.set_sample_rate(c.sample_rate),
+            "gain" => match c.gain {
+                Some(db) => {
+                    self.set_gain(db)?;
+                    self.config.agc = false;
+                    Ok(())
+                }
+                // No fixed gain: the device keeps the one it has.
+                None => Ok(()),
+            },
+            "agc" => {
+                let open = self.set_agc(c.agc)?;
+                if open && !c.agc {
+                    // AGC off: the gain is where the device left it.
+                    self.config.gain = self
+                        .device
+                        .as_ref()
+                        .and_then(|d| d.gain(self.direction.seify(), self.index()).ok())
+                        .flatten()
+                        .filter(|db| db.is_finite());
+                }
+                Ok(())
+            }
+            "antenna" => c.antenna.map_or(Ok(()), |name| self.set_antenna(&name)),
+            "bandwidth" => c.bandwidth.map_or(Ok(()), |hz| self.set_bandwidth(hz)),
+            _ => Ok(()),
+        }
+    }
+
     /// Tunes to `hz`; the next item is tagged with the frequency in effect.
-    pub(crate) fn set_frequency(&mut self, hz: f64) -> Result<(), HwError> {
-        finite("frequency", hz, "Hz")?;
+    fn set_frequency(&mut self, hz: f64) -> Result<(), HwError> {
         let open = self.on_device(
             "frequency",
             || format!("{hz} Hz"),
             |d, dir, ch| d.set_frequency(dir, ch, hz, seify::Args::new()),
         )?;
-        self.config.set_frequency(hz);
         self.frequency = self.read_back(hz, |d, dir, ch| d.frequency(dir, ch));
         self.frequency_changed |= open;
         Ok(())
@@ -195,106 +229,61 @@ impl Channel {
     /// Sets the sample rate; the next item is tagged with the rate in
     /// effect (items the driver buffered before the change were taken at
     /// the old rate).
-    pub(crate) fn set_sample_rate(&mut self, sps: f64) -> Result<(), HwError> {
-        positive("sample rate", sps, "S/s")?;
+    fn set_sample_rate(&mut self, sps: f64) -> Result<(), HwError> {
         let open = self.on_device(
             "sample rate",
             || format!("{sps} S/s"),
             |d, dir, ch| d.set_sample_rate(dir, ch, sps),
         )?;
-        self.config.set_sample_rate(sps);
         self.sample_rate = self.read_back(sps, |d, dir, ch| d.sample_rate(dir, ch));
         self.rate_changed |= open;
         Ok(())
     }
 
-    /// Sets a fixed gain (turning AGC off where the device has it) or
-    /// turns AGC on.
-    pub(crate) fn set_gain(&mut self, gain: Gain) -> Result<(), HwError> {
-        match gain {
-            Gain::Agc => {
-                self.on_device(
-                    "AGC",
-                    || "on".into(),
-                    |d, dir, ch| d.set_agc_enabled(dir, ch, true),
-                )?;
-            }
-            Gain::Db(db) => {
-                finite("gain", db, "dB")?;
-                self.on_device(
-                    "gain",
-                    || format!("{db} dB"),
-                    |d, dir, ch| {
-                        // A device without AGC has none to turn off.
-                        if d.agc_available(dir, ch).unwrap_or(false)
-                            && d.agc_enabled(dir, ch).unwrap_or(false)
-                        {
-                            d.set_agc_enabled(dir, ch, false)?;
-                        }
-                        d.set_gain(dir, ch, db)
-                    },
-                )?;
-            }
-        }
-        self.config.set_gain(gain);
+    /// Sets a fixed gain, turning AGC off where the device has it.
+    fn set_gain(&mut self, db: f64) -> Result<(), HwError> {
+        self.on_device(
+            "gain",
+            || format!("{db} dB"),
+            |d, dir, ch| {
+                // A device without AGC has none to turn off.
+                if d.agc_available(dir, ch).unwrap_or(false)
+                    && d.agc_enabled(dir, ch).unwrap_or(false)
+                {
+                    d.set_agc_enabled(dir, ch, false)?;
+                }
+                d.set_gain(dir, ch, db)
+            },
+        )?;
         Ok(())
     }
 
-    /// Turns AGC on, or off (leaving the gain where the device has it;
-    /// before the device is open, leaving it to the driver).
-    pub(crate) fn set_agc(&mut self, on: bool) -> Result<(), HwError> {
-        if on {
-            return self.set_gain(Gain::Agc);
-        }
-        let open = self.on_device(
+    /// Turns AGC on or off; true when the device is open.
+    fn set_agc(&mut self, on: bool) -> Result<bool, HwError> {
+        self.on_device(
             "AGC",
-            || "off".into(),
-            |d, dir, ch| d.set_agc_enabled(dir, ch, false),
-        )?;
-        if !open {
-            if self.config.gain_setting() == Some(Gain::Agc) {
-                self.config.clear_gain();
-            }
-            return Ok(());
-        }
-        let now = self
-            .device
-            .as_ref()
-            .and_then(|d| d.gain(self.direction.seify(), self.index()).ok().flatten());
-        match now {
-            Some(db) => self.config.set_gain(Gain::Db(db)),
-            None => self.config.clear_gain(),
-        }
-        Ok(())
+            || if on { "on" } else { "off" }.into(),
+            |d, dir, ch| d.set_agc_enabled(dir, ch, on),
+        )
     }
 
     /// Selects the antenna port `name`.
-    pub(crate) fn set_antenna(&mut self, name: String) -> Result<(), HwError> {
-        if name.is_empty() {
-            return Err(HwError::Invalid {
-                what: "antenna",
-                value: "\"\"".into(),
-                reason: "the name is empty",
-            });
-        }
+    fn set_antenna(&mut self, name: &str) -> Result<(), HwError> {
         self.on_device(
             "antenna",
             || format!("{name:?}"),
-            |d, dir, ch| d.set_antenna(dir, ch, &name),
+            |d, dir, ch| d.set_antenna(dir, ch, name),
         )?;
-        self.config.set_antenna(name);
         Ok(())
     }
 
     /// Sets the analog filter bandwidth.
-    pub(crate) fn set_bandwidth(&mut self, hz: f64) -> Result<(), HwError> {
-        positive("bandwidth", hz, "Hz")?;
+    fn set_bandwidth(&mut self, hz: f64) -> Result<(), HwError> {
         self.on_device(
             "bandwidth",
             || format!("{hz} Hz"),
             |d, dir, ch| d.set_bandwidth(dir, ch, hz),
         )?;
-        self.config.set_bandwidth(hz);
         Ok(())
     }
 
@@ -314,60 +303,60 @@ impl Channel {
 
     /// A GNU Radio Soapy-style command: a map of `freq` (Hz), `rate` or
     /// `sample_rate` (S/s), `gain` (dB), `agc` (bool), `antenna`,
-    /// `bandwidth` (Hz) and `chan` (must name this channel). Every value is
-    /// converted before any is applied; they are applied in `open`'s order.
-    pub(crate) fn command(&mut self, msg: Pmt) -> Result<(), HwError> {
+    /// `bandwidth` (Hz) and `chan` (must name this channel), as the
+    /// parameter changes it asks for, in `open`'s order. Every value is
+    /// checked against its parameter (together, on a copy) before any is
+    /// returned.
+    pub(crate) fn command(&self, msg: Pmt) -> Result<Vec<(&'static str, Pmt)>, HwError> {
         let Pmt::Map(map) = msg else {
             return Err(HwError::Command(format!(
                 "must be a map of settings, found {msg:?}"
             )));
         };
-        let mut cmd = Command::default();
-        for (key, value) in map {
-            let bad = |e: rfgraph::PmtTypeError| HwError::Command(format!("key `{key}`: {e}"));
-            match key.as_str() {
-                "freq" => cmd.freq = Some(f64::from_pmt(value).map_err(bad)?),
-                "rate" | "sample_rate" => cmd.rate = Some(f64::from_pmt(value).map_err(bad)?),
-                "gain" => cmd.gain = Some(f64::from_pmt(value).map_err(bad)?),
-                "agc" => cmd.agc = Some(bool::from_pmt(value).map_err(bad)?),
-                "antenna" => cmd.antenna = Some(String::from_pmt(value).map_err(bad)?),
-                "bandwidth" => cmd.bandwidth = Some(f64::from_pmt(value).map_err(bad)?),
-                "chan" => {
-                    let chan = usize::from_pmt(value).map_err(bad)?;
-                    if chan != self.index() {
-                        return Err(HwError::Command(format!(
-                            "names channel {chan}, this block streams channel {}",
-                            self.index()
-                        )));
-                    }
-                }
-                other => {
+        /// Command keys → parameters, in the order `open` applies them.
+        const ORDER: [(&str, &str); 7] = [
+            ("antenna", "antenna"),
+            ("rate", "sample_rate"),
+            ("sample_rate", "sample_rate"),
+            ("bandwidth", "bandwidth"),
+            ("freq", "frequency"),
+            ("agc", "agc"),
+            ("gain", "gain"),
+        ];
+        let mut trial = self.config.clone();
+        let mut changes = Vec::new();
+        for (key, value) in &map {
+            if key == "chan" {
+                let bad = |e: rfgraph::PmtTypeError| HwError::Command(format!("key `chan`: {e}"));
+                let chan = usize::from_pmt(value.clone()).map_err(bad)?;
+                if chan != self.index() {
                     return Err(HwError::Command(format!(
-                        "key `{other}` is not one of freq, rate, sample_rate, gain, agc, \
-                         antenna, bandwidth, chan"
+                        "names channel {chan}, this block streams channel {}",
+                        self.index()
                     )));
                 }
+                continue;
             }
+            let Some(rank) = ORDER.iter().position(|(k, _)| k == key) else {
+                return Err(HwError::Command(format!(
+                    "key `{key}` is not one of freq, rate, sample_rate, gain, agc, \
+                     antenna, bandwidth, chan"
+                )));
+            };
+            let param = ORDER[rank].1;
+            trial.set(param, value.clone()).map_err(|e| {
+                HwError::Command(match e {
+                    SetError::Type {
+                        expected, found, ..
+                    } => format!("key `{key}`: expected {expected}, found {found}"),
+                    SetError::Invalid { reason, .. } => format!("key `{key}`: {reason}"),
+                    SetError::NotSettable(_) => format!("key `{key}` cannot change"),
+                })
+            })?;
+            changes.push((rank, param, value.clone()));
         }
-        if let Some(name) = cmd.antenna {
-            self.set_antenna(name)?;
-        }
-        if let Some(rate) = cmd.rate {
-            self.set_sample_rate(rate)?;
-        }
-        if let Some(bw) = cmd.bandwidth {
-            self.set_bandwidth(bw)?;
-        }
-        if let Some(hz) = cmd.freq {
-            self.set_frequency(hz)?;
-        }
-        if let Some(on) = cmd.agc {
-            self.set_agc(on)?;
-        }
-        if let Some(db) = cmd.gain {
-            self.set_gain(Gain::Db(db))?;
-        }
-        Ok(())
+        changes.sort_by_key(|(rank, ..)| *rank);
+        Ok(changes.into_iter().map(|(_, p, v)| (p, v)).collect())
     }
 
     /// The whole `status` reply of a streaming block: the channel's state
@@ -416,54 +405,27 @@ impl Channel {
                 None => (None, false, None),
             },
         };
-        let antenna = antenna.or_else(|| self.config.antenna_name().map(str::to_string));
+        let antenna = antenna.or_else(|| self.config.antenna.clone());
         m.insert("gain".into(), gain.map_or(Pmt::Null, Pmt::F64));
         m.insert("agc".into(), Pmt::Bool(agc));
         m.insert("antenna".into(), antenna.map_or(Pmt::Null, Pmt::String));
         m
     }
-
-    /// The run-time settings, one message input each, for a block `B`
-    /// whose channel `project` finds.
-    pub(crate) fn settings<B: 'static>(project: fn(&mut B) -> &mut Channel) -> Settings<B> {
-        let list = [
-            Setting::try_new("freq", |c: &mut Channel, hz: f64| c.set_frequency(hz))
-                .unit("Hz")
-                .doc("centre frequency; an RX stream tags the next item core:frequency"),
-            Setting::try_new("gain", |c: &mut Channel, db: f64| c.set_gain(Gain::Db(db)))
-                .unit("dB")
-                .doc("overall gain, distributed by the driver; turns AGC off"),
-            Setting::try_new("agc", |c: &mut Channel, on: bool| c.set_agc(on))
-                .doc("automatic gain control on or off"),
-            Setting::try_new("sample_rate", |c: &mut Channel, sps: f64| {
-                c.set_sample_rate(sps)
-            })
-            .unit("S/s")
-            .doc("sample rate; an RX stream tags the next item core:sample_rate"),
-            Setting::try_new("antenna", |c: &mut Channel, name: String| {
-                c.set_antenna(name)
-            })
-            .doc("antenna port, by the driver's name for it"),
-            Setting::try_new("bandwidth", |c: &mut Channel, hz: f64| c.set_bandwidth(hz))
-                .unit("Hz")
-                .doc("analog filter bandwidth"),
-            Setting::try_new("cmd", |c: &mut Channel, msg: Pmt| c.command(msg)).doc(
-                "GNU Radio Soapy-style map of freq, rate, gain, agc, antenna, bandwidth, chan",
-            ),
-        ];
-        list.into_iter().fold(Settings::new(), |s, setting| {
-            s.with(setting.project(project))
-        })
-    }
 }
 
-/// The converted values of one `cmd` message.
-#[derive(Default)]
-struct Command {
-    freq: Option<f64>,
-    rate: Option<f64>,
-    gain: Option<f64>,
-    agc: Option<bool>,
-    antenna: Option<String>,
-    bandwidth: Option<f64>,
+/// The message inputs both hardware blocks declare beside their settable
+/// parameters: `cmd` (a GNU Radio Soapy-style map, see
+/// [`Channel::command`]) and `status` (the block's state and counters).
+pub(crate) const MESSAGE_INPUTS: [&str; 2] = ["cmd", "status"];
+
+/// Applies the changes of a `cmd` message ([`Channel::command`]) to
+/// `block` one by one, each as if it had come on its parameter's input.
+pub(crate) fn apply_command(
+    block: &mut dyn Block,
+    changes: Vec<(&'static str, Pmt)>,
+) -> Result<Pmt, BoxError> {
+    for (param, value) in changes {
+        rfgraph::params::apply(block, param, value)?;
+    }
+    Ok(Pmt::Null)
 }

@@ -1,13 +1,17 @@
-//! [`SdrConfig`]: what a hardware block opens and how it tunes the channel,
-//! and [`Gain`].
+//! [`SdrConfig`]: the parameters of both hardware blocks (which device to
+//! open, how to tune its channel), declared once, and [`Gain`].
 //!
-//! A plain builder: nothing here opens a device. [`SdrConfig::validate`]
-//! (called by the blocks' constructors) rejects what no device could
-//! accept (an unparsable argument string, a missing or non-finite
-//! frequency, a sample rate that is not positive); whether a device
-//! supports a value is the driver's call, made when the block opens it.
+//! A plain struct: nothing here opens a device. Its declaration
+//! (`#[derive(ParamSet)]`) is what the registry lists, what flowgraph
+//! files are checked against, and which parameters may change while the
+//! stream runs; its check rejects what no device could accept (an
+//! unparsable argument string, an empty antenna name) besides each
+//! field's own range. Whether a device supports a value is the driver's
+//! call, made when the block opens it or changes it.
 
 use crate::error::HwError;
+use rfgraph::ParamError;
+use rfgraph::params::limits;
 
 /// How the channel's gain is set.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -19,12 +23,21 @@ pub enum Gain {
     Db(f64),
 }
 
-/// Which device to open and how to set up its channel.
+/// Which device to open and how to set up its channel: the parameters of
+/// [`SdrSource`](crate::SdrSource) (`sdr_source`) and
+/// [`SdrSink`](crate::SdrSink) (`sdr_sink`).
 ///
 /// `args` is seify's device string: `driver=rtlsdr` (seify's native
 /// driver), `driver=soapy,soapy_driver=hackrf` (a SoapySDR module, with any
 /// further SoapySDR arguments such as `serial=...`), `driver=dummy` (seify's
 /// test device). An empty string opens the first device found.
+///
+/// The fields are the parameters, with the registry's defaults (100 MHz,
+/// 1 MS/s, the device's own gain, antenna and bandwidth); the builder
+/// methods fill them. Those marked settable change while the stream runs,
+/// each through a message input of its name (`frequency` also as `freq`):
+/// the block hands the new value to the driver between two reads or
+/// writes, and a value the device refuses leaves everything as it was.
 ///
 /// ```
 /// use rfgraph_hw::{Gain, SdrConfig};
@@ -35,33 +48,55 @@ pub enum Gain {
 ///     .gain(Gain::Db(30.0))
 ///     .antenna("RX");
 /// assert!(config.validate().is_ok());
-/// assert!(SdrConfig::new("driver=rtlsdr").sample_rate(2.4e6).validate().is_err());
+/// assert!(SdrConfig::new("driver=rtlsdr").sample_rate(0.0).validate().is_err());
+/// assert_eq!(SdrConfig::new("driver=rtlsdr").frequency, 100e6, "the default");
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
 pub struct SdrConfig {
-    args: String,
-    channel: usize,
-    frequency: Option<f64>,
-    sample_rate: Option<f64>,
-    gain: Option<Gain>,
-    antenna: Option<String>,
-    bandwidth: Option<f64>,
-    stream_args: String,
+    /// seify device string: driver=rtlsdr, driver=soapy,soapy_driver=hackrf, driver=dummy, ...
+    #[param(default = "driver=dummy")]
+    pub args: String,
+    /// the device's channel
+    #[param(default = 0, max = limits::MAX_PORTS - 1)]
+    pub channel: usize,
+    /// centre frequency; an RX stream tags the next item `core:frequency`
+    #[param(
+        default = 100e6,
+        unit = "Hz",
+        alias = "freq",
+        alias = "center_freq",
+        settable
+    )]
+    pub frequency: f64,
+    /// sample rate; an RX stream tags the next item `core:sample_rate`
+    #[param(default = 1e6, unit = "Hz", above = 0.0, alias = "samp_rate", settable)]
+    pub sample_rate: f64,
+    /// overall gain, distributed by the driver; setting it turns AGC off
+    /// (the device's gain when not set)
+    #[param(unit = "dB", settable)]
+    pub gain: Option<f64>,
+    /// the device's automatic gain control instead of `gain`
+    #[param(default = false, settable)]
+    pub agc: bool,
+    /// antenna port, by the driver's name for it (the device's default
+    /// when not set)
+    #[param(settable)]
+    pub antenna: Option<String>,
+    /// analogue filter bandwidth (the device's when not set)
+    #[param(unit = "Hz", above = 0.0, settable)]
+    pub bandwidth: Option<f64>,
+    /// driver-specific stream arguments (SoapySDR's, e.g. buffers=16,bufflen=65536)
+    #[param(default = "")]
+    pub stream_args: String,
 }
 
 impl SdrConfig {
-    /// A configuration for the device selected by `args`; frequency and
-    /// sample rate must still be set.
+    /// The parameters' defaults for the device selected by `args`.
     pub fn new(args: impl Into<String>) -> Self {
         Self {
             args: args.into(),
-            channel: 0,
-            frequency: None,
-            sample_rate: None,
-            gain: None,
-            antenna: None,
-            bandwidth: None,
-            stream_args: String::new(),
+            ..Self::default()
         }
     }
 
@@ -71,21 +106,24 @@ impl SdrConfig {
         self
     }
 
-    /// Centre frequency in Hz (required).
+    /// Centre frequency in Hz (default 100 MHz).
     pub fn frequency(mut self, hz: f64) -> Self {
-        self.frequency = Some(hz);
+        self.frequency = hz;
         self
     }
 
-    /// Sample rate in samples per second (required).
+    /// Sample rate in samples per second (default 1 MS/s).
     pub fn sample_rate(mut self, samples_per_second: f64) -> Self {
-        self.sample_rate = Some(samples_per_second);
+        self.sample_rate = samples_per_second;
         self
     }
 
     /// Gain or AGC; unset leaves the device's gain as the driver opened it.
     pub fn gain(mut self, gain: Gain) -> Self {
-        self.gain = Some(gain);
+        match gain {
+            Gain::Agc => self.agc = true,
+            Gain::Db(db) => (self.gain, self.agc) = (Some(db), false),
+        }
         self
     }
 
@@ -109,29 +147,13 @@ impl SdrConfig {
         self
     }
 
-    /// The device argument string.
-    pub fn args(&self) -> &str {
-        &self.args
-    }
-
-    /// The channel index.
-    pub fn channel_index(&self) -> usize {
-        self.channel
-    }
-
-    /// The centre frequency in Hz, if set.
-    pub fn frequency_hz(&self) -> Option<f64> {
-        self.frequency
-    }
-
-    /// The sample rate in samples per second, if set.
-    pub fn sample_rate_sps(&self) -> Option<f64> {
-        self.sample_rate
-    }
-
-    /// The gain setting, if any.
+    /// The gain setting: AGC when `agc` is on, else the fixed gain if any.
     pub fn gain_setting(&self) -> Option<Gain> {
-        self.gain
+        if self.agc {
+            Some(Gain::Agc)
+        } else {
+            self.gain.map(Gain::Db)
+        }
     }
 
     /// The antenna, if set.
@@ -139,69 +161,27 @@ impl SdrConfig {
         self.antenna.as_deref()
     }
 
-    /// The analog bandwidth in Hz, if set.
-    pub fn bandwidth_hz(&self) -> Option<f64> {
-        self.bandwidth
-    }
-
-    /// The stream arguments.
-    pub fn stream_args_text(&self) -> &str {
-        &self.stream_args
-    }
-
-    /// Checks what can be checked without a device: the argument strings
-    /// parse, frequency and sample rate are set and finite, the rate, the
-    /// bandwidth and a fixed gain are finite (rate and bandwidth positive),
-    /// an antenna name is not empty.
+    /// Checks what can be checked without a device: every parameter
+    /// against its declaration (finite numbers, a positive rate and
+    /// bandwidth), the argument strings parse, an antenna name is not
+    /// empty. The blocks' constructors call it.
     pub fn validate(&self) -> Result<(), HwError> {
         parse_args(&self.args)?;
         parse_args(&self.stream_args)?;
-        let frequency = self
-            .frequency
-            .ok_or(HwError::Missing { what: "frequency" })?;
-        finite("frequency", frequency, "Hz")?;
-        let rate = self.sample_rate.ok_or(HwError::Missing {
-            what: "sample rate",
-        })?;
-        positive("sample rate", rate, "S/s")?;
-        if let Some(bw) = self.bandwidth {
-            positive("bandwidth", bw, "Hz")?;
-        }
-        if let Some(Gain::Db(db)) = self.gain {
-            finite("gain", db, "dB")?;
-        }
-        if self.antenna.as_deref() == Some("") {
-            return Err(HwError::Invalid {
-                what: "antenna",
-                value: "\"\"".into(),
-                reason: "the name is empty",
-            });
-        }
+        rfgraph::params::ParamSet::validate(self)?;
         Ok(())
     }
 
-    pub(crate) fn set_frequency(&mut self, hz: f64) {
-        self.frequency = Some(hz);
-    }
-
-    pub(crate) fn set_sample_rate(&mut self, sps: f64) {
-        self.sample_rate = Some(sps);
-    }
-
-    pub(crate) fn set_gain(&mut self, gain: Gain) {
-        self.gain = Some(gain);
-    }
-
-    pub(crate) fn set_antenna(&mut self, name: String) {
-        self.antenna = Some(name);
-    }
-
-    pub(crate) fn clear_gain(&mut self) {
-        self.gain = None;
-    }
-
-    pub(crate) fn set_bandwidth(&mut self, hz: f64) {
-        self.bandwidth = Some(hz);
+    /// The rules no single declaration states (`#[params(check)]`): the
+    /// argument strings parse, an antenna has a name.
+    fn check(&self) -> Result<(), ParamError> {
+        for (param, text) in [("args", &self.args), ("stream_args", &self.stream_args)] {
+            parse_args(text).map_err(|e| ParamError::new("SdrConfig", param, e.to_string()))?;
+        }
+        if self.antenna.as_deref() == Some("") {
+            return Err(ParamError::new("SdrConfig", "antenna", "the name is empty"));
+        }
+        Ok(())
     }
 }
 
@@ -213,120 +193,12 @@ pub(crate) fn parse_args(text: &str) -> Result<seify::Args, HwError> {
     })
 }
 
-/// Rejects NaN and infinities.
-pub(crate) fn finite(what: &'static str, value: f64, unit: &str) -> Result<(), HwError> {
-    if value.is_finite() {
-        Ok(())
-    } else {
-        Err(HwError::Invalid {
-            what,
-            value: format!("{value} {unit}"),
-            reason: "it is not finite",
-        })
-    }
-}
-
-/// Rejects anything but a finite value above zero.
-pub(crate) fn positive(what: &'static str, value: f64, unit: &str) -> Result<(), HwError> {
-    finite(what, value, unit)?;
-    if value > 0.0 {
-        Ok(())
-    } else {
-        Err(HwError::Invalid {
-            what,
-            value: format!("{value} {unit}"),
-            reason: "it must be above zero",
-        })
-    }
-}
-
-/// The device parameters the registry entries of [`SdrSource`](crate::SdrSource)
-/// and [`SdrSink`](crate::SdrSink) share.
-pub(crate) fn registry_params(spec: rfgraph::registry::BlockSpec) -> rfgraph::registry::BlockSpec {
-    use rfgraph::registry::ParamSpec;
-    spec.param(ParamSpec::string("args").default("driver=dummy").doc(
-        "seify device string: driver=rtlsdr, driver=soapy,soapy_driver=hackrf, driver=dummy, ...",
-    ))
-    .param(
-        ParamSpec::uint("channel")
-            .default(0u64)
-            .doc("the device's channel"),
-    )
-    .param(
-        ParamSpec::float("frequency")
-            .default(100e6)
-            .unit("Hz")
-            .doc("centre frequency; retune with `freq`"),
-    )
-    .param(
-        ParamSpec::float("sample_rate")
-            .default(1e6)
-            .unit("Hz")
-            .doc("sample rate")
-            .settable(),
-    )
-    .param(
-        ParamSpec::float("gain")
-            .optional()
-            .unit("dB")
-            .doc("overall gain (the device's when not set)")
-            .settable(),
-    )
-    .param(
-        ParamSpec::bool("agc")
-            .default(false)
-            .doc("the device's automatic gain control instead of `gain`")
-            .settable(),
-    )
-    .param(
-        ParamSpec::string("antenna")
-            .optional()
-            .doc("antenna port (the device's default when not set)")
-            .settable(),
-    )
-    .param(
-        ParamSpec::float("bandwidth")
-            .optional()
-            .unit("Hz")
-            .doc("analogue bandwidth (the device's when not set)")
-            .settable(),
-    )
-    .param(
-        ParamSpec::string("stream_args")
-            .default("")
-            .doc("driver-specific stream arguments"),
-    )
-    .message_input("freq")
-    .message_input("cmd")
-    .message_input("status")
-}
-
-/// The [`SdrConfig`] of a registry entry's parameters.
-pub(crate) fn config_from(
-    p: &rfgraph::registry::Params,
-) -> Result<SdrConfig, rfgraph::registry::BuildError> {
-    let mut config = SdrConfig::new(p.string("args")?)
-        .channel(p.usize("channel")?)
-        .stream_args(p.string("stream_args")?)
-        .frequency(p.f64("frequency")?)
-        .sample_rate(p.f64("sample_rate")?);
-    if p.bool("agc")? {
-        config = config.gain(Gain::Agc);
-    } else if let Some(db) = p.opt::<f64>("gain")? {
-        config = config.gain(Gain::Db(db));
-    }
-    if let Some(name) = p.opt::<String>("antenna")? {
-        config = config.antenna(name);
-    }
-    if let Some(hz) = p.opt::<f64>("bandwidth")? {
-        config = config.bandwidth(hz);
-    }
-    Ok(config)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rfgraph::Pmt;
+    use rfgraph::params::ParamSet;
+    use std::collections::BTreeMap;
 
     fn good() -> SdrConfig {
         SdrConfig::new("driver=dummy")
@@ -349,35 +221,61 @@ mod tests {
     }
 
     #[test]
+    fn rust_code_starts_from_the_registry_defaults() {
+        let from_file = SdrConfig::resolve("sdr_source", BTreeMap::new()).unwrap();
+        assert_eq!(SdrConfig::new("driver=dummy"), from_file);
+        assert_eq!((from_file.frequency, from_file.sample_rate), (100e6, 1e6));
+        assert_eq!(from_file.gain_setting(), None);
+        let given = BTreeMap::from([
+            ("freq".to_string(), Pmt::F64(433.92e6)),
+            ("samp_rate".to_string(), Pmt::F64(2.4e6)),
+            ("gain".to_string(), Pmt::F64(20.0)),
+        ]);
+        let aliased = SdrConfig::resolve("sdr_source", given).unwrap();
+        assert_eq!(
+            aliased,
+            SdrConfig::new("driver=dummy")
+                .frequency(433.92e6)
+                .sample_rate(2.4e6)
+                .gain(Gain::Db(20.0))
+        );
+    }
+
+    #[test]
+    fn agc_and_a_fixed_gain_exclude_each_other() {
+        let c = good().gain(Gain::Db(10.0));
+        assert_eq!(c.gain_setting(), Some(Gain::Db(10.0)));
+        let c = c.gain(Gain::Agc);
+        assert_eq!(c.gain_setting(), Some(Gain::Agc));
+        assert_eq!(c.gain(Gain::Db(3.0)).gain_setting(), Some(Gain::Db(3.0)));
+    }
+
+    #[test]
     fn what_no_device_accepts_is_rejected_with_its_name() {
         let e = |c: SdrConfig| c.validate().unwrap_err().to_string();
         assert_eq!(
-            e(SdrConfig::new("driver=dummy").sample_rate(1e6)),
-            "frequency is not set"
-        );
-        assert_eq!(
-            e(SdrConfig::new("driver=dummy").frequency(1e6)),
-            "sample rate is not set"
-        );
-        assert_eq!(
             e(good().sample_rate(0.0)),
-            "sample rate 0 S/s is not valid: it must be above zero"
+            "SdrConfig: `sample_rate` 0 is out of range: must be > 0"
         );
         assert_eq!(
             e(good().frequency(f64::NAN)),
-            "frequency NaN Hz is not valid: it is not finite"
+            "SdrConfig: `frequency` must be finite, not NaN"
         );
         assert_eq!(
             e(good().gain(Gain::Db(f64::INFINITY))),
-            "gain inf dB is not valid: it is not finite"
+            "SdrConfig: `gain` must be finite, not inf"
         );
         assert_eq!(
             e(good().bandwidth(-5.0)),
-            "bandwidth -5 Hz is not valid: it must be above zero"
+            "SdrConfig: `bandwidth` -5 is out of range: must be > 0"
         );
         assert_eq!(
             e(good().antenna("")),
-            "antenna \"\" is not valid: the name is empty"
+            "SdrConfig: `antenna` the name is empty"
+        );
+        assert_eq!(
+            e(good().channel(5000)),
+            "SdrConfig: `channel` 5000 is out of range: must be ≤ 1023"
         );
     }
 
@@ -393,5 +291,9 @@ mod tests {
             e.to_string()
                 .starts_with("device arguments `driver=dummy,broken` do not parse")
         );
+        // A file meets the same rule, naming the parameter.
+        let given = BTreeMap::from([("stream_args".to_string(), Pmt::from("buffers"))]);
+        let e = SdrConfig::resolve("sdr_sink", given).unwrap_err();
+        assert_eq!(e.param(), Some("stream_args"), "{e}");
     }
 }

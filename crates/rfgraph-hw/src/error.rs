@@ -49,22 +49,11 @@ pub enum HwError {
         /// seify's parse error.
         cause: seify::Error,
     },
-    /// A required parameter was not given.
-    #[error("{what} is not set")]
-    Missing {
-        /// The parameter (`"frequency"`, `"sample rate"`).
-        what: &'static str,
-    },
-    /// A parameter no device could accept (not finite, not positive).
-    #[error("{what} {value} is not valid: {reason}")]
-    Invalid {
-        /// The parameter.
-        what: &'static str,
-        /// The value given.
-        value: String,
-        /// Why it is rejected.
-        reason: &'static str,
-    },
+    /// A parameter outside its declaration (a rate that is not positive, a
+    /// number that is not finite, an empty antenna name): what no device
+    /// could accept.
+    #[error(transparent)]
+    Param(#[from] rfgraph::ParamError),
     /// The device could not be opened (unknown driver, no such device,
     /// driver not compiled in, device busy).
     #[error("cannot open device `{args}`: {cause}{hint}")]

@@ -34,9 +34,11 @@
 //! - The first item from an [`SdrSource`] carries `core:frequency`,
 //!   `core:sample_rate` and `core:datetime`, so a SigMF recording is
 //!   complete; retunes tag the next item.
-//! - `freq`, `gain`, `agc`, `sample_rate`, `antenna`, `bandwidth` and `cmd`
-//!   message inputs retune while the stream runs, as GNU Radio's Soapy
-//!   blocks do; `status` replies with the state read back from the device
+//! - The parameters `frequency` (also `freq`), `gain`, `agc`,
+//!   `sample_rate`, `antenna` and `bandwidth` ([`SdrConfig`], declared
+//!   once) change while the stream runs, as GNU Radio's Soapy blocks'
+//!   setters do, each through a message input of its name, and so does
+//!   GNU Radio's `cmd` map; `status` replies with the state read back from the device
 //!   and the block's counters.
 //! - Overflows and underflows are counted ([`StreamCounters`]), tagged (RX)
 //!   and logged, never dropped silently.

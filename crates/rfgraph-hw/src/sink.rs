@@ -5,15 +5,14 @@
 //! the underflow count. Device control (tuning, gain, retunes) is
 //! `channel`'s.
 
-use crate::channel::Channel;
+use crate::channel::{Channel, MESSAGE_INPUTS, apply_command};
 use crate::config::{SdrConfig, parse_args};
 use crate::counters::StreamCounters;
 use crate::error::{Direction, HwError};
 use crate::source::STREAM_TIMEOUT;
 use crate::xrun_log::XrunLog;
 use num_complex::Complex32;
-use rfgraph::block::settings::ParamInfo;
-use rfgraph::{Block, BoxError, Pmt, Ports, Settings, StreamInput, WorkIo};
+use rfgraph::{Block, BoxError, Pmt, Ports, StreamInput, WorkIo};
 use seify::{DynDevice, DynTxStreamer};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -35,10 +34,12 @@ const FULL_WRITE_BACKOFF: Duration = Duration::from_millis(1);
 /// # Stream Inputs
 /// - `in`: `Complex32`, full scale 1.0.
 ///
+/// # Parameters
+/// [`SdrConfig`], the settable ones changing the TX channel between two
+/// writes, as on [`SdrSource`](crate::SdrSource).
+///
 /// # Message Inputs
-/// - `freq` (float, Hz), `gain` (float, dB, turns AGC off), `agc` (bool),
-///   `sample_rate` (float, S/s), `antenna` (string), `bandwidth` (float,
-///   Hz), `cmd` (map, GNU Radio Soapy-style): as on
+/// - `cmd` (map, GNU Radio Soapy-style): as on
 ///   [`SdrSource`](crate::SdrSource), applied between two writes.
 /// - `status` (anything): replies with a map of the device's `frequency`,
 ///   `sample_rate`, `gain`, `agc` and `antenna`, and the counters `items`,
@@ -76,7 +77,6 @@ const FULL_WRITE_BACKOFF: Duration = Duration::from_millis(1);
 pub struct SdrSink {
     input: StreamInput<Complex32>,
     channel: Channel,
-    settings: Settings<SdrSink>,
     streamer: Option<DynTxStreamer>,
     active: bool,
     counters: Arc<StreamCounters>,
@@ -104,7 +104,6 @@ impl SdrSink {
         Ok(Self {
             input: StreamInput::new("in"),
             channel,
-            settings: Channel::settings(|s: &mut SdrSink| &mut s.channel),
             streamer: None,
             active: false,
             counters: Arc::default(),
@@ -114,7 +113,7 @@ impl SdrSink {
 
     /// The configuration with every change applied so far.
     pub fn config(&self) -> &SdrConfig {
-        self.channel.config()
+        &self.channel.config
     }
 
     /// The centre frequency in effect (as the device reported it), in Hz.
@@ -156,14 +155,22 @@ impl SdrSink {
 
 impl Block for SdrSink {
     fn ports(&mut self) -> Ports<'_> {
-        self.settings
-            .message_inputs(Ports::new().input(&mut self.input))
-            .message_input("status")
+        MESSAGE_INPUTS
+            .into_iter()
+            .fold(Ports::new().input(&mut self.input), Ports::message_input)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn rfgraph::params::ParamSet> {
+        Some(&mut self.channel.config)
+    }
+
+    fn params_changed(&mut self, name: &str) -> Result<(), BoxError> {
+        Ok(self.channel.changed(name)?)
     }
 
     fn init(&mut self) -> Result<(), BoxError> {
         self.channel.open()?;
-        let args = parse_args(self.channel.config().stream_args_text())?;
+        let args = parse_args(&self.channel.config.stream_args)?;
         let device = self.channel.device().ok_or("the device did not open")?;
         let streamer = device
             .tx_streamer_with_args(&[self.channel.index()], args)
@@ -210,10 +217,14 @@ impl Block for SdrSink {
     }
 
     fn handle_message(&mut self, port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
-        if port == "status" {
-            return Ok(self.channel.stream_status(&self.counters));
+        match port {
+            "status" => Ok(self.channel.stream_status(&self.counters)),
+            "cmd" => {
+                let changes = self.channel.command(msg)?;
+                apply_command(self, changes)
+            }
+            other => Err(format!("no message input `{other}`").into()),
         }
-        Settings::dispatch(self, |s| &mut s.settings, port, msg)
     }
 
     fn finishing(&mut self) {
@@ -236,10 +247,6 @@ impl Block for SdrSink {
         self.counters.for_stats(false)
     }
 
-    fn settings(&self) -> Vec<ParamInfo> {
-        self.settings.infos()
-    }
-
     fn is_blocking(&self) -> bool {
         true
     }
@@ -248,20 +255,20 @@ impl Block for SdrSink {
 /// The registry entry: `sdr_sink`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
     use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
-    crate::config::registry_params(BlockSpec::new(
+    let spec = BlockSpec::of::<SdrConfig>(
         "sdr_sink",
         "Hardware",
         "Transmits complex samples on an SDR device (seify / SoapySDR).",
-        |p| {
-            let sink = SdrSink::new(crate::config::config_from(p)?).map_err(|e| p.refused(e))?;
-            Ok(Box::new(sink) as Box<dyn Block>)
-        },
-    ))
+        |config| Ok(Box::new(SdrSink::new(config)?) as Box<dyn Block>),
+    )
     .doc(
         "Opens the device `args` names when the run starts and sends it the samples of \
          `in`; underflows are counted and logged. `freq`, `gain`, `agc`, `sample_rate`, \
          `antenna`, `bandwidth` and `cmd` retune while it runs; `status` replies with \
          the device's state. `driver=dummy` swallows everything and needs no hardware.",
     )
-    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
+    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)));
+    MESSAGE_INPUTS
+        .into_iter()
+        .fold(spec, BlockSpec::message_input)
 }

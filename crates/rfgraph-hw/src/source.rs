@@ -5,16 +5,15 @@
 //! the tags that make a recording self-describing, and the overflow
 //! count. Device control (tuning, gain, retunes) is `channel`'s.
 
-use crate::channel::Channel;
+use crate::channel::{Channel, MESSAGE_INPUTS, apply_command};
 use crate::config::{SdrConfig, parse_args};
 use crate::counters::StreamCounters;
 use crate::error::{Direction, HwError};
 use crate::keys;
 use crate::xrun_log::XrunLog;
 use num_complex::Complex32;
-use rfgraph::block::settings::ParamInfo;
 use rfgraph::tag::keys as sigmf;
-use rfgraph::{Block, BoxError, Pmt, Ports, Settings, StreamOutput, TagPolicy, WorkIo};
+use rfgraph::{Block, BoxError, Pmt, Ports, StreamOutput, TagPolicy, WorkIo};
 use seify::{DynDevice, DynRxStreamer};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
@@ -43,16 +42,17 @@ const EMPTY_READ_BACKOFF: Duration = Duration::from_millis(1);
 /// - `out`: `Complex32`, the samples as the driver scales them (full scale
 ///   about 1.0).
 ///
+/// # Parameters
+/// [`SdrConfig`]. The settable ones (`frequency`, also as `freq` and
+/// `center_freq`; `sample_rate`, also as `samp_rate`; `gain`, which turns
+/// AGC off; `agc`; `antenna`; `bandwidth`) each have a message input of
+/// their name: a new `frequency` tags the next item `core:frequency`, a
+/// new `sample_rate` `core:sample_rate`.
+///
 /// # Message Inputs
-/// - `freq` (float, Hz): retune; the next item carries `core:frequency`.
-/// - `gain` (float, dB): overall gain; turns AGC off.
-/// - `agc` (bool): automatic gain control on or off.
-/// - `sample_rate` (float, S/s): new rate; the next item carries
-///   `core:sample_rate`.
-/// - `antenna` (string): antenna port.
-/// - `bandwidth` (float, Hz): analog filter bandwidth.
 /// - `cmd` (map): GNU Radio Soapy-style command with any of `freq`,
-///   `rate`, `gain`, `agc`, `antenna`, `bandwidth`, `chan`.
+///   `rate`, `gain`, `agc`, `antenna`, `bandwidth`, `chan`, all checked
+///   before any is applied.
 /// - `status` (anything): replies with a map of the device's `frequency`,
 ///   `sample_rate`, `gain`, `agc` and `antenna` as read back from it, and
 ///   the counters `items`, `overflows` and `timeouts`.
@@ -105,7 +105,6 @@ const EMPTY_READ_BACKOFF: Duration = Duration::from_millis(1);
 pub struct SdrSource {
     output: StreamOutput<Complex32>,
     channel: Channel,
-    settings: Settings<SdrSource>,
     streamer: Option<DynRxStreamer>,
     active: bool,
     counters: Arc<StreamCounters>,
@@ -137,7 +136,6 @@ impl SdrSource {
         Ok(Self {
             output: StreamOutput::new("out"),
             channel,
-            settings: Channel::settings(|s: &mut SdrSource| &mut s.channel),
             streamer: None,
             active: false,
             counters: Arc::default(),
@@ -149,7 +147,7 @@ impl SdrSource {
 
     /// The configuration with every change applied so far.
     pub fn config(&self) -> &SdrConfig {
-        self.channel.config()
+        &self.channel.config
     }
 
     /// The centre frequency in effect (as the device reported it), in Hz.
@@ -220,14 +218,22 @@ impl SdrSource {
 
 impl Block for SdrSource {
     fn ports(&mut self) -> Ports<'_> {
-        self.settings
-            .message_inputs(Ports::new().output(&mut self.output))
-            .message_input("status")
+        MESSAGE_INPUTS
+            .into_iter()
+            .fold(Ports::new().output(&mut self.output), Ports::message_input)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn rfgraph::params::ParamSet> {
+        Some(&mut self.channel.config)
+    }
+
+    fn params_changed(&mut self, name: &str) -> Result<(), BoxError> {
+        Ok(self.channel.changed(name)?)
     }
 
     fn init(&mut self) -> Result<(), BoxError> {
         self.channel.open()?;
-        let args = parse_args(self.channel.config().stream_args_text())?;
+        let args = parse_args(&self.channel.config.stream_args)?;
         let device = self.channel.device().ok_or("the device did not open")?;
         let streamer = device
             .rx_streamer_with_args(&[self.channel.index()], args)
@@ -278,10 +284,14 @@ impl Block for SdrSource {
     }
 
     fn handle_message(&mut self, port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
-        if port == "status" {
-            return Ok(self.channel.stream_status(&self.counters));
+        match port {
+            "status" => Ok(self.channel.stream_status(&self.counters)),
+            "cmd" => {
+                let changes = self.channel.command(msg)?;
+                apply_command(self, changes)
+            }
+            other => Err(format!("no message input `{other}`").into()),
         }
-        Settings::dispatch(self, |s| &mut s.settings, port, msg)
     }
 
     fn finishing(&mut self) {
@@ -304,10 +314,6 @@ impl Block for SdrSource {
         self.counters.for_stats(true)
     }
 
-    fn settings(&self) -> Vec<ParamInfo> {
-        self.settings.infos()
-    }
-
     fn tag_policy(&self) -> TagPolicy {
         TagPolicy::Manual
     }
@@ -320,25 +326,24 @@ impl Block for SdrSource {
 /// The registry entry: `sdr_source`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
     use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
-    crate::config::registry_params(BlockSpec::new(
+    let spec = BlockSpec::of::<SdrConfig>(
         "sdr_source",
         "Hardware",
         "Receives complex samples from an SDR device (seify / SoapySDR).",
-        |p| {
-            let source =
-                SdrSource::new(crate::config::config_from(p)?).map_err(|e| p.refused(e))?;
-            Ok(Box::new(source) as Box<dyn Block>)
-        },
-    ))
+        |config| Ok(Box::new(SdrSource::new(config)?) as Box<dyn Block>),
+    )
     .doc(
         "Opens the device `args` names when the run starts (a device that cannot be \
          opened fails the run before anything runs) and streams its samples. The first \
          item carries `core:frequency`, `core:sample_rate` and `core:datetime`; retunes \
-         tag the next item; overflows are counted, tagged and logged. `freq`, `gain`, \
-         `agc`, `sample_rate`, `antenna`, `bandwidth` and GNU Radio's `cmd` retune while \
-         it runs; `status` replies with the device's state. `driver=dummy` delivers \
+         tag the next item; overflows are counted, tagged and logged. `frequency` (`freq`), \
+         `gain`, `agc`, `sample_rate`, `antenna`, `bandwidth` and GNU Radio's `cmd` retune \
+         while it runs; `status` replies with the device's state. `driver=dummy` delivers \
          zeros and needs no hardware. Imported GNU Radio hardware sources (`uhd_*`, \
          `soapy_*`, `osmosdr_*`) become this block.",
     )
-    .output(PortSpec::new("out", PortItem::Fixed(ItemKind::C32)))
+    .output(PortSpec::new("out", PortItem::Fixed(ItemKind::C32)));
+    MESSAGE_INPUTS
+        .into_iter()
+        .fold(spec, BlockSpec::message_input)
 }

@@ -114,14 +114,12 @@ fn values_the_dummy_refuses_fail_init_with_its_message() {
 fn constructors_reject_what_no_device_accepts() {
     let e = |r: Result<SdrSource, HwError>| r.err().expect("rejected").to_string();
     assert_eq!(
-        e(SdrSource::new(
-            SdrConfig::new("driver=dummy").sample_rate(1e6)
-        )),
-        "frequency is not set"
+        e(SdrSource::new(config("driver=dummy").sample_rate(-1e6))),
+        "SdrConfig: `sample_rate` -1000000 is out of range: must be > 0"
     );
     assert_eq!(
-        e(SdrSource::new(config("driver=dummy").sample_rate(-1e6))),
-        "sample rate -1000000 S/s is not valid: it must be above zero"
+        e(SdrSource::new(config("driver=dummy").frequency(f64::NAN))),
+        "SdrConfig: `frequency` must be finite, not NaN"
     );
     assert!(matches!(
         SdrSink::new(config("driver=dummy,oops")),
@@ -131,6 +129,9 @@ fn constructors_reject_what_no_device_accepts() {
         SdrSink::new(config("driver=dummy").stream_args("buffers")),
         Err(HwError::Args { .. })
     ));
+    // A configuration that sets neither takes the registry's defaults.
+    let src = SdrSource::new(SdrConfig::new("driver=dummy")).unwrap();
+    assert_eq!((src.frequency(), src.sample_rate()), (100e6, 1e6));
 }
 
 /// With SoapySDR compiled in, a module that does not exist fails `init`

@@ -240,7 +240,7 @@ fn a_refused_retune_returns_the_drivers_message_and_the_run_goes_on() {
         Err(HandleError::Handler { cause, .. }) => {
             assert_eq!(
                 cause,
-                "parameter `freq`: expected float, found string \"fast\""
+                "parameter `frequency`: expected float, found string \"fast\""
             )
         }
         other => panic!("{other:?}"),
@@ -303,7 +303,8 @@ fn messages_retune_the_running_sink() {
         match handle.post(tx, "volume", 11) {
             Err(HandleError::UnknownPort { available, .. }) => assert_eq!(
                 available,
-                "freq, gain, agc, sample_rate, antenna, bandwidth, cmd, status"
+                "cmd, status, frequency, freq, center_freq, sample_rate, samp_rate, gain, agc, \
+                 antenna, bandwidth"
             ),
             other => panic!("{other:?}"),
         }
@@ -312,24 +313,75 @@ fn messages_retune_the_running_sink() {
     }
 }
 
-/// The source lists its run-time settings with their units.
+/// A retune tags the first item read after it, whose sample is the
+/// first one taken at the new frequency: the items before it carry the
+/// old one (item 0), those from it the new one, and the config, the
+/// device and `status` agree, whichever input name (`frequency`, `freq`,
+/// `center_freq`) it came on.
 #[test]
-fn the_settings_are_listed_with_their_units() {
-    let src = SdrSource::new(dummy(1e6, 1e6)).unwrap();
-    let infos = rfgraph::Block::settings(&src);
-    let listed: Vec<(&str, &str)> = infos.iter().map(|i| (i.name, i.unit)).collect();
+fn every_name_of_the_frequency_retunes_at_one_item() {
+    for input in ["frequency", "center_freq"] {
+        let dev = open_dummy();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(SdrSource::with_device(dev.clone(), dummy(100e6, 1e6)).unwrap());
+        let probe = Probe::until(|t| t.key == keys::FREQUENCY && t.value == Pmt::F64(105e6));
+        let seen = probe.seen.clone();
+        let p = fg.add(probe);
+        fg.connect(src, "out", p, "in").unwrap();
+        let running = start(fg, Box::new(rfgraph::scheduler::Tpb::new())).unwrap();
+        let handle = running.handle();
+        wait_until("the first items", || seen.items.load(Ordering::Relaxed) > 0);
+        let before = seen.items.load(Ordering::Relaxed);
+        assert_eq!(handle.call(src, input, 105e6, PATIENCE).unwrap(), Pmt::Null);
+        assert_eq!(dev.frequency(Direction::Rx, 0).unwrap(), 105e6, "{input}");
+        let Pmt::Map(status) = handle.call(src, "status", Pmt::Null, PATIENCE).unwrap() else {
+            panic!("status is a map")
+        };
+        assert_eq!(status["frequency"], Pmt::F64(105e6));
+        let done = finish(running).unwrap();
+        let freqs = frequency_tags(&seen.tags());
+        assert_eq!(freqs.len(), 2, "{input}: {freqs:?}");
+        assert_eq!(freqs[0], (0, 100e6));
+        assert!(
+            freqs[1].0 >= before,
+            "{input}: tagged after the items already seen"
+        );
+        assert_eq!(freqs[1].1, 105e6);
+        assert_eq!(
+            done.block::<SdrSource>(src).unwrap().config().frequency,
+            105e6
+        );
+    }
+}
+
+/// The source and the sink read one declaration: the settable
+/// parameters, with their units, each a message input.
+#[test]
+fn the_settable_parameters_are_listed_with_their_units() {
+    use rfgraph::Block;
+    let mut src = SdrSource::new(dummy(1e6, 1e6)).unwrap();
+    let listed: Vec<(&str, &str)> = src
+        .params()
+        .unwrap()
+        .describe()
+        .into_iter()
+        .filter(|p| p.settable)
+        .map(|p| (p.name, p.unit))
+        .collect();
     assert_eq!(
         listed,
         [
-            ("freq", "Hz"),
+            ("frequency", "Hz"),
+            ("sample_rate", "Hz"),
             ("gain", "dB"),
             ("agc", ""),
-            ("sample_rate", "S/s"),
             ("antenna", ""),
             ("bandwidth", "Hz"),
-            ("cmd", ""),
         ]
     );
-    let sink = SdrSink::new(dummy(1e6, 1e6)).unwrap();
-    assert_eq!(rfgraph::Block::settings(&sink), infos);
+    let mut sink = SdrSink::new(dummy(1e6, 1e6)).unwrap();
+    assert_eq!(
+        sink.params().unwrap().describe(),
+        src.params().unwrap().describe()
+    );
 }

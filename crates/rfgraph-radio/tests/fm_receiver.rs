@@ -306,3 +306,95 @@ fn every_scheduler_writes_the_same_wav_bytes() {
         assert_eq!(m, messages, "{name}");
     }
 }
+
+/// The channel filter's `offset` retunes the running receiver: a carrier
+/// 20 kHz above the station reads +20/75 on the MPX, and after a retune
+/// 30 kHz up it reads −10/75, the change settling within the filters'
+/// span at one place in the stream; a value that is no frequency is
+/// refused and changes nothing.
+#[test]
+fn the_offset_retunes_the_running_receiver() {
+    use num_complex::Complex32;
+    use rfgraph::{BlockId, Flowgraph, FlowgraphHandle};
+    use rfgraph_blocks::{NullSink, VectorSink, VectorSource};
+    use rfgraph_radio::fm::Receiver;
+    use std::time::{Duration, Instant};
+
+    const RATE: f64 = 2.4e6;
+    const CARRIER: f64 = 300e3;
+    let wait_for = |handle: &FlowgraphHandle, sink: BlockId, items: u64| {
+        let deadline = Instant::now() + fm_support::WATCHDOG;
+        while handle.stats()[sink.0].items_consumed < items {
+            assert!(Instant::now() < deadline, "no progress");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    };
+    // 300 kHz is 8 samples per cycle: the vector repeats seamlessly.
+    let carrier: Vec<Complex32> = (0..8 * 4096)
+        .map(|k| {
+            Complex32::from_polar(
+                0.5,
+                (std::f64::consts::TAU * CARRIER * k as f64 / RATE) as f32,
+            )
+        })
+        .collect();
+    for name in ["tpb", "single", "pool", "chain"] {
+        let rx = Receiver::new(FmConfig {
+            input_rate: RATE,
+            offset: CARRIER - 20e3,
+            stereo: false,
+            rds: false,
+            emphasis: Emphasis::None,
+            ..FmConfig::default()
+        })
+        .unwrap();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(carrier.clone()).repeat(u64::MAX));
+        let ports = rx.build(&mut fg, src, "out").unwrap();
+        let audio = fg.add(NullSink::<f32>::new());
+        fg.connect(ports.left.block, ports.left.port, audio, "in")
+            .unwrap();
+        let mpx = fg.add(VectorSink::<f32>::new());
+        fg.connect(ports.mpx.block, ports.mpx.port, mpx, "in")
+            .unwrap();
+        let running = fg.start(fm_support::scheduler(name)).unwrap();
+        let handle = running.handle();
+        let call = fm_support::WATCHDOG;
+        wait_for(&handle, mpx, 48_000);
+        assert!(handle.call(ports.channel, "offset", "far", call).is_err());
+        assert_eq!(
+            handle.param(ports.channel, "offset", call).unwrap(),
+            Pmt::F64(CARRIER - 20e3),
+            "{name}: refused, unchanged"
+        );
+        assert_eq!(
+            handle
+                .call(ports.channel, "offset", CARRIER + 10e3, call)
+                .unwrap(),
+            Pmt::Null
+        );
+        // What the demodulator wrote after the change reaches the sink.
+        let at_change = handle.stats()[ports.mpx.block.0].items_produced;
+        wait_for(&handle, mpx, at_change + 48_000);
+        handle.stop();
+        let done = fm_support::wait(running);
+        let x = done.block::<VectorSink<f32>>(mpx).unwrap().items();
+        let (before, after) = (20.0 / 75.0, -10.0 / 75.0);
+        let near = |v: f32, level: f64| (v as f64 - level).abs() < 1e-3;
+        // Past the start-up transient: the old reading, a transition no
+        // longer than the filters' span, the new reading to the end.
+        let settled = 4_096;
+        let leaves = settled
+            + x[settled..]
+                .iter()
+                .position(|&v| !near(v, before))
+                .unwrap_or_else(|| panic!("{name}: the retune never showed"));
+        let arrives = 1 + x.iter().rposition(|&v| !near(v, after)).unwrap_or(0);
+        assert!(
+            leaves < arrives && arrives - leaves < 256,
+            "{name}: the reading moved over {leaves}..{arrives} of {}",
+            x.len()
+        );
+        assert!(arrives < x.len(), "{name}: the new reading holds");
+    }
+}

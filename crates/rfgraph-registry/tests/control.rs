@@ -236,3 +236,61 @@ fn mistakes_are_refused_and_change_nothing() {
     let items = read_f32(&out);
     assert!(!items.is_empty() && items.iter().all(|&x| x == 2.0));
 }
+
+/// A radio's frequency and gain follow settable variables while the
+/// graph runs, as GNU Radio's hardware sources follow theirs through
+/// `set_center_freq` and `set_gain` (here on seify's dummy device, which
+/// stores what it is set to): the change is a setting, not a next-run
+/// value, and the device's `status` reads it back.
+#[test]
+fn a_radio_retunes_when_its_variables_change() {
+    const RADIO: &str = r#"format = 1
+connections = ["radio -> snk"]
+
+[variables]
+freq = { value = 100e6, settable = true }
+gain = { value = 10, settable = true }
+
+[blocks.radio]
+kind = "sdr_source"
+args = "driver=dummy"
+frequency = "freq"
+gain = "gain"
+sample_rate = 1e6
+
+[blocks.snk]
+kind = "null_sink"
+type = "c32"
+"#;
+    let doc = rfgraph_registry::toml::parse(RADIO, Arc::new(PathBuf::from("radio.toml")))
+        .expect("parses");
+    let built = build(
+        &doc,
+        &rfgraph_registry::standard::registry(),
+        &BuildOptions::default(),
+    )
+    .expect("builds");
+    let radio = built.blocks.iter().find(|b| b.name == "radio").unwrap().id;
+    let mut control = built.control;
+    let running = built.flowgraph.start(Tpb::new()).expect("starts");
+    let handle = running.handle();
+    let results = [
+        control
+            .set(&handle, "freq", "101.5e6")
+            .map(|c| c.to_string()),
+        control.set(&handle, "gain", "20").map(|c| c.to_string()),
+    ];
+    let status = handle.call(radio, "status", rfgraph::Pmt::Null, TIMEOUT);
+    handle.stop();
+    running.wait_timeout(TIMEOUT).expect("stops in time");
+    assert_eq!(
+        results[0].as_deref(),
+        Ok("freq = 101500000.0: radio.frequency = 101500000.0")
+    );
+    assert_eq!(results[1].as_deref(), Ok("gain = 20: radio.gain = 20"));
+    let Ok(rfgraph::Pmt::Map(status)) = status else {
+        panic!("{status:?}")
+    };
+    assert_eq!(status["frequency"], rfgraph::Pmt::F64(101.5e6));
+    assert_eq!(status["gain"], rfgraph::Pmt::F64(20.0));
+}

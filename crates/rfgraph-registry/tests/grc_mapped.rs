@@ -154,6 +154,15 @@ fn hardware_sources_become_bounded_dummy_devices() {
         usrp.param("frequency").unwrap().value,
         Value::Expr("100e6".into())
     );
+    // What GNU Radio's callbacks (set_samp_rate, set_center_freq,
+    // set_gain) change while running changes here too.
+    let registry = rfgraph_registry::standard::registry();
+    let spec = registry.get("sdr_source").unwrap();
+    let set: Vec<&str> = usrp.params.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(set, ["args", "sample_rate", "frequency", "gain"]);
+    for name in &set[1..] {
+        assert!(spec.param_spec(name).unwrap().settable, "{name}");
+    }
     assert!(
         doc.notices.iter().any(|n| n.contains("dummy")),
         "{:?}",

@@ -17,6 +17,9 @@ pub enum FmError {
         /// What it must be.
         expected: String,
     },
+    /// A block's parameter outside its declaration, naming it.
+    #[error("FM receiver: {0}")]
+    Block(#[from] rfgraph::ParamError),
     /// A filter or kernel could not be made from the parameters.
     #[error("FM receiver: {0}")]
     Dsp(#[from] DspError),

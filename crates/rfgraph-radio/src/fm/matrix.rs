@@ -79,12 +79,13 @@ impl Block for StereoMatrix {
 
 /// The registry entry: `stereo_matrix`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::params::NoParams;
     use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
-    BlockSpec::new(
+    BlockSpec::of::<NoParams>(
         "stereo_matrix",
         "Receivers",
         "Left and right from L+R and L−R.",
-        |_| Ok(Box::new(StereoMatrix::new()) as Box<dyn rfgraph::Block>),
+        |NoParams| Ok(Box::new(StereoMatrix::new()) as Box<dyn rfgraph::Block>),
     )
     .doc(
         "The FM stereo matrix: `left = sum + diff`, `right = sum − diff`. With the \

@@ -26,7 +26,7 @@ use super::mpx::MpxDemod;
 use super::plan::{AudioPlan, ChannelPlan, DEVIATION_HZ, MPX_RATE, Resampling};
 use super::stereo::StereoDemod;
 use num_complex::Complex32;
-use rfgraph::{BlockId, Flowgraph, Item, Setting};
+use rfgraph::{BlockId, BoxError, Flowgraph, Item, ParamSet};
 use rfgraph_blocks::DspBlock;
 use rfgraph_dsp::{
     ArbitraryResampler, DecimatingFir, Deemphasis, Fff, Fir, Isa, Kernel, RationalResampler,
@@ -86,6 +86,25 @@ impl Default for FmConfig {
     }
 }
 
+/// What of the receiver changes while it runs: the parameters of its
+/// channel filter block ([`ReceiverPorts::channel`]).
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct ChannelParams {
+    /// the station's frequency minus the input's centre; a change retunes
+    /// the channel filter phase-continuously
+    #[param(default = 0.0, unit = "Hz", settable)]
+    pub offset: f64,
+}
+
+/// How the channel filter follows a change of [`ChannelParams`].
+fn retune<I: ChannelInput>(
+    k: &mut ChannelFilter<I>,
+    p: &ChannelParams,
+    _name: &str,
+) -> Result<(), BoxError> {
+    Ok(k.set_offset(p.offset)?)
+}
+
 /// A port of a block in the flowgraph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Endpoint {
@@ -122,8 +141,8 @@ pub struct ReceiverPorts {
     /// [`RdsDecoder`](crate::rds::RdsDecoder): a map of the fields that
     /// changed, always with `pi`), when RDS is decoded.
     pub rds: Option<Endpoint>,
-    /// The channel filter, whose `offset` setting (Hz) retunes the
-    /// receiver while it runs.
+    /// The channel filter, whose settable parameter `offset` (Hz,
+    /// [`ChannelParams`]) retunes the receiver while it runs.
     pub channel: BlockId,
 }
 
@@ -218,15 +237,15 @@ impl Receiver {
         port: &str,
     ) -> Result<ReceiverPorts, FmError> {
         let plan = &self.channel;
-        let channel = fg.add(
-            DspBlock::new(ChannelFilter::<I>::new(plan)?).with_setting(
-                Setting::try_new("offset", |k: &mut ChannelFilter<I>, hz: f64| {
-                    k.set_offset(hz)
-                })
-                .unit("Hz")
-                .doc("the station's frequency minus the input's centre"),
-            ),
-        );
+        let params = ChannelParams {
+            offset: self.config.offset,
+        };
+        params.validate()?;
+        let channel = fg.add(DspBlock::tuned(
+            ChannelFilter::<I>::new(plan)?,
+            params,
+            retune::<I>,
+        ));
         fg.connect(source, port, channel, "in")?;
         let demod = add_after(
             fg,

@@ -15,7 +15,10 @@
 use super::error::FmError;
 use super::lock::PilotLock;
 use num_complex::Complex32;
-use rfgraph::{Block, BoxError, MessageOutput, Pmt, Ports, StreamInput, StreamOutput, WorkIo};
+use rfgraph::{
+    Block, BoxError, MessageOutput, ParamError, ParamSet, Pmt, Ports, StreamInput, StreamOutput,
+    WorkIo,
+};
 use rfgraph_dsp::Pll;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -39,6 +42,14 @@ const PLL_PULL_HZ: f64 = 50.0;
 /// The lowest MPX rate the decoder takes: L−R ends at 53 kHz, and its
 /// products with 38 kHz must not fold back below 15 kHz.
 pub const MIN_MPX_RATE: f64 = 120_000.0;
+
+/// The parameters of [`StereoDemod`] (`stereo_demod`).
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct StereoDemodParams {
+    /// sample rate of the multiplex, at least 120 kS/s
+    #[param(default = 240_000.0, unit = "Hz", min = MIN_MPX_RATE)]
+    pub mpx_rate: f64,
+}
 
 /// A change of state, as decided.
 struct Change {
@@ -77,7 +88,7 @@ struct Change {
 /// - `stereo`: a map per change of state (see above).
 ///
 /// # Parameters
-/// - `mpx_rate`: samples per second, at least [`MIN_MPX_RATE`].
+/// [`StereoDemodParams`]: the MPX rate, at least [`MIN_MPX_RATE`].
 ///
 /// # Usage
 /// ```
@@ -94,7 +105,7 @@ pub struct StereoDemod {
     /// The PLL's reference for one loop update's group of samples.
     reference: Vec<Complex32>,
     lock: PilotLock,
-    mpx_rate: f64,
+    params: StereoDemodParams,
     stereo: bool,
     /// The initial tag is written.
     started: bool,
@@ -110,18 +121,21 @@ impl StereoDemod {
     ///
     /// Errors: `mpx_rate` not finite or below [`MIN_MPX_RATE`].
     pub fn new(mpx_rate: f64) -> Result<Self, FmError> {
-        if !(mpx_rate.is_finite() && mpx_rate >= MIN_MPX_RATE) {
-            return Err(FmError::param(
-                "MPX rate",
-                mpx_rate,
-                format!("must be at least {MIN_MPX_RATE} samples per second"),
-            ));
-        }
+        Ok(Self::from_params(StereoDemodParams { mpx_rate })?)
+    }
+
+    /// The decoder `params` describe.
+    ///
+    /// Errors: a parameter outside its declaration.
+    pub fn from_params(params: StereoDemodParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        let mpx_rate = params.mpx_rate;
         let pll = Pll::new(
             PILOT_HZ / mpx_rate,
             PLL_BANDWIDTH_HZ / mpx_rate,
             PLL_PULL_HZ / mpx_rate,
-        )?;
+        )
+        .map_err(|e| ParamError::new("stereo_demod", "mpx_rate", e.to_string()))?;
         let lock = PilotLock::new(mpx_rate / pll.update_interval() as f64);
         Ok(StereoDemod {
             input: StreamInput::new("in"),
@@ -130,7 +144,7 @@ impl StereoDemod {
             reference: vec![Complex32::new(0.0, 0.0); pll.update_interval()],
             pll,
             lock,
-            mpx_rate,
+            params,
             stereo: false,
             started: false,
             pending_tag: None,
@@ -165,6 +179,10 @@ impl Block for StereoDemod {
             .input(&mut self.input)
             .output(&mut self.output)
             .message_output(&mut self.stereo_out)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn rfgraph::params::ParamSet> {
+        Some(&mut self.params)
     }
 
     fn counters(&self) -> Vec<(&'static str, Arc<AtomicU64>)> {
@@ -209,7 +227,7 @@ impl Block for StereoDemod {
                         sample: start + i as u64,
                         stereo: locked,
                         level: self.pll.amplitude(),
-                        hz: self.pll.frequency() * self.mpx_rate,
+                        hz: self.pll.frequency() * self.params.mpx_rate,
                     });
                 }
             }
@@ -240,28 +258,18 @@ impl Block for StereoDemod {
 
 /// The registry entry: `stereo_demod`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
-    BlockSpec::new(
+    use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
+    BlockSpec::of::<StereoDemodParams>(
         "stereo_demod",
         "Receivers",
         "FM stereo decoder: multiplex in, L−R out, locked to the 19 kHz pilot.",
-        |p| {
-            let demod = StereoDemod::new(p.f64("mpx_rate")?)
-                .map_err(|e| p.invalid("mpx_rate", e.to_string()))?;
-            Ok(Box::new(demod) as Box<dyn rfgraph::Block>)
-        },
+        |p| Ok(Box::new(StereoDemod::from_params(p)?) as Box<dyn rfgraph::Block>),
     )
     .doc(
         "Tracks the 19 kHz pilot of an FM multiplex with a PLL, demodulates the 38 kHz \
          L−R subcarrier with the doubled pilot phase, and writes L−R at the multiplex \
          rate (zero, i.e. mono, while the pilot is not locked). Lock changes are tagged \
          on the output and posted on `stereo`. `stereo_matrix` makes left and right.",
-    )
-    .param(
-        ParamSpec::float("mpx_rate")
-            .default(240_000.0)
-            .unit("Hz")
-            .doc("sample rate of the multiplex"),
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)).doc("FM multiplex"))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)).doc("L−R"))

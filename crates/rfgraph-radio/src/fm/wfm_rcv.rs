@@ -8,23 +8,57 @@
 //! one exists so that GNU Radio flowgraphs using `wfm_rcv` run unchanged.
 
 use num_complex::Complex32;
+use rfgraph::params::limits;
+use rfgraph::{ParamError, ParamSet};
+use rfgraph_blocks::DspBlock;
 use rfgraph_dsp::firdes::{self, WinType};
 use rfgraph_dsp::{DecimatingFir, Deemphasis, DspError, Fff, Kernel, QuadratureDemod, Ratio};
 
 /// Demodulated samples held between the discriminator and the filter.
 const BUFFER: usize = 8192;
 
+/// The parameters of [`WfmRcv`] (`wfm_rcv`, GNU Radio's `analog_wfm_rcv`,
+/// which changes none of them while running).
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct WfmRcvParams {
+    /// input sample rate
+    #[param(default = 480_000.0, unit = "Hz", above = 0.0)]
+    pub quad_rate: f64,
+    /// quad_rate / audio rate
+    #[param(default = 10, min = 1, max = limits::MAX_FACTOR)]
+    pub audio_decimation: usize,
+    /// de-emphasis time constant (50e-6 in Europe); its corner must lie
+    /// below half the audio rate
+    #[param(default = 75e-6, unit = "s", above = 0.0)]
+    pub tau: f64,
+}
+
+impl WfmRcvParams {
+    /// Every rule the receiver's design imposes: the audio filter and the
+    /// de-emphasis can be made (the filter's taps within
+    /// [`limits::MAX_TAPS`]).
+    fn check(&self) -> Result<(), ParamError> {
+        WfmRcv::from_params(self).map(drop)
+    }
+}
+
 /// GNU Radio's `wfm_rcv(quad_rate, audio_decimation)`: complex baseband at
 /// `quad_rate` in, audio at `quad_rate / audio_decimation` out.
+///
+/// # Parameters
+/// [`WfmRcvParams`]; [`WfmRcv::block`] makes the registry's block of
+/// them.
 ///
 /// # Usage
 /// ```
 /// use rfgraph_blocks::DspBlock;
-/// use rfgraph_radio::fm::WfmRcv;
+/// use rfgraph_radio::fm::{WfmRcv, WfmRcvParams};
 ///
 /// let block = DspBlock::new(WfmRcv::new(480_000.0, 10)?); // 48 kHz audio
-/// # let _ = block;
-/// # Ok::<(), rfgraph_dsp::DspError>(())
+/// let same = WfmRcv::block(WfmRcvParams::default())?;
+/// # let _ = (block, same);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct WfmRcv {
@@ -44,6 +78,35 @@ impl WfmRcv {
     /// whose filter cannot be designed.
     pub fn new(quad_rate: f64, audio_decimation: usize) -> Result<Self, DspError> {
         Self::with_tau(quad_rate, audio_decimation, Deemphasis::TAU_75US)
+    }
+
+    /// The receiver `params` describe, its errors naming the parameter at
+    /// fault.
+    pub fn from_params(params: &WfmRcvParams) -> Result<Self, ParamError> {
+        let p = params;
+        let blame = |param: &str, e: DspError| ParamError::new("wfm_rcv", param, e.to_string());
+        if p.audio_decimation > 0 {
+            // The de-emphasis at the audio rate: its corner is `tau`'s.
+            let audio_rate = p.quad_rate / p.audio_decimation as f64;
+            Deemphasis::new(audio_rate, p.tau).map_err(|e| blame("tau", e))?;
+        }
+        Self::with_tau(p.quad_rate, p.audio_decimation, p.tau).map_err(|e| match e.param() {
+            // The discriminator's gain grows with the rate.
+            Some("quad_rate" | "gain") => blame("quad_rate", e),
+            Some("tau") => blame("tau", e),
+            // The audio filter is the decimation's.
+            _ => blame("audio_decimation", e),
+        })
+    }
+
+    /// The registry's block: the receiver `params` describe in a
+    /// [`DspBlock`] that reports them (none changes while it runs).
+    pub fn block(params: WfmRcvParams) -> Result<DspBlock<WfmRcv, WfmRcvParams>, ParamError> {
+        params.validate()?;
+        let kernel = Self::from_params(&params)?;
+        Ok(DspBlock::tuned(kernel, params, |_, _, name| {
+            Err(format!("`{name}` cannot change while wfm_rcv runs").into())
+        }))
     }
 
     /// As [`new`](Self::new) with de-emphasis time constant `tau` seconds.
@@ -135,20 +198,12 @@ impl Kernel for WfmRcv {
 
 /// The registry entry: `wfm_rcv`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
-    BlockSpec::new(
+    use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
+    BlockSpec::of::<WfmRcvParams>(
         "wfm_rcv",
         "Receivers",
         "Mono broadcast FM receiver: complex baseband in, audio out (GNU Radio's wfm_rcv).",
-        |p| {
-            let kernel = WfmRcv::with_tau(
-                p.f64("quad_rate")?,
-                p.usize("audio_decimation")?,
-                p.f64("tau")?,
-            )
-            .map_err(|e| p.refused(e))?;
-            Ok(Box::new(rfgraph_blocks::DspBlock::new(kernel)) as Box<dyn rfgraph::Block>)
-        },
+        |p| Ok(Box::new(WfmRcv::block(p)?) as Box<dyn rfgraph::Block>),
     )
     .doc(
         "GNU Radio's `analog_wfm_rcv`: a quadrature demodulator scaled so that 75 kHz \
@@ -156,23 +211,6 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
          `audio_rate/2 − audio_rate/32`, transition `audio_rate/32`) to \
          `audio_rate = quad_rate / audio_decimation`, then de-emphasis (75 µs by default) \
          at the audio rate. The stereo receiver with RDS is `rfgraph fm`'s.",
-    )
-    .param(
-        ParamSpec::float("quad_rate")
-            .default(480_000.0)
-            .unit("Hz")
-            .doc("input sample rate"),
-    )
-    .param(
-        ParamSpec::uint("audio_decimation")
-            .default(10u64)
-            .doc("quad_rate / audio rate"),
-    )
-    .param(
-        ParamSpec::float("tau")
-            .default(75e-6)
-            .unit("s")
-            .doc("de-emphasis time constant (50e-6 in Europe)"),
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)))

@@ -2,9 +2,46 @@
 //! messages (JSON lines) out, the aircraft table kept for the end.
 
 use crate::modes::{Message, RawFrame, Tracker};
-use rfgraph::{Block, BoxError, MessageOutput, Pmt, Ports, StreamInput, TagPolicy, WorkIo};
+use rfgraph::{
+    Block, BoxError, MessageOutput, ParamError, ParamSet, Pmt, Ports, StreamInput, TagPolicy,
+    WorkIo,
+};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The parameters of [`ModesDecoder`] (`modes_decoder`).
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct ModesDecoderParams {
+    /// sample rate of the stream the frames came from
+    #[param(default = 2_000_000.0, unit = "Hz", above = 0.0)]
+    pub sample_rate: f64,
+    /// receiver latitude, for local position decoding (with `longitude`)
+    #[param(unit = "deg", min = -90.0, max = 90.0)]
+    pub latitude: Option<f64>,
+    /// receiver longitude, for local position decoding (with `latitude`)
+    #[param(unit = "deg", min = -180.0, max = 180.0)]
+    pub longitude: Option<f64>,
+}
+
+impl ModesDecoderParams {
+    /// The rule no declaration states: a position is both coordinates.
+    fn check(&self) -> Result<(), ParamError> {
+        match (self.latitude, self.longitude) {
+            (Some(_), None) => Err(ParamError::new(
+                "modes_decoder",
+                "longitude",
+                "is needed with `latitude`: the receiver's position is both",
+            )),
+            (None, Some(_)) => Err(ParamError::new(
+                "modes_decoder",
+                "latitude",
+                "is needed with `longitude`: the receiver's position is both",
+            )),
+            _ => Ok(()),
+        }
+    }
+}
 
 /// Decodes [`RawFrame`]s: fields, CPR positions, the aircraft table.
 /// Each frame becomes one [`Message`], posted as its JSON text (one line,
@@ -12,8 +49,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// too when asked (tests, tools), and the [`Tracker`] with the table,
 /// which [`tracker`](Self::tracker) shows after the run.
 ///
-/// Parameters: the sample rate of the frames' sample indices (Hz), and
-/// optionally the receiver's position (degrees) for local CPR decoding.
+/// Parameters ([`ModesDecoderParams`]): the sample rate of the frames'
+/// sample indices (Hz), and optionally the receiver's position (degrees)
+/// for local CPR decoding.
 ///
 /// Counters: `messages`, `positions` (messages with a resolved position).
 ///
@@ -32,6 +70,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub struct ModesDecoder {
     input: StreamInput<RawFrame>,
     messages: MessageOutput,
+    params: ModesDecoderParams,
     tracker: Tracker,
     keep: usize,
     kept: Vec<Message>,
@@ -40,12 +79,36 @@ pub struct ModesDecoder {
 }
 
 impl ModesDecoder {
-    /// A decoder for frames from a stream at `rate_hz` samples per second.
+    /// A decoder for frames from a stream at `rate_hz` samples per second,
+    /// which only times the messages: unlike [`from_params`](Self::from_params)
+    /// it does not refuse a rate that is not positive (the times are then
+    /// meaningless).
     pub fn new(rate_hz: f64) -> Self {
+        Self::build(ModesDecoderParams {
+            sample_rate: rate_hz,
+            ..ModesDecoderParams::default()
+        })
+    }
+
+    /// The decoder `params` describe.
+    ///
+    /// Errors: a parameter outside its declaration, a latitude without a
+    /// longitude or the other way round.
+    pub fn from_params(params: ModesDecoderParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        Ok(Self::build(params))
+    }
+
+    fn build(params: ModesDecoderParams) -> Self {
+        let mut tracker = Tracker::new(params.sample_rate);
+        if let (Some(lat), Some(lon)) = (params.latitude, params.longitude) {
+            tracker = tracker.with_receiver(lat, lon);
+        }
         Self {
             input: StreamInput::new("in"),
             messages: MessageOutput::new("messages"),
-            tracker: Tracker::new(rate_hz),
+            params,
+            tracker,
             keep: 0,
             kept: Vec::new(),
             count: Arc::default(),
@@ -55,6 +118,7 @@ impl ModesDecoder {
 
     /// Sets the receiver's position (degrees) for local CPR decoding.
     pub fn with_receiver(mut self, lat: f64, lon: f64) -> Self {
+        (self.params.latitude, self.params.longitude) = (Some(lat), Some(lon));
         self.tracker = self.tracker.with_receiver(lat, lon);
         self
     }
@@ -81,6 +145,10 @@ impl Block for ModesDecoder {
         Ports::new()
             .input(&mut self.input)
             .message_output(&mut self.messages)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn rfgraph::params::ParamSet> {
+        Some(&mut self.params)
     }
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
@@ -118,43 +186,18 @@ impl Block for ModesDecoder {
 
 /// The registry entry: `modes_decoder`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
-    BlockSpec::new(
+    use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+    BlockSpec::of::<ModesDecoderParams>(
         "modes_decoder",
         "Receivers",
         "Mode S / ADS-B decoder: frames in, decoded messages (JSON) out.",
-        |p| {
-            let mut decoder = ModesDecoder::new(p.f64("sample_rate")?);
-            if let (Some(lat), Some(lon)) = (p.opt::<f64>("latitude")?, p.opt::<f64>("longitude")?)
-            {
-                decoder = decoder.with_receiver(lat, lon);
-            }
-            Ok(Box::new(decoder) as Box<dyn rfgraph::Block>)
-        },
+        |p| Ok(Box::new(ModesDecoder::from_params(p)?) as Box<dyn rfgraph::Block>),
     )
     .doc(
         "Decodes `modes_demod`'s frames (identity, altitude, position by CPR, velocity, \
          ...), tracks the aircraft, and posts each message on `messages` as a JSON \
          string. With the receiver's `latitude` and `longitude`, single positions \
          decode locally.",
-    )
-    .param(
-        ParamSpec::float("sample_rate")
-            .default(2_000_000.0)
-            .unit("Hz")
-            .doc("sample rate of the stream the frames came from"),
-    )
-    .param(
-        ParamSpec::float("latitude")
-            .optional()
-            .unit("deg")
-            .doc("receiver latitude, for local position decoding"),
-    )
-    .param(
-        ParamSpec::float("longitude")
-            .optional()
-            .unit("deg")
-            .doc("receiver longitude, for local position decoding"),
     )
     .input(PortSpec::new("in", PortItem::Other("Mode S frame")))
     .message_output("messages")

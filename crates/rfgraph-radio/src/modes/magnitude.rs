@@ -159,12 +159,13 @@ impl Block for ComplexMagnitude {
 
 /// The registry entry: `modes_cu8_magnitude`.
 pub(crate) fn cu8_spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::params::NoParams;
     use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
-    BlockSpec::new(
+    BlockSpec::of::<NoParams>(
         "modes_cu8_magnitude",
         "Receivers",
         "Mode S front end: cu8 bytes in, dump1090's u16 magnitudes out.",
-        |_| Ok(Box::new(Cu8Magnitude::new()) as Box<dyn rfgraph::Block>),
+        |NoParams| Ok(Box::new(Cu8Magnitude::new()) as Box<dyn rfgraph::Block>),
     )
     .doc(
         "Reads an RTL-SDR's interleaved `cu8` bytes (two per sample) and writes each \
@@ -177,12 +178,13 @@ pub(crate) fn cu8_spec() -> rfgraph::registry::BlockSpec {
 
 /// The registry entry: `modes_magnitude`.
 pub(crate) fn complex_spec() -> rfgraph::registry::BlockSpec {
+    use rfgraph::params::NoParams;
     use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
-    BlockSpec::new(
+    BlockSpec::of::<NoParams>(
         "modes_magnitude",
         "Receivers",
         "Mode S front end: complex samples in, u16 magnitudes out.",
-        |_| Ok(Box::new(ComplexMagnitude::new()) as Box<dyn rfgraph::Block>),
+        |NoParams| Ok(Box::new(ComplexMagnitude::new()) as Box<dyn rfgraph::Block>),
     )
     .doc(
         "Writes each complex sample's magnitude scaled to dump1090's 0 to 65535 range \

@@ -29,8 +29,8 @@ mod receiver;
 mod tracker;
 
 pub use decode::{DecodeError, Fields, Kind, Message, PositionSource, decode_fields};
-pub use decoder::ModesDecoder;
-pub use demod::{DemodCounters, DemodRate, Demodulator, ModesDemod};
+pub use decoder::{ModesDecoder, ModesDecoderParams};
+pub use demod::{DemodCounters, DemodRate, Demodulator, ModesDemod, ModesDemodParams};
 pub use frame::RawFrame;
 pub use icao_filter::IcaoFilter;
 pub use lines::LineWriter;

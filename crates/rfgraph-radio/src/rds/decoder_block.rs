@@ -3,9 +3,23 @@
 
 use super::groups::GroupDecoder;
 use super::sync::{BlockEvent, BlockSync};
-use rfgraph::{Block, BoxError, MessageOutput, Pmt, Ports, StreamInput, TagPolicy, WorkIo};
+use rfgraph::{
+    Block, BoxError, MessageOutput, ParamError, ParamSet, Pmt, Ports, StreamInput, TagPolicy,
+    WorkIo,
+};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The longest error burst [`RdsDecoder`] corrects at most.
+pub const MAX_BURST: usize = 10;
+
+/// The parameters of [`RdsDecoder`] (`rds_decoder`).
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct RdsDecoderParams {
+    /// longest error burst corrected, in bits (0: detect only)
+    #[param(default = RdsDecoder::DEFAULT_MAX_BURST, max = MAX_BURST, unit = "bits")]
+    pub max_burst: usize,
+}
 
 /// The counters [`RdsDecoder`] reports with its statistics.
 #[derive(Clone, Debug, Default)]
@@ -45,8 +59,8 @@ struct Counters {
 /// `rds_messages`.
 ///
 /// # Parameters
-/// - `max_burst`: the longest error burst corrected, in bits (0: detect
-///   only; [`RdsDecoder::new`] uses 2).
+/// [`RdsDecoderParams`]: the longest error burst corrected, in bits (0:
+/// detect only; [`RdsDecoder::new`] uses 2).
 ///
 /// # Usage
 /// ```
@@ -58,6 +72,7 @@ struct Counters {
 pub struct RdsDecoder {
     input: StreamInput<f32>,
     output: MessageOutput,
+    params: RdsDecoderParams,
     sync: BlockSync,
     groups: GroupDecoder,
     events: Vec<BlockEvent>,
@@ -81,12 +96,27 @@ impl RdsDecoder {
     }
 
     /// A decoder correcting bursts of up to `max_burst` bits (0 turns
-    /// correction off; at most 10).
+    /// correction off; more than [`MAX_BURST`] corrects [`MAX_BURST`]).
     pub fn with_max_burst(max_burst: usize) -> Self {
+        Self::build(RdsDecoderParams {
+            max_burst: max_burst.min(MAX_BURST),
+        })
+    }
+
+    /// The decoder `params` describe.
+    ///
+    /// Errors: a parameter outside its declaration.
+    pub fn from_params(params: RdsDecoderParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        Ok(Self::build(params))
+    }
+
+    fn build(params: RdsDecoderParams) -> Self {
         Self {
             input: StreamInput::new("in"),
             output: MessageOutput::new("out"),
-            sync: BlockSync::new(max_burst),
+            sync: BlockSync::new(params.max_burst),
+            params,
             groups: GroupDecoder::new(),
             events: Vec::new(),
             messages: Vec::new(),
@@ -100,6 +130,10 @@ impl Block for RdsDecoder {
         Ports::new()
             .input(&mut self.input)
             .message_output(&mut self.output)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn rfgraph::params::ParamSet> {
+        Some(&mut self.params)
     }
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
@@ -151,29 +185,18 @@ impl Block for RdsDecoder {
 
 /// The registry entry: `rds_decoder`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
-    BlockSpec::new(
+    use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
+    BlockSpec::of::<RdsDecoderParams>(
         "rds_decoder",
         "Receivers",
         "RDS decoder: soft bits in, station data (PI, PS, RadioText, ...) as messages.",
-        |p| {
-            let burst = p.usize("max_burst")?;
-            if burst > 10 {
-                return Err(p.invalid("max_burst", "must be 0 to 10"));
-            }
-            Ok(Box::new(RdsDecoder::with_max_burst(burst)) as Box<dyn rfgraph::Block>)
-        },
+        |p| Ok(Box::new(RdsDecoder::from_params(p)?) as Box<dyn rfgraph::Block>),
     )
     .doc(
         "Synchronises on RDS blocks in `rds_demod`'s soft bits, corrects error bursts of \
          up to `max_burst` bits, and posts on `out` a map of the fields that changed \
          (always with `pi`): programme service name, RadioText, programme type, \
          clock time, alternative frequencies.",
-    )
-    .param(
-        ParamSpec::uint("max_burst")
-            .default(2u64)
-            .doc("longest error burst corrected, 0 to 10 (0: none)"),
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)).doc("soft bits"))
     .message_output("out")

@@ -2,10 +2,21 @@
 //! soft bits.
 
 use super::RdsError;
-use super::demod::RdsDemodulator;
+use super::demod::{MAX_MPX_RATE, MIN_MPX_RATE, RdsDemodulator};
 use super::pulse::BIT_RATE;
-use rfgraph::{Block, BoxError, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo};
+use rfgraph::{
+    Block, BoxError, ParamError, ParamSet, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo,
+};
 use std::collections::VecDeque;
+
+/// The parameters of [`RdsDemod`] (`rds_demod`).
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct RdsDemodParams {
+    /// sample rate of the multiplex, 128 kHz to 10 MHz (the 57 kHz
+    /// subcarrier must fit)
+    #[param(default = 240_000.0, unit = "Hz", min = MIN_MPX_RATE, max = MAX_MPX_RATE)]
+    pub mpx_rate: f64,
+}
 
 /// Input samples handled per call at most.
 const MAX_INPUT: usize = 1 << 16;
@@ -27,7 +38,7 @@ const MAX_INPUT: usize = 1 << 16;
 /// Tags are not passed on (the rates differ by two orders of magnitude).
 ///
 /// # Parameters
-/// - `mpx_rate`: the input's sample rate in Hz.
+/// [`RdsDemodParams`]: the input's sample rate.
 ///
 /// # Usage
 /// ```
@@ -39,6 +50,7 @@ const MAX_INPUT: usize = 1 << 16;
 pub struct RdsDemod {
     input: StreamInput<f32>,
     output: StreamOutput<f32>,
+    params: RdsDemodParams,
     demod: RdsDemodulator,
     /// Bits made but not yet written (normally none: input is taken only
     /// as far as the output has room for its bits).
@@ -49,12 +61,23 @@ pub struct RdsDemod {
 impl RdsDemod {
     /// A demodulator for a multiplex at `mpx_rate` Hz.
     ///
-    /// Errors: [`RdsError::Rate`] outside 128 kHz to 10 MHz.
+    /// Errors: [`RdsError::Param`] outside 128 kHz to 10 MHz.
     pub fn new(mpx_rate: f64) -> Result<Self, RdsError> {
+        Ok(Self::from_params(RdsDemodParams { mpx_rate })?)
+    }
+
+    /// The demodulator `params` describe.
+    ///
+    /// Errors: a parameter outside its declaration.
+    pub fn from_params(params: RdsDemodParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        let demod = RdsDemodulator::new(params.mpx_rate)
+            .map_err(|e| ParamError::new("rds_demod", "mpx_rate", e.to_string()))?;
         Ok(Self {
             input: StreamInput::new("in"),
             output: StreamOutput::new("out"),
-            demod: RdsDemodulator::new(mpx_rate)?,
+            params,
+            demod,
             pending: VecDeque::new(),
             scratch: Vec::new(),
         })
@@ -71,6 +94,10 @@ impl RdsDemod {
 impl Block for RdsDemod {
     fn ports(&mut self) -> Ports<'_> {
         Ports::new().input(&mut self.input).output(&mut self.output)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn rfgraph::params::ParamSet> {
+        Some(&mut self.params)
     }
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
@@ -113,28 +140,18 @@ impl Block for RdsDemod {
 
 /// The registry entry: `rds_demod`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
-    BlockSpec::new(
+    use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
+    BlockSpec::of::<RdsDemodParams>(
         "rds_demod",
         "Receivers",
         "RDS demodulator: FM multiplex in, soft RDS bits out.",
-        |p| {
-            let demod = RdsDemod::new(p.f64("mpx_rate")?)
-                .map_err(|e| p.invalid("mpx_rate", e.to_string()))?;
-            Ok(Box::new(demod) as Box<dyn rfgraph::Block>)
-        },
+        |p| Ok(Box::new(RdsDemod::from_params(p)?) as Box<dyn rfgraph::Block>),
     )
     .doc(
         "Takes the 57 kHz RDS subcarrier of an FM multiplex (the quadrature demodulator's \
          output, at least 128 kS/s), demodulates its biphase symbols and writes one soft \
          bit per RDS bit (1187.5 bit/s): the sign is the bit, the size its confidence. \
          Feed `rds_decoder` with it.",
-    )
-    .param(
-        ParamSpec::float("mpx_rate")
-            .default(240_000.0)
-            .unit("Hz")
-            .doc("sample rate of the multiplex"),
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)).doc("FM multiplex"))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)).doc("soft bits"))

@@ -8,6 +8,9 @@ pub enum RdsError {
         "multiplex rate {0} Hz: the RDS demodulator needs 128 kHz to 10 MHz (the 57 kHz subcarrier must fit)"
     )]
     Rate(f64),
+    /// A block's parameter outside its declaration, naming it.
+    #[error(transparent)]
+    Param(#[from] rfgraph::ParamError),
     /// A filter could not be designed.
     #[error("RDS filter design: {0}")]
     Dsp(#[from] rfgraph_dsp::DspError),

@@ -67,9 +67,9 @@ pub mod symbol_sync;
 pub mod sync;
 
 pub use content::{DecoderId, RdsContent, RdsContentError, Version};
-pub use decoder_block::RdsDecoder;
+pub use decoder_block::{MAX_BURST, RdsDecoder, RdsDecoderParams};
 pub use demod::RdsDemodulator;
-pub use demod_block::RdsDemod;
+pub use demod_block::{RdsDemod, RdsDemodParams};
 pub use encoder::{EncodedGroup, RdsEncoder};
 pub use error::RdsError;
 pub use json::json_line;
@@ -103,7 +103,8 @@ pub struct RdsReceiver {
 /// fg.connect_message(rds.decoder, "out", sink, "in").unwrap();
 /// ```
 ///
-/// Errors: [`RdsError::Rate`], or the flowgraph's refusal.
+/// Errors: [`RdsError::Param`] for a rate outside 128 kHz to 10 MHz, or
+/// the flowgraph's refusal.
 pub fn connect_receiver(
     fg: &mut Flowgraph,
     source: BlockId,

@@ -6,10 +6,23 @@
 
 use super::error::SpectrumError;
 use super::frame::{FrameMeta, MAX_SIZE, tags_in};
+use rfgraph::params::limits;
 use rfgraph::{
-    Block, BoxError, MessageOutput, ParamInfo, Pmt, Ports, Setting, Settings, StreamInput,
-    StreamOutput, Tag, TagPolicy, WorkIo,
+    Block, BoxError, MessageOutput, ParamError, ParamSet, Ports, StreamInput, StreamOutput, Tag,
+    TagPolicy, WorkIo,
 };
+
+/// The parameters of [`Average`] (`spectrum_average`).
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct AverageParams {
+    /// bins per frame
+    #[param(default = 1024, min = 2, max = MAX_SIZE)]
+    pub size: usize,
+    /// frames per average; a change applies from the group being filled
+    /// (ending it at once when it already holds that many)
+    #[param(default = 16, min = 1, max = limits::MAX_FACTOR, unit = "frames", settable)]
+    pub n: usize,
+}
 
 /// The dB value of zero power (`10 log10(1e-30)`).
 pub const FLOOR_DB: f32 = -300.0;
@@ -34,16 +47,13 @@ pub const FLOOR_DB: f32 = -300.0;
 /// - `out`: `f32` frames of `size` bins in dB (dBFS/Hz or dBFS, as the
 ///   input's [`Scaling`](super::Scaling)).
 ///
-/// # Message Inputs
-/// - `n`: (`uint`, frames) frames per average from the next group on.
-///
 /// # Message Outputs
 /// - `frames`: every output frame as a `Pmt::Map` (see
 ///   [`FrameMeta::message`]), for displays; optional.
 ///
 /// # Parameters
-/// - `size`: bins per frame, 2 to 2^20.
-/// - `n`: frames per average, at least 1.
+/// [`AverageParams`]; `n` may change while the block runs (its message
+/// input `n`).
 ///
 /// # Usage
 /// ```
@@ -57,8 +67,8 @@ pub struct Average {
     input: StreamInput<f32>,
     output: StreamOutput<f32>,
     frames_out: MessageOutput,
+    params: AverageParams,
     size: usize,
-    n: usize,
     /// The sums of the current group.
     acc: Vec<f64>,
     /// Frames in the current group.
@@ -71,7 +81,6 @@ pub struct Average {
     pending: Vec<Tag>,
     /// The meta last tagged on the output.
     tagged: Option<FrameMeta>,
-    settings: Settings<Self>,
 }
 
 impl Average {
@@ -79,44 +88,27 @@ impl Average {
     ///
     /// Errors: `size` outside 2..=2^20, `n` zero.
     pub fn new(size: usize, n: usize) -> Result<Self, SpectrumError> {
-        if !(2..=MAX_SIZE).contains(&size) {
-            return Err(SpectrumError::Size {
-                size,
-                max: MAX_SIZE,
-            });
-        }
-        if n == 0 {
-            return Err(SpectrumError::Frames {
-                name: "the frames per average",
-            });
-        }
-        let settings = Settings::new().with(
-            Setting::try_new("n", |a: &mut Average, n: usize| {
-                if n == 0 {
-                    Err(SpectrumError::Frames {
-                        name: "the frames per average",
-                    })
-                } else {
-                    a.n = n;
-                    Ok(())
-                }
-            })
-            .unit("frames")
-            .doc("frames per average, from the next group on"),
-        );
+        Ok(Self::from_params(AverageParams { size, n })?)
+    }
+
+    /// The block `params` describe.
+    ///
+    /// Errors: a parameter outside its declaration.
+    pub fn from_params(params: AverageParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        let size = params.size;
         Ok(Self {
             input: StreamInput::new("in").with_min_items(size),
             output: StreamOutput::new("out").with_min_items(size),
             frames_out: MessageOutput::new("frames"),
+            params,
             size,
-            n,
             acc: vec![0.0; size],
             count: 0,
             meta_in: FrameMeta::default(),
             group: FrameMeta::default(),
             pending: Vec::new(),
             tagged: None,
-            settings,
         })
     }
 
@@ -127,7 +119,7 @@ impl Average {
 
     /// Frames per average.
     pub fn frames_per_average(&self) -> usize {
-        self.n
+        self.params.n
     }
 
     /// Writes the current group as the output frame at `at` (items after
@@ -160,20 +152,14 @@ impl Average {
 
 impl Block for Average {
     fn ports(&mut self) -> Ports<'_> {
-        self.settings.message_inputs(
-            Ports::new()
-                .input(&mut self.input)
-                .output(&mut self.output)
-                .message_output(&mut self.frames_out),
-        )
+        Ports::new()
+            .input(&mut self.input)
+            .output(&mut self.output)
+            .message_output(&mut self.frames_out)
     }
 
-    fn handle_message(&mut self, port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
-        Settings::dispatch(self, |a| &mut a.settings, port, msg)
-    }
-
-    fn settings(&self) -> Vec<ParamInfo> {
-        self.settings.infos()
+    fn params(&mut self) -> Option<&mut dyn rfgraph::params::ParamSet> {
+        Some(&mut self.params)
     }
 
     fn tag_policy(&self) -> TagPolicy {
@@ -193,7 +179,7 @@ impl Block for Average {
         let mut taken = 0;
         let mut emitted = 0;
         // A smaller `n` set while the group was already that long.
-        if self.count > 0 && self.count >= self.n && room > 0 {
+        if self.count > 0 && self.count >= self.params.n && room > 0 {
             self.emit(0);
             emitted += 1;
         }
@@ -210,7 +196,7 @@ impl Block for Average {
             // needs a free output frame: take nothing until there is one.
             let closes_early = self.count > 0 && meta != self.group;
             let count_after = if closes_early { 1 } else { self.count + 1 };
-            let completes = count_after >= self.n;
+            let completes = count_after >= self.params.n;
             let needed = usize::from(closes_early) + usize::from(completes);
             if emitted + needed > room {
                 break;
@@ -230,7 +216,7 @@ impl Block for Average {
             }
             self.count += 1;
             taken += 1;
-            if self.count >= self.n {
+            if self.count >= self.params.n {
                 self.emit(emitted * size);
                 emitted += 1;
             }
@@ -253,33 +239,18 @@ impl Block for Average {
 
 /// The registry entry: `spectrum_average`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
-    BlockSpec::new(
+    use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
+    BlockSpec::of::<AverageParams>(
         "spectrum_average",
         "Fourier Analysis",
         "Averages groups of N spectrum frames into one, in dB.",
-        |p| {
-            let avg = Average::new(p.usize("size")?, p.usize("n")?).map_err(|e| p.refused(e))?;
-            Ok(Box::new(avg) as Box<dyn rfgraph::Block>)
-        },
+        |p| Ok(Box::new(Average::from_params(p)?) as Box<dyn rfgraph::Block>),
     )
     .doc(
         "Averages each group of `n` consecutive frames of `size` linear power bins \
          (`power_spectrum`'s output) and writes the average in dB. Every output frame \
          is also posted on `frames` as a map, for displays. `n` is settable while it \
-         runs (from the next group on).",
-    )
-    .param(
-        ParamSpec::uint("size")
-            .default(1024u64)
-            .doc("bins per frame, 2 to 2^20"),
-    )
-    .param(
-        ParamSpec::uint("n")
-            .default(16u64)
-            .unit("frames")
-            .doc("frames per average")
-            .settable(),
+         runs (from the group being filled on).",
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)).doc("linear power frames"))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)).doc("averaged frames, dB"))

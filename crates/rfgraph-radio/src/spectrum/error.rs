@@ -4,33 +4,11 @@
 /// A spectrum block's parameter or input that cannot work.
 #[derive(Debug, thiserror::Error)]
 pub enum SpectrumError {
-    /// The FFT size is out of range.
-    #[error("the FFT size must be in 2..={max} bins, not {size}")]
-    Size {
-        /// The size asked for.
-        size: usize,
-        /// The largest size allowed.
-        max: usize,
-    },
-    /// A frame count that must be positive is zero.
-    #[error("{name} must be at least 1 frame")]
-    Frames {
-        /// The parameter.
-        name: &'static str,
-    },
-    /// A period, rate or frequency that is not a usable number.
-    #[error("{name} must be {expected}, not {value}")]
-    Value {
-        /// The parameter.
-        name: &'static str,
-        /// What was given.
-        value: f64,
-        /// What it must be.
-        expected: &'static str,
-    },
-    /// The window cannot be built.
-    #[error("window: {0}")]
-    Window(#[from] rfgraph_dsp::DspError),
+    /// A parameter outside its declaration (an FFT size outside
+    /// 2..=2^20, a frame count of zero, a rate that is not positive),
+    /// naming it.
+    #[error(transparent)]
+    Param(#[from] rfgraph::ParamError),
     /// A waterfall period in seconds on frames whose duration is unknown.
     #[error(
         "a period in seconds needs the frames' duration, but they carry no \

@@ -47,11 +47,11 @@ mod frame;
 mod power;
 mod waterfall;
 
-pub use average::{Average, FLOOR_DB};
+pub use average::{Average, AverageParams, FLOOR_DB};
 pub use error::SpectrumError;
 pub use frame::{BINS, FRAME_SAMPLES, FrameMeta, MAX_SIZE, bin_offset, offset_bin};
-pub use power::{PowerSpectrum, Scaling};
-pub use waterfall::{Interval, WaterfallDecimator};
+pub use power::{MAX_KAISER_BETA, PowerSpectrum, PowerSpectrumParams, Scaling, SpectrumWindow};
+pub use waterfall::{Interval, WaterfallDecimator, WaterfallParams};
 pub(crate) use {
     average::spec as average_spec, power::spec as power_spec, waterfall::spec as waterfall_spec,
 };

@@ -9,11 +9,14 @@
 use super::error::SpectrumError;
 use super::frame::{FRAME_SAMPLES, FrameMeta, MAX_SIZE, tags_in};
 use num_complex::Complex32;
-use rfgraph::{Block, BoxError, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo};
+use rfgraph::{
+    Block, BoxError, ParamError, ParamSet, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo,
+};
 use rfgraph_dsp::{Fft, FftDirection, Window};
 
-/// What a bin's power is normalised to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a bin's power is normalised to. As a parameter: `density` or
+/// `spectrum`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, rfgraph::ParamChoice)]
 pub enum Scaling {
     /// Power spectral density in full-scale² per Hz: white noise of power
     /// `P` (full scale = 1) over the sample rate `fs` reads `P / fs` in
@@ -24,6 +27,95 @@ pub enum Scaling {
     /// whatever the window (`|X|² / (Σw)²`), as scipy's
     /// `scaling='spectrum'`. In dB: dBFS.
     Spectrum,
+}
+
+/// The window of [`PowerSpectrum`]'s frames, as a parameter: the
+/// variant's snake-case name. Each is the `rfgraph_dsp` [`Window`] of
+/// that name, periodic; `kaiser` takes its β from
+/// [`PowerSpectrumParams::beta`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, rfgraph::ParamChoice)]
+pub enum SpectrumWindow {
+    /// All ones.
+    Rectangular,
+    /// Hann.
+    Hann,
+    /// Hamming.
+    Hamming,
+    /// Blackman.
+    Blackman,
+    /// Four-term Blackman–Harris.
+    BlackmanHarris,
+    /// Kaiser, with shape parameter `beta`.
+    Kaiser,
+}
+
+/// The largest Kaiser β: the window's Bessel function overflows an `f64`
+/// a little above it.
+pub const MAX_KAISER_BETA: f64 = 700.0;
+
+/// The parameters of [`PowerSpectrum`] (`power_spectrum`).
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct PowerSpectrumParams {
+    /// bins per frame (FFT size)
+    #[param(default = 1024, min = 2, max = MAX_SIZE)]
+    pub size: usize,
+    /// window applied to each frame
+    #[param(default = SpectrumWindow::Hann)]
+    pub window: SpectrumWindow,
+    /// shape parameter β of the `kaiser` window (unused by the others)
+    #[param(default = rfgraph_dsp::firdes::DEFAULT_PARAM, min = 0.0, max = MAX_KAISER_BETA)]
+    pub beta: f64,
+    /// power per Hz (`density`) or per bin (`spectrum`)
+    #[param(default = Scaling::Density)]
+    pub scaling: Scaling,
+    /// the input's rate when no tag says
+    #[param(unit = "Hz", above = 0.0)]
+    pub sample_rate: Option<f64>,
+    /// the input's centre frequency when no tag says
+    #[param(unit = "Hz")]
+    pub frequency: Option<f64>,
+}
+
+impl PowerSpectrumParams {
+    /// The parameters for frames of `size` bins through `window`, scaled
+    /// as `scaling`, with no rate or frequency of their own.
+    pub fn new(size: usize, window: Window, scaling: Scaling) -> Self {
+        let (window, beta) = match window {
+            Window::Rectangular => (SpectrumWindow::Rectangular, None),
+            Window::Hann => (SpectrumWindow::Hann, None),
+            Window::Hamming => (SpectrumWindow::Hamming, None),
+            Window::Blackman => (SpectrumWindow::Blackman, None),
+            Window::BlackmanHarris => (SpectrumWindow::BlackmanHarris, None),
+            Window::Kaiser { beta } => (SpectrumWindow::Kaiser, Some(beta)),
+        };
+        Self {
+            size,
+            window,
+            scaling,
+            beta: beta.unwrap_or(rfgraph_dsp::firdes::DEFAULT_PARAM),
+            ..Self::default()
+        }
+    }
+
+    /// The window `window` (and `beta`) name.
+    pub fn dsp_window(&self) -> Window {
+        match self.window {
+            SpectrumWindow::Rectangular => Window::Rectangular,
+            SpectrumWindow::Hann => Window::Hann,
+            SpectrumWindow::Hamming => Window::Hamming,
+            SpectrumWindow::Blackman => Window::Blackman,
+            SpectrumWindow::BlackmanHarris => Window::BlackmanHarris,
+            SpectrumWindow::Kaiser => Window::Kaiser { beta: self.beta },
+        }
+    }
+
+    /// The rule the declarations leave: the window can be built.
+    fn check(&self) -> Result<(), ParamError> {
+        self.dsp_window()
+            .validate()
+            .map_err(|e| ParamError::new("power_spectrum", "beta", e.to_string()))
+    }
 }
 
 /// Windowed FFT frames of complex samples as linear power per bin.
@@ -48,10 +140,10 @@ pub enum Scaling {
 /// - `out`: `f32` frames of `size` bins (linear power).
 ///
 /// # Parameters
-/// - `size`: bins per frame (FFT size), 2 to 2^20.
-/// - `window`: the window applied to each frame.
-/// - `scaling`: [`Scaling::Density`] (full-scale²/Hz) or
-///   [`Scaling::Spectrum`] (full-scale²).
+/// [`PowerSpectrumParams`]: the size, window and [`Scaling`]
+/// ([`Scaling::Density`], full-scale²/Hz, or [`Scaling::Spectrum`],
+/// full-scale²), and the rate and frequency to assume until the input's
+/// tags say.
 ///
 /// # Usage
 /// ```
@@ -67,9 +159,9 @@ pub enum Scaling {
 pub struct PowerSpectrum {
     input: StreamInput<Complex32>,
     output: StreamOutput<f32>,
+    params: PowerSpectrumParams,
     size: usize,
     fft: Fft,
-    scaling: Scaling,
     /// `Σw` and `Σw²` of the window.
     sum_w: f64,
     sum_w2: f64,
@@ -80,40 +172,54 @@ pub struct PowerSpectrum {
 }
 
 impl PowerSpectrum {
-    /// Frames of `size` bins through `window`, scaled as `scaling`.
+    /// Frames of `size` bins through `window`, scaled as `scaling`
+    /// ([`PowerSpectrumParams::new`]).
     ///
     /// Errors: `size` outside 2..=2^20; a window that cannot be built
     /// (a negative Kaiser beta).
     pub fn new(size: usize, window: Window, scaling: Scaling) -> Result<Self, SpectrumError> {
-        if !(2..=MAX_SIZE).contains(&size) {
-            return Err(SpectrumError::Size {
-                size,
-                max: MAX_SIZE,
-            });
-        }
-        let fft = Fft::new(size, FftDirection::Forward)?.with_window(window)?;
+        Ok(Self::from_params(PowerSpectrumParams::new(
+            size, window, scaling,
+        ))?)
+    }
+
+    /// The block `params` describe.
+    ///
+    /// Errors: a parameter outside its declaration.
+    pub fn from_params(params: PowerSpectrumParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        let size = params.size;
+        let invalid =
+            |e: rfgraph_dsp::DspError| ParamError::new("power_spectrum", "window", e.to_string());
+        let fft = Fft::new(size, FftDirection::Forward)
+            .and_then(|f| f.with_window(params.dsp_window()))
+            .map_err(invalid)?;
         let w = fft.window().unwrap_or(&[]);
         let sum_w: f64 = w.iter().map(|&x| x as f64).sum();
         let sum_w2: f64 = w.iter().map(|&x| (x as f64) * (x as f64)).sum();
-        if sum_w2 <= 0.0 || sum_w <= 0.0 {
-            return Err(SpectrumError::Window(rfgraph_dsp::DspError::InvalidSpec(
-                "the window sums to zero".into(),
-            )));
+        // A periodic window of 2 or more points is 1 in its middle.
+        if !(sum_w2 > 0.0 && sum_w > 0.0) {
+            return Err(ParamError::new(
+                "power_spectrum",
+                "window",
+                "the window sums to zero",
+            ));
         }
         Ok(Self {
             input: StreamInput::new("in").with_min_items(size),
             output: StreamOutput::new("out").with_min_items(size),
             size,
             fft,
-            scaling,
             sum_w,
             sum_w2,
             frame: vec![Complex32::new(0.0, 0.0); size],
             meta: FrameMeta {
                 frame_samples: size as u64,
-                ..FrameMeta::default()
+                sample_rate: params.sample_rate,
+                frequency: params.frequency,
             },
             tagged: None,
+            params,
         })
     }
 
@@ -122,14 +228,13 @@ impl PowerSpectrum {
     ///
     /// Errors: not a positive finite number.
     pub fn with_sample_rate(mut self, samples_per_second: f64) -> Result<Self, SpectrumError> {
-        if !(samples_per_second.is_finite() && samples_per_second > 0.0) {
-            return Err(SpectrumError::Value {
-                name: "the sample rate",
-                value: samples_per_second,
-                expected: "a positive number of samples per second",
-            });
-        }
-        self.meta.sample_rate = Some(samples_per_second);
+        let params = PowerSpectrumParams {
+            sample_rate: Some(samples_per_second),
+            ..self.params.clone()
+        };
+        params.validate()?;
+        self.meta.sample_rate = params.sample_rate;
+        self.params = params;
         Ok(self)
     }
 
@@ -138,15 +243,19 @@ impl PowerSpectrum {
     ///
     /// Errors: not a finite number.
     pub fn with_frequency(mut self, hz: f64) -> Result<Self, SpectrumError> {
-        if !hz.is_finite() {
-            return Err(SpectrumError::Value {
-                name: "the centre frequency",
-                value: hz,
-                expected: "a finite number of Hz",
-            });
-        }
-        self.meta.frequency = Some(hz);
+        let params = PowerSpectrumParams {
+            frequency: Some(hz),
+            ..self.params.clone()
+        };
+        params.validate()?;
+        self.meta.frequency = params.frequency;
+        self.params = params;
         Ok(self)
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &PowerSpectrumParams {
+        &self.params
     }
 
     /// Bins per frame.
@@ -156,7 +265,7 @@ impl PowerSpectrum {
 
     /// The scaling of the bins.
     pub fn scaling(&self) -> Scaling {
-        self.scaling
+        self.params.scaling
     }
 
     /// What the frames mean now (the defaults before the run, the input's
@@ -167,7 +276,7 @@ impl PowerSpectrum {
 
     /// The factor from `|X|²` to the bins' unit.
     fn scale(&self) -> f32 {
-        match self.scaling {
+        match self.params.scaling {
             Scaling::Density => (1.0 / (self.meta.sample_rate.unwrap_or(1.0) * self.sum_w2)) as f32,
             Scaling::Spectrum => (1.0 / (self.sum_w * self.sum_w)) as f32,
         }
@@ -177,6 +286,10 @@ impl PowerSpectrum {
 impl Block for PowerSpectrum {
     fn ports(&mut self) -> Ports<'_> {
         Ports::new().input(&mut self.input).output(&mut self.output)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn rfgraph::params::ParamSet> {
+        Some(&mut self.params)
     }
 
     fn tag_policy(&self) -> TagPolicy {
@@ -233,33 +346,12 @@ impl Block for PowerSpectrum {
 
 /// The registry entry: `power_spectrum`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
-    BlockSpec::new(
+    use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
+    BlockSpec::of::<PowerSpectrumParams>(
         "power_spectrum",
         "Fourier Analysis",
         "Windowed power spectrum frames (fftshifted, linear) of complex samples.",
-        |p| {
-            let window = match p.string("window")?.as_str() {
-                "rectangular" => Window::Rectangular,
-                "hamming" => Window::Hamming,
-                "blackman" => Window::Blackman,
-                "blackman_harris" => Window::BlackmanHarris,
-                _ => Window::Hann,
-            };
-            let scaling = match p.string("scaling")?.as_str() {
-                "spectrum" => Scaling::Spectrum,
-                _ => Scaling::Density,
-            };
-            let fail = |e: SpectrumError| p.refused(e);
-            let mut block = PowerSpectrum::new(p.usize("size")?, window, scaling).map_err(fail)?;
-            if let Some(rate) = p.opt::<f64>("sample_rate")? {
-                block = block.with_sample_rate(rate).map_err(fail)?;
-            }
-            if let Some(f) = p.opt::<f64>("frequency")? {
-                block = block.with_frequency(f).map_err(fail)?;
-            }
-            Ok(Box::new(block) as Box<dyn rfgraph::Block>)
-        },
+        |p| Ok(Box::new(PowerSpectrum::from_params(p)?) as Box<dyn rfgraph::Block>),
     )
     .doc(
         "Every `size` consecutive samples make one frame of `size` linear power bins, \
@@ -268,41 +360,6 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
          `core:frequency`, `core:sample_rate` and `rfgraph:frame_samples` tags (from the \
          input's tags, or `sample_rate`/`frequency` here). Follow it with \
          `spectrum_average`.",
-    )
-    .param(
-        ParamSpec::uint("size")
-            .default(1024u64)
-            .doc("bins per frame (FFT size), 2 to 2^20"),
-    )
-    .param(
-        ParamSpec::string("window")
-            .default("hann")
-            .choices(&[
-                "rectangular",
-                "hann",
-                "hamming",
-                "blackman",
-                "blackman_harris",
-            ])
-            .doc("window applied to each frame"),
-    )
-    .param(
-        ParamSpec::string("scaling")
-            .default("density")
-            .choices(&["density", "spectrum"])
-            .doc("power per Hz or per bin"),
-    )
-    .param(
-        ParamSpec::float("sample_rate")
-            .optional()
-            .unit("Hz")
-            .doc("the input's rate when no tag says"),
-    )
-    .param(
-        ParamSpec::float("frequency")
-            .optional()
-            .unit("Hz")
-            .doc("the input's centre frequency when no tag says"),
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)).doc("frames of `size` bins"))

@@ -7,9 +7,10 @@
 
 use super::error::SpectrumError;
 use super::frame::{FrameMeta, MAX_SIZE, tags_in};
+use rfgraph::params::limits;
 use rfgraph::{
-    Block, BoxError, MessageOutput, ParamInfo, Pmt, Ports, Setting, Settings, StreamInput,
-    StreamOutput, Tag, TagPolicy, WorkIo,
+    Block, BoxError, MessageOutput, ParamError, ParamSet, Ports, StreamInput, StreamOutput, Tag,
+    TagPolicy, WorkIo,
 };
 
 /// How often [`WaterfallDecimator`] keeps a frame.
@@ -22,6 +23,47 @@ pub enum Interval {
     Seconds(f64),
     /// Every this many frames, from the first.
     Frames(usize),
+}
+
+/// The parameters of [`WaterfallDecimator`] (`waterfall_decimator`).
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct WaterfallParams {
+    /// bins per frame
+    #[param(default = 1024, min = 2, max = MAX_SIZE)]
+    pub size: usize,
+    /// one frame per this many seconds of signal (needs the frames' rate);
+    /// a change keeps the next frame, then one per new period
+    #[param(unit = "s", above = 0.0, settable)]
+    pub period: Option<f64>,
+    /// one frame per this many, when no period is set
+    #[param(default = 1, min = 1, max = limits::MAX_FACTOR, unit = "frames")]
+    pub frames: usize,
+}
+
+impl WaterfallParams {
+    /// The parameters keeping one frame of `size` bins per `interval`.
+    pub fn new(size: usize, interval: Interval) -> Self {
+        match interval {
+            Interval::Seconds(s) => Self {
+                size,
+                period: Some(s),
+                ..Self::default()
+            },
+            Interval::Frames(k) => Self {
+                size,
+                period: None,
+                frames: k,
+            },
+        }
+    }
+
+    /// How often a frame is kept.
+    pub fn interval(&self) -> Interval {
+        match self.period {
+            Some(s) => Interval::Seconds(s),
+            None => Interval::Frames(self.frames),
+        }
+    }
 }
 
 /// Keeps one frame per [`Interval`]: the lines of a waterfall, from a
@@ -40,18 +82,15 @@ pub enum Interval {
 /// # Stream Outputs
 /// - `out`: the kept frames.
 ///
-/// # Message Inputs
-/// - `period`: (`float`, s) switches to one frame per this many seconds
-///   (a positive number), from the next frame on.
-///
 /// # Message Outputs
 /// - `frames`: every kept frame as a `Pmt::Map` (see
 ///   [`FrameMeta::message`]), for displays; optional.
 ///
 /// # Parameters
-/// - `size`: bins per frame, 2 to 2^20.
-/// - `interval`: [`Interval::Seconds`] (s, positive) or
-///   [`Interval::Frames`] (at least 1).
+/// [`WaterfallParams`]: the frame size and the [`Interval`]
+/// ([`Interval::Seconds`] as `period`, or [`Interval::Frames`] as
+/// `frames`). `period` may change while the block runs (its message
+/// input `period`): the next frame is kept, then one per new period.
 ///
 /// # Errors while running
 /// [`Interval::Seconds`] on frames with no known rate
@@ -69,6 +108,7 @@ pub struct WaterfallDecimator {
     input: StreamInput<f32>,
     output: StreamOutput<f32>,
     frames_out: MessageOutput,
+    params: WaterfallParams,
     size: usize,
     interval: Interval,
     meta: FrameMeta,
@@ -82,21 +122,6 @@ pub struct WaterfallDecimator {
     pending: Vec<Tag>,
     /// The meta last tagged on the output.
     tagged: Option<FrameMeta>,
-    settings: Settings<Self>,
-}
-
-fn check(interval: Interval) -> Result<Interval, SpectrumError> {
-    match interval {
-        Interval::Seconds(s) if !(s.is_finite() && s > 0.0) => Err(SpectrumError::Value {
-            name: "the waterfall period",
-            value: s,
-            expected: "a positive number of seconds",
-        }),
-        Interval::Frames(0) => Err(SpectrumError::Frames {
-            name: "the waterfall interval",
-        }),
-        ok => Ok(ok),
-    }
 }
 
 impl WaterfallDecimator {
@@ -105,36 +130,28 @@ impl WaterfallDecimator {
     /// Errors: `size` outside 2..=2^20; a period that is not a positive
     /// number of seconds; an interval of zero frames.
     pub fn new(size: usize, interval: Interval) -> Result<Self, SpectrumError> {
-        if !(2..=MAX_SIZE).contains(&size) {
-            return Err(SpectrumError::Size {
-                size,
-                max: MAX_SIZE,
-            });
-        }
-        let interval = check(interval)?;
-        let settings = Settings::new().with(
-            Setting::try_new("period", |w: &mut WaterfallDecimator, s: f64| {
-                w.interval = check(Interval::Seconds(s))?;
-                // The next frame is kept, then one per new period.
-                w.next = w.time;
-                Ok::<(), SpectrumError>(())
-            })
-            .unit("s")
-            .doc("one frame per this many seconds of signal, from the next frame on"),
-        );
+        Ok(Self::from_params(WaterfallParams::new(size, interval))?)
+    }
+
+    /// The block `params` describe.
+    ///
+    /// Errors: a parameter outside its declaration.
+    pub fn from_params(params: WaterfallParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        let size = params.size;
         Ok(Self {
             input: StreamInput::new("in").with_min_items(size),
             output: StreamOutput::new("out").with_min_items(size),
             frames_out: MessageOutput::new("frames"),
             size,
-            interval,
+            interval: params.interval(),
+            params,
             meta: FrameMeta::default(),
             seen: 0,
             time: 0.0,
             next: 0.0,
             pending: Vec::new(),
             tagged: None,
-            settings,
         })
     }
 
@@ -169,20 +186,24 @@ impl WaterfallDecimator {
 
 impl Block for WaterfallDecimator {
     fn ports(&mut self) -> Ports<'_> {
-        self.settings.message_inputs(
-            Ports::new()
-                .input(&mut self.input)
-                .output(&mut self.output)
-                .message_output(&mut self.frames_out),
-        )
+        Ports::new()
+            .input(&mut self.input)
+            .output(&mut self.output)
+            .message_output(&mut self.frames_out)
     }
 
-    fn handle_message(&mut self, port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
-        Settings::dispatch(self, |w| &mut w.settings, port, msg)
+    fn params(&mut self) -> Option<&mut dyn rfgraph::params::ParamSet> {
+        Some(&mut self.params)
     }
 
-    fn settings(&self) -> Vec<ParamInfo> {
-        self.settings.infos()
+    fn params_changed(&mut self, _name: &str) -> Result<(), BoxError> {
+        // `period` is the only settable one.
+        self.interval = self.params.interval();
+        if let Interval::Seconds(_) = self.interval {
+            // The next frame is kept, then one per new period.
+            self.next = self.time;
+        }
+        Ok(())
     }
 
     fn tag_policy(&self) -> TagPolicy {
@@ -251,43 +272,18 @@ impl Block for WaterfallDecimator {
 
 /// The registry entry: `waterfall_decimator`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
-    BlockSpec::new(
+    use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
+    BlockSpec::of::<WaterfallParams>(
         "waterfall_decimator",
         "Fourier Analysis",
         "Keeps one spectrum frame per period: a waterfall's lines.",
-        |p| {
-            let interval = match p.opt::<f64>("period")? {
-                Some(s) => Interval::Seconds(s),
-                None => Interval::Frames(p.usize("frames")?),
-            };
-            let w =
-                WaterfallDecimator::new(p.usize("size")?, interval).map_err(|e| p.refused(e))?;
-            Ok(Box::new(w) as Box<dyn rfgraph::Block>)
-        },
+        |p| Ok(Box::new(WaterfallDecimator::from_params(p)?) as Box<dyn rfgraph::Block>),
     )
     .doc(
         "Passes one frame of `size` bins per `period` seconds of signal (needs the \
          frames' `core:sample_rate` and `rfgraph:frame_samples` tags) or, without a \
          period, one per `frames` frames; frames pass unchanged. Each kept frame is also \
          posted on `frames`. `period` is settable while it runs.",
-    )
-    .param(
-        ParamSpec::uint("size")
-            .default(1024u64)
-            .doc("bins per frame, 2 to 2^20"),
-    )
-    .param(
-        ParamSpec::float("period")
-            .optional()
-            .unit("s")
-            .doc("one frame per this many seconds of signal")
-            .settable(),
-    )
-    .param(
-        ParamSpec::uint("frames")
-            .default(1u64)
-            .doc("one frame per this many, when no period is set"),
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)))

@@ -15,7 +15,9 @@ mod slice2000;
 mod slice2400;
 
 use crate::modes::{IcaoFilter, ModesError, RawFrame};
-use rfgraph::{Block, BoxError, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo};
+use rfgraph::{
+    Block, BoxError, ParamError, ParamSet, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo,
+};
 use score::Judged;
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -280,6 +282,32 @@ impl Demodulator {
     }
 }
 
+/// The parameters of [`ModesDemod`] (`modes_demod`).
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct ModesDemodParams {
+    /// sample rate of the magnitudes: 2e6 or 2.4e6
+    #[param(default = 2_000_000.0, unit = "Hz", above = 0.0)]
+    pub sample_rate: f64,
+    /// repair single-bit errors of DF17/18
+    #[param(default = true)]
+    pub fix: bool,
+}
+
+impl ModesDemodParams {
+    /// The slicer's rate.
+    pub fn rate(&self) -> Result<DemodRate, ModesError> {
+        DemodRate::from_hz(self.sample_rate)
+    }
+
+    /// The rule no declaration states: a rate the slicers know.
+    fn check(&self) -> Result<(), ParamError> {
+        self.rate()
+            .map(drop)
+            .map_err(|e| ParamError::new("modes_demod", "sample_rate", e.to_string()))
+    }
+}
+
 /// Demodulates Mode S: finds preambles in a stream of magnitudes, slices
 /// the bits, checks the parity (repairing one wrong bit of a DF17/18
 /// frame, recovering the address of the others for aircraft already
@@ -297,6 +325,9 @@ impl Demodulator {
 /// Counters: `preambles` (candidates sliced), `frames`, `corrected`,
 /// `recovered` (address from parity).
 ///
+/// # Parameters
+/// [`ModesDemodParams`]: the rate and whether to repair DF17/18.
+///
 /// # Stream Inputs
 /// - `in`: `u16` magnitudes
 ///
@@ -313,6 +344,7 @@ impl Demodulator {
 pub struct ModesDemod {
     input: StreamInput<u16>,
     output: StreamOutput<RawFrame>,
+    params: ModesDemodParams,
     demod: Demodulator,
     pending: VecDeque<RawFrame>,
     flushed: bool,
@@ -324,17 +356,40 @@ impl ModesDemod {
     ///
     /// Errors: [`ModesError::Rate`] for other rates.
     pub fn new(rate_hz: f64) -> Result<Self, ModesError> {
-        Ok(Self {
+        let params = ModesDemodParams {
+            sample_rate: rate_hz,
+            ..ModesDemodParams::default()
+        };
+        // A rate the slicers know is every rule of the parameters.
+        let rate = params.rate()?;
+        Ok(Self::build(params, rate))
+    }
+
+    /// The demodulator `params` describe.
+    ///
+    /// Errors: a parameter outside its declaration.
+    pub fn from_params(params: ModesDemodParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        let rate = params
+            .rate()
+            .map_err(|e| ParamError::new("modes_demod", "sample_rate", e.to_string()))?;
+        Ok(Self::build(params, rate))
+    }
+
+    fn build(params: ModesDemodParams, rate: DemodRate) -> Self {
+        Self {
             input: StreamInput::new("in"),
             output: StreamOutput::new("out"),
-            demod: Demodulator::new(DemodRate::from_hz(rate_hz)?),
+            demod: Demodulator::new(rate).with_fix(params.fix),
+            params,
             pending: VecDeque::new(),
             flushed: false,
-        })
+        }
     }
 
     /// Turns single-bit repair of DF17/18 on (the default) or off.
     pub fn with_fix(mut self, fix: bool) -> Self {
+        self.params.fix = fix;
         self.demod = self.demod.with_fix(fix);
         self
     }
@@ -359,6 +414,10 @@ impl ModesDemod {
 impl Block for ModesDemod {
     fn ports(&mut self) -> Ports<'_> {
         Ports::new().input(&mut self.input).output(&mut self.output)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn rfgraph::params::ParamSet> {
+        Some(&mut self.params)
     }
 
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
@@ -399,33 +458,17 @@ impl Block for ModesDemod {
 
 /// The registry entry: `modes_demod`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
-    BlockSpec::new(
+    use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+    BlockSpec::of::<ModesDemodParams>(
         "modes_demod",
         "Receivers",
         "Mode S demodulator: magnitudes in, CRC-checked frames out.",
-        |p| {
-            let demod = ModesDemod::new(p.f64("sample_rate")?)
-                .map_err(|e| p.invalid("sample_rate", e.to_string()))?
-                .with_fix(p.bool("fix")?);
-            Ok(Box::new(demod) as Box<dyn rfgraph::Block>)
-        },
+        |p| Ok(Box::new(ModesDemod::from_params(p)?) as Box<dyn rfgraph::Block>),
     )
     .doc(
         "Finds Mode S preambles in u16 magnitudes at 2 or 2.4 MS/s (`modes_magnitude`, \
          `modes_cu8_magnitude`), slices the 56- or 112-bit frames, checks their CRC \
          (repairing single-bit errors of DF17/18 with `fix`) and writes the good ones.",
-    )
-    .param(
-        ParamSpec::float("sample_rate")
-            .default(2_000_000.0)
-            .unit("Hz")
-            .doc("2e6 or 2.4e6"),
-    )
-    .param(
-        ParamSpec::bool("fix")
-            .default(true)
-            .doc("repair single-bit errors of DF17/18"),
     )
     .input(PortSpec::new("in", PortItem::Other("u16")).doc("magnitudes"))
     .output(PortSpec::new("out", PortItem::Other("Mode S frame")))
