@@ -65,6 +65,10 @@ pub struct Report {
     pub drifted: Vec<String>,
     /// Not compared, and why.
     pub skipped: Vec<String>,
+    /// Each loaded example's outcome in one short, stable phrase, by its
+    /// path: `failed`, `stopped`, or `ran` and what the comparison with
+    /// GNU Radio found (`ran; matches`, `ran; not compared: random`, ...).
+    pub outcomes: Vec<(PathBuf, String)>,
 }
 
 impl fmt::Display for Report {
@@ -288,7 +292,7 @@ fn compare(grc: &Path, taps: &[Tap], dir: &Path) -> Result<usize, String> {
         }
         if n / per < MIN_COMPARED {
             return Err(format!(
-                "{}.{}: too few items to compare (rfgraph {}, GNU Radio {})",
+                "too few items to compare: {}.{} (rfgraph {}, GNU Radio {})",
                 t.gr_block,
                 t.gr_port,
                 ours.len() / per,
@@ -326,27 +330,45 @@ pub fn run_all(loaded: &[(PathBuf, Document)], registry: &Registry) -> Report {
     report.gnuradio = have_gr;
     let root = std::env::temp_dir().join(format!("rfgraph-grc-examples-{}", std::process::id()));
     for (i, (path, doc)) in loaded.iter().enumerate() {
-        let name = path.display().to_string();
         let dir = root.join(i.to_string());
-        if let Err(e) = std::fs::create_dir_all(&dir) {
+        let outcome = run_one(&mut report, path, doc, registry, &dir, have_gr);
+        report.outcomes.push((path.clone(), outcome));
+    }
+    let _ = std::fs::remove_dir_all(&root);
+    report
+}
+
+/// Builds, runs and compares one example, adding it to `report`; gives
+/// its outcome phrase (see [`Report::outcomes`]).
+fn run_one(
+    report: &mut Report,
+    path: &Path,
+    doc: &Document,
+    registry: &Registry,
+    dir: &Path,
+    have_gr: bool,
+) -> String {
+    let name = path.display().to_string();
+    {
+        if let Err(e) = std::fs::create_dir_all(dir) {
             report.failed.push(format!("{name}: {e}"));
-            continue;
+            return "failed".into();
         }
         let mut doc = doc.clone();
         let missing_files = replace_missing_files(&mut doc);
-        let taps = add_taps(&mut doc, &dir);
+        let taps = add_taps(&mut doc, dir);
         let built = match build::build(&doc, registry, &BuildOptions::default()) {
             Ok(b) => b,
             Err(e) => {
                 report.failed.push(format!("{name}: build: {e}"));
-                continue;
+                return "failed: build".into();
             }
         };
         let scheduler = match built.scheduler.scheduler() {
             Ok(s) => s,
             Err(e) => {
                 report.failed.push(format!("{name}: scheduler: {e}"));
-                continue;
+                return "failed: scheduler".into();
             }
         };
         let result = built
@@ -357,11 +379,11 @@ pub fn run_all(loaded: &[(PathBuf, Document)], registry: &Registry) -> Report {
             Ok(Ok(_)) => report.ran.push(name.clone()),
             Ok(Err(rfgraph::RunError::Timeout { stopped: true, .. })) => {
                 report.stopped.push(name.clone());
-                continue;
+                return "stopped by the watchdog".into();
             }
             Ok(Err(e)) | Err(e) => {
                 report.failed.push(format!("{name}: run: {e}"));
-                continue;
+                return "failed: run".into();
             }
         }
         let random = doc
@@ -376,38 +398,50 @@ pub fn run_all(loaded: &[(PathBuf, Document)], registry: &Registry) -> Report {
             .notices
             .iter()
             .any(|n| n.contains("hardware or audio input"));
+        // Why the example is not compared: (the outcome's words, the
+        // report's details).
         let why_not = if !have_gr {
-            Some("GNU Radio is not installed".to_string())
+            Some(("GNU Radio is not installed", String::new()))
         } else if let Some(b) = random {
-            Some(format!("random ({} `{}`)", b.kind, b.name))
+            Some(("random", format!(" ({} `{}`)", b.kind, b.name)))
         } else if hardware {
-            Some("a hardware source".into())
+            Some(("a hardware source", String::new()))
         } else if !missing_files.is_empty() {
-            Some(format!(
-                "its input file is not shipped ({})",
-                missing_files.join(", ")
+            Some((
+                "its input file is not shipped",
+                format!(" ({})", missing_files.join(", ")),
             ))
         } else if taps.is_empty() {
-            Some("no recorded output".into())
+            Some(("no recorded output", String::new()))
         } else {
             None
         };
         match why_not {
-            Some(why) => report.skipped.push(format!("{name}: {why}")),
-            None => match compare(path, &taps, &dir) {
-                Ok(n) => report
-                    .matched
-                    .push(format!("{name} ({} outputs, up to {n} items)", taps.len())),
+            Some((why, detail)) => {
+                report.skipped.push(format!("{name}: {why}{detail}"));
+                format!("ran; not compared: {why}")
+            }
+            None => match compare(path, &taps, dir) {
+                Ok(n) => {
+                    report
+                        .matched
+                        .push(format!("{name} ({} outputs, up to {n} items)", taps.len()));
+                    "ran; matches GNU Radio".into()
+                }
                 Err(e) if e.starts_with("MISMATCH") && drifts => {
-                    report.drifted.push(format!("{name}: {e}"))
+                    report.drifted.push(format!("{name}: {e}"));
+                    "ran; drifts from GNU Radio".into()
                 }
                 Err(e) if e.starts_with("MISMATCH") => {
-                    report.mismatched.push(format!("{name}: {e}"))
+                    report.mismatched.push(format!("{name}: {e}"));
+                    "ran; differs from GNU Radio".into()
                 }
-                Err(e) => report.skipped.push(format!("{name}: {e}")),
+                Err(e) => {
+                    let why = e.split(':').next().unwrap_or("").trim().to_string();
+                    report.skipped.push(format!("{name}: {e}"));
+                    format!("ran; not compared: {why}")
+                }
             },
         }
     }
-    let _ = std::fs::remove_dir_all(&root);
-    report
 }
