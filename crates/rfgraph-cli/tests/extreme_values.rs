@@ -142,8 +142,11 @@ fn run(original: &str, text: &str, what: &str) {
     }
 }
 
-fn texts() -> &'static Vec<(String, String, Vec<(usize, usize)>)> {
-    static TEXTS: OnceLock<Vec<(String, String, Vec<(usize, usize)>)>> = OnceLock::new();
+/// A file: its name, its text, and where its numbers are.
+type Numbered = (String, String, Vec<(usize, usize)>);
+
+fn texts() -> &'static Vec<Numbered> {
+    static TEXTS: OnceLock<Vec<Numbered>> = OnceLock::new();
     TEXTS.get_or_init(|| {
         FILES
             .iter()
