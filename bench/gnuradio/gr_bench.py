@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""GNU Radio 3.10 side of the rfgraph benchmarks (DESIGN.md section 6).
+"""GNU Radio 3.10 side of the rfgraph benchmarks (the records `rfgraph bench` writes).
 
 Run it with Debian's interpreter, which sees the ``gnuradio`` package::
 

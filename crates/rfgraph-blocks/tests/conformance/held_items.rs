@@ -1,7 +1,7 @@
 //! Conformance cases for blocks that consume items and write them out
 //! later, after a timer, once work outside the runtime completes, or once
 //! their output has room: their writer finishing must not end them while
-//! they hold items (DESIGN §2: no item is lost at shutdown).
+//! they hold items (no item is lost at shutdown).
 
 use crate::support::run;
 use rfgraph::{Block, BoxError, Flowgraph, Ports, Scheduler, StreamInput, StreamOutput, WorkIo};

@@ -1,5 +1,5 @@
 //! `rfgraph bench`: the papers' experiments as flowgraphs, each run printed
-//! as one JSON object on stdout (DESIGN §6) with a human summary on stderr.
+//! as one JSON object on stdout (`record`) with a human summary on stderr.
 //!
 //! # What `seconds` covers
 //!

@@ -1,4 +1,5 @@
-//! The JSON record every benchmark run prints (DESIGN §6 common fields).
+//! The JSON record every benchmark run prints: the fields every experiment
+//! shares (see `docs/architecture.md`, Statistics and benchmarks).
 
 use crate::console::{errln, outln};
 use serde_json::{Map, Value, json};

@@ -3,7 +3,7 @@
 //! Every scheduler drives blocks only through [`BlockRunner::run_once`], so
 //! the lifecycle rules live here once: message dispatch, calling `work` with
 //! panic capture, statistics, tag propagation, and deciding when a block is
-//! done (DESIGN §2 lifecycle). Schedulers decide *when* and *where* a runner
+//! done (the lifecycle in `docs/architecture.md`). Schedulers decide *when* and *where* a runner
 //! runs; they never look inside blocks.
 //!
 //! This module owns the runner's state: the struct, what it keeps about

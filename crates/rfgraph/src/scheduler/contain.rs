@@ -1,5 +1,5 @@
 //! [`contain_panic`]: keeps a panic in rfgraph's own code on a scheduler
-//! thread from hanging the run (DESIGN §2: a run never hangs on a failure).
+//! thread from hanging the run (a run never hangs on a failure).
 //!
 //! Blocks' own code (`work`, handlers, `init`, `deinit`, kernels) is caught
 //! where it is called and fails the run naming the block. What remains is

@@ -1,4 +1,4 @@
-//! Pluggable schedulers (DESIGN §3).
+//! Pluggable schedulers (see `docs/architecture.md`, Schedulers).
 //!
 //! A scheduler receives every block as a [`BlockRunner`] and decides on which
 //! thread and when each one runs; it drives them only through

@@ -1,4 +1,4 @@
-//! Per-block statistics (DESIGN §5): work calls, items, time in `work`, a
+//! Per-block statistics: work calls, items, time in `work`, a
 //! log2 histogram of items per call, messages, and the context switches of
 //! the thread(s) that ran the block.
 //!
