@@ -70,7 +70,7 @@ mod wav;
 
 pub use copy::Copy;
 pub use copy_rand::CopyRand;
-pub use dsp::{DspBlock, NcoSource};
+pub use dsp::{DspBlock, NcoSource, Retune};
 pub use file::{FileError, FileSink, FileSinkParams, FileSource, FileSourceParams, SinkMode};
 pub use generate::{
     NoiseItem, NoiseKind, NoiseSource, NoiseSourceParams, RandomBytes, RandomBytesParams,
