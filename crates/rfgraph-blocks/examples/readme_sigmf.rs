@@ -9,7 +9,7 @@ use rfgraph_blocks::sigmf::{SigmfSource, tag_keys};
 
 fn read(path: &str) -> Result<usize, Box<dyn std::error::Error>> {
     let source = SigmfSource::<Complex32>::open(path)?; // any complex datatype
-    let rate = source.recording().meta().global.sample_rate;
+    let rate = source.recording().and_then(|r| r.meta().global.sample_rate);
     println!("{rate:?} samples/s");
     let mut fg = Flowgraph::new();
     let src = fg.add(source);

@@ -96,6 +96,14 @@ where
         }
     }
 
+    /// A block around `kernel`, made from `params`, none of which may
+    /// change while it runs (the registry and the control port read them).
+    pub fn with_params(kernel: K, params: P) -> Self {
+        Self::tuned(kernel, params, |_, _, name| {
+            Err(format!("`{name}` cannot change while the block runs").into())
+        })
+    }
+
     /// Adds a run-time parameter of the kernel (see [`Setting`]).
     pub fn with_setting(mut self, setting: impl Into<Setting<K>>) -> Self {
         self.settings = self.settings.with(setting.into());

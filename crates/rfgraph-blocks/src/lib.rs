@@ -41,9 +41,11 @@ mod dsp_specs;
 /// [`ParamSet`](rfgraph::ParamSet) that the registry entry builds from).
 pub mod dsp_params {
     pub use crate::dsp_specs::{
-        AgcParams, BandEdges, BandPassParams, BandRejectParams, Design, DesignParams,
-        FirFilterParams, FreqXlatingParams, HighPassParams, InterpFirFilterParams, LowPassParams,
-        QuadratureDemodParams, RotatorParams,
+        AgcParams, AmDemodParams, BandEdges, BandPassParams, BandRejectParams, Design,
+        DesignParams, FftParams, FftWindow, FirFilterParams, FmDeemphParams, FreqXlatingParams,
+        HighPassParams, IirDcBlockerParams, InterpFirFilterParams, LowPassParams,
+        MovingAverageParams, PfbArbResamplerParams, QuadratureDemodParams, RationalResamplerParams,
+        RotatorParams,
     };
 }
 mod file;
@@ -68,11 +70,11 @@ mod wav;
 
 pub use copy::Copy;
 pub use copy_rand::CopyRand;
-pub use dsp::{DspBlock, NcoSource};
-pub use file::{FileError, FileSink, FileSource, SinkMode};
+pub use dsp::{DspBlock, NcoSource, Retune};
+pub use file::{FileError, FileSink, FileSinkParams, FileSource, FileSourceParams, SinkMode};
 pub use generate::{
-    NoiseItem, NoiseKind, NoiseSource, RandomBytes, SignalItem, SignalSource, SignalSourceParams,
-    UnknownWaveform, Waveform,
+    NoiseItem, NoiseKind, NoiseSource, NoiseSourceParams, RandomBytes, RandomBytesParams,
+    SignalItem, SignalSource, SignalSourceParams, UnknownWaveform, Waveform,
 };
 pub use head::Head;
 pub use math::{Combination, Combine, CombineParams, ConstOp, Unzip2, Zip2};
@@ -82,9 +84,9 @@ pub use message_sink::MessageSink;
 pub use null::{NullSink, NullSource};
 pub use rfgraph::Map;
 pub use sample_format::{SampleCodec, SampleFormat, SampleFormatError, SampleItem};
-pub use sigmf::{SigmfSink, SigmfSource};
+pub use sigmf::{SigmfSink, SigmfSinkParams, SigmfSource, SigmfSourceParams};
 pub use stream::{ConstSource, Delay, Selector, SkipHead};
 pub use throttle::Throttle;
 pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;
-pub use wav::{WavError, WavFormat, WavSink, WavSource};
+pub use wav::{WavError, WavFormat, WavSink, WavSinkParams, WavSource, WavSourceParams};

@@ -372,32 +372,33 @@ fn random_bytes_are_uniform_over_every_value_or_the_range() {
     }
 }
 
+/// `kind` and `amplitude` (and GNU Radio's names for them, `noise_type`
+/// and `amp`) are settable parameters: typed, checked, refused with
+/// nothing changed.
 #[test]
-fn amplitude_and_kind_settings_apply_and_reject_bad_values() {
+fn amplitude_and_kind_parameters_apply_and_reject_bad_values() {
+    use rfgraph::params::{apply, setting_inputs};
     let mut src = NoiseSource::<f32>::new(NoiseKind::Gaussian, 1.0, 3).unwrap();
-    let names: Vec<_> = src.settings().iter().map(|p| p.name).collect();
-    assert_eq!(names, ["amplitude", "kind"]);
-    let mut io = WorkIo::default();
-    src.handle_message("amplitude", Pmt::F64(0.5), &mut io)
-        .unwrap();
+    let params = src.params().unwrap();
+    let inputs: Vec<_> = setting_inputs(params).into_iter().map(|(i, _)| i).collect();
+    assert_eq!(inputs, ["kind", "noise_type", "amplitude", "amp"]);
+    apply(&mut src, "amplitude", Pmt::F64(0.5)).unwrap();
     assert_eq!(src.amplitude(), 0.5);
-    src.handle_message("kind", Pmt::from("UNIFORM"), &mut io)
-        .unwrap();
+    apply(&mut src, "kind", Pmt::from("UNIFORM")).unwrap();
     assert_eq!(src.kind(), NoiseKind::Uniform);
-    let e = src
-        .handle_message("kind", Pmt::from("pink"), &mut io)
-        .unwrap_err();
+    let e = apply(&mut src, "kind", Pmt::from("pink")).unwrap_err();
     assert!(e.to_string().contains("pink"), "{e}");
-    let e = src
-        .handle_message("amplitude", Pmt::F64(f64::INFINITY), &mut io)
-        .unwrap_err();
+    let e = apply(&mut src, "amplitude", Pmt::F64(f64::INFINITY)).unwrap_err();
     assert!(e.to_string().contains("amplitude"), "{e}");
+    assert_eq!(src.amplitude(), 0.5);
+    assert!(src.set_amplitude(f32::NAN).is_err());
     assert_eq!(src.amplitude(), 0.5);
     let e = NoiseSource::<Complex32>::new(NoiseKind::Uniform, f32::NAN, 0)
         .err()
         .unwrap();
     assert!(e.to_string().contains("amplitude"), "{e}");
     assert_eq!("Normal".parse::<NoiseKind>(), Ok(NoiseKind::Gaussian));
+    assert_eq!("GR_UNIFORM".parse::<NoiseKind>(), Ok(NoiseKind::Uniform));
 }
 
 /// Keeps every item; once it holds `after`, posts `msg` on `out` (once).

@@ -330,7 +330,7 @@ fn source_to_sink_copies_captures_annotations_and_global_fields() {
     let input = tagged_recording(&dir, samples);
     let out = dir.path("copy.sigmf-meta");
     let src = SigmfSource::<Complex32>::open(&input).unwrap();
-    let global = src.recording().meta().global.clone();
+    let global = src.recording().unwrap().meta().global.clone();
     let format = SampleFormat::parse("ci16_be").unwrap();
     let mut fg = Flowgraph::new();
     let a = fg.add(src);

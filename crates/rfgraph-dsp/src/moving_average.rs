@@ -9,6 +9,21 @@ use crate::sample::Sample;
 
 const RECOMPUTE: u64 = 8192;
 
+/// The longest window.
+pub const MAX_MOVING_AVERAGE: usize = 1 << 24;
+
+fn check_length(length: usize) -> Result<(), DspError> {
+    DspError::nonzero("length", length)?;
+    if length > MAX_MOVING_AVERAGE {
+        return Err(DspError::OutOfRange {
+            name: "length",
+            value: length as f64,
+            expected: "must be <= 2^24",
+        });
+    }
+    Ok(())
+}
+
 /// `y[n] = scale · Σ_{k=0}^{L-1} x[n-k]` for `f32` or `Complex32`, with zero
 /// history at start.
 #[derive(Debug, Clone)]
@@ -26,15 +41,8 @@ impl<T: Sample> MovingAverage<T> {
     ///
     /// Errors: `length == 0` or above 2^24, non-finite scale.
     pub fn new(length: usize, scale: f32) -> Result<Self, DspError> {
-        DspError::nonzero("length", length)?;
+        check_length(length)?;
         DspError::finite("scale", scale as f64)?;
-        if length > 1 << 24 {
-            return Err(DspError::OutOfRange {
-                name: "length",
-                value: length as f64,
-                expected: "must be <= 2^24",
-            });
-        }
         Ok(MovingAverage {
             ring: vec![T::ZERO; length],
             pos: 0,
@@ -52,6 +60,48 @@ impl<T: Sample> MovingAverage<T> {
     /// Window length.
     pub fn length(&self) -> usize {
         self.ring.len()
+    }
+
+    /// The factor applied to the sum.
+    pub fn scale(&self) -> f32 {
+        self.scale
+    }
+
+    /// Sums the last `length` samples from the next one on (GNU Radio's
+    /// `set_length`): the most recent samples of the window stay in it; a
+    /// longer window starts with zeros before the samples it kept.
+    ///
+    /// Errors: `length == 0` or above 2^24 (nothing changes).
+    pub fn set_length(&mut self, length: usize) -> Result<(), DspError> {
+        check_length(length)?;
+        let old = self.ring.len();
+        let keep = length.min(old);
+        let mut ring = vec![T::ZERO; length];
+        // The window oldest first is ring[pos..] then ring[..pos].
+        let newest = self.ring[self.pos..].iter().chain(&self.ring[..self.pos]);
+        for (dst, &x) in ring[length - keep..]
+            .iter_mut()
+            .zip(newest.skip(old - keep))
+        {
+            *dst = x;
+        }
+        let mut sum = T::ZERO;
+        for &v in &ring {
+            sum += v;
+        }
+        self.ring = ring;
+        self.pos = 0;
+        self.sum = sum;
+        Ok(())
+    }
+
+    /// Multiplies the sum by `scale` from the next sample on.
+    ///
+    /// Errors: a non-finite scale (nothing changes).
+    pub fn set_scale(&mut self, scale: f32) -> Result<(), DspError> {
+        DspError::finite("scale", scale as f64)?;
+        self.scale = scale;
+        Ok(())
     }
 
     /// Averages `min(input.len(), output.len())` samples; returns `(n, n)`.

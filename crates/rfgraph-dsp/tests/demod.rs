@@ -213,3 +213,43 @@ fn complex_magnitude_and_conjugate_multiply() {
     assert_eq!(mc.process(&a, &b, &mut c2), (10, 10));
     assert_eq!(&c2[..], &c[..10]);
 }
+
+/// GNU Radio's `set_length_and_scale`: the window keeps its most recent
+/// samples (a longer one starts with zeros before them), the scale applies
+/// from the next sample on.
+#[test]
+fn a_moving_average_changes_length_and_scale_keeping_its_samples() {
+    let x: Vec<f32> = (1..=20).map(|v| v as f32).collect();
+    let mut ma = MovingAverage::<f32>::new(4, 1.0).unwrap();
+    let mut out = [0.0f32; 20];
+    ma.process(&x[..10], &mut out[..10]);
+    ma.set_length(2).unwrap();
+    ma.process(&x[10..15], &mut out[10..15]);
+    ma.set_length(5).unwrap();
+    ma.set_scale(0.5).unwrap();
+    ma.process(&x[15..], &mut out[15..]);
+    let sum = |n: usize, len: usize, from: usize| -> f32 {
+        (0..len)
+            .filter(|&k| k <= n && n - k >= from)
+            .map(|k| x[n - k])
+            .sum()
+    };
+    for (n, &y) in out.iter().enumerate() {
+        let want = match n {
+            0..10 => sum(n, 4, 0),
+            10..15 => sum(n, 2, 0),
+            // Grown at 15: it kept x[13], x[14]; what came before is zero.
+            _ => 0.5 * sum(n, 5, 13),
+        };
+        assert_eq!(y, want, "n {n}");
+    }
+    assert_eq!((ma.length(), ma.scale()), (5, 0.5));
+    assert!(ma.set_length(0).is_err());
+    assert!(ma.set_length((1 << 24) + 1).is_err());
+    assert!(ma.set_scale(f32::INFINITY).is_err());
+    assert_eq!(
+        (ma.length(), ma.scale()),
+        (5, 0.5),
+        "refused changes change nothing"
+    );
+}

@@ -214,3 +214,105 @@ fn invalid_resampler_arguments() {
     assert!(ArbitraryResampler::<Ccf>::new(-2.0).is_err());
     assert!(ArbitraryResampler::<Fff>::with_taps(1.5, 0, &[1.0], Isa::Scalar).is_err());
 }
+
+/// `x[n]` with the prototype `h` at upsampled position `pos`: the value of
+/// "insert `l − 1` zeros after each input, then filter with `h`" there.
+fn upsampled_fir(x: &[f32], h: &[f32], l: usize, pos: usize) -> f32 {
+    (0..h.len())
+        .filter(|&k| k <= pos && (pos - k).is_multiple_of(l))
+        .map(|k| h[k] * x[(pos - k) / l])
+        .sum()
+}
+
+/// New taps (GNU Radio's `set_taps`) apply from the next output on, read
+/// as the constructor read its taps, with the input history and the output
+/// phase kept: every output after the change is the new filter's on the
+/// whole input, the ones before are the old filter's.
+#[test]
+fn a_rational_resampler_takes_new_taps_keeping_history_and_phase() {
+    let x: Vec<f32> = (1..=60).map(|v| (v as f32 * 0.37).sin()).collect();
+    // 6/4 as GNU Radio reads user taps: designed at 6×, every 2nd used.
+    let (l, m) = (6, 4);
+    let h1: Vec<f32> = (0..24).map(|k| 1.0 / (k + 1) as f32).collect();
+    let h2: Vec<f32> = (0..24).map(|k| ((k * 7) % 5) as f32 - 2.0).collect();
+    for isa in [Isa::Scalar, Isa::detect()] {
+        let mut r = RationalResampler::<Fff>::with_unreduced_taps(l, m, &h1, isa).unwrap();
+        let mut out = vec![0.0f32; 200];
+        let (c, p) = r.process(&x[..31], &mut out);
+        assert_eq!(c, 31);
+        r.set_taps(&h2).unwrap();
+        let (_, q) = r.process(&x[31..], &mut out[p..]);
+        for (k, &y) in out[..p + q].iter().enumerate() {
+            let h = if k < p { &h1 } else { &h2 };
+            let want = upsampled_fir(&x, h, l, k * m);
+            assert!((y - want).abs() < 1e-5, "{isa:?} output {k}: {y} vs {want}");
+        }
+        // Designed at the reduced rate: read as given.
+        let mut r = RationalResampler::<Fff>::with_taps(3, 2, &h1, isa).unwrap();
+        let (_, p) = r.process(&x[..31], &mut out);
+        r.set_taps(&h2).unwrap();
+        let (_, q) = r.process(&x[31..], &mut out[p..]);
+        for (k, &y) in out[..p + q].iter().enumerate() {
+            let h = if k < p { &h1 } else { &h2 };
+            let want = upsampled_fir(&x, h, 3, k * 2);
+            assert!((y - want).abs() < 1e-5, "{isa:?} reduced output {k}");
+        }
+    }
+    let mut r = RationalResampler::<Fff>::new(3, 2).unwrap();
+    assert!(r.set_taps(&[]).is_err());
+    assert!(r.set_reduced_taps(&[f32::NAN]).is_err());
+}
+
+/// A new prototype applies from the next output on, the phase and history
+/// kept: after the change the outputs are those of a resampler built with
+/// the new prototype (the same rate gives the same output instants).
+/// A new rate moves the output instants from the next output on and
+/// nothing before it.
+#[test]
+fn an_arbitrary_resampler_takes_new_taps_and_a_new_rate_as_it_runs() {
+    let mut rng = Rng::new(5);
+    let x = rng.vec_c32(400);
+    let h1 = default_prototype(0.8, 8).unwrap();
+    let h2: Vec<f32> = h1
+        .iter()
+        .enumerate()
+        .map(|(k, t)| t * (1.0 + 0.1 * (k % 3) as f32))
+        .collect();
+    let build = |h: &[f32]| ArbitraryResampler::<Ccf>::with_taps(0.8, 8, h, Isa::Scalar).unwrap();
+    let mut reference = build(&h2);
+    let mut all = vec![Complex32::default(); 600];
+    let (_, total) = reference.process(&x, &mut all);
+    let mut r = build(&h1);
+    let mut out = vec![Complex32::default(); 600];
+    let (c, p) = r.process(&x[..200], &mut out);
+    r.set_taps(&h2).unwrap();
+    let (_, q) = r.process(&x[c..], &mut out[p..]);
+    assert_eq!(p + q, total);
+    assert!(
+        (0..p).any(|k| (out[k] - all[k]).norm() > 1e-3),
+        "the taps differ"
+    );
+    for k in p..total {
+        assert!((out[k] - all[k]).norm() < 1e-5, "output {k}");
+    }
+    // A new rate: the outputs before it stay, and the count follows it.
+    let mut r = build(&h1);
+    let mut before = build(&h1);
+    let mut out = vec![Complex32::default(); 2000];
+    let (c, p) = r.process(&x[..200], &mut out);
+    let mut first = vec![Complex32::default(); 2000];
+    let (_, p0) = before.process(&x[..200], &mut first);
+    assert_eq!(&out[..p], &first[..p0]);
+    r.set_rate(2.5).unwrap();
+    assert_eq!(r.rate(), 2.5);
+    let (_, q) = r.process(&x[c..], &mut out[p..]);
+    let expected = (x.len() - c) as f64 * 2.5;
+    assert!(
+        (q as f64 - expected).abs() < 3.0,
+        "{q} outputs, expected {expected}"
+    );
+    assert!(r.set_rate(0.0).is_err());
+    assert!(r.set_rate(f64::NAN).is_err());
+    assert_eq!(r.rate(), 2.5, "a refused rate changes nothing");
+    assert!(r.set_taps(&[]).is_err());
+}

@@ -273,3 +273,71 @@ fn message_values_constellations_and_refusals() {
         .to_string();
     assert!(err.contains("calcdist"), "{err}");
 }
+
+/// GNU Radio's callback parameters of the file blocks come through:
+/// `file_source`'s begin tag (`pmt.PMT_NIL`, GNU Radio's default, leaves
+/// it unset; a symbol is its key) and `file_sink`'s `unbuffered`.
+#[test]
+fn file_blocks_take_their_callback_parameters() {
+    let registry = rfgraph_registry::standard::registry();
+    let (input, out) = (scratch("cb-in.f32"), scratch("cb-out.f32"));
+    let values: Vec<u8> = [1.0f32, 2.0, 3.0, 4.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    std::fs::write(&input, &values).unwrap();
+    let graph = |begin_tag: &str| {
+        grc(
+            &[
+                block(
+                    "src",
+                    "blocks_file_source",
+                    &[
+                        ("type", "float"),
+                        ("file", input.to_str().unwrap()),
+                        ("repeat", "False"),
+                        ("begin_tag", begin_tag),
+                        ("offset", "0"),
+                        ("length", "0"),
+                        ("vlen", "1"),
+                    ],
+                ),
+                block(
+                    "sink",
+                    "blocks_file_sink",
+                    &[
+                        ("type", "float"),
+                        ("file", out.to_str().unwrap()),
+                        ("append", "False"),
+                        ("unbuffered", "True"),
+                        ("vlen", "1"),
+                    ],
+                ),
+            ],
+            &[("src", "0", "sink", "0")],
+        )
+    };
+    let doc = run(&graph("pmt.PMT_NIL"), &LoadOptions::default());
+    assert!(doc.block("src").unwrap().param("begin_tag").is_none());
+    assert_eq!(
+        doc.block("sink")
+            .unwrap()
+            .param("unbuffered")
+            .unwrap()
+            .value,
+        Value::Bool(true)
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), values);
+    let doc = grc::from_str(
+        &graph("pmt.intern(\"begin\")"),
+        Path::new("t.grc"),
+        &registry,
+    )
+    .unwrap();
+    assert_eq!(
+        doc.block("src").unwrap().param("begin_tag").unwrap().value,
+        Value::Expr("\"begin\"".into())
+    );
+    let _ = std::fs::remove_file(&input);
+    let _ = std::fs::remove_file(&out);
+}

@@ -2,10 +2,12 @@
 //! flat on the stream, with GNU Radio's windows and optional shift of the
 //! spectrum.
 
-use super::{WINDOWS, beta_param, dsp, win_type};
+use super::{WINDOWS, win_type};
+use crate::DspBlock;
 use num_complex::Complex32;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
-use rfgraph::{Block, Pmt};
+use rfgraph::params::{ParamType, ParamValue, PmtTypeError, limits};
+use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
+use rfgraph::{Block, ParamError, Pmt};
 use rfgraph_dsp::firdes;
 use rfgraph_dsp::{Fft, FftDirection, Kernel, Ratio};
 
@@ -75,45 +77,127 @@ impl Kernel for GrFft {
     fn reset(&mut self) {}
 }
 
+/// The window of `fft`: a name among GNU Radio's windows, or the
+/// coefficients themselves (GNU Radio's own form,
+/// `window.blackmanharris(1024)`; empty for none).
+#[derive(Clone, Debug, PartialEq)]
+pub enum FftWindow {
+    /// A window by name (`hann`, `blackman_harris`, ...), with `beta` as
+    /// its parameter.
+    Named(String),
+    /// `size` coefficients, or none.
+    Coefficients(Vec<f32>),
+}
+
+impl FftWindow {
+    /// The window called `name`.
+    pub fn named(name: &str) -> Self {
+        FftWindow::Named(name.to_string())
+    }
+}
+
+impl ParamValue for FftWindow {
+    const TYPE: ParamType = ParamType::Any;
+
+    fn from_pmt(pmt: Pmt) -> Result<Self, PmtTypeError> {
+        match pmt {
+            Pmt::String(name) => Ok(FftWindow::Named(name)),
+            other => Vec::<f32>::from_pmt(other).map(FftWindow::Coefficients),
+        }
+    }
+
+    fn to_pmt(&self) -> Pmt {
+        match self {
+            FftWindow::Named(name) => Pmt::String(name.clone()),
+            FftWindow::Coefficients(c) => Pmt::VecF32(c.clone()),
+        }
+    }
+
+    fn choices() -> Vec<&'static str> {
+        WINDOWS.to_vec()
+    }
+}
+
+/// The parameters of `fft`, GNU Radio's `fft_vxx` for complex vectors.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct FftParams {
+    /// frame (vector) length
+    #[param(default = 1024, min = 1, max = limits::MAX_FFT, alias = "fft_size")]
+    pub size: usize,
+    /// forward transform; reverse when false
+    #[param(default = true)]
+    pub forward: bool,
+    /// window applied to each frame: a name, or `size` coefficients (empty: none)
+    #[param(default = FftWindow::named("blackman_harris"))]
+    pub window: FftWindow,
+    /// window parameter: Kaiser β, exponential decay, Gaussian σ, Tukey α
+    #[param(default = firdes::DEFAULT_PARAM)]
+    pub beta: f64,
+    /// 0 Hz in the middle of each frame
+    #[param(default = false)]
+    pub shift: bool,
+}
+
+impl FftParams {
+    /// The window's coefficients (`None` for none).
+    fn coefficients(&self) -> Result<Option<Vec<f32>>, ParamError> {
+        let invalid = |param, reason: String| ParamError::new("fft", param, reason);
+        match &self.window {
+            FftWindow::Named(name) if name.trim().eq_ignore_ascii_case("rectangular") => Ok(None),
+            FftWindow::Named(name) => {
+                let win = win_type(name.trim()).ok_or_else(|| {
+                    invalid(
+                        "window",
+                        format!("`{name}` is not one of {}", WINDOWS.join(", ")),
+                    )
+                })?;
+                let w = firdes::window(win, self.size, self.beta)
+                    .map_err(|e| invalid("beta", e.to_string()))?;
+                if w.iter().any(|c| !c.is_finite()) {
+                    return Err(invalid(
+                        "beta",
+                        format!("{} gives a `{name}` window that is not finite", self.beta),
+                    ));
+                }
+                Ok(Some(w))
+            }
+            FftWindow::Coefficients(c) if c.is_empty() => Ok(None),
+            FftWindow::Coefficients(c) if c.len() != self.size => Err(invalid(
+                "window",
+                format!("has {} coefficients for frames of {}", c.len(), self.size),
+            )),
+            FftWindow::Coefficients(c) => match c.iter().position(|v| !v.is_finite()) {
+                Some(i) => Err(invalid("window", format!("coefficient {i} is not finite"))),
+                None => Ok(Some(c.clone())),
+            },
+        }
+    }
+
+    /// The window must be one the transform can use.
+    fn check(&self) -> Result<(), ParamError> {
+        self.coefficients().map(drop)
+    }
+}
+
 /// The registry entry: `fft`.
 pub(crate) fn fft_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<FftParams>(
         "fft",
         "Fourier Analysis",
         "Windowed FFT of consecutive frames of `size` items.",
         |p| {
-            let size = p.usize("size")?;
-            let direction = if p.bool("forward")? {
+            let direction = if p.forward {
                 FftDirection::Forward
             } else {
                 FftDirection::Inverse
             };
-            let window = match p.raw("window")? {
-                Pmt::String(name) if name == "rectangular" => None,
-                Pmt::String(_) => {
-                    Some(firdes::window(win_type(p)?, size, p.f64("beta")?).map_err(dsp(p))?)
-                }
-                // GNU Radio's own form: the coefficients (`window.blackmanharris(1024)`).
-                _ => {
-                    let taps: Vec<f32> = p.get("window")?;
-                    match taps.len() {
-                        0 => None,
-                        n if n == size => Some(taps),
-                        n => {
-                            return Err(p.invalid(
-                                "window",
-                                format!("has {n} coefficients for frames of {size}"),
-                            ));
-                        }
-                    }
-                }
-            };
             let kernel = GrFft {
-                fft: Fft::new(size, direction).map_err(dsp(p))?,
-                window,
-                shift: p.bool("shift")?,
+                fft: Fft::new(p.size, direction)?,
+                window: p.coefficients()?,
+                shift: p.shift,
             };
-            Ok(Box::new(crate::DspBlock::new(kernel)) as Box<dyn Block>)
+            Ok(Box::new(DspBlock::with_params(kernel, p)) as Box<dyn Block>)
         },
     )
     .doc(
@@ -123,28 +207,6 @@ pub(crate) fn fft_spec() -> BlockSpec {
          GNU Radio's vectors of `size` are carried as a flat stream, `size` items at a \
          time. With `shift`, a forward transform's output has 0 Hz in the middle, and a \
          reverse transform expects its input so.",
-    )
-    .param(
-        ParamSpec::uint("size")
-            .default(1024u64)
-            .doc("frame (vector) length"),
-    )
-    .param(
-        ParamSpec::bool("forward")
-            .default(true)
-            .doc("forward transform; reverse when false"),
-    )
-    .param(
-        ParamSpec::any("window")
-            .default("blackman_harris")
-            .choices(&WINDOWS)
-            .doc("window applied to each frame: a name, or `size` coefficients (empty: none)"),
-    )
-    .param(beta_param())
-    .param(
-        ParamSpec::bool("shift")
-            .default(false)
-            .doc("0 Hz in the middle of each frame"),
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::C32)))

@@ -4,6 +4,7 @@
 //! As GNU Radio's callbacks allow, the taps (and the translating filter's
 //! centre) may change while the filter runs; the input history stays.
 
+use super::{Tap, complex};
 use crate::DspBlock;
 use num_complex::Complex32;
 use rfgraph::params::{ItemKind, ParamSet, limits};
@@ -12,35 +13,6 @@ use rfgraph::{Block, BoxError, Item, ParamError};
 use rfgraph_dsp::{
     Ccc, Ccf, DecimatingFir, Fff, Fir, FirKind, FreqXlatingFir, InterpolatingFir, SetTaps,
 };
-
-/// A tap type the FIR kernels take, from the complex taps parameters
-/// carry.
-trait Tap: Sized {
-    /// The taps, or why they cannot be of this type.
-    fn from_taps(taps: &[Complex32]) -> Result<Vec<Self>, BoxError>;
-}
-
-impl Tap for f32 {
-    fn from_taps(taps: &[Complex32]) -> Result<Vec<f32>, BoxError> {
-        if taps.iter().any(|t| t.im != 0.0) {
-            return Err("complex taps on a filter built with real ones: rebuild it \
-                        with complex taps"
-                .into());
-        }
-        Ok(taps.iter().map(|t| t.re).collect())
-    }
-}
-
-impl Tap for Complex32 {
-    fn from_taps(taps: &[Complex32]) -> Result<Vec<Complex32>, BoxError> {
-        Ok(taps.to_vec())
-    }
-}
-
-/// True when some tap has an imaginary part.
-fn complex(taps: &[Complex32]) -> bool {
-    taps.iter().any(|t| t.im != 0.0)
-}
 
 /// The rules every FIR block's taps follow.
 fn check_taps(block: &'static str, taps: &[Complex32], item: ItemKind) -> Result<(), ParamError> {

@@ -56,8 +56,7 @@ pub struct DesignParams {
 impl DesignParams {
     /// The window `window` names (one of [`WINDOWS`]).
     fn win_type(&self) -> WinType {
-        WinType::from_gr_name(&format!("WIN_{}", self.window.to_ascii_uppercase()))
-            .unwrap_or(WinType::Hamming)
+        super::win_type(&self.window).unwrap_or(WinType::Hamming)
     }
 
     /// The rules across parameters: one rate factor, a tap count within

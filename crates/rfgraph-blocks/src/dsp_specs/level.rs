@@ -2,15 +2,13 @@
 //! `rfgraph-dsp` kernels. (`complex_to_mag` and `complex_to_mag_squared`
 //! are registered with the general math blocks.)
 
-use super::dsp;
 use crate::DspBlock;
 use num_complex::Complex32;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
+use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
 use rfgraph::{BoxError, Item};
+use rfgraph_dsp::moving_average::MAX_MOVING_AVERAGE;
 use rfgraph_dsp::{Agc, DcBlocker, MovingAverage, Rotator};
 use std::f64::consts::TAU;
-
-const TYPES: [ItemKind; 2] = [ItemKind::C32, ItemKind::F32];
 
 /// The parameters of `agc`, GNU Radio's `analog_agc_xx`; all but the item
 /// type may change while it runs.
@@ -78,62 +76,97 @@ pub(crate) fn agc_spec() -> BlockSpec {
     .output(PortSpec::new("out", PortItem::OfType))
 }
 
+/// The parameters of `iir_dc_blocker`.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct IirDcBlockerParams {
+    /// the pole, in (0, 1); closer to 1 is a narrower notch
+    #[param(default = 0.999, above = 0.0, below = 1.0)]
+    pub pole: f32,
+    /// stream item type
+    #[param(name = "type", kinds(C32, F32))]
+    pub item: ItemKind,
+}
+
+impl IirDcBlockerParams {
+    /// The pole as `f32`: 0.999999999 rounds to 1, which blocks nothing.
+    fn check(&self) -> Result<(), rfgraph::ParamError> {
+        if !(self.pole > 0.0 && self.pole < 1.0) {
+            return Err(rfgraph::ParamError::new(
+                "iir_dc_blocker",
+                "pole",
+                format!("{} as a 32-bit float is not in (0, 1)", self.pole),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The registry entry: `iir_dc_blocker`.
 pub(crate) fn iir_dc_blocker_spec() -> BlockSpec {
-    BlockSpec::new(
+    fn block<T: rfgraph_dsp::sample::Sample + Item>(
+        p: IirDcBlockerParams,
+    ) -> Result<DspBlock<DcBlocker<T>, IirDcBlockerParams>, BoxError> {
+        Ok(DspBlock::with_params(DcBlocker::<T>::new(p.pole)?, p))
+    }
+    BlockSpec::of::<IirDcBlockerParams>(
         "iir_dc_blocker",
         "Filters",
         "One-pole, one-zero DC blocker.",
-        |p| {
-            let pole = p.f32("pole")?;
-            rfgraph::for_item_kinds!(p, p.item_type()?, { C32 => Complex32, F32 => f32 } as T => {
-                crate::DspBlock::new(DcBlocker::<T>::new(pole).map_err(dsp(p))?)
-            })
-        },
+        |p| rfgraph::for_item_kinds!(p.item, { C32 => Complex32, F32 => f32 } as T => block::<T>(p)?),
     )
     .doc(
         "`y[n] = x[n] − x[n−1] + pole · y[n−1]`: removes the DC component, with a −3 dB \
          corner near `(1 − pole) / 2π` cycles per sample. Not GNU Radio's `dc_blocker_xx` \
          (a moving-average design with a delay `D`), hence its own name.",
     )
-    .param(
-        ParamSpec::float("pole")
-            .default(0.999)
-            .doc("in (0, 1); closer to 1 is a narrower notch"),
-    )
-    .param(ParamSpec::item_type(&TYPES))
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))
 }
 
+/// The parameters of `moving_average`, GNU Radio's
+/// `blocks_moving_average_xx`; the length and the scale may change while
+/// it runs (GNU Radio's `set_length_and_scale`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct MovingAverageParams {
+    /// items summed; when it changes, the window keeps its most recent
+    /// items (a longer one starts with zeros before them)
+    #[param(default = 1000, min = 1, max = MAX_MOVING_AVERAGE, settable)]
+    pub length: usize,
+    /// factor applied to the sum (1/length averages), from the next item on
+    #[param(default = 1.0, settable)]
+    pub scale: f32,
+    /// stream item type
+    #[param(name = "type", kinds(C32, F32))]
+    pub item: ItemKind,
+}
+
 /// The registry entry: `moving_average`.
 pub(crate) fn moving_average_spec() -> BlockSpec {
-    BlockSpec::new(
+    fn block<T: rfgraph_dsp::sample::Sample + Item>(
+        p: MovingAverageParams,
+    ) -> Result<DspBlock<MovingAverage<T>, MovingAverageParams>, BoxError> {
+        let kernel = MovingAverage::<T>::new(p.length, p.scale)?;
+        Ok(DspBlock::tuned(kernel, p, |ma, p, name| {
+            match name {
+                "length" => ma.set_length(p.length),
+                _ => ma.set_scale(p.scale),
+            }
+            .map_err(Into::into)
+        }))
+    }
+    BlockSpec::of::<MovingAverageParams>(
         "moving_average",
         "Filters",
         "The scaled sum of the last N items.",
-        |p| {
-            let (length, scale) = (p.usize("length")?, p.f32("scale")?);
-            rfgraph::for_item_kinds!(p, p.item_type()?, { C32 => Complex32, F32 => f32 } as T => {
-                crate::DspBlock::new(MovingAverage::<T>::new(length, scale).map_err(dsp(p))?)
-            })
-        },
+        |p| rfgraph::for_item_kinds!(p.item, { C32 => Complex32, F32 => f32 } as T => block::<T>(p)?),
     )
     .doc(
         "GNU Radio's `blocks_moving_average_xx` (one item per vector): \
-         `y[n] = scale · Σ x[n−k]` over `k < length`, starting from zeros.",
+         `y[n] = scale · Σ x[n−k]` over `k < length`, starting from zeros. `length` and \
+         `scale` may change while it runs, as GNU Radio's `set_length_and_scale`: from \
+         the next item on, the window keeping its most recent items.",
     )
-    .param(
-        ParamSpec::uint("length")
-            .default(1000u64)
-            .doc("items summed"),
-    )
-    .param(
-        ParamSpec::float("scale")
-            .default(1.0)
-            .doc("factor applied to the sum (1/length averages)"),
-    )
-    .param(ParamSpec::item_type(&TYPES))
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))
 }

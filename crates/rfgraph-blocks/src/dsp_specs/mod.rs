@@ -1,7 +1,8 @@
 //! Registry entries for blocks made of `rfgraph-dsp` kernels run by
 //! [`DspBlock`](crate::DspBlock): FIR filters and their GNU Radio designs,
 //! resamplers, demodulators, level control, the FFT. One file per family;
-//! this module owns the helpers they share (taps, windows, boxing).
+//! this module owns what they share (the tap types the kernels take from
+//! the complex taps parameters carry, the window names).
 
 mod demod;
 mod fft;
@@ -10,9 +11,10 @@ mod firdes_filters;
 mod level;
 mod resamplers;
 
-pub use demod::QuadratureDemodParams;
+pub use demod::{AmDemodParams, FmDeemphParams, QuadratureDemodParams};
 pub(crate) use demod::{am_demod_spec, fm_deemph_spec, quadrature_demod_spec};
 pub(crate) use fft::fft_spec;
+pub use fft::{FftParams, FftWindow};
 pub use fir::{FirFilterParams, FreqXlatingParams, InterpFirFilterParams};
 pub(crate) use fir::{fft_filter_spec, fir_filter_spec, freq_xlating_spec, interp_fir_filter_spec};
 pub use firdes_filters::{
@@ -20,55 +22,41 @@ pub use firdes_filters::{
     LowPassParams,
 };
 pub(crate) use firdes_filters::{band_pass_spec, band_reject_spec, high_pass_spec, low_pass_spec};
-pub use level::{AgcParams, RotatorParams};
+pub use level::{AgcParams, IirDcBlockerParams, MovingAverageParams, RotatorParams};
 pub(crate) use level::{agc_spec, iir_dc_blocker_spec, moving_average_spec, rotator_spec};
+pub use resamplers::{PfbArbResamplerParams, RationalResamplerParams};
 pub(crate) use resamplers::{pfb_arb_resampler_spec, rational_resampler_spec};
 
-use crate::DspBlock;
 use num_complex::Complex32;
-use rfgraph::registry::{BuildError, ParamSpec, Params};
-use rfgraph::{Block, Item};
-use rfgraph_dsp::{DspError, Kernel};
+use rfgraph::BoxError;
 
-/// Boxes `kernel` in a [`DspBlock`].
-pub(crate) fn boxed<K>(kernel: K) -> Box<dyn Block>
-where
-    K: Kernel + Send + 'static,
-    K::Input: Item,
-    K::Output: Item,
-{
-    Box::new(DspBlock::new(kernel))
+/// A tap type the FIR kernels take, from the complex taps parameters
+/// carry.
+pub(crate) trait Tap: Sized {
+    /// The taps, or why they cannot be of this type.
+    fn from_taps(taps: &[Complex32]) -> Result<Vec<Self>, BoxError>;
 }
 
-/// A kernel's construction error as the registry's error.
-pub(crate) fn dsp(p: &Params) -> impl Fn(DspError) -> BuildError + '_ {
-    move |e| p.refused(e)
-}
-
-/// Filter taps: real unless one has an imaginary part.
-pub(crate) enum Taps {
-    /// Real taps.
-    Real(Vec<f32>),
-    /// Complex taps.
-    Complex(Vec<Complex32>),
-}
-
-/// The taps parameter `name`.
-pub(crate) fn taps(p: &Params, name: &str) -> Result<Taps, BuildError> {
-    let values = p.complexes(name)?;
-    if values.is_empty() {
-        return Err(p.invalid(name, "needs at least one tap"));
+impl Tap for f32 {
+    fn from_taps(taps: &[Complex32]) -> Result<Vec<f32>, BoxError> {
+        if complex(taps) {
+            return Err("complex taps on a filter built with real ones: rebuild it \
+                        with complex taps"
+                .into());
+        }
+        Ok(taps.iter().map(|t| t.re).collect())
     }
-    Ok(if values.iter().all(|v| v[1] == 0.0) {
-        Taps::Real(values.iter().map(|v| v[0]).collect())
-    } else {
-        Taps::Complex(
-            values
-                .iter()
-                .map(|&[re, im]| Complex32::new(re, im))
-                .collect(),
-        )
-    })
+}
+
+impl Tap for Complex32 {
+    fn from_taps(taps: &[Complex32]) -> Result<Vec<Complex32>, BoxError> {
+        Ok(taps.to_vec())
+    }
+}
+
+/// True when some tap has an imaginary part.
+pub(crate) fn complex(taps: &[Complex32]) -> bool {
+    taps.iter().any(|t| t.im != 0.0)
 }
 
 /// The window names the designs take (GNU Radio's `WIN_*` in lower case).
@@ -91,16 +79,7 @@ pub(crate) const WINDOWS: [&str; 16] = [
     "tukey",
 ];
 
-/// The `beta` parameter of the `firdes` designs.
-pub(crate) fn beta_param() -> ParamSpec {
-    ParamSpec::float("beta")
-        .default(rfgraph_dsp::firdes::DEFAULT_PARAM)
-        .doc("window parameter: Kaiser β, exponential decay, Gaussian σ, Tukey α")
-}
-
-/// The window `window` names.
-pub(crate) fn win_type(p: &Params) -> Result<rfgraph_dsp::firdes::WinType, BuildError> {
-    let name = p.string("window")?;
+/// The window `name` names (one of [`WINDOWS`], any case).
+pub(crate) fn win_type(name: &str) -> Option<rfgraph_dsp::firdes::WinType> {
     rfgraph_dsp::firdes::WinType::from_gr_name(&format!("WIN_{}", name.to_ascii_uppercase()))
-        .ok_or_else(|| p.invalid("window", format!("unknown window `{name}`")))
 }

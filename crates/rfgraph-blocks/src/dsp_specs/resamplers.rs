@@ -1,14 +1,36 @@
 //! `rational_resampler` and `pfb_arb_resampler` on the `rfgraph-dsp`
-//! polyphase resamplers, with GNU Radio's rules for default taps.
+//! polyphase resamplers, with GNU Radio's rules for default taps. As GNU
+//! Radio's callbacks allow, the taps (and the arbitrary resampler's rate)
+//! may change while they run: the input history and the output phase
+//! stay.
 
-use super::{Taps, boxed, dsp, taps};
-use rfgraph::registry::{BlockSpec, BuildError, ItemKind, ParamSpec, Params, PortItem, PortSpec};
-use rfgraph::{Block, Pmt};
+use super::{Tap, complex};
+use crate::DspBlock;
+use num_complex::Complex32;
+use rfgraph::params::{ItemKind, limits};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{Block, BoxError, Item, ParamError};
 use rfgraph_dsp::firdes::{self, WinType};
-use rfgraph_dsp::{ArbitraryResampler, Ccc, Ccf, Fff, FirKind, Isa, RationalResampler};
+use rfgraph_dsp::{ArbitraryResampler, Ccc, Ccf, DspError, Fff, FirKind, Isa, RationalResampler};
 
 fn gcd(a: usize, b: usize) -> usize {
     if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// GNU Radio's default pass band of `rational_resampler_xxx`'s designed
+/// taps (what a `fractional_bw` of 0 or less stands for).
+const DEFAULT_FRACTIONAL_BW: f64 = 0.4;
+
+/// The taps rule both resamplers share: complex taps need complex items.
+fn check_taps(block: &'static str, taps: &[Complex32], item: ItemKind) -> Result<(), ParamError> {
+    if item == ItemKind::F32 && complex(taps) {
+        return Err(ParamError::new(
+            block,
+            "taps",
+            "complex taps need complex items (`type = \"c32\"`)",
+        ));
+    }
+    Ok(())
 }
 
 /// GNU Radio 3.10's default taps of `rational_resampler_xxx(interp,
@@ -19,7 +41,7 @@ pub(crate) fn rational_default_taps(
     interp: usize,
     decim: usize,
     fractional_bw: f64,
-) -> Result<Vec<f32>, rfgraph_dsp::DspError> {
+) -> Result<Vec<f32>, DspError> {
     let halfband = 0.5;
     let rate = interp as f64 / decim as f64;
     let (width, mid) = if rate >= 1.0 {
@@ -39,58 +61,112 @@ pub(crate) fn rational_default_taps(
     )
 }
 
-fn rational<K: FirKind>(
-    p: &Params,
-    interp: usize,
-    decim: usize,
-    taps: &[K::Tap],
-    designed: bool,
-) -> Result<Box<dyn Block>, BuildError>
-where
-    K::Input: rfgraph::Item,
-    K::Output: rfgraph::Item,
-{
-    let kernel = if designed {
-        RationalResampler::<K>::with_taps(interp, decim, taps, Isa::detect())
-    } else {
-        RationalResampler::<K>::with_unreduced_taps(interp, decim, taps, Isa::detect())
-    };
-    Ok(boxed(kernel.map_err(dsp(p))?))
+/// The parameters of `rational_resampler`, GNU Radio's
+/// `rational_resampler_xxx`; the taps may change while it runs.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct RationalResamplerParams {
+    /// upsampling factor
+    #[param(default = 1, min = 1, max = limits::MAX_FACTOR, alias = "interp")]
+    pub interpolation: usize,
+    /// downsampling factor
+    #[param(default = 1, min = 1, max = limits::MAX_FACTOR, alias = "decim")]
+    pub decimation: usize,
+    /// prototype taps (real, or `[re, im]` pairs for complex items),
+    /// designed at `interpolation ×` the input rate; empty designs GNU
+    /// Radio's default; a change keeps the history and the phase
+    #[param(default = Vec::new(), max_len = limits::MAX_TAPS, settable)]
+    pub taps: Vec<Complex32>,
+    /// pass band of the default taps, as a fraction of the narrower Nyquist
+    /// band, below 0.5; 0 or less is GNU Radio's default, 0.4
+    #[param(default = DEFAULT_FRACTIONAL_BW, below = 0.5, alias = "fbw")]
+    pub fractional_bw: f64,
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32))]
+    pub item: ItemKind,
 }
 
-const TYPES: [ItemKind; 2] = [ItemKind::F32, ItemKind::C32];
+impl RationalResamplerParams {
+    /// The factors reduced by their common divisor.
+    fn reduced(&self) -> (usize, usize) {
+        let g = gcd(self.interpolation, self.decimation);
+        (self.interpolation / g, self.decimation / g)
+    }
+
+    /// GNU Radio's default taps for these factors (at the reduced rate).
+    fn default_taps(&self) -> Result<Vec<f32>, ParamError> {
+        let bw = if self.fractional_bw > 0.0 {
+            self.fractional_bw
+        } else {
+            DEFAULT_FRACTIONAL_BW
+        };
+        let (interp, decim) = self.reduced();
+        rational_default_taps(interp, decim, bw).map_err(|e| {
+            ParamError::new(
+                "rational_resampler",
+                "interpolation",
+                format!("the default taps for {interp}/{decim}: {e}"),
+            )
+        })
+    }
+
+    /// Complex taps on complex items only; the default design (when no
+    /// taps are given) within the tap limit.
+    fn check(&self) -> Result<(), ParamError> {
+        check_taps("rational_resampler", &self.taps, self.item)?;
+        if self.taps.is_empty() {
+            self.default_taps()?;
+        }
+        Ok(())
+    }
+}
+
+/// A rational resampler of kind `K` for `p`: GNU Radio's reading of given
+/// taps (at `interpolation ×` the input rate, the factors as given), or
+/// its default design at the reduced factors.
+fn rational<K>(p: RationalResamplerParams) -> Result<Box<dyn Block>, BoxError>
+where
+    K: FirKind + Send + 'static,
+    K::Tap: Tap + From<f32>,
+    K::Input: Item,
+    K::Output: Item,
+{
+    let isa = Isa::detect();
+    let (interp, decim) = (p.interpolation, p.decimation);
+    let kernel = if p.taps.is_empty() {
+        let taps: Vec<K::Tap> = p.default_taps()?.into_iter().map(K::Tap::from).collect();
+        RationalResampler::<K>::with_taps(interp, decim, &taps, isa)?
+    } else {
+        RationalResampler::<K>::with_unreduced_taps(
+            interp,
+            decim,
+            &K::Tap::from_taps(&p.taps)?,
+            isa,
+        )?
+    };
+    Ok(Box::new(DspBlock::tuned(kernel, p, |kernel, p, _| {
+        if p.taps.is_empty() {
+            let taps: Vec<K::Tap> = p.default_taps()?.into_iter().map(K::Tap::from).collect();
+            kernel.set_reduced_taps(&taps)?;
+        } else {
+            // Read as the kernel was built: GNU Radio's `set_taps` on a
+            // block whose factors it reduced (designed taps) or did not.
+            kernel.set_taps(&K::Tap::from_taps(&p.taps)?)?;
+        }
+        Ok(())
+    })))
+}
 
 /// The registry entry: `rational_resampler`.
 pub(crate) fn rational_resampler_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<RationalResamplerParams>(
         "rational_resampler",
         "Resamplers",
         "Resamples by interpolation/decimation with a polyphase FIR.",
-        |p| {
-            let (interp, decim) = (p.usize("interpolation")?, p.usize("decimation")?);
-            if interp == 0 || decim == 0 {
-                return Err(p.invalid("interpolation", "factors must be at least 1"));
-            }
-            let given = p.complexes("taps")?;
-            let (taps, designed) = if given.is_empty() {
-                let bw = p.f64("fractional_bw")?;
-                if !(bw > 0.0 && bw < 0.5) {
-                    return Err(p.invalid("fractional_bw", "must be in (0, 0.5)"));
-                }
-                let g = gcd(interp, decim);
-                let t = rational_default_taps(interp / g, decim / g, bw).map_err(dsp(p))?;
-                (Taps::Real(t), true)
-            } else {
-                (taps(p, "taps")?, false)
-            };
-            match (p.item_type()?, taps) {
-                (ItemKind::F32, Taps::Real(t)) => rational::<Fff>(p, interp, decim, &t, designed),
-                (ItemKind::C32, Taps::Real(t)) => rational::<Ccf>(p, interp, decim, &t, designed),
-                (ItemKind::C32, Taps::Complex(t)) => {
-                    rational::<Ccc>(p, interp, decim, &t, designed)
-                }
-                _ => Err(p.invalid("taps", "complex taps need complex items (`type = \"c32\"`)")),
-            }
+        |p| match (p.item, complex(&p.taps)) {
+            (ItemKind::F32, _) => rational::<Fff>(p),
+            (_, false) => rational::<Ccf>(p),
+            (_, true) => rational::<Ccc>(p),
         },
     )
     .doc(
@@ -99,29 +175,11 @@ pub(crate) fn rational_resampler_spec() -> BlockSpec {
          (designed at `interpolation ×` the input rate, gain `interpolation` for unity). \
          Without taps, the factors are reduced by their common divisor and GNU Radio \
          3.10's default filter is designed: a Kaiser (β = 7) low-pass whose pass band \
-         is `fractional_bw` of the narrower Nyquist band.",
+         is `fractional_bw` of the narrower Nyquist band. The taps may change while it \
+         runs, as GNU Radio's `set_taps`: from the next output on, the input history and \
+         the output phase kept (empty taps design the default again); a resampler built \
+         with real taps takes only real ones.",
     )
-    .param(
-        ParamSpec::uint("interpolation")
-            .default(1u64)
-            .doc("upsampling factor"),
-    )
-    .param(
-        ParamSpec::uint("decimation")
-            .default(1u64)
-            .doc("downsampling factor"),
-    )
-    .param(
-        ParamSpec::complexes("taps")
-            .default(Pmt::VecF32(Vec::new()))
-            .doc("prototype taps; empty designs GNU Radio's default"),
-    )
-    .param(
-        ParamSpec::float("fractional_bw")
-            .default(0.4)
-            .doc("pass band of the default taps, as a fraction of the output rate (0 to 0.5)"),
-    )
-    .param(ParamSpec::item_type(&TYPES))
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))
 }
@@ -131,60 +189,115 @@ pub(crate) fn rational_resampler_spec() -> BlockSpec {
 /// stop-band attenuation: a Kaiser low-pass at `filters ×` the input rate,
 /// pass band 0.8 and stop band 1.0 of the narrower Nyquist band, gain
 /// `filters`.
-fn arb_prototype(rate: f64, filters: usize, atten: f64) -> Result<Vec<f32>, rfgraph_dsp::DspError> {
-    if !(rate.is_finite() && rate > 0.0) || filters == 0 {
-        // The kernel's own checks name the bad value.
-        return rfgraph_dsp::resample::default_prototype(rate, filters);
-    }
+fn arb_prototype(rate: f64, filters: usize, atten: f64) -> Result<Vec<f32>, DspError> {
     let stop = (0.5 * rate.min(1.0) / filters as f64).min(0.45);
     let pass = 0.8 * stop;
     let taps = rfgraph_dsp::design::kaiser_lowpass(1.0, (pass + stop) / 2.0, stop - pass, atten)?;
     Ok(taps.into_iter().map(|t| t * filters as f32).collect())
 }
 
-fn arb<K: FirKind>(
-    p: &Params,
-    rate: f64,
-    filters: usize,
-    taps: Option<&[K::Tap]>,
-) -> Result<Box<dyn Block>, BuildError>
+/// The parameters of `pfb_arb_resampler`, GNU Radio's
+/// `pfb_arb_resampler_xxx`; the rate and the taps may change while it
+/// runs.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct PfbArbResamplerParams {
+    /// output rate / input rate; a change moves the output instants from
+    /// the next output on, the filter phase continuing (designed taps are
+    /// designed again for it)
+    #[param(default = 1.0, min = 1e-6, below = 1e6, alias = "rrate", settable)]
+    pub rate: f64,
+    /// prototype taps (real, or `[re, im]` pairs for complex items),
+    /// designed at `filters ×` the input rate; empty designs a default one;
+    /// a change keeps the history and the phase
+    #[param(default = Vec::new(), max_len = limits::MAX_TAPS, settable)]
+    pub taps: Vec<Complex32>,
+    /// number of polyphase filters
+    #[param(default = 32, min = 1, max = limits::MAX_FACTOR, alias = "nfilts")]
+    pub filters: usize,
+    /// stop-band attenuation of the default prototype
+    #[param(default = 100.0, unit = "dB", above = 0.0, max = 300.0)]
+    pub atten: f64,
+    /// stream item type
+    #[param(name = "type", kinds(C32, F32))]
+    pub item: ItemKind,
+}
+
+impl PfbArbResamplerParams {
+    /// The default prototype for these parameters.
+    fn default_taps(&self) -> Result<Vec<f32>, ParamError> {
+        arb_prototype(self.rate, self.filters, self.atten).map_err(|e| {
+            ParamError::new(
+                "pfb_arb_resampler",
+                "filters",
+                format!(
+                    "the default prototype for {} filters at rate {}: {e}",
+                    self.filters, self.rate
+                ),
+            )
+        })
+    }
+
+    /// The prototype as taps of kernel `K`.
+    fn prototype<T: Tap + From<f32>>(&self) -> Result<Vec<T>, BoxError> {
+        if self.taps.is_empty() {
+            Ok(self.default_taps()?.into_iter().map(T::from).collect())
+        } else {
+            T::from_taps(&self.taps)
+        }
+    }
+
+    /// Complex taps on complex items only; the default design (when no
+    /// taps are given) within the tap limit.
+    fn check(&self) -> Result<(), ParamError> {
+        check_taps("pfb_arb_resampler", &self.taps, self.item)?;
+        if self.taps.is_empty() {
+            self.default_taps()?;
+        }
+        Ok(())
+    }
+}
+
+/// An arbitrary resampler of kind `K` for `p`.
+fn arb<K>(p: PfbArbResamplerParams) -> Result<Box<dyn Block>, BoxError>
 where
-    K::Input: rfgraph::Item,
-    K::Output: rfgraph::Item,
-    K::Tap: From<f32>,
+    K: FirKind + Send + 'static,
+    K::Tap: Tap + From<f32>,
+    K::Input: Item,
+    K::Output: Item,
 {
-    let kernel = match taps {
-        Some(t) => ArbitraryResampler::<K>::with_taps(rate, filters, t, Isa::detect()),
-        None => arb_prototype(rate, filters, p.f64("atten")?).and_then(|t| {
-            let t: Vec<K::Tap> = t.into_iter().map(K::Tap::from).collect();
-            ArbitraryResampler::<K>::with_taps(rate, filters, &t, Isa::detect())
-        }),
-    };
-    Ok(boxed(kernel.map_err(dsp(p))?))
+    let kernel = ArbitraryResampler::<K>::with_taps(
+        p.rate,
+        p.filters,
+        &p.prototype::<K::Tap>()?,
+        Isa::detect(),
+    )?;
+    Ok(Box::new(DspBlock::tuned(kernel, p, |kernel, p, name| {
+        // Everything that can fail comes first: a refused change leaves
+        // the kernel as it was.
+        let taps = (name == "taps" || p.taps.is_empty())
+            .then(|| p.prototype::<K::Tap>())
+            .transpose()?;
+        if name == "rate" {
+            kernel.set_rate(p.rate)?;
+        }
+        if let Some(taps) = taps {
+            kernel.set_taps(&taps)?;
+        }
+        Ok(())
+    })))
 }
 
 /// The registry entry: `pfb_arb_resampler`.
 pub(crate) fn pfb_arb_resampler_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<PfbArbResamplerParams>(
         "pfb_arb_resampler",
         "Resamplers",
         "Resamples by any ratio with a polyphase filter bank.",
-        |p| {
-            let rate = p.f64("rate")?;
-            let filters = p.usize("filters")?;
-            let given = p.complexes("taps")?;
-            if given.is_empty() {
-                return match p.item_type()? {
-                    ItemKind::F32 => arb::<Fff>(p, rate, filters, None),
-                    _ => arb::<Ccf>(p, rate, filters, None),
-                };
-            }
-            match (p.item_type()?, taps(p, "taps")?) {
-                (ItemKind::F32, Taps::Real(t)) => arb::<Fff>(p, rate, filters, Some(&t)),
-                (ItemKind::C32, Taps::Real(t)) => arb::<Ccf>(p, rate, filters, Some(&t)),
-                (ItemKind::C32, Taps::Complex(t)) => arb::<Ccc>(p, rate, filters, Some(&t)),
-                _ => Err(p.invalid("taps", "complex taps need complex items (`type = \"c32\"`)")),
-            }
+        |p| match (p.item, complex(&p.taps)) {
+            (ItemKind::F32, _) => arb::<Fff>(p),
+            (_, false) => arb::<Ccf>(p),
+            (_, true) => arb::<Ccc>(p),
         },
     )
     .doc(
@@ -194,30 +307,11 @@ pub(crate) fn pfb_arb_resampler_spec() -> BlockSpec {
          linear interpolation between neighbouring phases. Without taps, a Kaiser \
          prototype with `atten` dB of stop-band attenuation and its pass band at 0.8 of \
          the narrower Nyquist band is designed (GNU Radio designs an equiripple one; \
-         the responses are close, the taps are not the same).",
+         the responses are close, the taps are not the same). The rate and the taps may \
+         change while it runs, as GNU Radio's `set_rate` and `set_taps`: from the next \
+         output on, the filter phase and the input history kept (a designed prototype \
+         follows the new rate; tags keep moving by the rate the run started with).",
     )
-    .param(
-        ParamSpec::float("rate")
-            .default(1.0)
-            .doc("output rate / input rate"),
-    )
-    .param(
-        ParamSpec::complexes("taps")
-            .default(Pmt::VecF32(Vec::new()))
-            .doc("prototype taps; empty designs a default one"),
-    )
-    .param(
-        ParamSpec::uint("filters")
-            .default(32u64)
-            .doc("number of polyphase filters"),
-    )
-    .param(
-        ParamSpec::float("atten")
-            .default(100.0)
-            .unit("dB")
-            .doc("stop-band attenuation of the default prototype"),
-    )
-    .param(ParamSpec::item_type(&[ItemKind::C32, ItemKind::F32]))
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))
 }

@@ -26,11 +26,13 @@
 mod sink;
 mod source;
 
-pub use sink::{FileSink, SinkMode};
-pub use source::FileSource;
+pub use sink::{FileSink, FileSinkParams, SinkMode};
+pub use source::{FileSource, FileSourceParams};
 pub(crate) use {sink::spec as sink_spec, source::spec as source_spec};
 
 use crate::sample_format::{SampleFormat, SampleFormatError};
+use rfgraph::ParamError;
+use rfgraph::params::ItemKind;
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -171,36 +173,46 @@ fn check_whole_items(path: &Path, len: u64, format: SampleFormat) -> Result<u64,
     Ok(len / bpi)
 }
 
-/// The `format` parameter of the file blocks: a SigMF datatype or a raw
-/// tool's name; by default the stream's own items as stored in memory.
-pub(crate) fn format_param() -> rfgraph::registry::ParamSpec {
-    rfgraph::registry::ParamSpec::string("format")
-        .optional()
-        .doc(
-            "stored sample format: cu8, cs8, cs16, cf32, f32, i16, u8 or any SigMF datatype \
-         (ci16_le, rf64_be, ...); by default the items as they are (c32: cf32, f32: f32, u8: u8)",
-        )
+/// The sample format stored for items of `item`: `format`, or by default
+/// the items as they are in memory (`c32`: `cf32`, `f32`: `f32`, `u8`:
+/// `u8`).
+pub(crate) fn stored_format(format: Option<SampleFormat>, item: ItemKind) -> SampleFormat {
+    format.unwrap_or(match item {
+        ItemKind::C32 => SampleFormat::CF32,
+        ItemKind::U8 => SampleFormat::U8,
+        _ => SampleFormat::F32,
+    })
 }
 
-/// The sample format `format` names for items of `kind`.
-pub(crate) fn format_of(
-    p: &rfgraph::registry::Params,
-    kind: rfgraph::registry::ItemKind,
-) -> Result<SampleFormat, rfgraph::registry::BuildError> {
-    use rfgraph::registry::ItemKind;
-    match p.opt::<String>("format")? {
-        Some(name) => SampleFormat::parse(&name).map_err(|e| p.invalid("format", e.to_string())),
-        None => Ok(match kind {
-            ItemKind::C32 => SampleFormat::CF32,
-            ItemKind::U8 => SampleFormat::U8,
-            _ => SampleFormat::F32,
-        }),
+/// The rules the file blocks' `path`, `format` and `type` follow: a path
+/// to name, and a format that converts to the item type (complex formats
+/// to `c32`, real ones to `f32`, any to `u8`).
+pub(crate) fn check_file_params(
+    block: &'static str,
+    path: &str,
+    format: Option<SampleFormat>,
+    item: ItemKind,
+) -> Result<(), ParamError> {
+    if path.trim().is_empty() {
+        return Err(ParamError::new(block, "path", "names no file"));
     }
+    let format = stored_format(format, item);
+    let fits = match item {
+        ItemKind::C32 => format.is_complex(),
+        ItemKind::F32 => !format.is_complex(),
+        _ => true,
+    };
+    if !fits {
+        let (kind, want) = if format.is_complex() {
+            ("complex", "c32")
+        } else {
+            ("real", "f32")
+        };
+        return Err(ParamError::new(
+            block,
+            "format",
+            format!("`{format}` is {kind}: it takes `{want}` (or `u8`) items, not `{item}`"),
+        ));
+    }
+    Ok(())
 }
-
-/// The item kinds file blocks read and write.
-pub(crate) const FILE_KINDS: [rfgraph::registry::ItemKind; 3] = [
-    rfgraph::registry::ItemKind::C32,
-    rfgraph::registry::ItemKind::F32,
-    rfgraph::registry::ItemKind::U8,
-];

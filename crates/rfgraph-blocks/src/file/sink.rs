@@ -1,8 +1,9 @@
 //! `FileSink`: writes a stream to a raw recording, converting on the fly.
 
-use super::{FileError, check_whole_items};
+use super::{FileError, check_file_params, check_whole_items, stored_format};
 use crate::sample_format::{SampleCodec, SampleFormat, SampleItem};
-use rfgraph::{Block, BoxError, Ports, StreamInput, WorkIo};
+use rfgraph::params::ItemKind;
+use rfgraph::{Block, BoxError, ParamError, ParamSet, Ports, StreamInput, WorkIo};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -25,18 +26,94 @@ pub enum SinkMode {
     Append,
 }
 
+/// The parameters of [`FileSink`] (`file_sink`, GNU Radio's
+/// `blocks_file_sink`). `path` and `unbuffered` may change while it runs.
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct FileSinkParams {
+    /// the file to write; a new one takes the items from the next on, the
+    /// old one written out and closed complete (GNU Radio's `open`)
+    #[param(alias = "file", settable)]
+    pub path: String,
+    /// stored sample format: cu8, cs8, cs16, cf32, f32, i16, u8 or any SigMF
+    /// datatype (ci16_le, rf64_be, ...); by default the items as they are
+    /// (c32: cf32, f32: f32, u8: u8)
+    pub format: Option<SampleFormat>,
+    /// add to the end of an existing file instead of replacing it (every
+    /// file the sink opens)
+    #[param(default = false)]
+    pub append: bool,
+    /// multiplier before rounding to an integer format (its full scale when
+    /// not set)
+    #[param(above = 0.0)]
+    pub scale: Option<f64>,
+    /// sync the data to the disk when the run ends and when a file is closed
+    /// for a new one
+    #[param(default = true)]
+    pub sync: bool,
+    /// hand every call's items to the file at once instead of gathering
+    /// them (GNU Radio's `set_unbuffered`)
+    #[param(default = false, settable)]
+    pub unbuffered: bool,
+    /// stream item type
+    #[param(name = "type", kinds(C32, F32, U8))]
+    pub item: ItemKind,
+}
+
+impl FileSinkParams {
+    /// Writes `path`, replacing it, items as they are stored in memory
+    /// (the rest at its defaults).
+    pub fn new(path: impl Into<String>) -> Self {
+        Self {
+            path: path.into(),
+            format: None,
+            append: false,
+            scale: None,
+            sync: true,
+            unbuffered: false,
+            item: ItemKind::C32,
+        }
+    }
+
+    /// The rules no single parameter states: a path, a format for the
+    /// item type.
+    fn check(&self) -> Result<(), ParamError> {
+        check_file_params("file_sink", &self.path, self.format, self.item)
+    }
+
+    /// What the sink does with an existing file.
+    fn mode(&self) -> SinkMode {
+        if self.append {
+            SinkMode::Append
+        } else {
+            SinkMode::Truncate
+        }
+    }
+}
+
 /// Writes its input to a headerless recording of `format`: `Complex32`
 /// into complex formats, `f32` into real ones (encoded by [`SampleCodec`]:
 /// scaled, clipped and rounded, see [`sample_format`](crate::sample_format)),
 /// or `u8` bytes as they are.
 ///
 /// Writes are buffered (256 KiB at a time; large inputs in the
-/// file's own format go straight from the ring). Everything is written out
-/// and, unless [`sync`](Self::sync)`(false)`, `sync_data`'d when the
-/// flowgraph ends, is stopped, or fails elsewhere: items that reached the
-/// sink's input are never lost. A write error (a full disk) fails the run
-/// with an error naming the file and the byte offset; what was written
-/// before stays in the file.
+/// file's own format go straight from the ring), unless `unbuffered`.
+/// Everything is written out and, unless [`sync`](Self::sync)`(false)`,
+/// `sync_data`'d when the flowgraph ends, is stopped, or fails elsewhere:
+/// items that reached the sink's input are never lost. A write error (a
+/// full disk) fails the run with an error naming the file and the byte
+/// offset; what was written before stays in the file.
+///
+/// As GNU Radio's `open` and `set_unbuffered`, the file and `unbuffered`
+/// may change while the sink runs (see [`FileSinkParams`]): a new file is
+/// created (or opened for appending) at once, a file that cannot be is
+/// refused and the old one written on; otherwise the old file is written
+/// out, synced and closed, and the items from the next on go to the new
+/// one.
+///
+/// [`new`](Self::new) opens the file at once, so a path that cannot be
+/// written is an error there; [`from_params`](Self::from_params) (what the
+/// registry builds) opens it when the run starts.
 ///
 /// ```no_run
 /// use num_complex::Complex32;
@@ -46,12 +123,16 @@ pub enum SinkMode {
 /// ```
 pub struct FileSink<T: SampleItem> {
     input: StreamInput<T>,
+    params: FileSinkParams,
     codec: SampleCodec,
     passthrough: bool,
     /// Bytes of one input item once encoded.
     item_bytes: usize,
-    sync: bool,
-    out: Writer,
+    /// The file, once opened.
+    out: Option<Writer>,
+    /// An error closing a file the sink moved on from, returned by the
+    /// next `work`.
+    pending: Option<FileError>,
     /// An error from `finishing`, returned by `deinit`.
     deferred: Option<FileError>,
 }
@@ -71,6 +152,45 @@ struct Writer {
 }
 
 impl Writer {
+    /// Opens `path` for writing samples of `format`: truncated or appended
+    /// to, by `mode`.
+    ///
+    /// Errors: the file cannot be created or opened; in append mode, an
+    /// existing length that is not a whole number of items.
+    fn open(path: &Path, format: SampleFormat, mode: SinkMode) -> Result<Self, FileError> {
+        let mut options = OpenOptions::new();
+        match mode {
+            SinkMode::Truncate => options.write(true).create(true).truncate(true),
+            SinkMode::Append => options.append(true).create(true),
+        };
+        let file = options.open(path).map_err(|source| FileError::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let meta = file.metadata().map_err(|source| FileError::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let at = match mode {
+            SinkMode::Truncate => 0,
+            SinkMode::Append => {
+                if meta.is_file() {
+                    check_whole_items(path, meta.len(), format)?;
+                }
+                meta.len()
+            }
+        };
+        Ok(Writer {
+            file,
+            path: path.to_path_buf(),
+            buf: vec![0; BUFFER_BYTES].into_boxed_slice(),
+            filled: 0,
+            at,
+            failed: false,
+            regular: meta.is_file(),
+        })
+    }
+
     /// Writes all of `bytes`, or fails naming the offset it reached.
     fn write_out(&mut self, mut bytes: &[u8]) -> Result<(), FileError> {
         while !bytes.is_empty() {
@@ -171,49 +291,46 @@ impl<T: SampleItem> FileSink<T> {
         format: SampleFormat,
         mode: SinkMode,
     ) -> Result<Self, FileError> {
-        let path = path.as_ref().to_path_buf();
+        let path = path.as_ref();
         T::check_format(format).map_err(|source| FileError::Format {
-            path: path.clone(),
+            path: path.to_path_buf(),
             source,
         })?;
-        let mut options = OpenOptions::new();
-        match mode {
-            SinkMode::Truncate => options.write(true).create(true).truncate(true),
-            SinkMode::Append => options.append(true).create(true),
+        let params = FileSinkParams {
+            format: Some(format),
+            append: mode == SinkMode::Append,
+            ..FileSinkParams::new(path.to_string_lossy())
         };
-        let file = options.open(&path).map_err(|source| FileError::Open {
-            path: path.clone(),
-            source,
+        let mut sink = Self::from_params(params).map_err(|e| FileError::Param {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
         })?;
-        let meta = file.metadata().map_err(|source| FileError::Open {
-            path: path.clone(),
-            source,
-        })?;
-        let at = match mode {
-            SinkMode::Truncate => 0,
-            SinkMode::Append => {
-                if meta.is_file() {
-                    check_whole_items(&path, meta.len(), format)?;
-                }
-                meta.len()
-            }
+        sink.out = Some(Writer::open(path, format, mode)?);
+        Ok(sink)
+    }
+
+    /// A sink with `params`, the file opened when the run starts (the item
+    /// type is `T`'s; `params.item` is what the registry builds from).
+    ///
+    /// Errors: a parameter out of its range, a format that does not fit
+    /// `T`.
+    pub fn from_params(mut params: FileSinkParams) -> Result<Self, ParamError> {
+        params.item = T::KIND;
+        params.validate()?;
+        let format = stored_format(params.format, params.item);
+        let codec = match params.scale {
+            Some(scale) => SampleCodec::with_scale(format, scale)
+                .map_err(|e| ParamError::new("file_sink", "scale", e.to_string()))?,
+            None => SampleCodec::new(format),
         };
-        let codec = SampleCodec::new(format);
         Ok(Self {
             input: StreamInput::new("in"),
             passthrough: T::is_passthrough(&codec),
             item_bytes: format.bytes_per_item() / T::per_stored_item(format),
             codec,
-            sync: true,
-            out: Writer {
-                file,
-                path,
-                buf: vec![0; BUFFER_BYTES].into_boxed_slice(),
-                filled: 0,
-                at,
-                failed: false,
-                regular: meta.is_file(),
-            },
+            params,
+            out: None,
+            pending: None,
             deferred: None,
         })
     }
@@ -235,10 +352,11 @@ impl<T: SampleItem> FileSink<T> {
     pub fn scale(mut self, scale: f64) -> Result<Self, FileError> {
         self.codec = SampleCodec::with_scale(self.codec.format(), scale).map_err(|source| {
             FileError::Format {
-                path: self.out.path.clone(),
+                path: self.path().to_path_buf(),
                 source,
             }
         })?;
+        self.params.scale = Some(scale);
         self.passthrough = T::is_passthrough(&self.codec);
         Ok(self)
     }
@@ -247,18 +365,43 @@ impl<T: SampleItem> FileSink<T> {
     /// the samples are on the disk, not only in the page cache, when `run`
     /// returns).
     pub fn sync(mut self, on: bool) -> Self {
-        self.sync = on;
+        self.params.sync = on;
         self
+    }
+
+    /// Hands every call's items to the file at once instead of gathering
+    /// them (GNU Radio's `set_unbuffered`).
+    pub fn unbuffered(mut self, on: bool) -> Self {
+        self.params.unbuffered = on;
+        self
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &FileSinkParams {
+        &self.params
     }
 
     /// The file.
     pub fn path(&self) -> &Path {
-        &self.out.path
+        match &self.out {
+            Some(out) => &out.path,
+            None => Path::new(&self.params.path),
+        }
     }
 
-    /// The file offset of the next byte: its length, once the run ended.
+    /// The file offset of the next byte: its length, once the run ended
+    /// (0 before the file is open).
     pub fn file_len(&self) -> u64 {
-        self.out.at + self.out.filled as u64
+        self.out.as_ref().map_or(0, |o| o.at + o.filled as u64)
+    }
+
+    /// Opens the file the parameters name now.
+    fn open_path(&self) -> Result<Writer, FileError> {
+        Writer::open(
+            Path::new(&self.params.path),
+            self.codec.format(),
+            self.params.mode(),
+        )
     }
 
     /// Writes what the input shows (buffered).
@@ -268,13 +411,22 @@ impl<T: SampleItem> FileSink<T> {
         if n == 0 {
             return Ok(());
         }
+        let Some(out) = self.out.as_mut() else {
+            return Ok(());
+        };
         if self.passthrough {
-            self.out.push(bytemuck::cast_slice(items))?;
+            out.push(bytemuck::cast_slice(items))?;
         } else {
-            self.out.encode(&self.codec, items, self.item_bytes)?;
+            out.encode(&self.codec, items, self.item_bytes)?;
         }
         self.input.consume(n);
         Ok(())
+    }
+
+    /// Writes out what is buffered, then syncs when asked to.
+    fn close_out(out: &mut Writer, sync: bool) -> Result<(), FileError> {
+        out.flush()?;
+        if sync { out.sync() } else { Ok(()) }
     }
 }
 
@@ -283,16 +435,53 @@ impl<T: SampleItem> Block for FileSink<T> {
         Ports::new().input(&mut self.input)
     }
 
+    fn params(&mut self) -> Option<&mut dyn rfgraph::params::ParamSet> {
+        Some(&mut self.params)
+    }
+
+    fn params_changed(&mut self, name: &str) -> Result<(), BoxError> {
+        if name == "path" {
+            // The new file first: one that cannot be opened leaves the old
+            // one in use.
+            let new = self.open_path()?;
+            if let Some(mut old) = self.out.replace(new)
+                && !old.failed
+                && let Err(e) = Self::close_out(&mut old, self.params.sync)
+            {
+                // A write error of the old file fails the run, as in `work`.
+                self.pending.get_or_insert(e);
+            }
+        }
+        Ok(())
+    }
+
     fn is_blocking(&self) -> bool {
         true
     }
 
+    /// Creates (or opens for appending) the file, unless the constructor
+    /// did.
+    fn init(&mut self) -> Result<(), BoxError> {
+        if self.out.is_none() {
+            self.out = Some(self.open_path()?);
+        }
+        Ok(())
+    }
+
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        if let Some(e) = self.pending.take() {
+            return Err(e.into());
+        }
+        if self.out.is_none() {
+            return Err(format!("`{}` is not open", self.params.path).into());
+        }
         self.take_input()?;
-        if self.input.is_finished() {
-            // The last call: write out now, so that an error fails the
-            // run from `work`.
-            self.out.flush()?;
+        if (self.params.unbuffered || self.input.is_finished())
+            && let Some(out) = self.out.as_mut()
+        {
+            // Unbuffered, or the last call: write out now, so that an
+            // error fails the run from `work`.
+            out.flush()?;
         }
         Ok(())
     }
@@ -301,20 +490,21 @@ impl<T: SampleItem> Block for FileSink<T> {
     /// writes whatever reached the input and the buffer, then syncs.
     /// Errors wait for `deinit`.
     fn finishing(&mut self) {
-        if self.out.failed {
+        if self.out.as_ref().is_none_or(|o| o.failed) {
             return;
         }
-        let result = self
-            .take_input()
-            .and_then(|()| self.out.flush())
-            .and_then(|()| if self.sync { self.out.sync() } else { Ok(()) });
+        let sync = self.params.sync;
+        let result = self.take_input().and_then(|()| match self.out.as_mut() {
+            Some(out) => Self::close_out(out, sync),
+            None => Ok(()),
+        });
         if let Err(e) = result {
             self.deferred = Some(e);
         }
     }
 
     fn deinit(&mut self) -> Result<(), BoxError> {
-        match self.deferred.take() {
+        match self.pending.take().or(self.deferred.take()) {
             Some(e) => Err(e.into()),
             None => Ok(()),
         }
@@ -323,32 +513,16 @@ impl<T: SampleItem> Block for FileSink<T> {
 
 /// The registry entry: `file_sink`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use super::{FILE_KINDS, format_of, format_param};
     use num_complex::Complex32;
-    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
+    use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 
-    BlockSpec::new(
+    BlockSpec::of::<FileSinkParams>(
         "file_sink",
         "File Operators",
         "Writes its input to a raw recording.",
         |p| {
-            let kind = p.item_type()?;
-            let format = format_of(p, kind)?;
-            let path = p.string("path")?;
-            let mode = if p.bool("append")? {
-                SinkMode::Append
-            } else {
-                SinkMode::Truncate
-            };
-            let scale: Option<f64> = p.opt("scale")?;
-            let sync = p.bool("sync")?;
-            rfgraph::for_item_kinds!(p, kind, { C32 => Complex32, F32 => f32, U8 => u8 } as T => {
-                let fail = |e: FileError| p.refused(e);
-                let mut sink = FileSink::<T>::new(&path, format, mode).map_err(fail)?;
-                if let Some(s) = scale {
-                    sink = sink.scale(s).map_err(fail)?;
-                }
-                sink.sync(sync)
+            rfgraph::for_item_kinds!(p.item, { C32 => Complex32, F32 => f32, U8 => u8 } as T => {
+                FileSink::<T>::from_params(p)?
             })
         },
     )
@@ -357,27 +531,13 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
          formats, `f32` into real ones (scaled, clipped and rounded for integer \
          formats), `u8` bytes as they are. GNU Radio's `blocks_file_sink` (`cf32`/`f32` \
          as in memory, the default here). The file is created (or, with `append`, \
-         opened for appending) when the block is built. Everything that reached the \
+         opened for appending) when the run starts. Everything that reached the \
          sink is written out however the run ends; a write error fails the run naming \
-         the file and byte offset.",
+         the file and byte offset. As GNU Radio's `open` and `set_unbuffered`, `path` \
+         and `unbuffered` may change while it runs: a new file is opened at once (one \
+         that cannot be is refused, the old one written on), the old one written out, \
+         synced and closed, and the items from the next on go to the new one; \
+         `unbuffered` hands every call's items to the file at once.",
     )
-    .param(ParamSpec::string("path").doc("the file to write"))
-    .param(format_param())
-    .param(
-        ParamSpec::bool("append")
-            .default(false)
-            .doc("add to the end of an existing file instead of replacing it"),
-    )
-    .param(
-        ParamSpec::float("scale")
-            .optional()
-            .doc("multiplier before rounding to an integer format (its full scale when not set)"),
-    )
-    .param(
-        ParamSpec::bool("sync")
-            .default(true)
-            .doc("sync the data to the disk when the run ends"),
-    )
-    .param(ParamSpec::item_type(&FILE_KINDS))
     .input(PortSpec::new("in", PortItem::OfType))
 }

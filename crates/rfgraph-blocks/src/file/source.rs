@@ -1,8 +1,9 @@
 //! `FileSource`: plays a raw recording, converting its samples on the fly.
 
-use super::{FileError, check_whole_items};
+use super::{FileError, check_file_params, check_whole_items, stored_format};
 use crate::sample_format::{SampleCodec, SampleFormat, SampleItem};
-use rfgraph::{Block, BoxError, Ports, StreamOutput, WorkIo};
+use rfgraph::params::ItemKind;
+use rfgraph::{Block, BoxError, ParamError, ParamSet, Pmt, Ports, StreamOutput, WorkIo};
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;
@@ -12,6 +13,106 @@ use std::time::{Duration, Instant};
 /// Stored bytes converted per step: a read of this size and its output
 /// stay in L2 between the kernel's copy and the conversion.
 const CONVERT_CHUNK_BYTES: usize = 32 * 1024;
+
+/// The parameters of [`FileSource`] (`file_source`, GNU Radio's
+/// `blocks_file_source`). `path`, `repeat` and `begin_tag` may change
+/// while it runs.
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct FileSourceParams {
+    /// the recording; a new one plays from `offset` from the next item on,
+    /// the old one closed (GNU Radio's `open`)
+    #[param(alias = "file", settable)]
+    pub path: String,
+    /// stored sample format: cu8, cs8, cs16, cf32, f32, i16, u8 or any SigMF
+    /// datatype (ci16_le, rf64_be, ...); by default the items as they are
+    /// (c32: cf32, f32: f32, u8: u8)
+    pub format: Option<SampleFormat>,
+    /// stored items to skip, in every pass and every file
+    #[param(default = 0, unit = "items")]
+    pub offset: u64,
+    /// stored items to play (to the end when not set)
+    #[param(unit = "items")]
+    pub length: Option<u64>,
+    /// play the range again and again; a change applies at the end of the
+    /// pass under way
+    #[param(default = false, settable)]
+    pub repeat: bool,
+    /// divisor of integer samples (the format's full scale when not set)
+    #[param(above = 0.0)]
+    pub scale: Option<f64>,
+    /// pace the output in wall-clock time
+    #[param(unit = "items/s", above = 0.0)]
+    pub throttle: Option<f64>,
+    /// tag the first item with this rate (`core:sample_rate`)
+    #[param(unit = "Hz", above = 0.0)]
+    pub sample_rate: Option<f64>,
+    /// tag the first item of every pass with this key and the number of
+    /// passes repeated before it while it was set (GNU Radio's begin tag);
+    /// no tag when not set
+    #[param(settable)]
+    pub begin_tag: Option<String>,
+    /// stream item type
+    #[param(name = "type", kinds(C32, F32, U8))]
+    pub item: ItemKind,
+}
+
+impl FileSourceParams {
+    /// Plays all of `path` once, its items as they are stored in memory
+    /// (the rest at its defaults).
+    pub fn new(path: impl Into<String>) -> Self {
+        Self {
+            path: path.into(),
+            format: None,
+            offset: 0,
+            length: None,
+            repeat: false,
+            scale: None,
+            throttle: None,
+            sample_rate: None,
+            begin_tag: None,
+            item: ItemKind::C32,
+        }
+    }
+
+    /// The rules no single parameter states: a path, a format for the
+    /// item type.
+    fn check(&self) -> Result<(), ParamError> {
+        check_file_params("file_source", &self.path, self.format, self.item)
+    }
+
+    /// The format stored items are in.
+    fn stored_format(&self) -> SampleFormat {
+        stored_format(self.format, self.item)
+    }
+}
+
+/// An open recording.
+struct Opened {
+    file: File,
+    path: PathBuf,
+    /// Whole stored items in the file when checked last.
+    items: u64,
+}
+
+impl Opened {
+    /// Opens `path` and counts its items of `format`.
+    ///
+    /// Errors: the file cannot be opened, is a directory, or does not hold
+    /// a whole number of items.
+    fn open(path: &Path, format: SampleFormat) -> Result<Self, FileError> {
+        let file = File::open(path).map_err(|source| FileError::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let items = stat_items(&file, path, format)?;
+        Ok(Self {
+            file,
+            path: path.to_path_buf(),
+            items,
+        })
+    }
+}
 
 /// Reads a headerless recording of `format` and writes its samples as `T`:
 /// `Complex32` for complex formats, `f32` for real ones (converted by
@@ -33,6 +134,16 @@ const CONVERT_CHUNK_BYTES: usize = 32 * 1024;
 /// block and copy. [`sample_rate`](Self::sample_rate) attaches a
 /// `core:sample_rate` tag to the first item.
 ///
+/// As GNU Radio's `open` and `set_begin_tag`, the file, `repeat` and the
+/// begin tag may change while the source runs (see
+/// [`FileSourceParams`]): a new file is opened and checked at once (a
+/// file that cannot play is refused and the old one plays on) and plays
+/// from the next item on.
+///
+/// [`new`](Self::new) opens the file at once, so a missing file is an
+/// error there; [`from_params`](Self::from_params) (what the registry
+/// builds) opens it when the run starts.
+///
 /// ```no_run
 /// use num_complex::Complex32;
 /// use rfgraph_blocks::{FileSource, SampleFormat};
@@ -43,8 +154,7 @@ const CONVERT_CHUNK_BYTES: usize = 32 * 1024;
 /// ```
 pub struct FileSource<T: SampleItem> {
     output: StreamOutput<T>,
-    path: PathBuf,
-    file: File,
+    params: FileSourceParams,
     codec: SampleCodec,
     /// The stored bytes are the output items: read straight into the ring.
     passthrough: bool,
@@ -52,19 +162,16 @@ pub struct FileSource<T: SampleItem> {
     bytes_per_item: u64,
     /// Output items per stored item.
     per_item: usize,
-    /// Whole stored items in the file when checked last.
-    file_items: u64,
-    offset: u64,
-    length: Option<u64>,
-    repeat: bool,
-    throttle: Option<f64>,
-    sample_rate: Option<f64>,
+    /// The recording, once opened.
+    opened: Option<Opened>,
     /// Stored items read in the current pass.
     pos: u64,
     /// Stored items produced in total.
     sent: u64,
     started: Option<Instant>,
     buf: Vec<u8>,
+    /// The value of the next begin tag: passes repeated while it was set.
+    passes: i64,
 }
 
 impl<T: SampleItem> FileSource<T> {
@@ -75,66 +182,87 @@ impl<T: SampleItem> FileSource<T> {
     /// where the incomplete item starts); `format` does not convert to `T`
     /// (a real format for `Complex32`, a complex one for `f32`).
     pub fn new(path: impl AsRef<Path>, format: SampleFormat) -> Result<Self, FileError> {
-        let path = path.as_ref().to_path_buf();
+        let path = path.as_ref();
         T::check_format(format).map_err(|source| FileError::Format {
-            path: path.clone(),
+            path: path.to_path_buf(),
             source,
         })?;
-        let file = File::open(&path).map_err(|source| FileError::Open {
-            path: path.clone(),
-            source,
+        let params = FileSourceParams {
+            format: Some(format),
+            ..FileSourceParams::new(path.to_string_lossy())
+        };
+        let mut src = Self::from_params(params).map_err(|e| FileError::Param {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
         })?;
-        let file_items = stat_items(&file, &path, format)?;
-        let codec = SampleCodec::new(format);
+        src.opened = Some(Opened::open(path, format)?);
+        Ok(src)
+    }
+
+    /// A source with `params`, the file opened when the run starts (the
+    /// item type is `T`'s; `params.item` is what the registry builds from).
+    ///
+    /// Errors: a parameter out of its range, a format that does not convert
+    /// to `T`.
+    pub fn from_params(mut params: FileSourceParams) -> Result<Self, ParamError> {
+        params.item = T::KIND;
+        params.validate()?;
+        let format = params.stored_format();
+        let codec = match params.scale {
+            Some(scale) => SampleCodec::with_scale(format, scale)
+                .map_err(|e| ParamError::new("file_source", "scale", e.to_string()))?,
+            None => SampleCodec::new(format),
+        };
         Ok(Self {
             output: StreamOutput::new("out"),
             passthrough: T::is_passthrough(&codec),
             bytes_per_item: format.bytes_per_item() as u64,
             per_item: T::per_stored_item(format),
-            path,
-            file,
             codec,
-            file_items,
-            offset: 0,
-            length: None,
-            repeat: false,
-            throttle: None,
-            sample_rate: None,
+            params,
+            opened: None,
             pos: 0,
             sent: 0,
             started: None,
             buf: Vec::new(),
+            passes: 0,
         })
+    }
+
+    /// `self` with parameters changed by `change`, checked, and the range
+    /// checked against the file when it is open.
+    fn adjusted(mut self, change: impl FnOnce(&mut FileSourceParams)) -> Result<Self, FileError> {
+        change(&mut self.params);
+        self.params.validate().map_err(|e| FileError::Param {
+            path: self.path().to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        self.check_range()?;
+        Ok(self)
     }
 
     /// Starts `items` stored items into the file (and there again on every
     /// repetition).
     ///
     /// Errors: the offset (with the length, if set) reaches past the end.
-    pub fn offset(mut self, items: u64) -> Result<Self, FileError> {
-        self.offset = items;
-        self.check_range()?;
-        Ok(self)
+    pub fn offset(self, items: u64) -> Result<Self, FileError> {
+        self.adjusted(|p| p.offset = items)
     }
 
     /// Plays `items` stored items from the offset instead of everything up
     /// to the end.
     ///
     /// Errors: offset plus length reach past the end.
-    pub fn length(mut self, items: u64) -> Result<Self, FileError> {
-        self.length = Some(items);
-        self.check_range()?;
-        Ok(self)
+    pub fn length(self, items: u64) -> Result<Self, FileError> {
+        self.adjusted(|p| p.length = Some(items))
     }
 
     /// Plays the range again and again (`true`) or once (`false`, the
     /// default).
     ///
     /// Errors: repeating an empty range (it would never produce anything).
-    pub fn repeat(mut self, on: bool) -> Result<Self, FileError> {
-        self.repeat = on;
-        self.check_range()?;
-        Ok(self)
+    pub fn repeat(self, on: bool) -> Result<Self, FileError> {
+        self.adjusted(|p| p.repeat = on)
     }
 
     /// Divides stored values by `scale` instead of the format's default
@@ -144,10 +272,11 @@ impl<T: SampleItem> FileSource<T> {
     pub fn scale(mut self, scale: f64) -> Result<Self, FileError> {
         self.codec = SampleCodec::with_scale(self.codec.format(), scale).map_err(|source| {
             FileError::Format {
-                path: self.path.clone(),
+                path: self.path().to_path_buf(),
                 source,
             }
         })?;
+        self.params.scale = Some(scale);
         self.passthrough = T::is_passthrough(&self.codec);
         Ok(self)
     }
@@ -157,29 +286,43 @@ impl<T: SampleItem> FileSource<T> {
     /// long-run average, not a smooth pace).
     ///
     /// Errors: a rate that is not a positive finite number.
-    pub fn throttle(mut self, items_per_second: f64) -> Result<Self, FileError> {
+    pub fn throttle(self, items_per_second: f64) -> Result<Self, FileError> {
         if !(items_per_second.is_finite() && items_per_second > 0.0) {
             return Err(FileError::Param {
-                path: self.path.clone(),
+                path: self.path().to_path_buf(),
                 reason: format!(
                     "the throttle rate must be a positive number of items per second, \
                      not {items_per_second}"
                 ),
             });
         }
-        self.throttle = Some(items_per_second);
-        Ok(self)
+        self.adjusted(|p| p.throttle = Some(items_per_second))
     }
 
     /// Attaches a `core:sample_rate` tag (`f64`, Hz) to the first item.
     pub fn sample_rate(mut self, hz: f64) -> Self {
-        self.sample_rate = Some(hz);
+        self.params.sample_rate = Some(hz);
         self
+    }
+
+    /// Tags the first item of every pass with `key` (GNU Radio's
+    /// `set_begin_tag`); see [`FileSourceParams::begin_tag`].
+    pub fn begin_tag(mut self, key: impl Into<String>) -> Self {
+        self.params.begin_tag = Some(key.into());
+        self
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &FileSourceParams {
+        &self.params
     }
 
     /// The file.
     pub fn path(&self) -> &Path {
-        &self.path
+        match &self.opened {
+            Some(o) => &o.path,
+            None => Path::new(&self.params.path),
+        }
     }
 
     /// The codec in use (format and scale).
@@ -187,10 +330,12 @@ impl<T: SampleItem> FileSource<T> {
         &self.codec
     }
 
-    /// Stored items in one pass over the range.
+    /// Stored items in one pass over the range (0 before the file is open).
     pub fn items_per_pass(&self) -> u64 {
-        self.length
-            .unwrap_or(self.file_items.saturating_sub(self.offset))
+        let total = self.opened.as_ref().map_or(0, |o| o.items);
+        self.params
+            .length
+            .unwrap_or(total.saturating_sub(self.params.offset))
     }
 
     /// Stored items produced so far.
@@ -198,44 +343,57 @@ impl<T: SampleItem> FileSource<T> {
         self.sent
     }
 
-    fn range_error(&self, reason: String) -> FileError {
-        FileError::Range {
-            path: self.path.clone(),
-            reason,
+    /// Checks the range against the open file (nothing to check before it
+    /// is open).
+    fn check_range(&self) -> Result<(), FileError> {
+        match &self.opened {
+            Some(o) => self.check_range_of(o),
+            None => Ok(()),
         }
     }
 
-    fn check_range(&self) -> Result<(), FileError> {
-        let bpi = self.bytes_per_item;
+    /// Checks offset, length and repeat against the recording `o`.
+    fn check_range_of(&self, o: &Opened) -> Result<(), FileError> {
+        let bpi = self.bytes_per_item as u128;
         let fmt = self.codec.format();
-        let total = self.file_items;
-        if self.offset > total {
-            return Err(self.range_error(format!(
-                "offset {} items (byte offset {}) is past the end: the file holds {total} \
-                 `{fmt}` items ({} bytes)",
-                self.offset,
-                self.offset * bpi,
-                total * bpi
+        let total = o.items;
+        let (offset, length) = (self.params.offset, self.params.length);
+        let fail = |reason: String| FileError::Range {
+            path: o.path.clone(),
+            reason,
+        };
+        if offset > total {
+            return Err(fail(format!(
+                "offset {offset} items (byte offset {}) is past the end: the file holds \
+                 {total} `{fmt}` items ({} bytes)",
+                offset as u128 * bpi,
+                total as u128 * bpi
             )));
         }
-        if let Some(len) = self.length
-            && len > total - self.offset
+        if let Some(len) = length
+            && len > total - offset
         {
-            return Err(self.range_error(format!(
-                "offset {} plus length {len} items reach byte offset {}, past the end: the \
-                 file holds {total} `{fmt}` items ({} bytes)",
-                self.offset,
-                (self.offset as u128 + len as u128) * bpi as u128,
-                total * bpi
+            return Err(fail(format!(
+                "offset {offset} plus length {len} items reach byte offset {}, past the end: \
+                 the file holds {total} `{fmt}` items ({} bytes)",
+                (offset as u128 + len as u128) * bpi,
+                total as u128 * bpi
             )));
         }
-        if self.repeat && self.items_per_pass() == 0 {
-            return Err(self.range_error(format!(
-                "nothing to repeat: the range from item {} holds no items",
-                self.offset
+        if self.params.repeat && length.unwrap_or(total - offset) == 0 {
+            return Err(fail(format!(
+                "nothing to repeat: the range from item {offset} holds no items"
             )));
         }
         Ok(())
+    }
+
+    /// Opens the recording the parameters name now, checked for the
+    /// range.
+    fn open_path(&self) -> Result<Opened, FileError> {
+        let opened = Opened::open(Path::new(&self.params.path), self.codec.format())?;
+        self.check_range_of(&opened)?;
+        Ok(opened)
     }
 }
 
@@ -292,19 +450,47 @@ impl<T: SampleItem> Block for FileSource<T> {
         Ports::new().output(&mut self.output)
     }
 
+    fn params(&mut self) -> Option<&mut dyn rfgraph::params::ParamSet> {
+        Some(&mut self.params)
+    }
+
+    fn params_changed(&mut self, name: &str) -> Result<(), BoxError> {
+        match name {
+            "path" => {
+                // Opened and checked before anything changes: a file that
+                // cannot play leaves the old one playing.
+                let opened = self.open_path()?;
+                self.opened = Some(opened);
+                self.pos = 0;
+            }
+            "repeat" => self.check_range()?,
+            _ => {}
+        }
+        Ok(())
+    }
+
     fn is_blocking(&self) -> bool {
         true
     }
 
-    /// Checks the file again: it may have changed since the constructor.
+    /// Opens the file, or checks it again when it is open already: it may
+    /// have changed since the constructor.
     fn init(&mut self) -> Result<(), BoxError> {
-        self.file_items = stat_items(&self.file, &self.path, self.codec.format())?;
-        self.check_range()?;
+        match &mut self.opened {
+            Some(o) => {
+                o.items = stat_items(&o.file, &o.path, self.codec.format())?;
+                self.check_range()?;
+            }
+            None => self.opened = Some(self.open_path()?),
+        }
         Ok(())
     }
 
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
         let pass = self.items_per_pass();
+        let Some(opened) = &self.opened else {
+            return Err(format!("`{}` is not open", self.params.path).into());
+        };
         if self.pos == pass {
             // Only an empty range played once gets here.
             io.finish();
@@ -313,7 +499,7 @@ impl<T: SampleItem> Block for FileSource<T> {
         let per = self.per_item;
         let out = self.output.slice();
         let mut n = ((out.len() / per) as u64).min(pass - self.pos);
-        if let Some(rate) = self.throttle {
+        if let Some(rate) = self.params.throttle {
             let start = *self.started.get_or_insert_with(Instant::now);
             let allowed = (start.elapsed().as_secs_f64() * rate) as u64;
             let budget = allowed.saturating_sub(self.sent);
@@ -329,10 +515,15 @@ impl<T: SampleItem> Block for FileSource<T> {
         }
         let n = n as usize;
         let bpi = self.bytes_per_item as usize;
-        let at = (self.offset + self.pos) * self.bytes_per_item;
+        let at = (self.params.offset + self.pos) * self.bytes_per_item;
         let out = &mut out[..n * per];
         if self.passthrough {
-            read_full(&self.file, &self.path, bytemuck::cast_slice_mut(out), at)?;
+            read_full(
+                &opened.file,
+                &opened.path,
+                bytemuck::cast_slice_mut(out),
+                at,
+            )?;
         } else {
             let chunk = (CONVERT_CHUNK_BYTES / bpi).max(1);
             let mut buf = std::mem::take(&mut self.buf);
@@ -344,7 +535,9 @@ impl<T: SampleItem> Block for FileSource<T> {
                 }
                 let k = chunk.min(n - done);
                 let bytes = &mut buf[..k * bpi];
-                if let Err(e) = read_full(&self.file, &self.path, bytes, at + (done * bpi) as u64) {
+                if let Err(e) =
+                    read_full(&opened.file, &opened.path, bytes, at + (done * bpi) as u64)
+                {
                     break Err(e);
                 }
                 self.codec
@@ -355,16 +548,24 @@ impl<T: SampleItem> Block for FileSource<T> {
             result?;
         }
         if self.sent == 0
-            && let Some(hz) = self.sample_rate
+            && let Some(hz) = self.params.sample_rate
         {
             self.output.add_tag(0, "core:sample_rate", hz);
+        }
+        if self.pos == 0
+            && let Some(key) = &self.params.begin_tag
+        {
+            self.output.add_tag(0, key, Pmt::I64(self.passes));
         }
         self.output.produce(n * per);
         self.pos += n as u64;
         self.sent += n as u64;
         if self.pos == pass {
-            if self.repeat {
+            if self.params.repeat {
                 self.pos = 0;
+                if self.params.begin_tag.is_some() {
+                    self.passes += 1;
+                }
             } else {
                 io.finish();
             }
@@ -375,39 +576,16 @@ impl<T: SampleItem> Block for FileSource<T> {
 
 /// The registry entry: `file_source`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use super::{FILE_KINDS, format_of, format_param};
     use num_complex::Complex32;
-    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
+    use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 
-    BlockSpec::new(
+    BlockSpec::of::<FileSourceParams>(
         "file_source",
         "File Operators",
         "Plays a raw recording, converting its samples on the fly.",
         |p| {
-            let kind = p.item_type()?;
-            let format = format_of(p, kind)?;
-            let path = p.string("path")?;
-            let (offset, repeat) = (p.u64("offset")?, p.bool("repeat")?);
-            let length: Option<u64> = p.opt("length")?;
-            let scale: Option<f64> = p.opt("scale")?;
-            let throttle: Option<f64> = p.opt("throttle")?;
-            let rate: Option<f64> = p.opt("sample_rate")?;
-            rfgraph::for_item_kinds!(p, kind, { C32 => Complex32, F32 => f32, U8 => u8 } as T => {
-                let fail = |e: FileError| p.refused(e);
-                let mut src = FileSource::<T>::new(&path, format).map_err(fail)?.offset(offset).map_err(fail)?;
-                if let Some(n) = length {
-                    src = src.length(n).map_err(fail)?;
-                }
-                if let Some(s) = scale {
-                    src = src.scale(s).map_err(fail)?;
-                }
-                if let Some(r) = throttle {
-                    src = src.throttle(r).map_err(fail)?;
-                }
-                if let Some(r) = rate {
-                    src = src.sample_rate(r);
-                }
-                src.repeat(repeat).map_err(fail)?
+            rfgraph::for_item_kinds!(p.item, { C32 => Complex32, F32 => f32, U8 => u8 } as T => {
+                FileSource::<T>::from_params(p)?
             })
         },
     )
@@ -417,18 +595,15 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
          `rfgraph_blocks::sample_format`), or `u8` for the stored bytes as they are. \
          GNU Radio's `blocks_file_source` (whose files are `cf32`/`f32` as stored, the \
          default here). Offsets and lengths count stored items. The file is opened \
-         when the block is built, so a missing file is an error before anything runs. \
+         when the run starts, so a missing file fails the run before anything runs. \
          `throttle` paces the output in wall-clock time; `sample_rate` tags the first \
-         item with `core:sample_rate`.",
+         item with `core:sample_rate`. As GNU Radio's `open` and `set_begin_tag`, \
+         `path`, `repeat` and `begin_tag` may change while it runs: a new file is \
+         opened and checked at once and plays from `offset` from the next item on (a \
+         file that cannot play is refused; the old one plays on), a change of `repeat` \
+         applies at the end of the pass under way (GNU Radio's `open` would restart \
+         the file), and `begin_tag` tags the first item of every pass that starts \
+         while it is set.",
     )
-    .param(ParamSpec::string("path").doc("the recording"))
-    .param(format_param())
-    .param(ParamSpec::uint("offset").default(0u64).unit("items").doc("stored items to skip"))
-    .param(ParamSpec::uint("length").optional().unit("items").doc("stored items to play (to the end when not set)"))
-    .param(ParamSpec::bool("repeat").default(false).doc("play the range again and again"))
-    .param(ParamSpec::float("scale").optional().doc("divisor of integer samples (the format's full scale when not set)"))
-    .param(ParamSpec::float("throttle").optional().unit("items/s").doc("pace the output in wall-clock time"))
-    .param(ParamSpec::float("sample_rate").optional().unit("Hz").doc("tag the first item with this rate"))
-    .param(ParamSpec::item_type(&FILE_KINDS))
     .output(PortSpec::new("out", PortItem::OfType))
 }

@@ -5,7 +5,47 @@
 use super::chunked::Chunked;
 use super::distributions::BLOCK;
 use crate::limit::Limit;
-use rfgraph::{Block, BoxError, ParamError, Ports, StreamOutput, WorkIo};
+use rfgraph::params::ItemKind;
+use rfgraph::{Block, BoxError, ParamError, ParamSet, Ports, StreamOutput, WorkIo};
+
+/// The parameters of [`RandomBytes`] (`random_uniform_source`, GNU
+/// Radio's `analog_random_uniform_source_b`).
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct RandomBytesParams {
+    /// smallest value
+    #[param(default = 0, max = 255)]
+    pub minimum: u16,
+    /// one above the largest value, above `minimum`
+    #[param(default = 256, min = 1, max = 256)]
+    pub maximum: u16,
+    /// seed of the generator
+    #[param(default = 0)]
+    pub seed: u64,
+    /// stop after this many items (endless when not set)
+    #[param(unit = "items")]
+    pub items: Option<u64>,
+    /// stream item type
+    #[param(name = "type", kinds(U8))]
+    pub item: ItemKind,
+}
+
+impl RandomBytesParams {
+    /// The range holds a value.
+    fn check(&self) -> Result<(), ParamError> {
+        if self.minimum >= self.maximum {
+            return Err(ParamError::new(
+                "random_uniform_source",
+                "maximum",
+                format!(
+                    "the range [{}, {}) is empty: maximum must be above minimum",
+                    self.minimum, self.maximum
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
 
 /// Seeded uniformly distributed bytes, all 256 values or a range
 /// `[minimum, maximum)` like GNU Radio's `random_uniform_source_b`.
@@ -21,11 +61,10 @@ use rfgraph::{Block, BoxError, ParamError, Ports, StreamOutput, WorkIo};
 /// - `out`: `u8`
 ///
 /// # Parameters
-/// - `seed`: any `u64`.
-/// - `minimum`, `maximum` ([`range`](Self::range)): the half-open range of
-///   values, `0 ≤ minimum < maximum ≤ 256`; all bytes by default.
-/// - `limit` ([`limit`](Self::limit)): stop after this many bytes;
-///   endless by default.
+/// [`RandomBytesParams`]: the half-open range of values
+/// (`0 ≤ minimum < maximum ≤ 256`, all bytes by default, or
+/// [`range`](Self::range)), the seed, and a limit
+/// ([`limit`](Self::limit)), endless by default.
 ///
 /// # Usage
 /// ```
@@ -45,43 +84,58 @@ use rfgraph::{Block, BoxError, ParamError, Ports, StreamOutput, WorkIo};
 pub struct RandomBytes {
     output: StreamOutput<u8>,
     stream: Chunked<u8>,
-    minimum: u8,
-    /// `maximum − minimum`, 1 to 256.
-    span: u32,
+    params: RandomBytesParams,
     limit: Limit,
 }
 
 impl RandomBytes {
     /// Endless bytes of every value, the stream of `seed`.
     pub fn new(seed: u64) -> Self {
+        Self::with(RandomBytesParams {
+            seed,
+            ..Default::default()
+        })
+    }
+
+    /// A source with `params`.
+    ///
+    /// Errors: an empty range, a bound beyond 256.
+    pub fn from_params(params: RandomBytesParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        Ok(Self::with(params))
+    }
+
+    fn with(params: RandomBytesParams) -> Self {
         Self {
             output: StreamOutput::new("out"),
-            stream: Chunked::new(seed),
-            minimum: 0,
-            span: 256,
-            limit: Limit::unlimited(),
+            stream: Chunked::new(params.seed),
+            limit: Limit::new(params.items),
+            params,
         }
     }
 
     /// Only values in `[minimum, maximum)`.
     ///
     /// Errors: `minimum >= maximum` or `maximum > 256`.
-    pub fn range(mut self, minimum: u16, maximum: u16) -> Result<Self, ParamError> {
-        if minimum >= maximum || maximum > 256 {
-            return Err(ParamError::new(
+    pub fn range(self, minimum: u16, maximum: u16) -> Result<Self, ParamError> {
+        let params = RandomBytesParams {
+            minimum,
+            maximum,
+            ..self.params
+        };
+        params.validate().map_err(|e| {
+            ParamError::new(
                 "RandomBytes",
                 "range",
-                format!("needs 0 ≤ minimum < maximum ≤ 256, not [{minimum}, {maximum})"),
-            ));
-        }
-        // minimum < maximum ≤ 256, so minimum ≤ 255.
-        self.minimum = minimum as u8;
-        self.span = u32::from(maximum - minimum);
-        Ok(self)
+                format!("needs 0 ≤ minimum < maximum ≤ 256, not [{minimum}, {maximum}): {e}"),
+            )
+        })?;
+        Ok(Self { params, ..self })
     }
 
     /// Stops after `items` bytes.
     pub fn limit(mut self, items: u64) -> Self {
+        self.params.items = Some(items);
         self.limit = Limit::of(items);
         self
     }
@@ -92,10 +146,16 @@ impl Block for RandomBytes {
         Ports::new().output(&mut self.output)
     }
 
+    fn params(&mut self) -> Option<&mut dyn rfgraph::params::ParamSet> {
+        Some(&mut self.params)
+    }
+
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
         let out = self.output.slice();
         let n = self.limit.allow(out.len());
-        let (minimum, span) = (self.minimum, u64::from(self.span));
+        // The check keeps minimum < maximum ≤ 256, so minimum ≤ 255.
+        let minimum = self.params.minimum as u8;
+        let span = u64::from(self.params.maximum - self.params.minimum);
         self.stream.fill(&mut out[..n], |rng, block| {
             if span == 256 {
                 let mut words = [0u64; BLOCK / 8];
@@ -121,27 +181,13 @@ impl Block for RandomBytes {
 
 /// The registry entry: `random_uniform_source`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use crate::spec_util::items_param;
-    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
+    use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 
-    BlockSpec::new(
+    BlockSpec::of::<RandomBytesParams>(
         "random_uniform_source",
         "Waveform Generators",
         "Seeded uniformly distributed bytes in [minimum, maximum).",
-        |p| {
-            let (min, max) = (p.get::<u32>("minimum")?, p.get::<u32>("maximum")?);
-            let narrow = |v: u32, name: &str| {
-                u16::try_from(v).map_err(|_| p.invalid(name, "must be at most 256"))
-            };
-            let block = RandomBytes::new(p.u64("seed")?)
-                .range(narrow(min, "minimum")?, narrow(max, "maximum")?)
-                .map_err(|e| p.invalid("maximum", e.to_string()))?;
-            let items: Option<u64> = p.opt("items")?;
-            Ok(Box::new(match items {
-                Some(n) => block.limit(n),
-                None => block,
-            }) as Box<dyn Block>)
-        },
+        |p| Ok(Box::new(RandomBytes::from_params(p)?)),
     )
     .doc(
         "GNU Radio's `analog_random_uniform_source_x` for bytes: values uniformly \
@@ -149,22 +195,5 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
          maximum ≤ 256`. The stream comes from a seeded generator in fixed-size blocks, \
          so a seed gives the same bytes on every scheduler. Endless unless `items` is set.",
     )
-    .param(
-        ParamSpec::uint("minimum")
-            .default(0u64)
-            .doc("smallest value"),
-    )
-    .param(
-        ParamSpec::uint("maximum")
-            .default(256u64)
-            .doc("one above the largest value"),
-    )
-    .param(
-        ParamSpec::uint("seed")
-            .default(0u64)
-            .doc("seed of the generator"),
-    )
-    .param(items_param())
-    .param(ParamSpec::item_type(&[ItemKind::U8]))
     .output(PortSpec::new("out", PortItem::OfType))
 }

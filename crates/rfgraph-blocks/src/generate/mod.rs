@@ -20,8 +20,8 @@ pub(crate) mod rng;
 mod signal;
 mod waveform;
 
-pub use bytes::RandomBytes;
-pub use noise::{NoiseItem, NoiseKind, NoiseSource};
+pub use bytes::{RandomBytes, RandomBytesParams};
+pub use noise::{NoiseItem, NoiseKind, NoiseSource, NoiseSourceParams};
 pub use signal::{SignalSource, SignalSourceParams};
 pub use waveform::{SignalItem, UnknownWaveform, Waveform};
 pub(crate) use {

@@ -1,6 +1,6 @@
 //! `NoiseSource`: seeded uniform or Gaussian noise for `f32` and
 //! `Complex32`, GNU Radio's `noise_source_f`/`noise_source_c`. Owns the
-//! block and its settings; the numbers come from `distributions`, the
+//! block and its parameters; the numbers come from `distributions`, the
 //! split-independent stream from `chunked`.
 
 use super::chunked::Chunked;
@@ -8,31 +8,30 @@ use super::distributions::{self, BLOCK};
 use super::rng::Xoshiro256PlusPlus;
 use crate::limit::Limit;
 use num_complex::Complex32;
-use rfgraph::{
-    Block, BoxError, Item, ParamError, ParamInfo, Pmt, Ports, Setting, Settings, StreamOutput,
-    WorkIo,
-};
+use rfgraph::params::{ItemKind, ParamChoice};
+use rfgraph::{Block, BoxError, Item, ParamError, ParamSet, Pmt, Ports, StreamOutput, WorkIo};
 use std::fmt;
 use std::str::FromStr;
 
-/// The distribution of a [`NoiseSource`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The distribution of a [`NoiseSource`]. As a parameter it is its name
+/// in any case; `normal` and GNU Radio's `GR_UNIFORM`/`GR_GAUSSIAN` parse
+/// too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, rfgraph::ParamChoice)]
 pub enum NoiseKind {
     /// Uniform in `(−amplitude, amplitude)` (complex: per component, with
     /// `amplitude/√2`).
+    #[choice(alias = "gr_uniform")]
     Uniform,
     /// Normal with standard deviation `amplitude` (complex: circular, of
     /// total power `amplitude²`).
+    #[choice(alias = "normal", alias = "gr_gaussian")]
     Gaussian,
 }
 
 impl NoiseKind {
-    /// The name the `kind` setting and flowgraph files use.
+    /// The name the `kind` parameter and flowgraph files use.
     pub fn name(self) -> &'static str {
-        match self {
-            NoiseKind::Uniform => "uniform",
-            NoiseKind::Gaussian => "gaussian",
-        }
+        self.choice_name()
     }
 }
 
@@ -48,13 +47,8 @@ impl FromStr for NoiseKind {
     /// `uniform` or `gaussian` in any case (`normal`, GNU Radio's
     /// `GR_UNIFORM`/`GR_GAUSSIAN` too).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "uniform" | "gr_uniform" => Ok(NoiseKind::Uniform),
-            "gaussian" | "normal" | "gr_gaussian" => Ok(NoiseKind::Gaussian),
-            _ => Err(format!(
-                "unknown noise kind `{s}` (expected uniform or gaussian)"
-            )),
-        }
+        NoiseKind::from_choice(s)
+            .ok_or_else(|| format!("unknown noise kind `{s}` (expected uniform or gaussian)"))
     }
 }
 
@@ -108,6 +102,30 @@ impl NoiseItem for Complex32 {
     }
 }
 
+/// The parameters of [`NoiseSource`] (`noise_source`, GNU Radio's
+/// `analog_noise_source_x`); the kind and the amplitude may change while
+/// it runs.
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct NoiseSourceParams {
+    /// the distribution, from the next item on (the rest of the current
+    /// block of 256 of the old one is dropped)
+    #[param(default = NoiseKind::Gaussian, alias = "noise_type", settable)]
+    pub kind: NoiseKind,
+    /// standard deviation (Gaussian) or bound (uniform), from the next item
+    /// on; a negative one flips the stream
+    #[param(default = 1.0, alias = "amp", settable)]
+    pub amplitude: f32,
+    /// seed of the generator
+    #[param(default = 0)]
+    pub seed: u64,
+    /// stop after this many items (endless when not set)
+    #[param(unit = "items")]
+    pub items: Option<u64>,
+    /// stream item type
+    #[param(name = "type", kinds(C32, F32))]
+    pub item: ItemKind,
+}
+
 /// Seeded noise, GNU Radio's `analog.noise_source_f` and `noise_source_c`
 /// (uniform and Gaussian).
 ///
@@ -125,19 +143,12 @@ impl NoiseItem for Complex32 {
 /// power `amplitude²`. Gaussian values stay below 6.66 standard deviations
 /// (a true normal exceeds that with probability 3·10⁻¹¹).
 ///
+/// # Parameters
+/// [`NoiseSourceParams`]; `kind` and `amplitude` have message inputs of
+/// their names (and of GNU Radio's, `noise_type` and `amp`).
+///
 /// # Stream Outputs
 /// - `out`: `T` (`f32` or `Complex32`)
-///
-/// # Message Inputs
-/// - `amplitude`: the amplitude (float), from the next item on.
-/// - `kind`: `uniform` or `gaussian` (string), from the next item on.
-///
-/// # Parameters
-/// - `kind`: see [`NoiseKind`].
-/// - `amplitude`: standard deviation (Gaussian) or bound (uniform); finite.
-/// - `seed`: any `u64`.
-/// - `limit` ([`limit`](Self::limit)): stop after this many items;
-///   endless by default.
 ///
 /// # Usage
 /// ```
@@ -157,23 +168,8 @@ impl NoiseItem for Complex32 {
 pub struct NoiseSource<T: NoiseItem> {
     output: StreamOutput<T>,
     stream: Chunked<T>,
-    kind: NoiseKind,
-    amplitude: f32,
+    params: NoiseSourceParams,
     limit: Limit,
-    settings: Settings<Self>,
-}
-
-/// `amplitude` if finite, else an error.
-fn check_amplitude(amplitude: f32) -> Result<f32, ParamError> {
-    if amplitude.is_finite() {
-        Ok(amplitude)
-    } else {
-        Err(ParamError::new(
-            "NoiseSource",
-            "amplitude",
-            format!("must be finite, not {amplitude}"),
-        ))
-    }
 }
 
 impl<T: NoiseItem> NoiseSource<T> {
@@ -181,79 +177,88 @@ impl<T: NoiseItem> NoiseSource<T> {
     ///
     /// Errors: a non-finite amplitude.
     pub fn new(kind: NoiseKind, amplitude: f32, seed: u64) -> Result<Self, ParamError> {
+        Self::from_params(NoiseSourceParams {
+            kind,
+            amplitude,
+            seed,
+            ..Default::default()
+        })
+    }
+
+    /// A source with `params` (the item type is `T`'s; `params.item` is
+    /// what the registry builds from).
+    ///
+    /// Errors: a parameter out of its range (a non-finite amplitude).
+    pub fn from_params(params: NoiseSourceParams) -> Result<Self, ParamError> {
+        params.validate()?;
         Ok(Self {
             output: StreamOutput::new("out"),
-            stream: Chunked::new(seed),
-            kind,
-            amplitude: check_amplitude(amplitude)?,
-            limit: Limit::unlimited(),
-            settings: Settings::new()
-                .with(
-                    Setting::try_new("amplitude", |s: &mut Self, a: f32| s.set_amplitude(a))
-                        .doc("standard deviation (gaussian) or bound (uniform)"),
-                )
-                .with(
-                    Setting::try_new("kind", |s: &mut Self, k: String| {
-                        k.parse().map(|k| s.set_kind(k))
-                    })
-                    .doc("uniform or gaussian"),
-                ),
+            stream: Chunked::new(params.seed),
+            limit: Limit::new(params.items),
+            params,
         })
     }
 
     /// Stops after `items` items.
     pub fn limit(mut self, items: u64) -> Self {
+        self.params.items = Some(items);
         self.limit = Limit::of(items);
         self
     }
 
     /// Changes the amplitude from the next item on.
+    ///
+    /// Errors: a non-finite amplitude (nothing changes).
     pub fn set_amplitude(&mut self, amplitude: f32) -> Result<(), ParamError> {
-        self.amplitude = check_amplitude(amplitude)?;
-        Ok(())
+        self.params
+            .set("amplitude", Pmt::F64(f64::from(amplitude)))
+            .map_err(|e| ParamError::new("NoiseSource", "amplitude", e.to_string()))
     }
 
     /// Changes the distribution from the next item on (the rest of the
     /// current block of the old one is dropped).
     pub fn set_kind(&mut self, kind: NoiseKind) {
-        if kind != self.kind {
-            self.kind = kind;
+        if kind != self.params.kind {
+            self.params.kind = kind;
             self.stream.discard();
         }
     }
 
     /// The amplitude.
     pub fn amplitude(&self) -> f32 {
-        self.amplitude
+        self.params.amplitude
     }
 
     /// The distribution.
     pub fn kind(&self) -> NoiseKind {
-        self.kind
+        self.params.kind
     }
 }
 
 impl<T: NoiseItem> Block for NoiseSource<T> {
     fn ports(&mut self) -> Ports<'_> {
-        self.settings
-            .message_inputs(Ports::new().output(&mut self.output))
+        Ports::new().output(&mut self.output)
     }
 
-    fn handle_message(&mut self, port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
-        Settings::dispatch(self, |s| &mut s.settings, port, msg)
+    fn params(&mut self) -> Option<&mut dyn rfgraph::params::ParamSet> {
+        Some(&mut self.params)
     }
 
-    fn settings(&self) -> Vec<ParamInfo> {
-        self.settings.infos()
+    fn params_changed(&mut self, name: &str) -> Result<(), BoxError> {
+        if name == "kind" {
+            // The block of the old distribution made ahead goes.
+            self.stream.discard();
+        }
+        Ok(())
     }
 
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
         let out = self.output.slice();
         let n = self.limit.allow(out.len());
-        let kind = self.kind;
+        let kind = self.params.kind;
         self.stream
             .fill(&mut out[..n], |rng, block| T::unit_block(kind, rng, block));
-        T::scale(&mut out[..n], self.amplitude);
+        T::scale(&mut out[..n], self.params.amplitude);
         self.output.produce(n);
         self.limit.spend(n, io);
         Ok(())
@@ -262,30 +267,13 @@ impl<T: NoiseItem> Block for NoiseSource<T> {
 
 /// The registry entry: `noise_source`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use crate::spec_util::items_param;
-    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
+    use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 
-    BlockSpec::new(
+    BlockSpec::of::<NoiseSourceParams>(
         "noise_source",
         "Waveform Generators",
         "Seeded uniform or Gaussian noise.",
-        |p| {
-            let kind: NoiseKind = p
-                .string("kind")?
-                .parse()
-                .map_err(|e: String| p.invalid("kind", e))?;
-            let amplitude = p.f32("amplitude")?;
-            let seed = p.u64("seed")?;
-            let items: Option<u64> = p.opt("items")?;
-            rfgraph::for_item_kinds!(p, p.item_type()?, { F32 => f32, C32 => Complex32 } as T => {
-                let block = NoiseSource::<T>::new(kind, amplitude, seed)
-                    .map_err(|e| p.invalid("amplitude", e.to_string()))?;
-                match items {
-                    Some(n) => block.limit(n),
-                    None => block,
-                }
-            })
-        },
+        |p| rfgraph::for_item_kinds!(p.item, { F32 => f32, C32 => Complex32 } as T => NoiseSource::<T>::from_params(p)?),
     )
     .doc(
         "GNU Radio's `analog_noise_source_x` for its uniform and Gaussian kinds: \
@@ -293,27 +281,8 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
          power `amplitude²`); uniform noise lies in `(−amplitude, amplitude)` (complex: \
          per component, with `amplitude/√2`). The numbers come from a seeded generator \
          in fixed-size blocks, so a seed gives the same stream on every scheduler. \
-         `amplitude` and `kind` are settable while it runs. Endless unless `items` is set.",
+         `amplitude` and `kind` may change while it runs (GNU Radio's `set_amplitude` \
+         and `set_type`), from the next item on. Endless unless `items` is set.",
     )
-    .param(
-        ParamSpec::string("kind")
-            .default("gaussian")
-            .choices(&["uniform", "gaussian"])
-            .doc("the distribution")
-            .settable(),
-    )
-    .param(
-        ParamSpec::float("amplitude")
-            .default(1.0)
-            .doc("standard deviation (Gaussian) or bound (uniform)")
-            .settable(),
-    )
-    .param(
-        ParamSpec::uint("seed")
-            .default(0u64)
-            .doc("seed of the generator"),
-    )
-    .param(items_param())
-    .param(ParamSpec::item_type(&[ItemKind::C32, ItemKind::F32]))
     .output(PortSpec::new("out", PortItem::OfType))
 }

@@ -11,6 +11,13 @@ pub trait SampleItem: rfgraph::Item {
     /// The type's name in messages.
     const NAME: &'static str;
 
+    /// The item kind flowgraph files call this type.
+    const KIND: rfgraph::params::ItemKind;
+
+    /// The format of these items as they are in memory (`cf32`, `f32`,
+    /// `u8`): what a file block stores when given no format.
+    const NATIVE: SampleFormat;
+
     /// Checks that `format` converts to this item type.
     ///
     /// Errors: [`SampleFormatError::ItemMismatch`] (`Complex32` from a real
@@ -39,6 +46,8 @@ fn mismatch(format: SampleFormat, item: &'static str) -> SampleFormatError {
 
 impl SampleItem for Complex32 {
     const NAME: &'static str = "Complex32";
+    const KIND: rfgraph::params::ItemKind = rfgraph::params::ItemKind::C32;
+    const NATIVE: SampleFormat = SampleFormat::CF32;
 
     fn check_format(format: SampleFormat) -> Result<(), SampleFormatError> {
         if format.is_complex() {
@@ -77,6 +86,8 @@ impl SampleItem for Complex32 {
 
 impl SampleItem for f32 {
     const NAME: &'static str = "f32";
+    const KIND: rfgraph::params::ItemKind = rfgraph::params::ItemKind::F32;
+    const NATIVE: SampleFormat = SampleFormat::F32;
 
     fn check_format(format: SampleFormat) -> Result<(), SampleFormatError> {
         if format.is_complex() {
@@ -115,6 +126,8 @@ impl SampleItem for f32 {
 
 impl SampleItem for u8 {
     const NAME: &'static str = "u8";
+    const KIND: rfgraph::params::ItemKind = rfgraph::params::ItemKind::U8;
+    const NATIVE: SampleFormat = SampleFormat::U8;
 
     fn check_format(_format: SampleFormat) -> Result<(), SampleFormatError> {
         Ok(())

@@ -373,6 +373,53 @@ impl fmt::Display for SampleFormat {
     }
 }
 
+/// Every name [`SampleFormat::parse`] takes, in lower case: an optional
+/// `c`/`r`, a scalar name (`s` and `i` both signed), an optional `_le`/`_be`.
+static SPELLINGS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+    let scalars = [
+        "f32", "f64", "i8", "s8", "i16", "s16", "i32", "s32", "u8", "u16", "u32",
+    ];
+    ["", "c", "r"]
+        .iter()
+        .flat_map(|prefix| {
+            scalars.iter().flat_map(move |scalar| {
+                ["", "_le", "_be"]
+                    .iter()
+                    .map(move |suffix| format!("{prefix}{scalar}{suffix}"))
+            })
+        })
+        .collect()
+});
+
+/// A sample format as a parameter: a text [`SampleFormat::parse`] takes;
+/// the choices listed are one name per format (the raw tools' name of the
+/// little-endian ones, SigMF's of the big-endian ones).
+impl rfgraph::params::ParamValue for SampleFormat {
+    const TYPE: rfgraph::params::ParamType = rfgraph::params::ParamType::String;
+
+    fn from_pmt(pmt: rfgraph::Pmt) -> Result<Self, rfgraph::params::PmtTypeError> {
+        match &pmt {
+            rfgraph::Pmt::String(s) => SampleFormat::parse(s).ok(),
+            _ => None,
+        }
+        .ok_or_else(|| rfgraph::params::PmtTypeError::new(Self::TYPE, &pmt))
+    }
+
+    fn to_pmt(&self) -> rfgraph::Pmt {
+        rfgraph::Pmt::from(self.raw_name().unwrap_or(self.sigmf_name()))
+    }
+
+    fn choices() -> Vec<&'static str> {
+        SampleFormat::all()
+            .map(|f| f.raw_name().unwrap_or(f.sigmf_name()))
+            .collect()
+    }
+
+    fn spellings() -> Vec<&'static str> {
+        SPELLINGS.iter().map(String::as_str).collect()
+    }
+}
+
 impl std::str::FromStr for SampleFormat {
     type Err = SampleFormatError;
 

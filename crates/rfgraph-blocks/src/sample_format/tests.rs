@@ -83,6 +83,31 @@ fn every_sigmf_name_parses_back_to_its_format() {
     assert_eq!(names.len(), 28, "names are distinct");
 }
 
+/// As a parameter, a format takes exactly the names `parse` takes (any
+/// case), lists one choice per format, and reads back as itself.
+#[test]
+fn a_format_parameter_takes_every_name_parse_takes() {
+    use rfgraph::Pmt;
+    use rfgraph::params::{ParamSpec, ParamValue};
+    let spec = ParamSpec::of::<SampleFormat>("format");
+    assert_eq!(spec.choices.len(), 28);
+    for name in SampleFormat::spellings() {
+        let f = SampleFormat::parse(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(SampleFormat::from_pmt(Pmt::from(name)).unwrap(), f);
+        assert!(
+            spec.check(&Pmt::from(name.to_ascii_uppercase())).is_ok(),
+            "{name}"
+        );
+    }
+    for f in SampleFormat::all() {
+        assert!(spec.check(&Pmt::from(f.sigmf_name())).is_ok(), "{f}");
+        assert_eq!(SampleFormat::from_pmt(f.to_pmt()).unwrap(), f);
+    }
+    let e = spec.check(&Pmt::from("cs17")).unwrap_err().to_string();
+    assert!(e.contains("`cs17` is not one of cf32, cf32_be"), "{e}");
+    assert!(SampleFormat::from_pmt(Pmt::F64(1.0)).is_err());
+}
+
 #[test]
 fn raw_tool_names_mean_what_the_tools_write() {
     use ScalarType::*;

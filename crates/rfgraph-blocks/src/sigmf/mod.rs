@@ -84,8 +84,8 @@ pub use info::{RecordingInfo, Summary, format_from_extension, format_hz};
 pub use meta::{Annotation, Capture, Global, SIGMF_VERSION, SigmfMeta};
 pub use parse::MAX_META_BYTES;
 pub use recording::{DATA_EXT, META_EXT, SigmfRecording, is_sigmf_name, recording_paths};
-pub use sink::SigmfSink;
-pub use source::SigmfSource;
+pub use sink::{SigmfSink, SigmfSinkParams};
+pub use source::{SigmfSource, SigmfSourceParams};
 pub use tags::{json_to_pmt, pmt_to_json, tag_keys};
 pub(crate) use {sink::spec as sink_spec, source::spec as source_spec};
 

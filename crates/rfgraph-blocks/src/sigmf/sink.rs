@@ -8,18 +8,80 @@
 //! the file and byte offset. Tags become captures and annotations through
 //! `tags::MetaBuilder`.
 
+use super::datetime;
 use super::error::SigmfError;
 use super::meta::{Capture, Global, SIGMF_VERSION, SigmfMeta};
 use super::recording::recording_paths;
 use super::tags::{MetaBuilder, Rate};
+use crate::file::stored_format;
 use crate::sample_format::{SampleCodec, SampleFormat, SampleItem};
-use rfgraph::{Block, BoxError, Ports, StreamInput, Tag, WorkIo};
+use rfgraph::params::ItemKind;
+use rfgraph::{Block, BoxError, ParamError, ParamSet, Ports, StreamInput, Tag, WorkIo};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Encoded bytes gathered before a write to the data file.
 const FLUSH_BYTES: usize = 1 << 20;
+
+/// The parameters of [`SigmfSink`] (`sigmf_sink`).
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct SigmfSinkParams {
+    /// the recording: `x.sigmf-meta`, `x.sigmf-data` or `x`
+    #[param(alias = "file")]
+    pub path: String,
+    /// stored sample format: a SigMF datatype (`ci16_le`, `rf32_le`, ...) or
+    /// a raw tool's name (`cu8`, `cs16`, ...); by default the items as they
+    /// are (c32: cf32, f32: f32, u8: u8)
+    pub format: Option<SampleFormat>,
+    /// `core:sample_rate` (from the first tag when not set)
+    #[param(unit = "Hz", above = 0.0)]
+    pub sample_rate: Option<f64>,
+    /// centre frequency of the first capture
+    #[param(unit = "Hz")]
+    pub frequency: Option<f64>,
+    /// `core:datetime` of the first sample (ISO 8601)
+    pub datetime: Option<String>,
+    /// `core:description`
+    pub description: Option<String>,
+    /// `core:author`
+    pub author: Option<String>,
+    /// `core:hw`
+    pub hw: Option<String>,
+    /// stream item type
+    #[param(name = "type", kinds(C32, F32, U8))]
+    pub item: ItemKind,
+}
+
+impl SigmfSinkParams {
+    /// Writes the recording `path` names, items as they are stored in
+    /// memory (the rest at its defaults).
+    pub fn new(path: impl Into<String>) -> Self {
+        Self {
+            path: path.into(),
+            format: None,
+            sample_rate: None,
+            frequency: None,
+            datetime: None,
+            description: None,
+            author: None,
+            hw: None,
+            item: ItemKind::C32,
+        }
+    }
+
+    /// The path names one recording, the format takes the items, the
+    /// datetime is one SigMF reads back.
+    fn check(&self) -> Result<(), ParamError> {
+        super::source::check_path("sigmf_sink", &self.path)?;
+        crate::file::check_file_params("sigmf_sink", &self.path, self.format, self.item)?;
+        if let Some(d) = &self.datetime {
+            datetime::check(d).map_err(|e| ParamError::new("sigmf_sink", "datetime", e))?;
+        }
+        Ok(())
+    }
+}
 
 /// Writes its input as a SigMF recording: `x.sigmf-data` as items arrive,
 /// `x.sigmf-meta` when the block starts (global fields, no segments yet)
@@ -39,6 +101,10 @@ const FLUSH_BYTES: usize = 1 << 20;
 /// stay, cut to whole items; the metadata is written for them; and the
 /// run fails with [`SigmfError::Write`] naming the file and byte offset.
 ///
+/// [`create`](Self::create) creates the data file at once, so a path that
+/// cannot be written is an error there; [`from_params`](Self::from_params)
+/// (what the registry builds) creates it when the run starts.
+///
 /// ```no_run
 /// use num_complex::Complex32;
 /// use rfgraph_blocks::SampleFormat;
@@ -52,12 +118,14 @@ const FLUSH_BYTES: usize = 1 << 20;
 /// ```
 pub struct SigmfSink<T: SampleItem> {
     input: StreamInput<T>,
+    params: SigmfSinkParams,
     codec: SampleCodec,
     /// Stream items per stored sample (1, or its bytes for `u8`).
     per: usize,
     meta_path: PathBuf,
     data_path: PathBuf,
-    file: File,
+    /// The data file, once created.
+    file: Option<File>,
     global: Global,
     builder: MetaBuilder,
     /// Encoded samples not yet written.
@@ -95,62 +163,125 @@ impl<T: SampleItem> SigmfSink<T> {
                 reason: format!("stores {want} (or u8) items, not `{}`", T::NAME),
             });
         }
-        let file =
-            File::create(&data_path).map_err(|e| SigmfError::io(&data_path, "cannot create", e))?;
+        let params = SigmfSinkParams {
+            format: Some(datatype),
+            ..SigmfSinkParams::new(path.as_ref().to_string_lossy())
+        };
+        let mut sink = Self::with(params, meta_path, data_path);
+        sink.create_data()?;
+        Ok(sink)
+    }
+
+    /// A sink with `params`, the data file created when the run starts
+    /// (the item type is `T`'s; `params.item` is what the registry builds
+    /// from).
+    ///
+    /// Errors: a parameter out of its range, a path that names no
+    /// recording, a format that does not take `T` items.
+    pub fn from_params(mut params: SigmfSinkParams) -> Result<Self, ParamError> {
+        params.item = T::KIND;
+        params.validate()?;
+        let (meta_path, data_path) = recording_paths(Path::new(&params.path))
+            .map_err(|e| ParamError::new("sigmf_sink", "path", e.to_string()))?;
+        let mut sink = Self::with(params.clone(), meta_path, data_path);
+        if let Some(rate) = params.sample_rate {
+            sink = sink.with_sample_rate(rate);
+        }
+        if let Some(f) = params.frequency {
+            sink = sink.with_frequency(f);
+        }
+        if let Some(d) = params.datetime {
+            sink = sink.with_datetime(d);
+        }
+        if let Some(d) = params.description {
+            sink = sink.with_description(d);
+        }
+        if let Some(a) = params.author {
+            sink = sink.with_author(a);
+        }
+        if let Some(h) = params.hw {
+            sink = sink.with_hw(h);
+        }
+        Ok(sink)
+    }
+
+    /// The sink for checked `params` and the recording's two files, the
+    /// data file not created yet.
+    fn with(params: SigmfSinkParams, meta_path: PathBuf, data_path: PathBuf) -> Self {
+        let datatype = stored_format(params.format, params.item);
         let mut global = Global::new(datatype);
         global.recorder = Some(format!("rfgraph {}", env!("CARGO_PKG_VERSION")));
         let per = T::per_stored_item(datatype);
-        Ok(Self {
+        Self {
             input: StreamInput::new("in").with_min_items(per),
+            params,
             codec: SampleCodec::new(datatype),
             per,
             builder: MetaBuilder::new(&meta_path, Rate::FromTags(None), Vec::new()),
             meta_path,
             data_path,
-            file,
+            file: None,
             global,
             buf: Vec::new(),
             written_bytes: 0,
             failed: false,
             finalized: false,
             deferred: None,
-        })
+        }
+    }
+
+    /// Creates (or empties) the data file.
+    fn create_data(&mut self) -> Result<(), SigmfError> {
+        let file = File::create(&self.data_path)
+            .map_err(|e| SigmfError::io(&self.data_path, "cannot create", e))?;
+        self.file = Some(file);
+        Ok(())
     }
 
     /// Sets `core:sample_rate`; `core:sample_rate` tags are then ignored.
     pub fn with_sample_rate(mut self, rate: f64) -> Self {
         self.builder.rate = Rate::Fixed(rate);
+        self.params.sample_rate = Some(rate);
         self
     }
 
     /// The centre frequency of the first capture (tags may change it later).
     pub fn with_frequency(mut self, hz: f64) -> Self {
         self.first_capture().frequency = Some(hz);
+        self.params.frequency = Some(hz);
         self
     }
 
     /// The `core:datetime` of the first sample (ISO 8601, e.g.
     /// `2024-05-01T12:00:00Z`).
     pub fn with_datetime(mut self, datetime: impl Into<String>) -> Self {
-        self.first_capture().datetime = Some(datetime.into());
+        let datetime = datetime.into();
+        self.first_capture().datetime = Some(datetime.clone());
+        self.params.datetime = Some(datetime);
         self
     }
 
     /// Sets `core:description`.
     pub fn with_description(mut self, text: impl Into<String>) -> Self {
-        self.global.description = Some(text.into());
+        let text = text.into();
+        self.global.description = Some(text.clone());
+        self.params.description = Some(text);
         self
     }
 
     /// Sets `core:author`.
     pub fn with_author(mut self, text: impl Into<String>) -> Self {
-        self.global.author = Some(text.into());
+        let text = text.into();
+        self.global.author = Some(text.clone());
+        self.params.author = Some(text);
         self
     }
 
     /// Sets `core:hw`.
     pub fn with_hw(mut self, text: impl Into<String>) -> Self {
-        self.global.hw = Some(text.into());
+        let text = text.into();
+        self.global.hw = Some(text.clone());
+        self.params.hw = Some(text);
         self
     }
 
@@ -175,7 +306,16 @@ impl<T: SampleItem> SigmfSink<T> {
         if let Some(rate) = global.sample_rate {
             self.builder.rate = Rate::Fixed(rate);
         }
+        self.params.sample_rate = global.sample_rate;
+        self.params.description = self.global.description.clone();
+        self.params.author = self.global.author.clone();
+        self.params.hw = self.global.hw.clone();
         self
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &SigmfSinkParams {
+        &self.params
     }
 
     /// The metadata file.
@@ -208,20 +348,30 @@ impl<T: SampleItem> SigmfSink<T> {
     /// Writes the gathered bytes. On failure, cuts the file to whole
     /// samples and names the offset where the write failed.
     fn flush(&mut self) -> Result<(), SigmfError> {
+        let Some(file) = self.file.as_mut() else {
+            return Ok(());
+        };
         let mut done = 0;
+        let mut failure = None;
         while done < self.buf.len() {
-            match self.file.write(&self.buf[done..]) {
+            match file.write(&self.buf[done..]) {
                 Ok(0) => {
-                    let e = std::io::Error::new(
+                    failure = Some(std::io::Error::new(
                         std::io::ErrorKind::WriteZero,
                         "the file took no more bytes",
-                    );
-                    return Err(self.write_failed(done, e));
+                    ));
+                    break;
                 }
                 Ok(n) => done += n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(self.write_failed(done, e)),
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
             }
+        }
+        if let Some(e) = failure {
+            return Err(self.write_failed(done, e));
         }
         self.written_bytes += done as u64;
         self.buf.clear();
@@ -233,9 +383,11 @@ impl<T: SampleItem> SigmfSink<T> {
         let offset = self.written_bytes + done as u64;
         let item = self.codec.format().bytes_per_item() as u64;
         let whole = offset / item * item;
-        if whole != offset {
+        if whole != offset
+            && let Some(file) = &self.file
+        {
             // A torn item: cut it off so the data stays whole items.
-            let _ = self.file.set_len(whole);
+            let _ = file.set_len(whole);
         }
         self.written_bytes = whole;
         self.buf.clear();
@@ -253,12 +405,20 @@ impl<T: SampleItem> SigmfSink<T> {
             return Ok(());
         }
         self.finalized = true;
+        if self.file.is_none() {
+            // Never created: no recording to describe.
+            return Ok(());
+        }
         let data = if self.failed { Ok(()) } else { self.flush() };
-        let synced = self.file.sync_data().map_err(|e| SigmfError::Write {
-            file: self.data_path.clone(),
-            offset: self.written_bytes,
-            cause: e,
-        });
+        let synced = self
+            .file
+            .as_ref()
+            .map_or(Ok(()), File::sync_data)
+            .map_err(|e| SigmfError::Write {
+                file: self.data_path.clone(),
+                offset: self.written_bytes,
+                cause: e,
+            });
         let meta = self.meta().write(&self.meta_path);
         data.and(synced).and(meta)
     }
@@ -269,11 +429,18 @@ impl<T: SampleItem> Block for SigmfSink<T> {
         Ports::new().input(&mut self.input)
     }
 
+    fn params(&mut self) -> Option<&mut dyn rfgraph::params::ParamSet> {
+        Some(&mut self.params)
+    }
+
     fn is_blocking(&self) -> bool {
         true
     }
 
     fn init(&mut self) -> Result<(), BoxError> {
+        if self.file.is_none() {
+            self.create_data()?;
+        }
         // A valid recording from the start: a run killed outright still
         // leaves metadata that describes its data file.
         self.builder.meta(&self.global, 0).write(&self.meta_path)?;
@@ -345,48 +512,16 @@ impl<T: SampleItem> Block for SigmfSink<T> {
 
 /// The registry entry: `sigmf_sink`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use crate::file::{FILE_KINDS, format_of};
     use num_complex::Complex32;
-    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
+    use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 
-    BlockSpec::new(
+    BlockSpec::of::<SigmfSinkParams>(
         "sigmf_sink",
         "File Operators",
         "Writes its input as a SigMF recording, tags as captures and annotations.",
         |p| {
-            let kind = p.item_type()?;
-            let format = format_of(p, kind)?;
-            let path = p.string("path")?;
-            let rate: Option<f64> = p.opt("sample_rate")?;
-            let frequency: Option<f64> = p.opt("frequency")?;
-            let text = |name: &str| p.opt::<String>(name);
-            let (datetime, description, author, hw) = (
-                text("datetime")?,
-                text("description")?,
-                text("author")?,
-                text("hw")?,
-            );
-            rfgraph::for_item_kinds!(p, kind, { C32 => Complex32, F32 => f32, U8 => u8 } as T => {
-                let mut sink = SigmfSink::<T>::create(&path, format).map_err(|e| p.refused(e))?;
-                if let Some(r) = rate {
-                    sink = sink.with_sample_rate(r);
-                }
-                if let Some(f) = frequency {
-                    sink = sink.with_frequency(f);
-                }
-                if let Some(d) = datetime.clone() {
-                    sink = sink.with_datetime(d);
-                }
-                if let Some(d) = description.clone() {
-                    sink = sink.with_description(d);
-                }
-                if let Some(a) = author.clone() {
-                    sink = sink.with_author(a);
-                }
-                if let Some(h) = hw.clone() {
-                    sink = sink.with_hw(h);
-                }
-                sink
+            rfgraph::for_item_kinds!(p.item, { C32 => Complex32, F32 => f32, U8 => u8 } as T => {
+                SigmfSink::<T>::from_params(p)?
             })
         },
     )
@@ -398,32 +533,5 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
          annotations, and the first `core:sample_rate` gives the rate unless \
          `sample_rate` is set.",
     )
-    .param(ParamSpec::string("path").doc("the recording: `x.sigmf-meta`, `x.sigmf-data` or `x`"))
-    .param(crate::file::format_param())
-    .param(
-        ParamSpec::float("sample_rate")
-            .optional()
-            .unit("Hz")
-            .doc("`core:sample_rate` (from the first tag when not set)"),
-    )
-    .param(
-        ParamSpec::float("frequency")
-            .optional()
-            .unit("Hz")
-            .doc("centre frequency of the first capture"),
-    )
-    .param(
-        ParamSpec::string("datetime")
-            .optional()
-            .doc("`core:datetime` of the first sample (ISO 8601)"),
-    )
-    .param(
-        ParamSpec::string("description")
-            .optional()
-            .doc("`core:description`"),
-    )
-    .param(ParamSpec::string("author").optional().doc("`core:author`"))
-    .param(ParamSpec::string("hw").optional().doc("`core:hw`"))
-    .param(ParamSpec::item_type(&FILE_KINDS))
     .input(PortSpec::new("in", PortItem::OfType))
 }

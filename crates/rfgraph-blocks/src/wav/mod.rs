@@ -20,6 +20,6 @@ mod sink;
 mod source;
 
 pub use error::WavError;
-pub use sink::{WavFormat, WavSink};
-pub use source::WavSource;
+pub use sink::{WavFormat, WavSink, WavSinkParams};
+pub use source::{WavSource, WavSourceParams};
 pub(crate) use {sink::spec as sink_spec, source::spec as source_spec};

@@ -6,7 +6,8 @@
 use super::error::WavError;
 use super::ports::channel_port;
 use hound::{SampleFormat, WavSpec, WavWriter};
-use rfgraph::{Block, BoxError, Ports, StreamInput, WorkIo};
+use rfgraph::params::limits;
+use rfgraph::{Block, BoxError, ParamError, ParamSet, Ports, StreamInput, WorkIo};
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
@@ -14,8 +15,9 @@ use std::path::{Path, PathBuf};
 /// Frames written per call at most (bounds the scratch buffer).
 const CHUNK: usize = 8192;
 
-/// How [`WavSink`] stores samples.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// How [`WavSink`] stores samples. As a parameter it is `pcm16` or
+/// `float32`, in any case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, rfgraph::ParamChoice)]
 pub enum WavFormat {
     /// 16-bit integer PCM: `x · 2^15`, rounded half to even, saturated to
     /// `[−32768, 32767]` (NaN becomes 0).
@@ -41,6 +43,47 @@ fn quantise(x: f32) -> i16 {
     (x * 32768.0).round_ties_even() as i16
 }
 
+/// The parameters of [`WavSink`] (`wavfile_sink`, GNU Radio's
+/// `blocks_wavfile_sink`); `path` may change while it runs.
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct WavSinkParams {
+    /// the file to create; a new one takes the frames from the next on, the
+    /// old one finished with a valid header (GNU Radio's `open`)
+    #[param(alias = "file", settable)]
+    pub path: String,
+    /// number of channels (inputs)
+    #[param(default = 1, min = 1, max = limits::MAX_PORTS, alias = "nchan")]
+    pub channels: usize,
+    /// the rate stored in the header
+    #[param(default = 48_000, unit = "Hz", min = 1, alias = "samp_rate")]
+    pub sample_rate: u32,
+    /// how samples are stored
+    #[param(default = WavFormat::Pcm16)]
+    pub format: WavFormat,
+}
+
+impl WavSinkParams {
+    /// Writes one channel at 48 kHz as 16-bit PCM to `path` (the rest at
+    /// its defaults).
+    pub fn new(path: impl Into<String>) -> Self {
+        Self {
+            path: path.into(),
+            channels: 1,
+            sample_rate: 48_000,
+            format: WavFormat::Pcm16,
+        }
+    }
+
+    /// A path to write.
+    fn check(&self) -> Result<(), ParamError> {
+        if self.path.trim().is_empty() {
+            return Err(ParamError::new("wavfile_sink", "path", "names no file"));
+        }
+        Ok(())
+    }
+}
+
 /// Writes a WAV file from one `f32` input per channel, GNU Radio's
 /// `blocks.wavfile_sink`.
 ///
@@ -58,6 +101,11 @@ fn quantise(x: f32) -> i16 {
 /// reaching it fails the run, with the file complete up to there. Tags
 /// are not stored.
 ///
+/// As GNU Radio's `open`, the path may change while the sink runs: the new
+/// file is created at once (a path that cannot be written is refused and
+/// the old file written on), the old one finished with a valid header, and
+/// the frames from the next on go to the new one.
+///
 /// The block writes in `work`, so it is a blocking block: it gets a thread
 /// of its own under every scheduler.
 ///
@@ -67,10 +115,7 @@ fn quantise(x: f32) -> i16 {
 ///   others hold beyond it are dropped.
 ///
 /// # Parameters
-/// - `path`: the file to create.
-/// - `channels`: 1 to 65535.
-/// - `sample_rate`: Hz, above 0, stored in the header.
-/// - `format`: [`WavFormat::Pcm16`] or [`WavFormat::Float32`].
+/// [`WavSinkParams`].
 ///
 /// # Usage
 /// ```
@@ -99,13 +144,18 @@ fn quantise(x: f32) -> i16 {
 /// ```
 pub struct WavSink {
     inputs: Vec<StreamInput<f32>>,
+    params: WavSinkParams,
+    /// The file being written.
     path: PathBuf,
     spec: WavSpec,
-    format: WavFormat,
     writer: Option<WavWriter<BufWriter<File>>>,
+    /// Frames in the file being written.
     frames: u64,
     max_frames: u64,
     scratch: Vec<f32>,
+    /// An error finishing a file the sink moved on from, returned by the
+    /// next `work`.
+    pending: Option<WavError>,
     /// An error from finalising in `finishing`, reported by `deinit`.
     late_error: Option<WavError>,
 }
@@ -114,38 +164,51 @@ impl WavSink {
     /// A sink writing `channels` channels at `sample_rate` Hz in `format`
     /// to `path` (created when the run starts).
     ///
-    /// Errors: no channels or more than 65535, a sample rate of 0.
+    /// Errors: no channels or more than [`limits::MAX_PORTS`], a sample
+    /// rate of 0.
     pub fn new(
         path: impl AsRef<Path>,
         channels: usize,
         sample_rate: u32,
         format: WavFormat,
     ) -> Result<Self, WavError> {
-        let channels_u16 = u16::try_from(channels)
-            .ok()
-            .filter(|&c| c > 0)
-            .ok_or_else(|| WavError::Param {
-                block: "WavSink",
-                param: "channels",
-                reason: format!("must be 1 to 65535, not {channels}"),
-            })?;
-        if sample_rate == 0 {
-            return Err(WavError::Param {
-                block: "WavSink",
-                param: "sample_rate",
-                reason: "must be above 0 Hz".into(),
-            });
-        }
-        let spec = match format {
+        let path = path.as_ref();
+        let params = WavSinkParams {
+            channels,
+            sample_rate,
+            format,
+            ..WavSinkParams::new(path.to_string_lossy())
+        };
+        let mut sink = Self::from_params(params).map_err(|e| WavError::Param {
+            block: "WavSink",
+            param: match e.param.as_str() {
+                "channels" => "channels",
+                "sample_rate" => "sample_rate",
+                _ => "path",
+            },
+            reason: e.reason,
+        })?;
+        sink.path = path.to_path_buf();
+        Ok(sink)
+    }
+
+    /// A sink with `params` (the file created when the run starts).
+    ///
+    /// Errors: a parameter out of its range.
+    pub fn from_params(params: WavSinkParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        // Checked: 1 to MAX_PORTS channels.
+        let channels = params.channels as u16;
+        let spec = match params.format {
             WavFormat::Pcm16 => WavSpec {
-                channels: channels_u16,
-                sample_rate,
+                channels,
+                sample_rate: params.sample_rate,
                 bits_per_sample: 16,
                 sample_format: SampleFormat::Int,
             },
             WavFormat::Float32 => WavSpec {
-                channels: channels_u16,
-                sample_rate,
+                channels,
+                sample_rate: params.sample_rate,
                 bits_per_sample: 32,
                 sample_format: SampleFormat::Float,
             },
@@ -153,29 +216,35 @@ impl WavSink {
         // The RIFF and data lengths are 32-bit, and the largest header
         // hound writes (WAVE_FORMAT_EXTENSIBLE) takes 68 bytes of the RIFF
         // length.
-        let frame_bytes = format.bytes() * channels as u64;
+        let frame_bytes = params.format.bytes() * params.channels as u64;
         let max_frames = (u64::from(u32::MAX) - 68) / frame_bytes;
         Ok(Self {
-            inputs: (0..channels)
+            inputs: (0..params.channels)
                 .map(|c| StreamInput::new(channel_port("in", c)))
                 .collect(),
-            path: path.as_ref().to_path_buf(),
+            path: PathBuf::from(&params.path),
+            params,
             spec,
-            format,
             writer: None,
             frames: 0,
             max_frames,
             scratch: Vec::new(),
+            pending: None,
             late_error: None,
         })
     }
 
-    /// Frames written so far.
+    /// The parameters.
+    pub fn params(&self) -> &WavSinkParams {
+        &self.params
+    }
+
+    /// Frames written so far to the file being written.
     pub fn frames(&self) -> u64 {
         self.frames
     }
 
-    /// The file.
+    /// The file being written.
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -194,6 +263,32 @@ impl WavSink {
             cause: cause.to_string(),
         }
     }
+
+    /// Creates (or replaces) the file at `path`.
+    fn create(&self, path: &Path) -> Result<WavWriter<BufWriter<File>>, WavError> {
+        WavWriter::create(path, self.spec).map_err(|e| match e {
+            hound::Error::IoError(source) => WavError::Io {
+                path: path.to_path_buf(),
+                action: "create",
+                source,
+            },
+            other => WavError::Write {
+                path: path.to_path_buf(),
+                frames: 0,
+                cause: other.to_string(),
+            },
+        })
+    }
+
+    /// Finalises the header of the file being written.
+    fn finish_file(&mut self) -> Result<(), WavError> {
+        match self.writer.take() {
+            Some(writer) => writer
+                .finalize()
+                .map_err(|e| self.write_error(format!("finalising the header: {e}"))),
+            None => Ok(()),
+        }
+    }
 }
 
 impl Block for WavSink {
@@ -203,24 +298,40 @@ impl Block for WavSink {
             .fold(Ports::new(), |ports, i| ports.input(i))
     }
 
+    fn params(&mut self) -> Option<&mut dyn rfgraph::params::ParamSet> {
+        Some(&mut self.params)
+    }
+
+    fn params_changed(&mut self, name: &str) -> Result<(), BoxError> {
+        if name == "path" {
+            let path = PathBuf::from(&self.params.path);
+            // The new file first: one that cannot be created leaves the
+            // old one in use.
+            let writer = self.create(&path)?;
+            if let Err(e) = self.finish_file() {
+                // As a failure in `work`: the run fails.
+                self.pending.get_or_insert(e);
+            }
+            self.writer = Some(writer);
+            self.path = path;
+            self.frames = 0;
+        }
+        Ok(())
+    }
+
     fn is_blocking(&self) -> bool {
         true
     }
 
     fn init(&mut self) -> Result<(), BoxError> {
-        let writer = WavWriter::create(&self.path, self.spec).map_err(|e| match e {
-            hound::Error::IoError(source) => WavError::Io {
-                path: self.path.clone(),
-                action: "create",
-                source,
-            },
-            other => self.write_error(other),
-        })?;
-        self.writer = Some(writer);
+        self.writer = Some(self.create(&self.path)?);
         Ok(())
     }
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        if let Some(e) = self.pending.take() {
+            return Err(e.into());
+        }
         let channels = self.inputs.len();
         let ready = self
             .inputs
@@ -253,7 +364,7 @@ impl Block for WavSink {
         let Some(writer) = self.writer.as_mut() else {
             return Err(self.write_error("the file is not open").into());
         };
-        let result = match self.format {
+        let result = match self.params.format {
             WavFormat::Pcm16 => self
                 .scratch
                 .iter()
@@ -276,15 +387,13 @@ impl Block for WavSink {
     /// Finalises the header (however the block ends), so the file is
     /// valid; an error is kept for `deinit`.
     fn finishing(&mut self) {
-        if let Some(writer) = self.writer.take()
-            && let Err(e) = writer.finalize()
-        {
-            self.late_error = Some(self.write_error(format!("finalising the header: {e}")));
+        if let Err(e) = self.finish_file() {
+            self.late_error = Some(e);
         }
     }
 
     fn deinit(&mut self) -> Result<(), BoxError> {
-        match self.late_error.take() {
+        match self.pending.take().or(self.late_error.take()) {
             Some(e) => Err(e.into()),
             None => Ok(()),
         }
@@ -293,46 +402,22 @@ impl Block for WavSink {
 
 /// The registry entry: `wavfile_sink`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
+    use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec};
 
-    BlockSpec::new(
+    BlockSpec::of::<WavSinkParams>(
         "wavfile_sink",
         "File Operators",
         "Writes one f32 stream per channel into a WAV file.",
-        |p| {
-            let format = match p.string("format")?.to_ascii_lowercase().as_str() {
-                "pcm16" => WavFormat::Pcm16,
-                _ => WavFormat::Float32,
-            };
-            let rate = p.get::<u32>("sample_rate")?;
-            let sink = WavSink::new(p.string("path")?, p.usize("channels")?, rate, format)
-                .map_err(|e| p.refused(e))?;
-            Ok(Box::new(sink) as Box<dyn Block>)
-        },
+        |p| Ok(Box::new(WavSink::from_params(p)?)),
     )
     .doc(
         "GNU Radio's `blocks_wavfile_sink`: interleaves `in0`, `in1`, … into a WAV \
          file created when the run starts, as 16-bit PCM (rounded, saturated) or \
          32-bit float. The header is finalised however the run ends, so the file is \
-         always valid. Tags are not stored.",
-    )
-    .param(ParamSpec::string("path").doc("the file to create"))
-    .param(
-        ParamSpec::uint("channels")
-            .default(1u64)
-            .doc("number of channels (inputs)"),
-    )
-    .param(
-        ParamSpec::uint("sample_rate")
-            .default(48_000u64)
-            .unit("Hz")
-            .doc("the rate stored in the header"),
-    )
-    .param(
-        ParamSpec::string("format")
-            .default("pcm16")
-            .choices(&["pcm16", "float32"])
-            .doc("how samples are stored"),
+         always valid. Tags are not stored. As GNU Radio's `open`, `path` may change \
+         while it runs: the new file is created at once (one that cannot be is refused), \
+         the old one finished with a valid header, and the frames from the next on go \
+         to the new one.",
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)).repeated("channels"))
 }

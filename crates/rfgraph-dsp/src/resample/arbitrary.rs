@@ -145,6 +145,32 @@ impl<K: FirKind> ArbitraryResampler<K> {
         })
     }
 
+    /// Resamples by `rate` from the next output on (GNU Radio's
+    /// `set_rate`): the filter phase and the input history stay, so the
+    /// output timing continues without a jump.
+    ///
+    /// Errors: `rate` not finite or not in `[1e-6, 1e6)` (nothing changes).
+    pub fn set_rate(&mut self, rate: f64) -> Result<(), DspError> {
+        check_rate(rate)?;
+        self.rate = rate;
+        self.step = self.num_filters() as f64 / rate;
+        Ok(())
+    }
+
+    /// Filters with a new `prototype` (at `num_filters ×` the input rate,
+    /// as [`with_taps`](Self::with_taps) reads it) from the next output on,
+    /// GNU Radio's `set_taps`: the number of filters, the filter phase and
+    /// the input history stay; a longer filter starts with zeros before
+    /// the history it kept.
+    ///
+    /// Errors: an empty or non-finite prototype (nothing changes).
+    pub fn set_taps(&mut self, prototype: &[K::Tap]) -> Result<(), DspError> {
+        crate::filter::check_taps(prototype)?;
+        self.phases = phase_bank::<K>(prototype, self.num_filters());
+        self.history.resize(K::window_len(&self.phases[0]));
+        Ok(())
+    }
+
     /// The resampling rate (output rate / input rate).
     pub fn rate(&self) -> f64 {
         self.rate

@@ -57,6 +57,10 @@ pub struct RationalResampler<K: FirKind> {
     next_index: usize,
     /// Filter phase of the next output.
     phase: usize,
+    /// How [`set_taps`](Self::set_taps) reads taps, as the constructor
+    /// did: every `tap_stride`-th tap (`gcd(interp, decim)` for
+    /// [`with_unreduced_taps`](Self::with_unreduced_taps), 1 otherwise).
+    tap_stride: usize,
     simd: Simd,
 }
 
@@ -108,6 +112,7 @@ impl<K: FirKind> RationalResampler<K> {
             history,
             next_index: 0,
             phase: 0,
+            tap_stride: 1,
             simd: Simd::new(isa),
         })
     }
@@ -137,7 +142,37 @@ impl<K: FirKind> RationalResampler<K> {
         crate::filter::check_taps(taps)?;
         let g = gcd(interp, decim);
         let used: Vec<K::Tap> = taps.iter().step_by(g).copied().collect();
-        Self::with_taps(interp / g, decim / g, &used, isa)
+        let mut resampler = Self::with_taps(interp / g, decim / g, &used, isa)?;
+        resampler.tap_stride = g;
+        Ok(resampler)
+    }
+
+    /// Filters with `taps` from the next output on, read as the
+    /// constructor read its taps: at the reduced rate after
+    /// [`new`](RationalResampler::new) and [`with_taps`](Self::with_taps),
+    /// every `gcd`-th tap of a prototype at `interp ×` the input rate after
+    /// [`with_unreduced_taps`](Self::with_unreduced_taps) (GNU Radio's
+    /// `set_taps`). The input history and the output phase stay; a longer
+    /// filter starts with zeros before the history it kept.
+    ///
+    /// Errors: empty or non-finite taps (nothing changes).
+    pub fn set_taps(&mut self, taps: &[K::Tap]) -> Result<(), DspError> {
+        crate::filter::check_taps(taps)?;
+        let used: Vec<K::Tap> = taps.iter().step_by(self.tap_stride).copied().collect();
+        self.set_reduced_taps(&used)
+    }
+
+    /// Filters with `taps` designed at the reduced upsampled rate
+    /// (`interp/g ×` the input rate, as [`with_taps`](Self::with_taps)
+    /// reads them) from the next output on, whatever the constructor was;
+    /// the history and the output phase stay.
+    ///
+    /// Errors: empty or non-finite taps (nothing changes).
+    pub fn set_reduced_taps(&mut self, taps: &[K::Tap]) -> Result<(), DspError> {
+        crate::filter::check_taps(taps)?;
+        self.phases = polyphase_prepare::<K>(taps, self.interp);
+        self.history.resize(K::window_len(&self.phases[0]));
+        Ok(())
     }
 
     /// Reduced interpolation factor `L`.

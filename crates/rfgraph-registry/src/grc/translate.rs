@@ -219,7 +219,11 @@ pub fn params(
             }
             P::Pmt(gr, rf) => {
                 let text = block.text(gr);
-                if !text.is_empty() {
+                let optional = spec.param_spec(rf).is_some_and(|p| p.is_optional());
+                // GNU Radio's "no value" for a parameter rfgraph may leave
+                // unset (`file_source`'s begin tag).
+                let nil = text.trim() == "pmt.PMT_NIL" && optional;
+                if !text.is_empty() && !nil {
                     push(rf, pmt_value(text)?, gr)?;
                 }
             }

@@ -75,6 +75,7 @@ pub(super) const MAPS: &[Map] = &[
             T,
             P::Text("file", "path"),
             P::Expr("append", "append"),
+            P::Expr("unbuffered", "unbuffered"),
             P::FlatVlen,
         ],
     ),
@@ -86,6 +87,8 @@ pub(super) const MAPS: &[Map] = &[
             P::Text("file", "path"),
             P::Expr("repeat", "repeat"),
             P::Expr("offset", "offset"),
+            // `pmt.PMT_NIL` (no tag) leaves the optional key unset.
+            P::Pmt("begin_tag", "begin_tag"),
             P::FlatVlen,
         ],
     ),
@@ -615,7 +618,11 @@ pub(super) const MAPS: &[Map] = &[
     m(
         "blocks_wavfile_source",
         "wavfile_source",
-        &[P::Text("file", "path"), P::Expr("repeat", "repeat")],
+        &[
+            P::Text("file", "path"),
+            P::Expr("repeat", "repeat"),
+            P::Expr("nchan", "channels"),
+        ],
     ),
     m(
         "blocks_xor_xx",

@@ -67,9 +67,10 @@ pub enum P {
     Str(&'static str, &'static str),
     /// A message value `gr` → `rf`: `pmt.intern("x")` (and quoted
     /// strings) give the string, `pmt.PMT_T`/`PMT_F` booleans,
-    /// `pmt.from_long(x)`/`pmt.from_double(x)` the number `x`; other
-    /// `pmt.*` constructions make the block unsupported; anything else is
-    /// an expression.
+    /// `pmt.from_long(x)`/`pmt.from_double(x)` the number `x`,
+    /// `pmt.PMT_NIL` leaves an optional parameter unset; other `pmt.*`
+    /// constructions make the block unsupported; anything else is an
+    /// expression.
     Pmt(&'static str, &'static str),
     /// The GNU Radio parameter `gr` must be one of these values (or
     /// unset); any other makes the block unsupported. Nothing is passed.
