@@ -1,19 +1,59 @@
-//! `Copy`: passes items through unchanged (the benchmark's unit of work).
+//! `Copy`: passes items through unchanged (the benchmark's unit of work),
+//! or, disabled, drops them (GNU Radio's `blocks_copy` and its
+//! `set_enabled`).
 
-use rfgraph::{Block, BoxError, Item, Ports, StreamInput, StreamOutput, WorkIo};
+use crate::spec_util::kind_of;
+use rfgraph::params::{ItemKind, ParamSet};
+use rfgraph::{Block, BoxError, Item, ParamError, Ports, StreamInput, StreamOutput, WorkIo};
 
-/// Copies input `in` to output `out`, as many items as fit.
+/// The parameters of [`Copy`](struct@Copy) (`copy`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct CopyParams {
+    /// copy (true), or consume every input item and write nothing (false),
+    /// as GNU Radio's disabled copy does
+    #[param(default = true, alias = "en", settable)]
+    pub enabled: bool,
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+}
+
+/// Copies input `in` to output `out`, as many items as fit; while not
+/// `enabled` it consumes its input and writes nothing. Tags keep their
+/// index, as in GNU Radio.
+///
+/// # Parameters
+/// [`CopyParams`]; `enabled` (alias `en`, GNU Radio's message port) may
+/// change while the block runs.
 pub struct Copy<T: Item> {
     input: StreamInput<T>,
     output: StreamOutput<T>,
+    params: CopyParams,
 }
 
 impl<T: Item> Copy<T> {
-    /// A new copy block.
+    /// A new, enabled copy block.
     pub fn new() -> Self {
+        Self::with(CopyParams {
+            enabled: true,
+            item: kind_of::<T>().unwrap_or(ItemKind::F32),
+        })
+    }
+
+    /// A copy block with `params` (the item type is `T`'s).
+    ///
+    /// Errors: none today; the parameters are checked as a file's are.
+    pub fn from_params(params: CopyParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        Ok(Self::with(params))
+    }
+
+    fn with(mut params: CopyParams) -> Self {
+        params.item = kind_of::<T>().unwrap_or(params.item);
         Self {
             input: StreamInput::new("in"),
             output: StreamOutput::new("out"),
+            params,
         }
     }
 }
@@ -29,8 +69,17 @@ impl<T: Item> Block for Copy<T> {
         Ports::new().input(&mut self.input).output(&mut self.output)
     }
 
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
     #[inline]
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        if !self.params.enabled {
+            let n = self.input.available();
+            self.input.consume(n);
+            return Ok(());
+        }
         let i = self.input.slice();
         let o = self.output.slice();
         let n = i.len().min(o.len());
@@ -43,19 +92,20 @@ impl<T: Item> Block for Copy<T> {
 
 /// The registry entry: `copy`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use crate::spec_util::{ALL_KINDS, for_any_item};
-    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
-    BlockSpec::new(
+    use crate::spec_util::for_any_item;
+    use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+    BlockSpec::of::<CopyParams>(
         "copy",
         "Stream Operators",
-        "Passes items through unchanged.",
-        |p| for_any_item!(p, T => Copy::<T>::new()),
+        "Passes items through unchanged (or drops them while disabled).",
+        |p| for_any_item!(kind = p.item, T => Copy::<T>::from_params(p)?),
     )
     .doc(
-        "Copies every item of `in` to `out`, as many as fit per call. GNU Radio's \
-          `blocks_copy` (always enabled).",
+        "Copies every item of `in` to `out`, as many as fit per call. While `enabled` \
+          is false it consumes its input and writes nothing, as GNU Radio's \
+          `blocks_copy` does; `enabled` (and its alias `en`, GNU Radio's message \
+          port) may change while the flowgraph runs, from the next call on.",
     )
-    .param(ParamSpec::item_type(&ALL_KINDS))
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))
 }

@@ -68,25 +68,25 @@ mod vector_sink;
 mod vector_source;
 mod wav;
 
-pub use copy::Copy;
-pub use copy_rand::CopyRand;
+pub use copy::{Copy, CopyParams};
+pub use copy_rand::{CopyRand, CopyRandParams};
 pub use dsp::{DspBlock, NcoSource, Retune};
 pub use file::{FileError, FileSink, FileSinkParams, FileSource, FileSourceParams, SinkMode};
 pub use generate::{
     NoiseItem, NoiseKind, NoiseSource, NoiseSourceParams, RandomBytes, RandomBytesParams,
     SignalItem, SignalSource, SignalSourceParams, UnknownWaveform, Waveform,
 };
-pub use head::Head;
+pub use head::{Head, HeadParams};
 pub use math::{Combination, Combine, CombineParams, ConstOp, Unzip2, Zip2};
-pub use message_burst::MessageBurst;
-pub use message_forward::MessageForward;
-pub use message_sink::MessageSink;
-pub use null::{NullSink, NullSource};
+pub use message_burst::{MessageBurst, MessageBurstParams};
+pub use message_forward::{MessageForward, MessageForwardParams};
+pub use message_sink::{MessageSink, MessageSinkParams};
+pub use null::{NullSink, NullSinkParams, NullSource, NullSourceParams};
 pub use rfgraph::Map;
 pub use sample_format::{SampleCodec, SampleFormat, SampleFormatError, SampleItem};
 pub use sigmf::{SigmfSink, SigmfSinkParams, SigmfSource, SigmfSourceParams};
 pub use stream::{ConstSource, Delay, Selector, SkipHead};
-pub use throttle::Throttle;
-pub use vector_sink::VectorSink;
-pub use vector_source::VectorSource;
+pub use throttle::{Throttle, ThrottleParams};
+pub use vector_sink::{VectorSink, VectorSinkParams};
+pub use vector_source::{SourceTags, VectorItem, VectorSource, VectorSourceParams};
 pub use wav::{WavError, WavFormat, WavSink, WavSinkParams, WavSource, WavSourceParams};

@@ -1,31 +1,45 @@
 //! `MessageForward`: re-posts every message from `in` on `out`.
 
+use rfgraph::params::ParamSet;
 use rfgraph::{Block, BoxError, MessageOutput, Pmt, Ports, WorkIo};
 
+/// The parameters of [`MessageForward`] (`message_forward`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct MessageForwardParams {
+    /// messages to forward (all when not set); later ones are dropped, so
+    /// that a message cycle through this block ends
+    #[param(unit = "messages")]
+    pub limit: Option<u64>,
+}
+
 /// Forwards messages unchanged; finishes with its message group.
+///
+/// # Parameters
+/// [`MessageForwardParams`].
 pub struct MessageForward {
     output: MessageOutput,
+    params: MessageForwardParams,
     forwarded: u64,
-    /// Drop messages after this many forwards (lets a cycle drain).
-    limit: Option<u64>,
 }
 
 impl MessageForward {
     /// Forwards everything.
     pub fn new() -> Self {
-        Self {
-            output: MessageOutput::new("out"),
-            forwarded: 0,
-            limit: None,
-        }
+        Self::from_params(MessageForwardParams::default())
     }
 
     /// Forwards only the first `limit` messages and drops the rest, so that
     /// a message cycle through this block ends.
     pub fn with_limit(limit: u64) -> Self {
+        Self::from_params(MessageForwardParams { limit: Some(limit) })
+    }
+
+    /// The forwarder `params` describe (any values are valid).
+    pub fn from_params(params: MessageForwardParams) -> Self {
         Self {
-            limit: Some(limit),
-            ..Self::new()
+            output: MessageOutput::new("out"),
+            params,
+            forwarded: 0,
         }
     }
 
@@ -48,8 +62,12 @@ impl Block for MessageForward {
             .message_output(&mut self.output)
     }
 
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
     fn handle_message(&mut self, _port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
-        if self.limit.is_none_or(|l| self.forwarded < l) {
+        if self.params.limit.is_none_or(|l| self.forwarded < l) {
             self.forwarded += 1;
             self.output.post(msg);
         }
@@ -59,28 +77,17 @@ impl Block for MessageForward {
 
 /// The registry entry: `message_forward`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use rfgraph::registry::{BlockSpec, ParamSpec};
-    BlockSpec::new(
+    use rfgraph::registry::BlockSpec;
+    BlockSpec::of::<MessageForwardParams>(
         "message_forward",
         "Message Tools",
         "Re-posts every message it receives.",
-        |p| {
-            let limit: Option<u64> = p.opt("limit")?;
-            Ok(Box::new(match limit {
-                Some(l) => MessageForward::with_limit(l),
-                None => MessageForward::new(),
-            }) as Box<dyn Block>)
-        },
+        |p| Ok(Box::new(MessageForward::from_params(p))),
     )
     .doc(
         "Posts every message from `in` on `out` unchanged. With `limit`, only the \
           first `limit` messages go on and the rest are dropped, so that a message \
           cycle through this block ends.",
-    )
-    .param(
-        ParamSpec::uint("limit")
-            .optional()
-            .doc("messages to forward (all when not set)"),
     )
     .message_input("in")
     .message_output("out")

@@ -1,26 +1,43 @@
 //! `MessageSink`: counts messages and keeps (up to a cap) what it received.
 
+use rfgraph::params::ParamSet;
 use rfgraph::{Block, BoxError, Pmt, Ports, WorkIo};
 
+/// The parameters of [`MessageSink`] (`message_sink`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct MessageSinkParams {
+    /// messages to keep (all when not set); every message is counted
+    #[param(unit = "messages")]
+    pub keep: Option<usize>,
+}
+
 /// Counts messages on `in` and keeps the first `keep` of them.
+///
+/// # Parameters
+/// [`MessageSinkParams`].
 pub struct MessageSink {
+    params: MessageSinkParams,
     received: u64,
     kept: Vec<Pmt>,
-    keep: usize,
 }
 
 impl MessageSink {
     /// Counts and keeps every message.
     pub fn new() -> Self {
-        Self::keeping(usize::MAX)
+        Self::from_params(MessageSinkParams::default())
     }
 
     /// Counts every message but keeps only the first `keep`.
     pub fn keeping(keep: usize) -> Self {
+        Self::from_params(MessageSinkParams { keep: Some(keep) })
+    }
+
+    /// The sink `params` describe (any values are valid).
+    pub fn from_params(params: MessageSinkParams) -> Self {
         Self {
+            params,
             received: 0,
             kept: Vec::new(),
-            keep,
         }
     }
 
@@ -46,9 +63,13 @@ impl Block for MessageSink {
         Ports::new().message_input("in")
     }
 
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
     fn handle_message(&mut self, _port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
         self.received += 1;
-        if self.kept.len() < self.keep {
+        if self.params.keep.is_none_or(|k| self.kept.len() < k) {
             self.kept.push(msg);
         }
         Ok(Pmt::U64(self.received))
@@ -57,24 +78,16 @@ impl Block for MessageSink {
 
 /// The registry entry: `message_sink`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use rfgraph::registry::{BlockSpec, ParamSpec};
-    BlockSpec::new(
+    use rfgraph::registry::BlockSpec;
+    BlockSpec::of::<MessageSinkParams>(
         "message_sink",
         "Message Tools",
         "Counts the messages it receives and keeps the first N.",
-        |p| {
-            let keep: Option<usize> = p.opt("keep")?;
-            Ok(Box::new(MessageSink::keeping(keep.unwrap_or(usize::MAX))) as Box<dyn Block>)
-        },
+        |p| Ok(Box::new(MessageSink::from_params(p))),
     )
     .doc(
         "Counts every message on `in` and keeps the first `keep` of them (all when \
           not set), for tools and tests that inspect the finished flowgraph.",
-    )
-    .param(
-        ParamSpec::uint("keep")
-            .optional()
-            .doc("messages to keep (all when not set)"),
     )
     .message_input("in")
 }

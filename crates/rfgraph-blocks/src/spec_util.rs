@@ -1,13 +1,12 @@
 //! Helpers shared by this crate's registry specs (see [`registry`](crate::registry)):
-//! the item kinds every generic stream block takes, the `items` limit of
+//! the item type a generic block was built for, the `items` limit of
 //! endless sources.
 
-use rfgraph::registry::{BuildError, ItemKind, ParamSpec, Params};
+use rfgraph::params::ItemKind;
+use rfgraph::registry::{BuildError, ParamSpec, Params};
+use std::any::TypeId;
 
-/// Every item kind a plain stream block (copy, head, null) can carry.
-pub(crate) const ALL_KINDS: [ItemKind; 7] = ItemKind::ALL;
-
-/// Builds a boxed `$body` for whichever [`ItemKind`] `$params` names, with
+/// Builds a boxed `$body` for whichever [`ItemKind`] `$kind` names, with
 /// `$t` the Rust type of that kind. Inside a `BlockSpec::of` constructor:
 /// `for_any_item!(kind = p.item, T => Head::<T>::new(p)?)`.
 macro_rules! for_any_item {
@@ -22,19 +21,26 @@ macro_rules! for_any_item {
             U8 => u8,
         } as $t => $body)
     };
-    ($params:expr, $t:ident => $body:expr) => {
-        rfgraph::for_item_kinds!($params, $params.item_type()?, {
-            F32 => f32,
-            C32 => num_complex::Complex32,
-            F64 => f64,
-            I32 => i32,
-            I16 => i16,
-            I8 => i8,
-            U8 => u8,
-        } as $t => $body)
-    };
 }
 pub(crate) use for_any_item;
+
+/// The item kind whose Rust type is `T`, when it is one: what a generic
+/// block built from Rust code reports as its `type` parameter.
+pub(crate) fn kind_of<T: 'static>() -> Option<ItemKind> {
+    let id = TypeId::of::<T>();
+    [
+        (TypeId::of::<f32>(), ItemKind::F32),
+        (TypeId::of::<num_complex::Complex32>(), ItemKind::C32),
+        (TypeId::of::<f64>(), ItemKind::F64),
+        (TypeId::of::<i32>(), ItemKind::I32),
+        (TypeId::of::<i16>(), ItemKind::I16),
+        (TypeId::of::<i8>(), ItemKind::I8),
+        (TypeId::of::<u8>(), ItemKind::U8),
+    ]
+    .into_iter()
+    .find(|(t, _)| *t == id)
+    .map(|(_, k)| k)
+}
 
 /// The `items` parameter of an endless source: stop after that many.
 pub(crate) fn items_param() -> ParamSpec {

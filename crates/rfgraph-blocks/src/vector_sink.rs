@@ -1,10 +1,24 @@
 //! `VectorSink`: keeps every item and tag it receives, for tests and tools.
 
+use crate::spec_util::kind_of;
+use rfgraph::params::{ItemKind, ParamSet};
 use rfgraph::{Block, BoxError, Item, Ports, StreamInput, Tag, WorkIo};
 
+/// The parameters of [`VectorSink`] (`vector_sink`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct VectorSinkParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+}
+
 /// Collects items and tags (tags keep their absolute indices).
+///
+/// # Parameters
+/// [`VectorSinkParams`].
 pub struct VectorSink<T: Item> {
     input: StreamInput<T>,
+    params: VectorSinkParams,
     items: Vec<T>,
     tags: Vec<Tag>,
 }
@@ -14,6 +28,9 @@ impl<T: Item> VectorSink<T> {
     pub fn new() -> Self {
         Self {
             input: StreamInput::new("in"),
+            params: VectorSinkParams {
+                item: kind_of::<T>().unwrap_or(ItemKind::F32),
+            },
             items: Vec::new(),
             tags: Vec::new(),
         }
@@ -41,6 +58,10 @@ impl<T: Item> Block for VectorSink<T> {
         Ports::new().input(&mut self.input)
     }
 
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
         let i = self.input.slice();
         let n = i.len();
@@ -55,13 +76,13 @@ impl<T: Item> Block for VectorSink<T> {
 
 /// The registry entry: `vector_sink`.
 pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
-    use crate::spec_util::{ALL_KINDS, for_any_item};
-    use rfgraph::registry::{BlockSpec, ParamSpec, PortItem, PortSpec};
-    BlockSpec::new(
+    use crate::spec_util::for_any_item;
+    use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+    BlockSpec::of::<VectorSinkParams>(
         "vector_sink",
         "Sinks",
         "Keeps every item and tag it receives, in memory.",
-        |p| for_any_item!(p, T => VectorSink::<T>::new()),
+        |p: VectorSinkParams| for_any_item!(kind = p.item, T => VectorSink::<T>::new()),
     )
     .doc(
         "GNU Radio's `blocks_vector_sink_x`: keeps every item of `in` and its tags in \
@@ -70,6 +91,5 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
          source (`items`, `head`) before it; a flowgraph file run from the command line \
          has no way to read it back.",
     )
-    .param(ParamSpec::item_type(&ALL_KINDS))
     .input(PortSpec::new("in", PortItem::OfType))
 }

@@ -915,6 +915,28 @@ fn cases() -> Vec<Case> {
         )
         .tags(vec![vec![]]),
         case(
+            "burst_tagger",
+            vec![
+                ("true_key", "on".into()),
+                ("false_key", "off".into()),
+                ("false_value", Pmt::Bool(true)),
+            ],
+            "(lambda b: (b.set_true_tag('on', True), b.set_false_tag('off', True), b)[2])(blocks.burst_tagger(gr.sizeof_float))",
+            vec![
+                F(ramp_f(n)),
+                S((0..n).map(|k| ((k * 7919) % 13) as i16 - 6).collect()),
+            ],
+            &["f"],
+        )
+        .tags(vec![vec![]]),
+        case(
+            "copy",
+            vec![("enabled", Pmt::Bool(false))],
+            "(lambda b: (b.set_enabled(False), b)[1])(blocks.copy(gr.sizeof_float))",
+            vec![F(ramp_f(n))],
+            &["f"],
+        ),
+        case(
             "multiply_by_tag_value",
             vec![("key", "amp".into())],
             "blocks.multiply_by_tag_value_cc('amp', 1)",

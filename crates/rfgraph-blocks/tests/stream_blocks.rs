@@ -6,9 +6,12 @@
 mod common;
 
 use common::{RunBounded, every_scheduler};
+use rfgraph::params::apply;
 use rfgraph::registry::Registry;
-use rfgraph::{Block, Flowgraph, Pmt, Tag, WorkIo};
-use rfgraph_blocks::stream::{Selector, StreamMux};
+use rfgraph::{Block, Flowgraph, Pmt, Tag};
+use rfgraph_blocks::stream::{
+    ConstSourceParams, Selector, SelectorParams, StreamMux, StreamMuxParams, TagsStrobeParams,
+};
 use rfgraph_blocks::{ConstSource, Delay, SkipHead, VectorSink, VectorSource};
 use std::collections::BTreeMap;
 
@@ -43,7 +46,7 @@ fn tags_move_with_their_items_through_delay_skiphead_and_mux() {
         let skip = fg.add(SkipHead::<f32>::new(3));
         let delay = fg.add(Delay::<f32>::new(4));
         let other = fg.add(VectorSource::new(vec![-1.0f32; 20_000]));
-        let mux = fg.add(StreamMux::<f32>::new(vec![1, 1]).unwrap());
+        let mux = fg.add(StreamMux::<f32>::new(StreamMuxParams::default()).unwrap());
         let sink = fg.add(VectorSink::<f32>::new());
         fg.chain(&[src, skip, delay]).unwrap();
         fg.connect(delay, "out", mux, "in0").unwrap();
@@ -94,15 +97,37 @@ fn const_source_ends_after_items_and_takes_a_new_constant() {
             "{name}"
         );
     }
-    let mut src = ConstSource::new(1.0f32);
-    let mut io = WorkIo::default();
-    src.handle_message("constant", Pmt::F64(2.5), &mut io)
-        .unwrap();
+    let mut src = ConstSource::<f32>::new(ConstSourceParams {
+        constant: Pmt::F64(1.0),
+        ..Default::default()
+    })
+    .unwrap();
+    apply(&mut src, "constant", Pmt::F64(2.5)).unwrap();
     assert_eq!(src.value(), 2.5);
-    assert!(
-        src.handle_message("constant", Pmt::VecF32(vec![1.0, 2.0]), &mut io)
-            .is_err()
-    );
+    assert!(apply(&mut src, "constant", Pmt::VecF32(vec![1.0, 2.0])).is_err());
+    assert!(apply(&mut src, "constant", Pmt::F64(1e300)).is_err());
+    assert_eq!(src.value(), 2.5);
+    let mut bytes = ConstSource::<u8>::new(ConstSourceParams {
+        constant: Pmt::I64(7),
+        ..Default::default()
+    })
+    .unwrap();
+    let e = apply(&mut bytes, "constant", Pmt::I64(300)).unwrap_err();
+    assert!(e.to_string().contains("constant"), "{e}");
+    assert_eq!(bytes.value(), 7);
+    let e = registry
+        .build(
+            "const_source",
+            [
+                ("type".to_string(), Pmt::from("u8")),
+                ("constant".to_string(), Pmt::I64(300)),
+            ]
+            .into_iter()
+            .collect(),
+        )
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("`constant`"), "{e}");
 }
 
 #[test]
@@ -112,7 +137,13 @@ fn a_disabled_selector_drains_its_inputs_and_refuses_missing_ports() {
         let mut fg = Flowgraph::new();
         let a = fg.add(VectorSource::new(vec![1u8; 10_000]));
         let b = fg.add(VectorSource::new(vec![2u8; 10_000]));
-        let sel = fg.add(Selector::<u8>::new(2, 1, 0, 0).unwrap().enabled(false));
+        let sel = fg.add(
+            Selector::<u8>::new(SelectorParams {
+                enabled: false,
+                ..Default::default()
+            })
+            .unwrap(),
+        );
         let sink = fg.add(VectorSink::<u8>::new());
         fg.connect(a, "out", sel, "in0").unwrap();
         fg.connect(b, "out", sel, "in1").unwrap();
@@ -127,17 +158,30 @@ fn a_disabled_selector_drains_its_inputs_and_refuses_missing_ports() {
         );
         assert_eq!(done.stats()[sel.0].items_consumed, 20_000, "{name}");
     }
-    let mut sel = Selector::<u8>::new(2, 2, 0, 0).unwrap();
-    let mut io = WorkIo::default();
-    sel.handle_message("output_index", Pmt::U64(1), &mut io)
-        .unwrap();
-    let e = sel
-        .handle_message("input_index", Pmt::U64(2), &mut io)
-        .unwrap_err();
+    let mut sel = Selector::<u8>::new(SelectorParams {
+        outputs: 2,
+        ..Default::default()
+    })
+    .unwrap();
+    apply(&mut sel, "output_index", Pmt::U64(1)).unwrap();
+    let e = apply(&mut sel, "input_index", Pmt::U64(2)).unwrap_err();
     assert!(e.to_string().contains("there are 2 inputs"), "{e}");
-    let names: Vec<_> = sel.settings().iter().map(|i| i.name).collect();
+    let names: Vec<_> = sel
+        .params()
+        .unwrap()
+        .describe()
+        .into_iter()
+        .filter(|p| p.settable)
+        .map(|p| p.name)
+        .collect();
     assert_eq!(names, ["input_index", "output_index", "enabled"]);
-    assert!(Selector::<u8>::new(2, 1, 2, 0).is_err());
+    assert!(
+        Selector::<u8>::new(SelectorParams {
+            input_index: 2,
+            ..Default::default()
+        })
+        .is_err()
+    );
 }
 
 #[test]
@@ -147,9 +191,12 @@ fn tags_strobe_tags_every_interval_after_the_first_and_ends_after_items() {
         let name = s.name().to_string();
         let mut fg = Flowgraph::new();
         let src = fg.add(
-            TagsStrobe::<f32>::new(Pmt::U64(5), 1000, "strobe")
-                .unwrap()
-                .items(100_000),
+            TagsStrobe::<f32>::new(TagsStrobeParams {
+                value: Pmt::U64(5),
+                items: Some(100_000),
+                ..Default::default()
+            })
+            .unwrap(),
         );
         let sink = fg.add(VectorSink::<f32>::new());
         fg.connect(src, "out", sink, "in").unwrap();

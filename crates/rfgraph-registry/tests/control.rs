@@ -25,6 +25,7 @@ connections = ["src -> thr -> mul -> snk"]
 gain = { value = 0, settable = true }
 level = "10 ** (gain / 20)"
 samp_rate = { value = 200000, settable = true }
+chunk = { value = 1, settable = true }
 fixed = 3
 
 [blocks.src]
@@ -36,6 +37,7 @@ constant = 2.0
 kind = "throttle"
 type = "f32"
 sample_rate = "samp_rate"
+vlen = "chunk"
 
 [blocks.mul]
 kind = "multiply_const"
@@ -155,7 +157,7 @@ fn mistakes_are_refused_and_change_nothing() {
     let out = out_file("mistakes");
     let built = built(&out);
     let mut control = built.control;
-    assert_eq!(control.settable(), vec!["gain", "samp_rate"]);
+    assert_eq!(control.settable(), vec!["gain", "samp_rate", "chunk"]);
     let running = built.flowgraph.start(Single::new()).expect("starts");
     let handle = running.handle();
     wait_for(&out, "first item", |x| x == 2.0);
@@ -168,10 +170,14 @@ fn mistakes_are_refused_and_change_nothing() {
         control
             .set_line(&handle, "no assignment")
             .map(|c| c.to_string()),
-        // `samp_rate` reaches the throttle, whose rate is no setting.
+        // `samp_rate` reaches the throttle's rate, live as GNU Radio's
+        // set_sample_rate.
         control
             .set_line(&handle, " samp_rate = 1e5 ")
             .map(|c| c.to_string()),
+        // `chunk` reaches the throttle's vector length, which is no
+        // setting.
+        control.set(&handle, "chunk", "1").map(|c| c.to_string()),
         // A string where the throttle's rate (a float) is needed.
         control
             .set(&handle, "samp_rate", "'fast'")
@@ -212,9 +218,13 @@ fn mistakes_are_refused_and_change_nothing() {
     ));
     assert_eq!(
         results[5].as_ref().unwrap(),
-        "samp_rate = 100000.0: no block setting reached; takes effect at the next run: thr.sample_rate"
+        "samp_rate = 100000.0: thr.sample_rate = 100000.0"
     );
-    let e = results[6].as_ref().unwrap_err().to_string();
+    assert_eq!(
+        results[6].as_ref().unwrap(),
+        "chunk = 1: no block setting reached; takes effect at the next run: thr.vlen"
+    );
+    let e = results[7].as_ref().unwrap_err().to_string();
     assert_eq!(
         e,
         "cannot set `samp_rate` to `'fast'`: `thr.sample_rate`: expected float, found str \"fast\""

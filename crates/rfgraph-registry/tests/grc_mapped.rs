@@ -341,3 +341,124 @@ fn file_blocks_take_their_callback_parameters() {
     let _ = std::fs::remove_file(&input);
     let _ = std::fs::remove_file(&out);
 }
+
+/// A vector source's tags load as `[offset, key, value]` lists, their
+/// offsets counted in vectors of `vlen`, as GNU Radio places them; a form
+/// the importer cannot read makes the block unsupported, never tagless.
+#[test]
+fn vector_source_tags_are_imported_or_refused() {
+    let registry = rfgraph_registry::standard::registry();
+    let source = |tags: &str| {
+        block(
+            "src",
+            "blocks_vector_source_x",
+            &[
+                ("type", "float"),
+                ("vector", "[1, 2, 3, 4, 5, 6]"),
+                ("repeat", "False"),
+                ("vlen", "2"),
+                ("tags", tags),
+            ],
+        )
+    };
+    let snk = block(
+        "sink",
+        "blocks_vector_sink_x",
+        &[("type", "float"), ("vlen", "2")],
+    );
+    let tags = "[gr.tag_utils.python_to_tag((1, pmt.intern(\"k\"), pmt.from_long(7), pmt.PMT_NIL)), \
+                gr.tag_utils.python_to_tag((2, pmt.intern(\"e\"), pmt.PMT_NIL, pmt.intern(\"src\")))]";
+    let text = grc(&[source(tags), snk.clone()], &[("src", "0", "sink", "0")]);
+    let doc = grc::from_str(&text, Path::new("t.grc"), &registry).unwrap();
+    assert_eq!(
+        doc.block("src").unwrap().param("tags").unwrap().value,
+        Value::List(vec![
+            Value::List(vec![
+                Value::Expr("1".into()),
+                Value::Expr("\"k\"".into()),
+                Value::Expr("7".into()),
+            ]),
+            Value::List(vec![
+                Value::Expr("2".into()),
+                Value::Expr("\"e\"".into()),
+                Value::Expr("None".into()),
+            ]),
+        ])
+    );
+    let built = build::build(&doc, &registry, &BuildOptions::default()).unwrap();
+    let id = built.blocks.iter().find(|b| b.name == "sink").unwrap().id;
+    let scheduler = built.scheduler.scheduler().unwrap();
+    let done = built
+        .flowgraph
+        .start(scheduler)
+        .unwrap()
+        .wait_timeout(WATCHDOG)
+        .unwrap();
+    let sink = done.block::<rfgraph_blocks::VectorSink<f32>>(id).unwrap();
+    assert_eq!(sink.items(), &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let seen: Vec<(u64, &str, rfgraph::Pmt)> = sink
+        .tags()
+        .iter()
+        .map(|t| (t.index, t.key.as_str(), t.value.clone()))
+        .collect();
+    assert_eq!(
+        seen,
+        [(2, "k", rfgraph::Pmt::I64(7)), (4, "e", rfgraph::Pmt::Null)]
+    );
+
+    // Tag objects and GNU Radio's dict form.
+    let tagobj = block(
+        "t0",
+        "variable_tag_object",
+        &[
+            ("offset", "2"),
+            ("key", "pmt.intern(\"t\")"),
+            ("value", "pmt.from_double(0.5)"),
+            ("src", "pmt.intern(\"src\")"),
+        ],
+    );
+    let tags = "(t0, gr.python_to_tag({\"offset\": 0, \"key\": pmt.intern(\"d\"), \"value\": pmt.PMT_T, \"srcid\": pmt.intern(\"s\")}))";
+    let text = grc(
+        &[tagobj, source(tags), snk.clone()],
+        &[("src", "0", "sink", "0")],
+    );
+    let doc = grc::from_str(&text, Path::new("t.grc"), &registry).unwrap();
+    let built = build::build(&doc, &registry, &BuildOptions::default()).unwrap();
+    let id = built.blocks.iter().find(|b| b.name == "sink").unwrap().id;
+    let scheduler = built.scheduler.scheduler().unwrap();
+    let done = built
+        .flowgraph
+        .start(scheduler)
+        .unwrap()
+        .wait_timeout(WATCHDOG)
+        .unwrap();
+    let sink = done.block::<rfgraph_blocks::VectorSink<f32>>(id).unwrap();
+    let seen: Vec<(u64, &str, rfgraph::Pmt)> = sink
+        .tags()
+        .iter()
+        .map(|t| (t.index, t.key.as_str(), t.value.clone()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (0, "d", rfgraph::Pmt::Bool(true)),
+            (4, "t", rfgraph::Pmt::F64(0.5))
+        ]
+    );
+
+    // No tags: nothing to set.
+    let text = grc(&[source("[]"), snk.clone()], &[("src", "0", "sink", "0")]);
+    grc::from_str(&text, Path::new("t.grc"), &registry).unwrap();
+    // Forms the importer cannot evaluate are refused, saying why.
+    for tags in [
+        "my_tags",
+        "[gr.tag_t()]",
+        "[gr.tag_utils.python_to_tag((0, key_var, pmt.PMT_T, pmt.PMT_NIL))]",
+    ] {
+        let text = grc(&[source(tags), snk.clone()], &[("src", "0", "sink", "0")]);
+        let err = grc::from_str(&text, Path::new("t.grc"), &registry)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("tag"), "{tags}: {err}");
+    }
+}

@@ -2,11 +2,38 @@
 //! `blocks_delay`), with its registry entry.
 
 use super::tags::forward;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
+use crate::spec_util::kind_of;
+use rfgraph::params::{ItemKind, ParamSet, limits};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 use rfgraph::{
-    Block, BoxError, Item, Pmt, Ports, Setting, Settings, StreamInput, StreamOutput, TagPolicy,
-    WorkIo,
+    Block, BoxError, Item, ParamError, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo,
 };
+
+/// The parameters of [`Delay`] (`delay`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct DelayParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// the delay, in GNU Radio vectors (items when `vlen` is 1)
+    #[param(
+        default = 0,
+        unit = "vectors",
+        max = limits::MAX_BUFFER_ITEMS,
+        settable
+    )]
+    pub delay: u64,
+    /// GNU Radio vector length
+    #[param(default = 1, min = 1, max = limits::MAX_VLEN)]
+    pub vlen: usize,
+}
+
+impl DelayParams {
+    /// The delay in items.
+    fn items(&self) -> u64 {
+        self.delay * self.vlen as u64
+    }
+}
 
 /// Delays its input by `delay` items: writes that many zeros first, then
 /// the input. A larger new delay inserts the difference in zeros at the
@@ -19,8 +46,8 @@ use rfgraph::{
 /// # Stream Outputs
 /// - `out`: `T`.
 ///
-/// # Message Inputs
-/// - `delay`: the new delay, in items.
+/// # Parameters
+/// [`DelayParams`]; `delay` may change while the block runs.
 ///
 /// # Usage
 /// ```
@@ -40,45 +67,47 @@ use rfgraph::{
 pub struct Delay<T: Item> {
     input: StreamInput<T>,
     output: StreamOutput<T>,
-    /// Items per GNU Radio vector: the setting counts vectors.
-    vlen: u64,
+    params: DelayParams,
+    /// The delay in items now.
     delay: u64,
     /// Zeros still to write before the next input item.
     zeros: u64,
     /// Input items still to drop.
     drop: u64,
-    settings: Settings<Self>,
 }
 
 impl<T: Item> Delay<T> {
     /// A delay of `delay` items.
     pub fn new(delay: u64) -> Self {
+        Self::with(DelayParams {
+            item: ItemKind::F32,
+            delay,
+            vlen: 1,
+        })
+    }
+
+    /// The delay `params` describe (the item type is `T`'s).
+    ///
+    /// Errors: a parameter out of its range.
+    pub fn from_params(params: DelayParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        Ok(Self::with(params))
+    }
+
+    fn with(mut params: DelayParams) -> Self {
+        params.item = kind_of::<T>().unwrap_or(params.item);
+        let delay = params.items();
         Self {
             input: StreamInput::new("in"),
             output: StreamOutput::new("out"),
-            vlen: 1,
+            params,
             delay,
             zeros: delay,
             drop: 0,
-            settings: Settings::new().with(
-                Setting::try_new("delay", |s: &mut Self, d: u64| {
-                    let items = d.checked_mul(s.vlen).ok_or("too long a delay")?;
-                    s.set_delay(items);
-                    Ok::<(), String>(())
-                })
-                .doc("the delay in GNU Radio vectors (items when `vlen` is 1)"),
-            ),
         }
     }
 
-    /// Counts the `delay` setting in vectors of `vlen` items (GNU Radio's
-    /// vector streams); the delay given to [`new`](Self::new) is in items.
-    pub fn vlen(mut self, vlen: u64) -> Self {
-        self.vlen = vlen.max(1);
-        self
-    }
-
-    /// Changes the delay from here on.
+    /// Changes the delay (in items) from here on.
     pub fn set_delay(&mut self, delay: u64) {
         // Pending zeros and drops net out against the change.
         let pending = self.zeros as i128 - self.drop as i128 + delay as i128 - self.delay as i128;
@@ -87,7 +116,7 @@ impl<T: Item> Delay<T> {
         self.delay = delay;
     }
 
-    /// The delay now.
+    /// The delay now, in items.
     pub fn delay(&self) -> u64 {
         self.delay
     }
@@ -95,16 +124,16 @@ impl<T: Item> Delay<T> {
 
 impl<T: Item> Block for Delay<T> {
     fn ports(&mut self) -> Ports<'_> {
-        self.settings
-            .message_inputs(Ports::new().input(&mut self.input).output(&mut self.output))
+        Ports::new().input(&mut self.input).output(&mut self.output)
     }
 
-    fn handle_message(&mut self, port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
-        Settings::dispatch(self, |b| &mut b.settings, port, msg)
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
     }
 
-    fn settings(&self) -> Vec<rfgraph::ParamInfo> {
-        self.settings.infos()
+    fn params_changed(&mut self, _name: &str) -> Result<(), BoxError> {
+        self.set_delay(self.params.items());
+        Ok(())
     }
 
     fn tag_policy(&self) -> TagPolicy {
@@ -142,29 +171,13 @@ impl<T: Item> Block for Delay<T> {
 
 /// `delay`: GNU Radio's `blocks_delay`.
 pub(crate) fn spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<DelayParams>(
         "delay",
         "Stream Operators",
         "Delays a stream by a settable number of items (zeros first).",
-        |p: &Params| {
-            let (d, vlen) = (p.u64("delay")?, p.u64("vlen")?);
-            let items = d
-                .checked_mul(vlen)
-                .filter(|_| vlen > 0)
-                .ok_or_else(|| p.refused("`vlen` must be at least 1 and `delay · vlen` fit 64 bits"))?;
-            super::any_item!(p, T => Delay::<T>::new(items).vlen(vlen))
-        },
+        |p| crate::spec_util::for_any_item!(kind = p.item, T => Delay::<T>::from_params(p)?),
     )
-    .doc("Writes `delay` zeros, then the input. A larger new delay inserts the difference in zeros; a smaller one drops the difference from the input. Tags move with their items.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(
-        ParamSpec::uint("delay")
-            .default(0u64)
-            .unit("vectors")
-            .settable()
-            .doc("the delay, in GNU Radio vectors"),
-    )
-    .param(ParamSpec::uint("vlen").default(1u64).doc("GNU Radio vector length"))
+    .doc("Writes `delay` zeros (GNU Radio vectors of `vlen` items), then the input. A larger new delay inserts the difference in zeros; a smaller one drops the difference from the input, as GNU Radio's `set_dly` does. Tags move with their items.")
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))
 }
@@ -184,9 +197,11 @@ mod tests {
         assert_eq!((d.zeros, d.drop), (0, 3));
         d.set_delay(4);
         assert_eq!((d.zeros, d.drop), (0, 1));
-        let mut io = WorkIo::default();
-        d.handle_message("delay", Pmt::U64(6), &mut io).unwrap();
+        rfgraph::params::apply(&mut d, "delay", rfgraph::Pmt::U64(6)).unwrap();
         assert_eq!((d.delay(), d.zeros, d.drop), (6, 1, 0));
-        assert!(d.handle_message("delay", Pmt::I64(-1), &mut io).is_err());
+        assert!(rfgraph::params::apply(&mut d, "delay", rfgraph::Pmt::I64(-1)).is_err());
+        let e = rfgraph::params::apply(&mut d, "delay", rfgraph::Pmt::F64(1e12)).unwrap_err();
+        assert!(e.to_string().contains("out of range"), "{e}");
+        assert_eq!(d.delay(), 6);
     }
 }

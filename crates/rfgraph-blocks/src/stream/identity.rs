@@ -12,26 +12,57 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::Copy;
-use num_complex::Complex32;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
+use rfgraph::params::{ItemKind, ParamSet, limits};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{Block, BoxError, Item, Ports, StreamInput, StreamOutput, WorkIo};
+
+/// The parameters of `stream_to_vector` and `vector_to_stream`.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct VectorIdentityParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// GNU Radio's items per vector (the stream stays flat)
+    #[param(default = 1, min = 1, max = limits::MAX_VLEN, alias = "num_items")]
+    pub items: usize,
+}
+
+/// Copies `in` to `out`: a GNU Radio vector conversion on a flat stream.
+struct Flat<T: Item> {
+    input: StreamInput<T>,
+    output: StreamOutput<T>,
+    params: VectorIdentityParams,
+}
+
+impl<T: Item> Block for Flat<T> {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().input(&mut self.input).output(&mut self.output)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let i = self.input.slice();
+        let o = self.output.slice();
+        let n = i.len().min(o.len());
+        rfgraph::copy_items(o, &i[..n]);
+        self.input.consume(n);
+        self.output.produce(n);
+        Ok(())
+    }
+}
 
 fn spec(name: &'static str, summary: &'static str) -> BlockSpec {
-    BlockSpec::new(name, "Stream Operators", summary, |p: &Params| {
-        if p.usize("items")? == 0 {
-            return Err(p.invalid("items", "must be at least 1"));
-        }
-        rfgraph::for_item_kinds!(p, p.item_type()?, {
-            F32 => f32, C32 => Complex32, F64 => f64, I32 => i32, I16 => i16, I8 => i8, U8 => u8
-        } as T => Copy::<T>::new())
+    BlockSpec::of::<VectorIdentityParams>(name, "Stream Operators", summary, |p| {
+        crate::spec_util::for_any_item!(kind = p.item, T => Flat::<T> {
+            input: StreamInput::new("in"),
+            output: StreamOutput::new("out"),
+            params: p,
+        })
     })
     .doc("GNU Radio vectors are flat streams in rfgraph, so this passes items through unchanged; blocks after it that work on vectors take a `vlen`.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(
-        ParamSpec::uint("items")
-            .default(1u64)
-            .doc("GNU Radio's items per vector (the stream stays flat)"),
-    )
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))
 }

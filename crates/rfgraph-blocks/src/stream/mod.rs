@@ -1,5 +1,5 @@
 //! Stream operators and simple sources: [`ConstSource`], [`Delay`],
-//! [`SkipHead`], [`KeepMInN`] (`keep_m_in_n`, `keep_one_in_n`),
+//! [`SkipHead`], [`KeepMInN`], [`KeepOneInN`], [`MatrixInterleaver`],
 //! [`Repeat`], [`StreamMux`]/[`StreamDemux`] (also `interleave`,
 //! `deinterleave`), [`Selector`], and the identities `stream_to_vector`
 //! and `vector_to_stream`; [`TagGate`], [`TagsStrobe`], [`BurstTagger`]
@@ -12,19 +12,28 @@ mod identity;
 mod mux;
 mod probe;
 mod rate;
+mod regroup;
 mod selector;
 mod skiphead;
 mod tagging;
 mod tags;
 
-pub use const_source::ConstSource;
-pub use delay::Delay;
-pub use mux::{StreamDemux, StreamMux};
-pub use probe::ProbeSignal;
-pub use rate::{KeepMInN, MatrixInterleaver, Repeat};
-pub use selector::Selector;
-pub use skiphead::SkipHead;
-pub use tagging::{BurstTagger, TagGate, TagsStrobe};
+pub use const_source::{ConstSource, ConstSourceParams};
+pub use delay::{Delay, DelayParams};
+pub use identity::VectorIdentityParams;
+pub use mux::{
+    InterleaveParams, JoinParams, PatternParams, StreamDemux, StreamMux, StreamMuxParams,
+};
+pub use probe::{ProbeSignal, ProbeSignalParams};
+pub use rate::{
+    KeepMInN, KeepMInNParams, KeepOneInN, KeepOneInNParams, MatrixInterleaver,
+    MatrixInterleaverParams, Repeat, RepeatParams,
+};
+pub use selector::{Selector, SelectorParams};
+pub use skiphead::{SkipHead, SkipHeadParams};
+pub use tagging::{
+    BurstTagger, BurstTaggerParams, TagGate, TagGateParams, TagsStrobe, TagsStrobeParams,
+};
 
 pub(crate) use const_source::spec as const_source_spec;
 pub(crate) use delay::spec as delay_spec;
@@ -41,7 +50,8 @@ pub(crate) use skiphead::spec as skiphead_spec;
 pub(crate) use tagging::{burst_tagger_spec, tag_gate_spec, tags_strobe_spec};
 pub(crate) use tags::pass_through;
 
-/// [`rfgraph::for_item_kinds!`] over every item kind.
+/// [`rfgraph::for_item_kinds!`] over every item kind, for the blocks
+/// still built from untyped parameters (`p.item_type()`).
 macro_rules! any_item {
     ($p:expr, $t:ident => $body:expr) => {
         rfgraph::for_item_kinds!($p, $p.item_type()?, {

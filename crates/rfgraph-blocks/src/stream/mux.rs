@@ -1,23 +1,127 @@
 //! [`StreamMux`] and [`StreamDemux`]: N streams into one by turns of
 //! given lengths, and back (GNU Radio's `stream_mux`, `stream_demux`,
-//! `interleave`, `deinterleave`), with their registry entries. Tags move
-//! with their items.
+//! `interleave`, `deinterleave`, `patterned_interleaver`,
+//! `streams_to_stream`, `stream_to_streams` and their vector forms), with
+//! their registry entries. Tags move with their items.
 
 use super::tags::forward;
+use crate::spec_util::{for_any_item, kind_of};
 use crate::wav::ports::channel_port;
-use rfgraph::registry::{BlockSpec, BuildError, ItemKind, ParamSpec, Params, PortItem, PortSpec};
-use rfgraph::{Block, BoxError, Item, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo};
+use rfgraph::params::{ItemKind, ParamSet, limits};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{
+    Block, BoxError, Item, ParamError, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo,
+};
 
-/// Checks turn lengths: at least one, not all zero.
-fn check_lengths(lengths: &[usize]) -> Result<(), String> {
-    if lengths.is_empty() || lengths.iter().all(|&l| l == 0) {
-        return Err("needs at least one length above 0".into());
+/// The parameters of `stream_mux` and `stream_demux` ([`StreamMux::new`],
+/// [`StreamDemux::new`]).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct StreamMuxParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// GNU Radio vector length: lengths count vectors
+    #[param(default = 1, min = 1, max = limits::MAX_VLEN)]
+    pub vlen: usize,
+    /// items per turn of each port (the inputs of a mux, the outputs of a
+    /// demux); their count is the number of ports, at least one above 0
+    #[param(default = vec![1, 1], max_len = limits::MAX_PORTS)]
+    pub lengths: Vec<usize>,
+}
+
+impl StreamMuxParams {
+    fn check(&self) -> Result<(), ParamError> {
+        let invalid = |reason: String| ParamError::new("stream_mux", "lengths", reason);
+        if self.lengths.iter().all(|&l| l == 0) {
+            return Err(invalid("needs at least one length above 0".into()));
+        }
+        if let Some(l) = self.lengths.iter().find(|&&l| l > limits::MAX_FACTOR) {
+            return Err(invalid(format!(
+                "a turn of {l} is more than the {} allowed",
+                limits::MAX_FACTOR
+            )));
+        }
+        Ok(())
     }
-    Ok(())
+}
+
+/// The parameters of `patterned_interleaver` ([`StreamMux::pattern`]).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct PatternParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// GNU Radio vector length: each turn is one vector
+    #[param(default = 1, min = 1, max = limits::MAX_VLEN)]
+    pub vlen: usize,
+    /// the input of each turn; the inputs are `in0` to `in{max(pattern)}`
+    #[param(default = vec![0, 1], max_len = limits::MAX_ELEMENTS)]
+    pub pattern: Vec<usize>,
+}
+
+impl PatternParams {
+    fn check(&self) -> Result<(), ParamError> {
+        let invalid = |reason: String| ParamError::new("patterned_interleaver", "pattern", reason);
+        match self.pattern.iter().max() {
+            None => Err(invalid("is empty".into())),
+            Some(&m) if m >= limits::MAX_PORTS => Err(invalid(format!(
+                "names input {m}; at most {} inputs are allowed",
+                limits::MAX_PORTS
+            ))),
+            Some(_) => Ok(()),
+        }
+    }
+}
+
+/// The parameters of `streams_to_stream`, `streams_to_vector`,
+/// `stream_to_streams` and `vector_to_streams` ([`StreamMux::join`],
+/// [`StreamDemux::split`]): one item (or vector) per port in turn.
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct JoinParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// GNU Radio vector length of each port's items
+    #[param(default = 1, min = 1, max = limits::MAX_VLEN)]
+    pub vlen: usize,
+    /// number of ports taking turns (inputs of a join, outputs of a split)
+    #[param(default = 2, min = 1, max = limits::MAX_PORTS, alias = "num_streams")]
+    pub count: usize,
+}
+
+/// The parameters of `interleave` and `deinterleave`
+/// ([`StreamMux::interleave`], [`StreamDemux::deinterleave`]).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct InterleaveParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// GNU Radio vector length: `blocksize` counts vectors
+    #[param(default = 1, min = 1, max = limits::MAX_VLEN)]
+    pub vlen: usize,
+    /// number of ports taking turns (inputs to interleave, outputs to
+    /// deinterleave into)
+    #[param(default = 2, min = 1, max = limits::MAX_PORTS, alias = "num_streams")]
+    pub count: usize,
+    /// items (vectors) per turn
+    #[param(default = 1, min = 1, max = limits::MAX_FACTOR)]
+    pub blocksize: usize,
+}
+
+/// `counts` in items: times `vlen` (both bounded by their parameters, so
+/// the products fit).
+fn in_items(counts: &[usize], vlen: usize) -> Vec<usize> {
+    counts.iter().map(|c| c * vlen).collect()
 }
 
 /// Writes `lengths[0]` items of `in0`, then `lengths[1]` of `in1`, …, and
 /// round again. A turn of length 0 is skipped.
+///
+/// # Parameters
+/// [`StreamMuxParams`], [`PatternParams`], [`JoinParams`] or
+/// [`InterleaveParams`], by constructor.
 ///
 /// # Stream Inputs
 /// - `in0`, `in1`, …: `T`, one per length.
@@ -28,12 +132,16 @@ fn check_lengths(lengths: &[usize]) -> Result<(), String> {
 /// # Usage
 /// ```
 /// use rfgraph::{Flowgraph, scheduler::Tpb};
-/// use rfgraph_blocks::{VectorSink, VectorSource, stream::StreamMux};
+/// use rfgraph_blocks::{VectorSink, VectorSource};
+/// use rfgraph_blocks::stream::{StreamMux, StreamMuxParams};
 ///
 /// let mut fg = Flowgraph::new();
 /// let a = fg.add(VectorSource::new(vec![1u8, 1, 1, 1]));
 /// let b = fg.add(VectorSource::new(vec![2u8, 2]));
-/// let mux = fg.add(StreamMux::<u8>::new(vec![2, 1])?);
+/// let mux = fg.add(StreamMux::<u8>::new(StreamMuxParams {
+///     lengths: vec![2, 1],
+///     ..Default::default()
+/// })?);
 /// let sink = fg.add(VectorSink::<u8>::new());
 /// fg.connect(a, "out", mux, "in0")?;
 /// fg.connect(b, "out", mux, "in1")?;
@@ -45,6 +153,7 @@ fn check_lengths(lengths: &[usize]) -> Result<(), String> {
 pub struct StreamMux<T: Item> {
     inputs: Vec<StreamInput<T>>,
     output: StreamOutput<T>,
+    params: Box<dyn ParamSet>,
     /// The input of each turn, and its length.
     order: Vec<usize>,
     lengths: Vec<usize>,
@@ -56,34 +165,75 @@ pub struct StreamMux<T: Item> {
 }
 
 impl<T: Item> StreamMux<T> {
-    /// A mux taking `lengths[k]` items from input `k` in turn.
+    /// A mux taking `lengths[k]` vectors of `vlen` from input `k` in turn
+    /// (`stream_mux`).
     ///
-    /// Errors: no lengths, or all 0.
-    pub fn new(lengths: Vec<usize>) -> Result<Self, String> {
-        check_lengths(&lengths)?;
-        Ok(Self::of_turns((0..lengths.len()).collect(), lengths))
+    /// Errors: no lengths, all 0, or a parameter out of its range.
+    pub fn new(mut params: StreamMuxParams) -> Result<Self, ParamError> {
+        params.item = kind_of::<T>().unwrap_or(params.item);
+        params.validate()?;
+        let lengths = in_items(&params.lengths, params.vlen);
+        Ok(Self::of_turns(
+            (0..lengths.len()).collect(),
+            lengths,
+            Box::new(params),
+        ))
+    }
+
+    /// A mux taking `blocksize` vectors of `vlen` from each of `count`
+    /// inputs in turn (`interleave`).
+    ///
+    /// Errors: a parameter out of its range.
+    pub fn interleave(mut params: InterleaveParams) -> Result<Self, ParamError> {
+        params.item = kind_of::<T>().unwrap_or(params.item);
+        params.validate()?;
+        let lengths = vec![params.blocksize * params.vlen; params.count];
+        Ok(Self::of_turns(
+            (0..params.count).collect(),
+            lengths,
+            Box::new(params),
+        ))
+    }
+
+    /// A mux taking one vector of `vlen` from each of `count` inputs in
+    /// turn (`streams_to_stream`, `streams_to_vector`).
+    ///
+    /// Errors: a parameter out of its range.
+    pub fn join(mut params: JoinParams) -> Result<Self, ParamError> {
+        params.item = kind_of::<T>().unwrap_or(params.item);
+        params.validate()?;
+        let lengths = vec![params.vlen; params.count];
+        Ok(Self::of_turns(
+            (0..params.count).collect(),
+            lengths,
+            Box::new(params),
+        ))
     }
 
     /// A mux taking `vlen` items of input `pattern[k]` in turn `k` (GNU
     /// Radio's `patterned_interleaver` on vectors of `vlen`); it has
     /// `max(pattern) + 1` inputs.
     ///
-    /// Errors: an empty pattern, or a `vlen` of 0.
-    pub fn pattern(pattern: Vec<usize>, vlen: usize) -> Result<Self, String> {
-        if pattern.is_empty() || vlen == 0 {
-            return Err("the pattern is empty or vlen 0".into());
-        }
-        let turns = vec![vlen; pattern.len()];
-        Ok(Self::of_turns(pattern, turns))
+    /// Errors: an empty pattern, or a parameter out of its range.
+    pub fn pattern(mut params: PatternParams) -> Result<Self, ParamError> {
+        params.item = kind_of::<T>().unwrap_or(params.item);
+        params.validate()?;
+        let turns = vec![params.vlen; params.pattern.len()];
+        Ok(Self::of_turns(
+            params.pattern.clone(),
+            turns,
+            Box::new(params),
+        ))
     }
 
-    fn of_turns(order: Vec<usize>, lengths: Vec<usize>) -> Self {
+    fn of_turns(order: Vec<usize>, lengths: Vec<usize>, params: Box<dyn ParamSet>) -> Self {
         let inputs = order.iter().max().map_or(0, |&m| m + 1);
         let mut mux = Self {
             inputs: (0..inputs)
                 .map(|i| StreamInput::new(channel_port("in", i)))
                 .collect(),
             output: StreamOutput::new("out"),
+            params,
             consumed: vec![0; inputs],
             order,
             lengths,
@@ -108,6 +258,10 @@ impl<T: Item> Block for StreamMux<T> {
             ports = ports.input(input);
         }
         ports.output(&mut self.output)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(self.params.as_mut())
     }
 
     fn tag_policy(&self) -> TagPolicy {
@@ -154,6 +308,10 @@ impl<T: Item> Block for StreamMux<T> {
 /// Sends `lengths[0]` items to `out0`, then `lengths[1]` to `out1`, …,
 /// and round again. A turn of length 0 is skipped.
 ///
+/// # Parameters
+/// [`StreamMuxParams`], [`JoinParams`] or [`InterleaveParams`], by
+/// constructor.
+///
 /// # Stream Inputs
 /// - `in`: `T`.
 ///
@@ -163,11 +321,15 @@ impl<T: Item> Block for StreamMux<T> {
 /// # Usage
 /// ```
 /// use rfgraph::{Flowgraph, scheduler::Tpb};
-/// use rfgraph_blocks::{VectorSink, VectorSource, stream::StreamDemux};
+/// use rfgraph_blocks::{VectorSink, VectorSource};
+/// use rfgraph_blocks::stream::{StreamDemux, StreamMuxParams};
 ///
 /// let mut fg = Flowgraph::new();
 /// let src = fg.add(VectorSource::new(vec![1u8, 2, 3, 4, 5, 6]));
-/// let demux = fg.add(StreamDemux::<u8>::new(vec![2, 1])?);
+/// let demux = fg.add(StreamDemux::<u8>::new(StreamMuxParams {
+///     lengths: vec![2, 1],
+///     ..Default::default()
+/// })?);
 /// let a = fg.add(VectorSink::<u8>::new());
 /// let b = fg.add(VectorSink::<u8>::new());
 /// fg.connect(src, "out", demux, "in")?;
@@ -181,6 +343,7 @@ impl<T: Item> Block for StreamMux<T> {
 pub struct StreamDemux<T: Item> {
     input: StreamInput<T>,
     outputs: Vec<StreamOutput<T>>,
+    params: Box<dyn ParamSet>,
     lengths: Vec<usize>,
     turn: usize,
     done: usize,
@@ -189,23 +352,53 @@ pub struct StreamDemux<T: Item> {
 }
 
 impl<T: Item> StreamDemux<T> {
-    /// A demux sending `lengths[k]` items to output `k` in turn.
+    /// A demux sending `lengths[k]` vectors of `vlen` to output `k` in
+    /// turn (`stream_demux`).
     ///
-    /// Errors: no lengths, or all 0.
-    pub fn new(lengths: Vec<usize>) -> Result<Self, String> {
-        check_lengths(&lengths)?;
+    /// Errors: no lengths, all 0, or a parameter out of its range.
+    pub fn new(mut params: StreamMuxParams) -> Result<Self, ParamError> {
+        params.item = kind_of::<T>().unwrap_or(params.item);
+        params.validate()?;
+        let lengths = in_items(&params.lengths, params.vlen);
+        Ok(Self::of_turns(lengths, Box::new(params)))
+    }
+
+    /// A demux sending `blocksize` vectors of `vlen` to each of `count`
+    /// outputs in turn (`deinterleave`).
+    ///
+    /// Errors: a parameter out of its range.
+    pub fn deinterleave(mut params: InterleaveParams) -> Result<Self, ParamError> {
+        params.item = kind_of::<T>().unwrap_or(params.item);
+        params.validate()?;
+        let lengths = vec![params.blocksize * params.vlen; params.count];
+        Ok(Self::of_turns(lengths, Box::new(params)))
+    }
+
+    /// A demux sending one vector of `vlen` to each of `count` outputs in
+    /// turn (`stream_to_streams`, `vector_to_streams`).
+    ///
+    /// Errors: a parameter out of its range.
+    pub fn split(mut params: JoinParams) -> Result<Self, ParamError> {
+        params.item = kind_of::<T>().unwrap_or(params.item);
+        params.validate()?;
+        let lengths = vec![params.vlen; params.count];
+        Ok(Self::of_turns(lengths, Box::new(params)))
+    }
+
+    fn of_turns(lengths: Vec<usize>, params: Box<dyn ParamSet>) -> Self {
         let mut demux = Self {
             input: StreamInput::new("in"),
             outputs: (0..lengths.len())
                 .map(|i| StreamOutput::new(channel_port("out", i)))
                 .collect(),
+            params,
             written: vec![0; lengths.len()],
             lengths,
             turn: 0,
             done: 0,
         };
         demux.skip_empty_turns();
-        Ok(demux)
+        demux
     }
 
     fn skip_empty_turns(&mut self) {
@@ -222,6 +415,10 @@ impl<T: Item> Block for StreamDemux<T> {
             ports = ports.output(output);
         }
         ports
+    }
+
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(self.params.as_mut())
     }
 
     fn tag_policy(&self) -> TagPolicy {
@@ -266,52 +463,6 @@ impl<T: Item> Block for StreamDemux<T> {
     }
 }
 
-/// The non-negative whole numbers of list parameter `name`.
-fn lengths_of(p: &Params, name: &str) -> Result<Vec<usize>, BuildError> {
-    let raw = p.raw(name)?;
-    let list: Vec<f32> = p.floats(name)?;
-    let lengths: Option<Vec<usize>> = list
-        .iter()
-        .map(|&l| (l >= 0.0 && l.fract() == 0.0 && l < 1e7).then_some(l as usize))
-        .collect();
-    lengths.ok_or_else(|| p.invalid(name, format!("not whole numbers from 0: {raw:?}")))
-}
-
-/// GNU Radio's vector length: every count is in vectors of it.
-fn vlen(p: &Params) -> Result<usize, BuildError> {
-    match p.usize("vlen")? {
-        0 => Err(p.invalid("vlen", "must be at least 1")),
-        v => Ok(v),
-    }
-}
-
-/// `counts` in items: times `vlen`.
-fn in_items(p: &Params, counts: Vec<usize>) -> Result<Vec<usize>, BuildError> {
-    let v = vlen(p)?;
-    counts
-        .into_iter()
-        .map(|c| {
-            c.checked_mul(v)
-                .ok_or_else(|| p.refused("a length · vlen is too large"))
-        })
-        .collect()
-}
-
-fn lengths(p: &Params) -> Result<Vec<usize>, BuildError> {
-    let lengths = lengths_of(p, "lengths")?;
-    check_lengths(&lengths).map_err(|e| p.invalid("lengths", e))?;
-    in_items(p, lengths)
-}
-
-/// `blocksize` repeated `count` times.
-fn blocks(p: &Params) -> Result<Vec<usize>, BuildError> {
-    let (count, size) = (p.usize("count")?, p.usize("blocksize")?);
-    if count == 0 || size == 0 {
-        return Err(p.refused("`count` and `blocksize` must be at least 1"));
-    }
-    in_items(p, vec![size; count])
-}
-
 /// Which side of a turn-taking block has a port per turn: the inputs of
 /// a [`StreamMux`], the outputs of a [`StreamDemux`].
 #[derive(Clone, Copy)]
@@ -320,29 +471,9 @@ enum Many {
     Outputs,
 }
 
-/// The entry of a [`StreamMux`] (`Many::Inputs`) or [`StreamDemux`] of
-/// the turn lengths `turns` reads, for any item type, with one port per
-/// entry of parameter `count` on the `many` side; the caller adds the
-/// documentation and the parameters after `type`.
-fn turns_spec(
-    name: &'static str,
-    summary: &'static str,
-    many: Many,
-    turns: fn(&Params) -> Result<Vec<usize>, BuildError>,
-    count: &'static str,
-) -> BlockSpec {
-    let spec = BlockSpec::new(name, "Stream Operators", summary, move |p: &Params| {
-        let l = turns(p)?;
-        match many {
-            Many::Inputs => {
-                super::any_item!(p, T => StreamMux::<T>::new(l).map_err(|e| p.refused(e))?)
-            }
-            Many::Outputs => {
-                super::any_item!(p, T => StreamDemux::<T>::new(l).map_err(|e| p.refused(e))?)
-            }
-        }
-    })
-    .param(ParamSpec::item_type(&ItemKind::ALL));
+/// The ports of a turn-taking block, with one port per entry of
+/// parameter `count` on the `many` side.
+fn with_ports(spec: BlockSpec, many: Many, count: &'static str) -> BlockSpec {
     let (one_in, one_out) = (
         PortSpec::new("in", PortItem::OfType),
         PortSpec::new("out", PortItem::OfType),
@@ -353,86 +484,56 @@ fn turns_spec(
     }
 }
 
-/// GNU Radio's `vlen` parameter, with `doc`.
-fn vlen_param(doc: &'static str) -> ParamSpec {
-    ParamSpec::uint("vlen").default(1u64).doc(doc)
-}
-
-const VLEN_COUNTS: &str = "GNU Radio vector length: lengths count vectors";
-
 /// `stream_mux`: GNU Radio's `blocks_stream_mux`.
 pub(crate) fn stream_mux_spec() -> BlockSpec {
-    turns_spec(
+    let spec = BlockSpec::of::<StreamMuxParams>(
         "stream_mux",
+        "Stream Operators",
         "N streams into one, `lengths[k]` items of input k in turn.",
-        Many::Inputs,
-        lengths,
-        "lengths",
+        |p| for_any_item!(kind = p.item, T => StreamMux::<T>::new(p)?),
     )
-    .doc("Copies `lengths[0]·vlen` items from `in0`, then `lengths[1]·vlen` from `in1`, …, then starts again at `in0`; one input per entry of `lengths`, which must be whole numbers ≥ 0 with at least one above 0 (an input of length 0 is never read). It waits on the input whose turn it is, so a stalled or finished input stops the output. Tags move with their items. Any item type. GNU Radio's `blocks_stream_mux`.")
-    .param(vlen_param(VLEN_COUNTS))
-    .param(
-        ParamSpec::floats("lengths")
-            .default(vec![1.0f32, 1.0])
-            .doc("items per turn of each input; their count is the number of inputs"),
+    .doc("Copies `lengths[0]·vlen` items from `in0`, then `lengths[1]·vlen` from `in1`, …, then starts again at `in0`; one input per entry of `lengths`, which must be whole numbers ≥ 0 with at least one above 0 (an input of length 0 is never read). It waits on the input whose turn it is, so a stalled or finished input stops the output. Tags move with their items. Any item type. GNU Radio's `blocks_stream_mux`.");
+    with_ports(spec, Many::Inputs, "lengths")
+}
+
+/// `stream_demux`: GNU Radio's `blocks_stream_demux`.
+pub(crate) fn stream_demux_spec() -> BlockSpec {
+    let spec = BlockSpec::of::<StreamMuxParams>(
+        "stream_demux",
+        "Stream Operators",
+        "One stream into N, `lengths[k]` items to output k in turn.",
+        |p| for_any_item!(kind = p.item, T => StreamDemux::<T>::new(p)?),
     )
+    .doc("The reverse of `stream_mux`: `lengths[0]·vlen` items to `out0`, then `lengths[1]·vlen` to `out1`, …, then `out0` again; one output per entry of `lengths`, which must be whole numbers ≥ 0 with at least one above 0 (an output of length 0 gets nothing). It waits while the output whose turn it is has no room. Tags move with their items. Any item type. GNU Radio's `blocks_stream_demux`.");
+    with_ports(spec, Many::Outputs, "lengths")
 }
 
 /// `patterned_interleaver`: GNU Radio's `blocks_patterned_interleaver`.
 pub(crate) fn patterned_interleaver_spec() -> BlockSpec {
-    BlockSpec::new(
+    let spec = BlockSpec::of::<PatternParams>(
         "patterned_interleaver",
         "Stream Operators",
         "One item of input `pattern[k]` in turn k, round and round.",
-        |p: &Params| {
-            let pattern = lengths_of(p, "pattern")?;
-            if pattern.is_empty() {
-                return Err(p.invalid("pattern", "is empty"));
-            }
-            let v = vlen(p)?;
-            super::any_item!(p, T => StreamMux::<T>::pattern(pattern.clone(), v).map_err(|e| p.refused(e))?)
-        },
+        |p| for_any_item!(kind = p.item, T => StreamMux::<T>::pattern(p)?),
     )
-    .doc("The inputs are `in0` … `in{max(pattern)}`; every input should appear in the pattern.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(vlen_param(VLEN_COUNTS))
-    .param(
-        ParamSpec::floats("pattern")
-            .default(vec![0.0f32, 1.0])
-            .doc("the input of each turn"),
-    )
-    .input(PortSpec::new("in", PortItem::OfType).repeated("pattern"))
-    .output(PortSpec::new("out", PortItem::OfType))
+    .doc("The inputs are `in0` … `in{max(pattern)}`; every input should appear in the pattern. Each turn is one GNU Radio vector of `vlen` items. GNU Radio's `blocks_patterned_interleaver`.");
+    with_ports(spec, Many::Inputs, "pattern")
 }
 
-/// One turn of a single item (or vector) per port, `count` ports.
-fn singles(p: &Params) -> Result<Vec<usize>, BuildError> {
-    let count = p.usize("count")?;
-    if count == 0 {
-        return Err(p.invalid("count", "must be at least 1"));
-    }
-    in_items(p, vec![1; count])
-}
-
-/// One interleaving of `count` streams, an item (or vector) of each in
-/// turn: GNU Radio's `streams_to_stream` and `streams_to_vector`.
-fn join_spec(name: &'static str, summary: &'static str) -> BlockSpec {
-    turns_spec(name, summary, Many::Inputs, singles, "count")
-        .doc("An item (or GNU Radio vector of `vlen`) of `in0`, `in1`, … in turn: a flat stream, as GNU Radio's vectors are here.")
-        .param(vlen_param("GNU Radio vector length of the inputs"))
-        .param(ParamSpec::uint("count").default(2u64).doc("number of inputs"))
-}
-
-/// The reverse: GNU Radio's `stream_to_streams` and `vector_to_streams`.
-fn split_spec(name: &'static str, summary: &'static str) -> BlockSpec {
-    turns_spec(name, summary, Many::Outputs, singles, "count")
-        .doc("Item (or GNU Radio vector of `vlen`) k goes to output `k mod count`.")
-        .param(vlen_param("GNU Radio vector length of the outputs"))
-        .param(
-            ParamSpec::uint("count")
-                .default(2u64)
-                .doc("number of outputs"),
-        )
+/// `streams_to_stream` and `streams_to_vector` (`Many::Inputs`), or
+/// `stream_to_streams` and `vector_to_streams`.
+fn join_spec(name: &'static str, summary: &'static str, many: Many) -> BlockSpec {
+    let spec = match many {
+        Many::Inputs => BlockSpec::of::<JoinParams>(name, "Stream Operators", summary, |p| {
+            for_any_item!(kind = p.item, T => StreamMux::<T>::join(p)?)
+        })
+        .doc("An item (or GNU Radio vector of `vlen`) of `in0`, `in1`, … in turn: a flat stream, as GNU Radio's vectors are here."),
+        Many::Outputs => BlockSpec::of::<JoinParams>(name, "Stream Operators", summary, |p| {
+            for_any_item!(kind = p.item, T => StreamDemux::<T>::split(p)?)
+        })
+        .doc("Item (or GNU Radio vector of `vlen`) k goes to output `k mod count`."),
+    };
+    with_ports(spec, many, "count")
 }
 
 /// `streams_to_stream`: GNU Radio's `blocks_streams_to_stream`.
@@ -440,6 +541,7 @@ pub(crate) fn streams_to_stream_spec() -> BlockSpec {
     join_spec(
         "streams_to_stream",
         "N streams into one, an item of each in turn.",
+        Many::Inputs,
     )
 }
 
@@ -448,76 +550,48 @@ pub(crate) fn streams_to_vector_spec() -> BlockSpec {
     join_spec(
         "streams_to_vector",
         "N streams into vectors of N: flat, an item of each in turn.",
+        Many::Inputs,
     )
 }
 
 /// `stream_to_streams`: GNU Radio's `blocks_stream_to_streams`.
 pub(crate) fn stream_to_streams_spec() -> BlockSpec {
-    split_spec(
+    join_spec(
         "stream_to_streams",
         "One stream into N, item k to output k mod N.",
+        Many::Outputs,
     )
 }
 
 /// `vector_to_streams`: GNU Radio's `blocks_vector_to_streams`.
 pub(crate) fn vector_to_streams_spec() -> BlockSpec {
-    split_spec(
+    join_spec(
         "vector_to_streams",
         "Vectors of N into N streams: entry k to output k.",
-    )
-}
-
-/// `stream_demux`: GNU Radio's `blocks_stream_demux`.
-pub(crate) fn stream_demux_spec() -> BlockSpec {
-    turns_spec(
-        "stream_demux",
-        "One stream into N, `lengths[k]` items to output k in turn.",
         Many::Outputs,
-        lengths,
-        "lengths",
     )
-    .doc("The reverse of `stream_mux`: `lengths[0]·vlen` items to `out0`, then `lengths[1]·vlen` to `out1`, …, then `out0` again; one output per entry of `lengths`, which must be whole numbers ≥ 0 with at least one above 0 (an output of length 0 gets nothing). It waits while the output whose turn it is has no room. Tags move with their items. Any item type. GNU Radio's `blocks_stream_demux`.")
-    .param(vlen_param(VLEN_COUNTS))
-    .param(
-        ParamSpec::floats("lengths")
-            .default(vec![1.0f32, 1.0])
-            .doc("items per turn of each output; their count is the number of outputs"),
-    )
-}
-
-/// `interleave` (`Many::Inputs`) or `deinterleave`: `count` ports,
-/// `blocksize` items each in turn.
-fn blocks_spec(name: &'static str, summary: &'static str, many: Many) -> BlockSpec {
-    let ports = match many {
-        Many::Inputs => "number of inputs",
-        Many::Outputs => "number of outputs",
-    };
-    turns_spec(name, summary, many, blocks, "count")
-        .param(vlen_param(VLEN_COUNTS))
-        .param(ParamSpec::uint("count").default(2u64).doc(ports))
-        .param(
-            ParamSpec::uint("blocksize")
-                .default(1u64)
-                .doc("items per turn"),
-        )
 }
 
 /// `interleave`: GNU Radio's `blocks_interleave`.
 pub(crate) fn interleave_spec() -> BlockSpec {
-    blocks_spec(
+    let spec = BlockSpec::of::<InterleaveParams>(
         "interleave",
+        "Stream Operators",
         "N streams into one, `blocksize` items of each in turn.",
-        Many::Inputs,
+        |p| for_any_item!(kind = p.item, T => StreamMux::<T>::interleave(p)?),
     )
-    .doc("`blocksize·vlen` items of `in0`, then as many of `in1`, … up to `in{count−1}`, round and round: `stream_mux` with equal lengths. It waits on the input whose turn it is. `count`, `blocksize` and `vlen` must be at least 1. Tags move with their items. Any item type; GNU Radio vectors are flat streams here. GNU Radio's `blocks_interleave`.")
+    .doc("`blocksize·vlen` items of `in0`, then as many of `in1`, … up to `in{count−1}`, round and round: `stream_mux` with equal lengths. It waits on the input whose turn it is. `count`, `blocksize` and `vlen` must be at least 1. Tags move with their items. Any item type; GNU Radio vectors are flat streams here. GNU Radio's `blocks_interleave`.");
+    with_ports(spec, Many::Inputs, "count")
 }
 
 /// `deinterleave`: GNU Radio's `blocks_deinterleave`.
 pub(crate) fn deinterleave_spec() -> BlockSpec {
-    blocks_spec(
+    let spec = BlockSpec::of::<InterleaveParams>(
         "deinterleave",
+        "Stream Operators",
         "One stream into N, `blocksize` items to each in turn.",
-        Many::Outputs,
+        |p| for_any_item!(kind = p.item, T => StreamDemux::<T>::deinterleave(p)?),
     )
-    .doc("Item blocks of `blocksize·vlen` go to `out0`, `out1`, … `out{count−1}` in turn, round and round: `stream_demux` with equal lengths. `count`, `blocksize` and `vlen` must be at least 1. Tags move with their items. Any item type; GNU Radio vectors are flat streams here. GNU Radio's `blocks_deinterleave`.")
+    .doc("Item blocks of `blocksize·vlen` go to `out0`, `out1`, … `out{count−1}` in turn, round and round: `stream_demux` with equal lengths. `count`, `blocksize` and `vlen` must be at least 1. Tags move with their items. Any item type; GNU Radio vectors are flat streams here. GNU Radio's `blocks_deinterleave`.");
+    with_ports(spec, Many::Outputs, "count")
 }

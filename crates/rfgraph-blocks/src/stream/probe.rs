@@ -3,12 +3,28 @@
 //! Radio's `probe_signal_x` and `probe_signal_vx`), with its registry
 //! entry.
 
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
-use rfgraph::{Block, BoxError, Item, Ports, StreamInput, WorkIo};
+use crate::spec_util::kind_of;
+use rfgraph::params::{ItemKind, ParamSet, limits};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{Block, BoxError, Item, ParamError, Ports, StreamInput, WorkIo};
 use std::sync::{Arc, Mutex};
+
+/// The parameters of [`ProbeSignal`] (`probe_signal`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct ProbeSignalParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// GNU Radio vector length: the items kept
+    #[param(default = 1, min = 1, max = limits::MAX_VLEN)]
+    pub vlen: usize,
+}
 
 /// Consumes a stream and keeps its last `vlen` items, readable while the
 /// graph runs through [`level`](Self::level)'s shared handle.
+///
+/// # Parameters
+/// [`ProbeSignalParams`].
 ///
 /// # Stream Inputs
 /// - `in`: `T`, in GNU Radio vectors of `vlen`.
@@ -16,11 +32,11 @@ use std::sync::{Arc, Mutex};
 /// # Usage
 /// ```
 /// use rfgraph::{Flowgraph, scheduler::Tpb};
-/// use rfgraph_blocks::{VectorSource, stream::ProbeSignal};
+/// use rfgraph_blocks::{VectorSource, stream::{ProbeSignal, ProbeSignalParams}};
 ///
 /// let mut fg = Flowgraph::new();
 /// let src = fg.add(VectorSource::new(vec![1.0f32, 2.0, 3.0]));
-/// let probe = ProbeSignal::<f32>::new(1)?;
+/// let probe = ProbeSignal::<f32>::new(ProbeSignalParams::default())?;
 /// let level = probe.level();
 /// let probe = fg.add(probe);
 /// fg.connect(src, "out", probe, "in")?;
@@ -30,6 +46,7 @@ use std::sync::{Arc, Mutex};
 /// ```
 pub struct ProbeSignal<T: Item> {
     input: StreamInput<T>,
+    params: ProbeSignalParams,
     vlen: usize,
     level: Arc<Mutex<Vec<T>>>,
 }
@@ -37,13 +54,14 @@ pub struct ProbeSignal<T: Item> {
 impl<T: Item> ProbeSignal<T> {
     /// A probe keeping the last vector of `vlen` items.
     ///
-    /// Errors: a `vlen` of 0.
-    pub fn new(vlen: usize) -> Result<Self, String> {
-        if vlen == 0 {
-            return Err("vlen must be at least 1".into());
-        }
+    /// Errors: a `vlen` out of its range.
+    pub fn new(mut params: ProbeSignalParams) -> Result<Self, ParamError> {
+        params.item = kind_of::<T>().unwrap_or(params.item);
+        params.validate()?;
+        let vlen = params.vlen;
         Ok(Self {
             input: StreamInput::new("in").with_min_items(vlen),
+            params,
             vlen,
             level: Arc::new(Mutex::new(vec![T::zeroed(); vlen])),
         })
@@ -58,6 +76,10 @@ impl<T: Item> ProbeSignal<T> {
 impl<T: Item> Block for ProbeSignal<T> {
     fn ports(&mut self) -> Ports<'_> {
         Ports::new().input(&mut self.input)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
     }
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
@@ -76,17 +98,12 @@ impl<T: Item> Block for ProbeSignal<T> {
 
 /// `probe_signal`: GNU Radio's `blocks_probe_signal_x` and `_vx`.
 pub(crate) fn spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<ProbeSignalParams>(
         "probe_signal",
         "Measurement Tools",
         "A sink keeping the last item (or vector) it read.",
-        |p: &Params| {
-            let vlen = p.usize("vlen")?;
-            super::any_item!(p, T => ProbeSignal::<T>::new(vlen).map_err(|e| p.refused(e))?)
-        },
+        |p| crate::spec_util::for_any_item!(kind = p.item, T => ProbeSignal::<T>::new(p)?),
     )
     .doc("Consumes its input and keeps the last GNU Radio vector of `vlen` items, for Rust code holding the block's `level()` (GNU Radio's function probes have no counterpart yet).")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(ParamSpec::uint("vlen").default(1u64).doc("GNU Radio vector length"))
     .input(PortSpec::new("in", PortItem::OfType))
 }

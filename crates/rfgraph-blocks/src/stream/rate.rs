@@ -1,66 +1,63 @@
-//! Fixed-rate stream operators as [`FixedRateKernel`]s, with their
-//! registry entries: [`KeepMInN`] (GNU Radio's `keep_m_in_n` and
-//! `keep_one_in_n`), [`Repeat`] (`repeat`) and [`MatrixInterleaver`]
-//! (`matrix_interleaver`). Tags move by the rate.
+//! Rate-changing stream operators whose rates may change while they run,
+//! with their registry entries: [`KeepMInN`] (GNU Radio's `keep_m_in_n`),
+//! [`KeepOneInN`] (`keep_one_in_n`), [`Repeat`] (`repeat`) and
+//! [`MatrixInterleaver`] (`matrix_interleaver`). Each moves its tags by
+//! its rate, from the last change on.
 
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
-use rfgraph::{FixedRateBlock, FixedRateKernel, Item};
-use std::marker::PhantomData;
+use super::regroup::{Groups, Regroup};
+use crate::spec_util::{for_any_item, kind_of};
+use rfgraph::params::{ItemKind, ParamSet, limits};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
+use rfgraph::{
+    Block, BoxError, Item, ParamError, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo,
+};
 
-/// Of every `n` input items, keeps the `m` starting at `offset`.
-///
-/// # Stream Inputs
-/// - `in`: `T`, in groups of `n`.
-///
-/// # Stream Outputs
-/// - `out`: `T`, `m` per group.
-///
-/// # Usage
-/// ```
-/// use rfgraph_blocks::stream::KeepMInN;
-/// let keep = KeepMInN::<f32>::block(2, 5, 1)?;
-/// # let _ = keep;
-/// # Ok::<(), String>(())
-/// ```
-pub struct KeepMInN<T> {
-    m: usize,
-    n: usize,
-    offset: usize,
-    _item: PhantomData<fn(T) -> T>,
+/// The parameters of [`KeepMInN`] (`keep_m_in_n`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct KeepMInNParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// items kept per group
+    #[param(default = 1, min = 1, max = limits::MAX_FACTOR, settable)]
+    pub m: usize,
+    /// items per group
+    #[param(default = 2, min = 1, max = limits::MAX_FACTOR, settable)]
+    pub n: usize,
+    /// first kept item of each group; `offset + m` is at most `n`
+    #[param(default = 0, max = limits::MAX_FACTOR, settable)]
+    pub offset: usize,
 }
 
-impl<T: Item> KeepMInN<T> {
-    /// The block keeping items `offset .. offset + m` of every `n`.
-    ///
-    /// Errors: `m` or `n` of 0, or `offset + m` above `n`.
-    #[allow(clippy::new_ret_no_self)]
-    pub fn block(m: usize, n: usize, offset: usize) -> Result<FixedRateBlock<Self>, String> {
-        if m == 0 || n == 0 {
-            return Err("m and n must be at least 1".into());
+impl KeepMInNParams {
+    fn check(&self) -> Result<(), ParamError> {
+        if self.m > self.n {
+            return Err(ParamError::new(
+                "keep_m_in_n",
+                "m",
+                format!("keeps {} items of groups of n = {}", self.m, self.n),
+            ));
         }
-        if offset.checked_add(m).is_none_or(|end| end > n) {
-            return Err(format!("offset {offset} + m {m} is more than n {n}"));
+        if self.offset + self.m > self.n {
+            return Err(ParamError::new(
+                "keep_m_in_n",
+                "offset",
+                format!("{} + m {} is more than n {}", self.offset, self.m, self.n),
+            ));
         }
-        FixedRateBlock::new(Self {
-            m,
-            n,
-            offset,
-            _item: PhantomData,
-        })
-        .map_err(|e| e.to_string())
+        Ok(())
     }
 }
 
-impl<T: Item> FixedRateKernel for KeepMInN<T> {
-    type In = T;
-    type Out = T;
-    fn interpolation(&self) -> usize {
-        self.m
-    }
-    fn decimation(&self) -> usize {
+impl<T: Item> Groups<T> for KeepMInNParams {
+    fn group_in(&self) -> usize {
         self.n
     }
-    fn process(&mut self, input: &[T], output: &mut [T]) {
+    fn group_out(&self) -> usize {
+        self.m
+    }
+    fn process(&self, input: &[T], output: &mut [T]) {
         for (o, i) in output
             .chunks_exact_mut(self.m)
             .zip(input.chunks_exact(self.n))
@@ -70,139 +67,369 @@ impl<T: Item> FixedRateKernel for KeepMInN<T> {
     }
 }
 
-/// Writes every input item `n` times.
+/// Of every `n` input items, keeps the `m` starting at `offset`; an
+/// incomplete last group is dropped. `m`, `n` and `offset` may change
+/// while it runs, as GNU Radio's setters: the items not yet in a whole
+/// group start the next group with the new values. Tags move by the rate
+/// `m/n`.
 ///
-/// # Stream Inputs
-/// - `in`: `T`.
-///
-/// # Stream Outputs
-/// - `out`: `T`, `n` per input item.
+/// # Parameters
+/// [`KeepMInNParams`].
 ///
 /// # Usage
 /// ```
-/// use rfgraph_blocks::stream::Repeat;
-/// let repeat = Repeat::<f32>::block(4)?;
-/// # let _ = repeat;
-/// # Ok::<(), String>(())
+/// use rfgraph_blocks::stream::{KeepMInN, KeepMInNParams};
+/// let keep = KeepMInN::<f32>::new(KeepMInNParams { m: 2, n: 5, offset: 1, ..Default::default() })?;
+/// # let _ = keep;
+/// # Ok::<(), rfgraph::ParamError>(())
 /// ```
-pub struct Repeat<T> {
-    n: usize,
-    vlen: usize,
-    _item: PhantomData<fn(T) -> T>,
+pub struct KeepMInN<T: Item> {
+    input: StreamInput<T>,
+    output: StreamOutput<T>,
+    params: KeepMInNParams,
+    groups: Regroup<T>,
+}
+
+impl<T: Item> KeepMInN<T> {
+    /// The block `params` describe (the item type is `T`'s).
+    ///
+    /// Errors: `m` or `n` of 0, or `offset + m` above `n`.
+    pub fn new(mut params: KeepMInNParams) -> Result<Self, ParamError> {
+        params.item = kind_of::<T>().unwrap_or(params.item);
+        params.validate()?;
+        Ok(Self {
+            input: StreamInput::new("in"),
+            output: StreamOutput::new("out"),
+            params,
+            groups: Regroup::new(),
+        })
+    }
+}
+
+impl<T: Item> Block for KeepMInN<T> {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().input(&mut self.input).output(&mut self.output)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
+    fn tag_policy(&self) -> TagPolicy {
+        TagPolicy::Manual
+    }
+
+    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
+        self.groups
+            .work(&mut self.input, &mut self.output, &self.params, io);
+        Ok(())
+    }
+}
+
+/// The parameters of [`KeepOneInN`] (`keep_one_in_n`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct KeepOneInNParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// vectors per group, the last one kept; a change starts a new group
+    /// at once, as GNU Radio's `set_n`
+    #[param(default = 2, min = 1, max = limits::MAX_FACTOR, settable)]
+    pub n: usize,
+    /// GNU Radio vector length
+    #[param(default = 1, min = 1, max = limits::MAX_VLEN)]
+    pub vlen: usize,
+}
+
+/// Keeps the last vector of `vlen` items of every `n`, as GNU Radio's
+/// `keep_one_in_n` (an incomplete last group gives nothing). A new `n`
+/// while it runs counts a fresh group from the next vector on, as GNU
+/// Radio's `set_n` does. Tag indices are divided by `n`, counted from the
+/// last change.
+///
+/// # Parameters
+/// [`KeepOneInNParams`].
+pub struct KeepOneInN<T: Item> {
+    input: StreamInput<T>,
+    output: StreamOutput<T>,
+    params: KeepOneInNParams,
+    /// Vectors until the next kept one, this one included (GNU Radio's
+    /// `d_count`).
+    count: usize,
+    /// The input and output positions where the rate last changed.
+    base: (u64, u64),
+}
+
+impl<T: Item> KeepOneInN<T> {
+    /// The block `params` describe (the item type is `T`'s).
+    ///
+    /// Errors: a parameter out of its range.
+    pub fn new(mut params: KeepOneInNParams) -> Result<Self, ParamError> {
+        params.item = kind_of::<T>().unwrap_or(params.item);
+        params.validate()?;
+        let vlen = params.vlen;
+        Ok(Self {
+            input: StreamInput::new("in").with_min_items(vlen),
+            output: StreamOutput::new("out").with_min_items(vlen),
+            count: params.n,
+            params,
+            base: (0, 0),
+        })
+    }
+}
+
+impl<T: Item> Block for KeepOneInN<T> {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().input(&mut self.input).output(&mut self.output)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
+    fn params_changed(&mut self, _name: &str) -> Result<(), BoxError> {
+        self.count = self.params.n;
+        self.base = (self.input.position(), self.output.position());
+        Ok(())
+    }
+
+    fn tag_policy(&self) -> TagPolicy {
+        TagPolicy::Manual
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let (n, vlen) = (self.params.n, self.params.vlen);
+        let start = self.input.position();
+        let i = self.input.slice();
+        let o = self.output.slice();
+        let vectors = i.len() / vlen;
+        let (mut used, mut written) = (0, 0);
+        while used < vectors {
+            let skip = self.count - 1;
+            if vectors - used <= skip {
+                self.count -= vectors - used;
+                used = vectors;
+                break;
+            }
+            if o.len() - written < vlen {
+                // No room for the kept vector: pass the ones before it.
+                used += skip;
+                self.count = 1;
+                break;
+            }
+            let at = (used + skip) * vlen;
+            o[written..written + vlen].copy_from_slice(&i[at..at + vlen]);
+            written += vlen;
+            used += skip + 1;
+            self.count = n;
+        }
+        let consumed = (used * vlen) as u64;
+        if consumed > 0 {
+            let (in_at, out_at) = self.base;
+            let position = self.output.position();
+            for t in self.input.tags() {
+                if (start..start + consumed).contains(&t.index) {
+                    let rel = u128::from(t.index - in_at) / n as u128;
+                    let at = out_at.saturating_add(u64::try_from(rel).unwrap_or(u64::MAX));
+                    let offset = usize::try_from(at.saturating_sub(position)).unwrap_or(usize::MAX);
+                    self.output.add_tag(offset, &t.key, t.value);
+                }
+            }
+        }
+        self.input.consume(used * vlen);
+        self.output.produce(written);
+        Ok(())
+    }
+}
+
+/// The parameters of [`Repeat`] (`repeat`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct RepeatParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// copies of each item (or vector); a change applies from the next
+    /// input vector on, as GNU Radio's `set_interpolation`
+    #[param(default = 1, min = 1, max = limits::MAX_FACTOR, alias = "interp", settable)]
+    pub interpolation: usize,
+    /// GNU Radio vector length: whole vectors repeat
+    #[param(default = 1, min = 1, max = limits::MAX_VLEN)]
+    pub vlen: usize,
+}
+
+/// Writes every input vector of `vlen` items `interpolation` times in a
+/// row. A new `interpolation` while it runs applies from the next input
+/// vector. Tag indices are multiplied by `interpolation` (within the
+/// vector they arrive on).
+///
+/// # Parameters
+/// [`RepeatParams`].
+///
+/// # Usage
+/// ```
+/// use rfgraph_blocks::stream::{Repeat, RepeatParams};
+/// let repeat = Repeat::<f32>::new(RepeatParams { interpolation: 4, ..Default::default() })?;
+/// # let _ = repeat;
+/// # Ok::<(), rfgraph::ParamError>(())
+/// ```
+pub struct Repeat<T: Item> {
+    input: StreamInput<T>,
+    output: StreamOutput<T>,
+    params: RepeatParams,
+    /// The copies of the vector in progress, and the items of them
+    /// written (0: no vector in progress).
+    copies: usize,
+    written: usize,
 }
 
 impl<T: Item> Repeat<T> {
-    /// The block repeating each item `n` times.
+    /// The block `params` describe (the item type is `T`'s).
     ///
-    /// Errors: `n` of 0.
-    #[allow(clippy::new_ret_no_self)]
-    pub fn block(n: usize) -> Result<FixedRateBlock<Self>, String> {
-        Self::vectors(n, 1)
-    }
-
-    /// The block repeating each GNU Radio vector of `vlen` items `n` times.
-    ///
-    /// Errors: `n` or `vlen` of 0, or `n · vlen` too large.
-    pub fn vectors(n: usize, vlen: usize) -> Result<FixedRateBlock<Self>, String> {
-        if n.checked_mul(vlen).is_none() {
-            return Err("n · vlen is too large".into());
-        }
-        FixedRateBlock::new(Self {
-            n,
-            vlen,
-            _item: PhantomData,
+    /// Errors: a parameter out of its range.
+    pub fn new(mut params: RepeatParams) -> Result<Self, ParamError> {
+        params.item = kind_of::<T>().unwrap_or(params.item);
+        params.validate()?;
+        Ok(Self {
+            input: StreamInput::new("in").with_min_items(params.vlen),
+            output: StreamOutput::new("out"),
+            copies: params.interpolation,
+            params,
+            written: 0,
         })
-        .map_err(|e| e.to_string())
     }
-}
 
-impl<T: Item> FixedRateKernel for Repeat<T> {
-    type In = T;
-    type Out = T;
-    fn interpolation(&self) -> usize {
-        self.n * self.vlen
-    }
-    fn decimation(&self) -> usize {
-        self.vlen
-    }
-    fn process(&mut self, input: &[T], output: &mut [T]) {
-        if self.vlen == 1 {
-            for (o, &x) in output.chunks_exact_mut(self.n).zip(input) {
-                o.fill(x);
-            }
-            return;
-        }
-        for (o, v) in output
-            .chunks_exact_mut(self.n * self.vlen)
-            .zip(input.chunks_exact(self.vlen))
-        {
-            for copy in o.chunks_exact_mut(self.vlen) {
-                copy.copy_from_slice(v);
+    /// Attaches the tags of the input vector starting at `start` to its
+    /// copies, which start at the output's position.
+    fn forward_tags(&self, start: u64, items: usize, n: usize) {
+        for t in self.input.tags() {
+            if (start..start + items as u64).contains(&t.index) {
+                let offset = usize::try_from(t.index - start).unwrap_or(usize::MAX);
+                self.output
+                    .add_tag(offset.saturating_mul(n), &t.key, t.value);
             }
         }
     }
 }
 
-/// Transposes every `rows × cols` block of GNU Radio vectors: written
-/// row by row, read column by column (`deinterleave` undoes it).
-///
-/// # Stream Inputs
-/// - `in`: `T`, in blocks of `rows · cols · vlen`.
-///
-/// # Stream Outputs
-/// - `out`: `T`, the same items transposed.
-///
-/// # Usage
-/// ```
-/// use rfgraph_blocks::stream::MatrixInterleaver;
-/// let block = MatrixInterleaver::<u8>::block(3, 4, 1, false)?;
-/// # let _ = block;
-/// # Ok::<(), String>(())
-/// ```
-pub struct MatrixInterleaver<T> {
-    rows: usize,
-    cols: usize,
-    vlen: usize,
-    deinterleave: bool,
-    _item: PhantomData<fn(T) -> T>,
-}
+impl<T: Item> Block for Repeat<T> {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().input(&mut self.input).output(&mut self.output)
+    }
 
-impl<T: Item> MatrixInterleaver<T> {
-    /// The block for `rows × cols` vectors of `vlen`.
-    ///
-    /// Errors: a dimension of 0 or a block too large.
-    #[allow(clippy::new_ret_no_self)]
-    pub fn block(
-        rows: usize,
-        cols: usize,
-        vlen: usize,
-        deinterleave: bool,
-    ) -> Result<FixedRateBlock<Self>, String> {
-        let size = rows.checked_mul(cols).and_then(|s| s.checked_mul(vlen));
-        if size.is_none_or(|s| s == 0) {
-            return Err("rows, cols and vlen must be at least 1, and their product fit".into());
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
+    fn tag_policy(&self) -> TagPolicy {
+        TagPolicy::Manual
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let vlen = self.params.vlen;
+        loop {
+            if self.written == 0 {
+                // Whole vectors with room for all their copies.
+                let n = self.params.interpolation;
+                self.copies = n;
+                let start = self.input.position();
+                let i = self.input.slice();
+                let o = self.output.slice();
+                let groups = (i.len() / vlen).min(o.len() / (n * vlen));
+                if groups > 0 {
+                    for (o, v) in o[..groups * n * vlen]
+                        .chunks_exact_mut(n * vlen)
+                        .zip(i.chunks_exact(vlen))
+                    {
+                        for copy in o.chunks_exact_mut(vlen) {
+                            copy.copy_from_slice(v);
+                        }
+                    }
+                    self.forward_tags(start, groups * vlen, n);
+                    self.input.consume(groups * vlen);
+                    self.output.produce(groups * n * vlen);
+                }
+                // The next vector starts, if it is there and has room for
+                // at least part of its copies.
+                let start = self.input.position();
+                if self.input.slice().len() < vlen || self.output.free() == 0 {
+                    return Ok(());
+                }
+                self.forward_tags(start, vlen, n);
+            }
+            // The vector in progress: its next copies, item by item.
+            let total = self.copies * vlen;
+            let i = self.input.slice();
+            let o = self.output.slice();
+            let k = (total - self.written).min(o.len());
+            for (j, out) in o[..k].iter_mut().enumerate() {
+                *out = i[(self.written + j) % vlen];
+            }
+            self.output.produce(k);
+            self.written += k;
+            if self.written < total {
+                return Ok(());
+            }
+            self.input.consume(vlen);
+            self.written = 0;
         }
-        FixedRateBlock::new(Self {
-            rows,
-            cols,
-            vlen,
-            deinterleave,
-            _item: PhantomData,
-        })
-        .map_err(|e| e.to_string())
     }
 }
 
-impl<T: Item> FixedRateKernel for MatrixInterleaver<T> {
-    type In = T;
-    type Out = T;
-    fn interpolation(&self) -> usize {
+/// The parameters of [`MatrixInterleaver`] (`matrix_interleaver`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct MatrixInterleaverParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// rows of the matrix
+    #[param(default = 1, min = 1, max = limits::MAX_ELEMENTS, settable)]
+    pub rows: usize,
+    /// columns of the matrix
+    #[param(default = 1, min = 1, max = limits::MAX_ELEMENTS, settable)]
+    pub cols: usize,
+    /// undo the interleaving
+    #[param(default = false, alias = "deint", settable)]
+    pub deinterleave: bool,
+    /// GNU Radio vector length: each matrix entry is a vector
+    #[param(default = 1, min = 1, max = limits::MAX_VLEN)]
+    pub vlen: usize,
+}
+
+impl MatrixInterleaverParams {
+    /// Items per matrix.
+    fn size(&self) -> Option<usize> {
+        self.rows
+            .checked_mul(self.cols)
+            .and_then(|s| s.checked_mul(self.vlen))
+    }
+
+    fn check(&self) -> Result<(), ParamError> {
+        match self.size() {
+            Some(s) if s <= limits::MAX_ELEMENTS => Ok(()),
+            _ => Err(ParamError::new(
+                "matrix_interleaver",
+                "rows",
+                format!(
+                    "a matrix of {} × {} vectors of {} is more than {} items",
+                    self.rows,
+                    self.cols,
+                    self.vlen,
+                    limits::MAX_ELEMENTS
+                ),
+            )),
+        }
+    }
+}
+
+impl<T: Item> Groups<T> for MatrixInterleaverParams {
+    fn group_in(&self) -> usize {
         self.rows * self.cols * self.vlen
     }
-    fn decimation(&self) -> usize {
+    fn group_out(&self) -> usize {
         self.rows * self.cols * self.vlen
     }
-    fn process(&mut self, input: &[T], output: &mut [T]) {
+    fn process(&self, input: &[T], output: &mut [T]) {
         let (rows, cols, v) = (self.rows, self.cols, self.vlen);
         let size = rows * cols * v;
         for (o, i) in output.chunks_exact_mut(size).zip(input.chunks_exact(size)) {
@@ -223,97 +450,115 @@ impl<T: Item> FixedRateKernel for MatrixInterleaver<T> {
     }
 }
 
+/// Transposes every `rows × cols` block of GNU Radio vectors: written
+/// row by row, read column by column (`deinterleave` undoes it). An
+/// incomplete last block is dropped. The shape may change while it
+/// runs, as GNU Radio's `set_rowsandcols`: the items not yet in a whole
+/// block start the next block of the new shape. Tags keep their index.
+///
+/// # Parameters
+/// [`MatrixInterleaverParams`].
+///
+/// # Usage
+/// ```
+/// use rfgraph_blocks::stream::{MatrixInterleaver, MatrixInterleaverParams};
+/// let block = MatrixInterleaver::<u8>::new(MatrixInterleaverParams {
+///     rows: 3,
+///     cols: 4,
+///     ..Default::default()
+/// })?;
+/// # let _ = block;
+/// # Ok::<(), rfgraph::ParamError>(())
+/// ```
+pub struct MatrixInterleaver<T: Item> {
+    input: StreamInput<T>,
+    output: StreamOutput<T>,
+    params: MatrixInterleaverParams,
+    groups: Regroup<T>,
+}
+
+impl<T: Item> MatrixInterleaver<T> {
+    /// The block `params` describe (the item type is `T`'s).
+    ///
+    /// Errors: a dimension of 0 or a matrix too large.
+    pub fn new(mut params: MatrixInterleaverParams) -> Result<Self, ParamError> {
+        params.item = kind_of::<T>().unwrap_or(params.item);
+        params.validate()?;
+        Ok(Self {
+            input: StreamInput::new("in"),
+            output: StreamOutput::new("out"),
+            params,
+            groups: Regroup::new(),
+        })
+    }
+}
+
+impl<T: Item> Block for MatrixInterleaver<T> {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().input(&mut self.input).output(&mut self.output)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
+    fn tag_policy(&self) -> TagPolicy {
+        TagPolicy::Manual
+    }
+
+    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
+        self.groups
+            .work(&mut self.input, &mut self.output, &self.params, io);
+        Ok(())
+    }
+}
+
+/// A block of one input and one output of `T`.
+fn one_to_one(spec: BlockSpec) -> BlockSpec {
+    spec.input(PortSpec::new("in", PortItem::OfType))
+        .output(PortSpec::new("out", PortItem::OfType))
+}
+
 /// `matrix_interleaver`: GNU Radio's `blocks_matrix_interleaver`.
 pub(crate) fn matrix_interleaver_spec() -> BlockSpec {
-    BlockSpec::new(
+    one_to_one(BlockSpec::of::<MatrixInterleaverParams>(
         "matrix_interleaver",
         "Stream Operators",
         "Transposes every `rows × cols` block of items (or vectors).",
-        |p: &Params| {
-            let (rows, cols, vlen, deint) =
-                (p.usize("rows")?, p.usize("cols")?, p.usize("vlen")?, p.bool("deinterleave")?);
-            super::any_item!(p, T => MatrixInterleaver::<T>::block(rows, cols, vlen, deint).map_err(|e| p.refused(e))?)
-        },
+        |p| for_any_item!(kind = p.item, T => MatrixInterleaver::<T>::new(p)?),
     )
-    .doc("Items come in row by row and leave column by column; with `deinterleave` the other way round. An incomplete last block is dropped.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(ParamSpec::uint("rows").default(1u64).doc("rows of the matrix"))
-    .param(ParamSpec::uint("cols").default(1u64).doc("columns of the matrix"))
-    .param(ParamSpec::bool("deinterleave").default(false).doc("undo the interleaving"))
-    .param(ParamSpec::uint("vlen").default(1u64).doc("GNU Radio vector length"))
-    .input(PortSpec::new("in", PortItem::OfType))
-    .output(PortSpec::new("out", PortItem::OfType))
+    .doc("Items come in row by row and leave column by column; with `deinterleave` the other way round. An incomplete last block is dropped. `rows`, `cols` and `deinterleave` may change while the flowgraph runs, as GNU Radio's `set_rowsandcols`: the items not yet in a whole block start the next block of the new shape. A block holds at most 2^26 items."))
 }
 
 /// `keep_m_in_n`: GNU Radio's `blocks_keep_m_in_n`.
 pub(crate) fn keep_m_in_n_spec() -> BlockSpec {
-    BlockSpec::new(
+    one_to_one(BlockSpec::of::<KeepMInNParams>(
         "keep_m_in_n",
         "Stream Operators",
         "Keeps `m` items of every `n`, starting at `offset`.",
-        |p: &Params| {
-            let (m, n, offset) = (p.usize("m")?, p.usize("n")?, p.usize("offset")?);
-            super::any_item!(p, T => KeepMInN::<T>::block(m, n, offset).map_err(|e| p.refused(e))?)
-        },
+        |p| for_any_item!(kind = p.item, T => KeepMInN::<T>::new(p)?),
     )
-    .doc("Of every group of `n` input items, writes items `offset .. offset + m`; an incomplete last group is dropped. Tags move by the rate m/n.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(ParamSpec::uint("m").default(1u64).doc("items kept per group"))
-    .param(ParamSpec::uint("n").default(2u64).doc("items per group"))
-    .param(
-        ParamSpec::uint("offset")
-            .default(0u64)
-            .doc("first kept item of each group"),
-    )
-    .input(PortSpec::new("in", PortItem::OfType))
-    .output(PortSpec::new("out", PortItem::OfType))
+    .doc("Of every group of `n` input items, writes items `offset .. offset + m`; an incomplete last group is dropped. Tags move by the rate m/n. `m`, `n` and `offset` may change while the flowgraph runs, as GNU Radio's setters (a change that would leave `offset + m` above `n` is refused): the items not yet in a whole group start the next group."))
 }
 
 /// `keep_one_in_n`: GNU Radio's `blocks_keep_one_in_n`.
 pub(crate) fn keep_one_in_n_spec() -> BlockSpec {
-    BlockSpec::new(
+    one_to_one(BlockSpec::of::<KeepOneInNParams>(
         "keep_one_in_n",
         "Stream Operators",
         "Keeps the last item (or vector) of every `n`.",
-        |p: &Params| {
-            let (n, vlen) = (p.usize("n")?, p.usize("vlen")?);
-            let group = n
-                .checked_mul(vlen)
-                .ok_or_else(|| p.refused("n · vlen is too large"))?;
-            super::any_item!(p, T => KeepMInN::<T>::block(vlen, group, group.saturating_sub(vlen)).map_err(|e| p.refused(e))?)
-        },
+        |p| for_any_item!(kind = p.item, T => KeepOneInN::<T>::new(p)?),
     )
-    .doc("Of every group of `n` input vectors (of `vlen` items), writes the last, as GNU Radio does; an incomplete last group is dropped.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(ParamSpec::uint("n").default(2u64).doc("vectors per group"))
-    .param(ParamSpec::uint("vlen").default(1u64).doc("GNU Radio vector length"))
-    .input(PortSpec::new("in", PortItem::OfType))
-    .output(PortSpec::new("out", PortItem::OfType))
+    .doc("Of every group of `n` input vectors (of `vlen` items), writes the last, as GNU Radio does; an incomplete last group is dropped. `n` may change while the flowgraph runs: as GNU Radio's `set_n`, a new group starts at the next vector."))
 }
 
 /// `repeat`: GNU Radio's `blocks_repeat`.
 pub(crate) fn repeat_spec() -> BlockSpec {
-    BlockSpec::new(
+    one_to_one(BlockSpec::of::<RepeatParams>(
         "repeat",
         "Stream Operators",
         "Writes every item `interpolation` times.",
-        |p: &Params| {
-            let (n, vlen) = (p.usize("interpolation")?, p.usize("vlen")?);
-            super::any_item!(p, T => Repeat::<T>::vectors(n, vlen).map_err(|e| p.refused(e))?)
-        },
+        |p| for_any_item!(kind = p.item, T => Repeat::<T>::new(p)?),
     )
-    .doc("Writes each input vector of `vlen` items `interpolation` times in a row (`a b` → `a a a b b b` for 3), so the output rate is `interpolation` times the input's; any item type. `interpolation` and `vlen` must be at least 1. With `vlen` above 1 the whole vector repeats, not each item. Tags move to the matching output position (the index scaled by `interpolation`). GNU Radio's `blocks_repeat`.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(
-        ParamSpec::uint("interpolation")
-            .default(1u64)
-            .doc("copies of each item (or vector)"),
-    )
-    .param(
-        ParamSpec::uint("vlen")
-            .default(1u64)
-            .doc("GNU Radio vector length"),
-    )
-    .input(PortSpec::new("in", PortItem::OfType))
-    .output(PortSpec::new("out", PortItem::OfType))
+    .doc("Writes each input vector of `vlen` items `interpolation` times in a row (`a b` → `a a a b b b` for 3), so the output rate is `interpolation` times the input's; any item type. `interpolation` and `vlen` must be at least 1. With `vlen` above 1 the whole vector repeats, not each item. Tags move to the matching output position (the index scaled by `interpolation`). `interpolation` may change while the flowgraph runs, as GNU Radio's `set_interpolation`: from the next input vector on. GNU Radio's `blocks_repeat`."))
 }

@@ -2,12 +2,66 @@
 //! settable, GNU Radio's `blocks_selector`, with its registry entry.
 
 use super::tags::forward;
+use crate::spec_util::kind_of;
 use crate::wav::ports::channel_port;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
+use rfgraph::params::{ItemKind, ParamSet, limits};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 use rfgraph::{
-    Block, BoxError, Item, Pmt, Ports, Setting, Settings, StreamInput, StreamOutput, TagPolicy,
-    WorkIo,
+    Block, BoxError, Item, ParamError, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo,
 };
+
+/// The parameters of [`Selector`] (`selector`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
+pub struct SelectorParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// number of inputs
+    #[param(default = 2, min = 1, max = limits::MAX_PORTS, alias = "num_inputs")]
+    pub inputs: usize,
+    /// number of outputs
+    #[param(default = 1, min = 1, max = limits::MAX_PORTS, alias = "num_outputs")]
+    pub outputs: usize,
+    /// the input copied
+    #[param(default = 0, settable)]
+    pub input_index: usize,
+    /// the output written
+    #[param(default = 0, settable)]
+    pub output_index: usize,
+    /// copy (true) or only drain (false)
+    #[param(default = true, settable)]
+    pub enabled: bool,
+}
+
+impl SelectorParams {
+    fn check(&self) -> Result<(), ParamError> {
+        let missing = |param: &str, index: usize, count: usize, what: &str| {
+            ParamError::new(
+                "selector",
+                param,
+                format!("{what} {index} does not exist: there are {count} {what}s"),
+            )
+        };
+        if self.input_index >= self.inputs {
+            return Err(missing(
+                "input_index",
+                self.input_index,
+                self.inputs,
+                "input",
+            ));
+        }
+        if self.output_index >= self.outputs {
+            return Err(missing(
+                "output_index",
+                self.output_index,
+                self.outputs,
+                "output",
+            ));
+        }
+        Ok(())
+    }
+}
 
 /// Copies input `input_index` to output `output_index`, and drains every
 /// other input at the same pace (as GNU Radio does, so no upstream
@@ -21,20 +75,22 @@ use rfgraph::{
 /// # Stream Outputs
 /// - `out0`, `out1`, …: `T`.
 ///
-/// # Message Inputs
-/// - `input_index`, `output_index`: the new selection (an index out of
-///   range is refused).
-/// - `enabled`: `true` or `false`.
+/// # Parameters
+/// [`SelectorParams`]; `input_index`, `output_index` (an index out of
+/// range is refused) and `enabled` may change while the block runs.
 ///
 /// # Usage
 /// ```
 /// use rfgraph::{Flowgraph, scheduler::Tpb};
-/// use rfgraph_blocks::{VectorSink, VectorSource, stream::Selector};
+/// use rfgraph_blocks::{VectorSink, VectorSource, stream::{Selector, SelectorParams}};
 ///
 /// let mut fg = Flowgraph::new();
 /// let a = fg.add(VectorSource::new(vec![1u8; 3]));
 /// let b = fg.add(VectorSource::new(vec![2u8; 3]));
-/// let sel = fg.add(Selector::<u8>::new(2, 1, 1, 0)?);
+/// let sel = fg.add(Selector::<u8>::new(SelectorParams {
+///     input_index: 1,
+///     ..Default::default()
+/// })?);
 /// let sink = fg.add(VectorSink::<u8>::new());
 /// fg.connect(a, "out", sel, "in0")?;
 /// fg.connect(b, "out", sel, "in1")?;
@@ -46,73 +102,25 @@ use rfgraph::{
 pub struct Selector<T: Item> {
     inputs: Vec<StreamInput<T>>,
     outputs: Vec<StreamOutput<T>>,
-    input_index: usize,
-    output_index: usize,
-    enabled: bool,
-    settings: Settings<Self>,
+    params: SelectorParams,
 }
 
 impl<T: Item> Selector<T> {
-    /// `inputs` inputs and `outputs` outputs, routing `input_index` to
-    /// `output_index`.
+    /// The selector `params` describe (the item type is `T`'s).
     ///
     /// Errors: no inputs or outputs, or an index out of range.
-    pub fn new(
-        inputs: usize,
-        outputs: usize,
-        input_index: usize,
-        output_index: usize,
-    ) -> Result<Self, String> {
-        if inputs == 0 || outputs == 0 {
-            return Err("needs at least one input and one output".into());
-        }
-        if input_index >= inputs || output_index >= outputs {
-            return Err(format!(
-                "input {input_index} of {inputs} or output {output_index} of {outputs} does not exist"
-            ));
-        }
+    pub fn new(mut params: SelectorParams) -> Result<Self, ParamError> {
+        params.item = kind_of::<T>().unwrap_or(params.item);
+        params.validate()?;
         Ok(Self {
-            inputs: (0..inputs)
+            inputs: (0..params.inputs)
                 .map(|i| StreamInput::new(channel_port("in", i)))
                 .collect(),
-            outputs: (0..outputs)
+            outputs: (0..params.outputs)
                 .map(|i| StreamOutput::new(channel_port("out", i)))
                 .collect(),
-            input_index,
-            output_index,
-            enabled: true,
-            settings: Settings::new()
-                .with(
-                    Setting::try_new("input_index", |s: &mut Self, i: usize| {
-                        if i >= s.inputs.len() {
-                            return Err(format!("there are {} inputs", s.inputs.len()));
-                        }
-                        s.input_index = i;
-                        Ok(())
-                    })
-                    .doc("the input copied"),
-                )
-                .with(
-                    Setting::try_new("output_index", |s: &mut Self, i: usize| {
-                        if i >= s.outputs.len() {
-                            return Err(format!("there are {} outputs", s.outputs.len()));
-                        }
-                        s.output_index = i;
-                        Ok(())
-                    })
-                    .doc("the output written"),
-                )
-                .with(
-                    Setting::new("enabled", |s: &mut Self, on: bool| s.enabled = on)
-                        .doc("copy (true) or only drain (false)"),
-                ),
+            params,
         })
-    }
-
-    /// Starts disabled (`false`) or enabled.
-    pub fn enabled(mut self, on: bool) -> Self {
-        self.enabled = on;
-        self
     }
 }
 
@@ -125,15 +133,11 @@ impl<T: Item> Block for Selector<T> {
         for output in &mut self.outputs {
             ports = ports.output(output);
         }
-        self.settings.message_inputs(ports)
+        ports
     }
 
-    fn handle_message(&mut self, port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
-        Settings::dispatch(self, |b| &mut b.settings, port, msg)
-    }
-
-    fn settings(&self) -> Vec<rfgraph::ParamInfo> {
-        self.settings.infos()
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
     }
 
     fn tag_policy(&self) -> TagPolicy {
@@ -145,14 +149,18 @@ impl<T: Item> Block for Selector<T> {
         for input in &mut self.inputs {
             n = n.min(input.available());
         }
-        let (k, m) = (self.input_index, self.output_index);
-        if self.enabled {
+        let (k, m, enabled) = (
+            self.params.input_index,
+            self.params.output_index,
+            self.params.enabled,
+        );
+        if enabled {
             n = n.min(self.outputs[m].free());
         }
         if n == 0 {
             return Ok(());
         }
-        if self.enabled {
+        if enabled {
             let input = &mut self.inputs[k];
             let first = input.position();
             let output = &mut self.outputs[m];
@@ -171,38 +179,13 @@ impl<T: Item> Block for Selector<T> {
 
 /// `selector`: GNU Radio's `blocks_selector`.
 pub(crate) fn spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<SelectorParams>(
         "selector",
         "Stream Operators",
         "Routes one of N inputs to one of M outputs (both settable).",
-        |p: &Params| {
-            let (ni, no) = (p.usize("inputs")?, p.usize("outputs")?);
-            let (i, o, on) = (p.usize("input_index")?, p.usize("output_index")?, p.bool("enabled")?);
-            super::any_item!(p, T => Selector::<T>::new(ni, no, i, o).map_err(|e| p.refused(e))?.enabled(on))
-        },
+        |p| crate::spec_util::for_any_item!(kind = p.item, T => Selector::<T>::new(p)?),
     )
-    .doc("Copies the selected input to the selected output and drains the other inputs at the same pace; the other outputs get nothing. While disabled, inputs are drained and nothing is written.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(ParamSpec::uint("inputs").default(2u64).doc("number of inputs"))
-    .param(ParamSpec::uint("outputs").default(1u64).doc("number of outputs"))
-    .param(
-        ParamSpec::uint("input_index")
-            .default(0u64)
-            .settable()
-            .doc("the input copied"),
-    )
-    .param(
-        ParamSpec::uint("output_index")
-            .default(0u64)
-            .settable()
-            .doc("the output written"),
-    )
-    .param(
-        ParamSpec::bool("enabled")
-            .default(true)
-            .settable()
-            .doc("copy (true) or only drain (false)"),
-    )
+    .doc("Copies the selected input to the selected output and drains the other inputs at the same pace; the other outputs get nothing. While disabled, inputs are drained and nothing is written. The selection and `enabled` may change while the flowgraph runs (an index out of range is refused).")
     .input(PortSpec::new("in", PortItem::OfType).repeated("inputs"))
     .output(PortSpec::new("out", PortItem::OfType).repeated("outputs"))
 }

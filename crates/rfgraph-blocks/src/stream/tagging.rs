@@ -4,14 +4,36 @@
 
 use super::tags::pass_through;
 use crate::limit::Limit;
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, Params, PortItem, PortSpec};
+use crate::spec_util::{for_any_item, kind_of};
+use rfgraph::params::{ItemKind, ParamSet};
+use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 use rfgraph::{
-    Block, BoxError, Item, Pmt, Ports, Setting, Settings, StreamInput, StreamOutput, TagPolicy,
-    WorkIo,
+    Block, BoxError, Item, ParamError, Pmt, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo,
 };
+
+/// The longest tag key, in characters.
+const MAX_KEY: usize = 4096;
+
+/// The parameters of [`TagGate`] (`tag_gate`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct TagGateParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// let every tag through
+    #[param(default = false, alias = "propagate_tags", settable)]
+    pub propagate: bool,
+    /// while not propagating, stop only tags of this key (empty: all)
+    #[param(default = "", max_len = MAX_KEY, settable)]
+    pub single_key: String,
+}
 
 /// Passes items and stops tags: all of them, or only those with key
 /// `single_key` when it is set; with `propagate` on, every tag passes.
+/// Both may change while it runs, for the items copied after the change.
+///
+/// # Parameters
+/// [`TagGateParams`].
 ///
 /// # Stream Inputs
 /// - `in`: `T`.
@@ -19,52 +41,41 @@ use rfgraph::{
 /// # Stream Outputs
 /// - `out`: `T`, the same items.
 ///
-/// # Message Inputs
-/// - `propagate`: `true` lets tags through.
-///
 /// # Usage
 /// ```
-/// use rfgraph_blocks::stream::TagGate;
-/// let gate = TagGate::<f32>::new(false, "");
+/// use rfgraph_blocks::stream::{TagGate, TagGateParams};
+/// let gate = TagGate::<f32>::new(TagGateParams::default())?;
 /// # let _ = gate;
+/// # Ok::<(), rfgraph::ParamError>(())
 /// ```
 pub struct TagGate<T: Item> {
     input: StreamInput<T>,
     output: StreamOutput<T>,
-    propagate: bool,
-    single_key: String,
-    settings: Settings<Self>,
+    params: TagGateParams,
 }
 
 impl<T: Item> TagGate<T> {
-    /// A gate stopping every tag (or those keyed `single_key`, when not
-    /// empty) unless `propagate`.
-    pub fn new(propagate: bool, single_key: impl Into<String>) -> Self {
-        Self {
+    /// The gate `params` describe (the item type is `T`'s).
+    ///
+    /// Errors: a key longer than 4096 characters.
+    pub fn new(mut params: TagGateParams) -> Result<Self, ParamError> {
+        params.item = kind_of::<T>().unwrap_or(params.item);
+        params.validate()?;
+        Ok(Self {
             input: StreamInput::new("in"),
             output: StreamOutput::new("out"),
-            propagate,
-            single_key: single_key.into(),
-            settings: Settings::new().with(
-                Setting::new("propagate", |g: &mut Self, on: bool| g.propagate = on)
-                    .doc("let tags through"),
-            ),
-        }
+            params,
+        })
     }
 }
 
 impl<T: Item> Block for TagGate<T> {
     fn ports(&mut self) -> Ports<'_> {
-        self.settings
-            .message_inputs(Ports::new().input(&mut self.input).output(&mut self.output))
+        Ports::new().input(&mut self.input).output(&mut self.output)
     }
 
-    fn handle_message(&mut self, port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
-        Settings::dispatch(self, |b| &mut b.settings, port, msg)
-    }
-
-    fn settings(&self) -> Vec<rfgraph::ParamInfo> {
-        self.settings.infos()
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
     }
 
     fn tag_policy(&self) -> TagPolicy {
@@ -72,7 +83,7 @@ impl<T: Item> Block for TagGate<T> {
     }
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
-        let (propagate, single) = (self.propagate, &self.single_key);
+        let (propagate, single) = (self.params.propagate, &self.params.single_key);
         pass_through(&mut self.input, &mut self.output, |key, value| {
             (propagate || (!single.is_empty() && key != single)).then_some(value)
         });
@@ -80,9 +91,34 @@ impl<T: Item> Block for TagGate<T> {
     }
 }
 
-/// Writes zeros with a tag `key = value` on every `interval`-th item
-/// (items `interval`, `2·interval`, …, as GNU Radio does), until `items`
-/// items (default: never).
+/// The parameters of [`TagsStrobe`] (`tags_strobe`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct TagsStrobeParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// the tags' value
+    #[param(default = Pmt::Null, settable)]
+    pub value: Pmt,
+    /// items from one tag to the next; a change applies from the last tag
+    /// on, as GNU Radio's `set_nsamps`
+    #[param(default = 1000, min = 1, unit = "items", alias = "nsamps", settable)]
+    pub interval: u64,
+    /// the tags' key
+    #[param(default = "strobe", max_len = MAX_KEY, settable)]
+    pub key: String,
+    /// stop after this many items (endless when not set)
+    #[param(unit = "items")]
+    pub items: Option<u64>,
+}
+
+/// Writes zeros with a tag `key = value` every `interval` items (items
+/// `interval`, `2·interval`, …, as GNU Radio does), until `items` items
+/// (default: never). `value`, `interval` and `key` may change while it
+/// runs: the next tag goes `interval` items after the last one.
+///
+/// # Parameters
+/// [`TagsStrobeParams`].
 ///
 /// # Stream Outputs
 /// - `out`: `T`, zeros.
@@ -90,40 +126,37 @@ impl<T: Item> Block for TagGate<T> {
 /// # Usage
 /// ```
 /// use rfgraph::Pmt;
-/// use rfgraph_blocks::stream::TagsStrobe;
-/// let strobe = TagsStrobe::<f32>::new(Pmt::U64(5), 1000, "strobe")?.items(10_000);
+/// use rfgraph_blocks::stream::{TagsStrobe, TagsStrobeParams};
+/// let strobe = TagsStrobe::<f32>::new(TagsStrobeParams {
+///     value: Pmt::U64(5),
+///     items: Some(10_000),
+///     ..Default::default()
+/// })?;
 /// # let _ = strobe;
-/// # Ok::<(), String>(())
+/// # Ok::<(), rfgraph::ParamError>(())
 /// ```
 pub struct TagsStrobe<T: Item> {
     output: StreamOutput<T>,
-    value: Pmt,
-    interval: u64,
-    key: String,
+    params: TagsStrobeParams,
+    /// The index of the last tag (0 before the first; GNU Radio's
+    /// `d_offset`).
+    last: u64,
     limit: Limit,
 }
 
 impl<T: Item> TagsStrobe<T> {
-    /// Tags `key = value` every `interval` items.
+    /// The strobe `params` describe (the item type is `T`'s).
     ///
-    /// Errors: an interval of 0.
-    pub fn new(value: Pmt, interval: u64, key: impl Into<String>) -> Result<Self, String> {
-        if interval == 0 {
-            return Err("the interval must be at least 1 item".into());
-        }
+    /// Errors: an interval of 0, a key longer than 4096 characters.
+    pub fn new(mut params: TagsStrobeParams) -> Result<Self, ParamError> {
+        params.item = kind_of::<T>().unwrap_or(params.item);
+        params.validate()?;
         Ok(Self {
             output: StreamOutput::new("out"),
-            value,
-            interval,
-            key: key.into(),
-            limit: Limit::unlimited(),
+            limit: Limit::new(params.items),
+            params,
+            last: 0,
         })
-    }
-
-    /// Finishes after `n` items.
-    pub fn items(mut self, n: u64) -> Self {
-        self.limit = Limit::of(n);
-        self
     }
 }
 
@@ -132,16 +165,31 @@ impl<T: Item> Block for TagsStrobe<T> {
         Ports::new().output(&mut self.output)
     }
 
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
         let start = self.output.position();
         let o = self.output.slice();
         let n = self.limit.allow(o.len());
         o[..n].fill(T::zeroed());
-        let mut at = start.div_ceil(self.interval).max(1) * self.interval;
-        while at < start + n as u64 {
-            self.output
-                .add_tag((at - start) as usize, &self.key, self.value.clone());
-            at += self.interval;
+        let (end, interval) = (start + n as u64, self.params.interval);
+        // GNU Radio's loop: each tag `interval` after the last. A tag a
+        // shorter new interval puts before this call's items is lost, as
+        // one GNU Radio adds behind its readers.
+        if self.last.saturating_add(interval) < start {
+            self.last += (start - self.last - 1) / interval * interval;
+        }
+        while let Some(at) = self.last.checked_add(interval).filter(|&at| at < end) {
+            self.last = at;
+            if at >= start {
+                self.output.add_tag(
+                    (at - start) as usize,
+                    &self.params.key,
+                    self.params.value.clone(),
+                );
+            }
         }
         self.output.produce(n);
         self.limit.spend(n, io);
@@ -149,8 +197,34 @@ impl<T: Item> Block for TagsStrobe<T> {
     }
 }
 
+/// The parameters of [`BurstTagger`] (`burst_tagger`).
+#[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+pub struct BurstTaggerParams {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32, F64, I32, I16, I8, U8))]
+    pub item: ItemKind,
+    /// the key of the tag where a burst starts
+    #[param(default = "burst", max_len = MAX_KEY, settable)]
+    pub true_key: String,
+    /// the value of the tag where a burst starts
+    #[param(default = true, settable)]
+    pub true_value: bool,
+    /// the key of the tag where a burst ends
+    #[param(default = "burst", max_len = MAX_KEY, settable)]
+    pub false_key: String,
+    /// the value of the tag where a burst ends
+    #[param(default = false, settable)]
+    pub false_value: bool,
+}
+
 /// Passes `in0` and tags where the trigger `in1` (`i16`) turns positive
-/// (`burst = true`) and where it stops being positive (`burst = false`).
+/// (`true_key = true_value`, by default `burst = true`) and where it stops
+/// being positive (`false_key = false_value`, by default `burst =
+/// false`). The keys and values may change while it runs, as GNU Radio's
+/// `set_true_tag` and `set_false_tag`.
+///
+/// # Parameters
+/// [`BurstTaggerParams`].
 ///
 /// # Stream Inputs
 /// - `in0`: `T`, data.
@@ -169,16 +243,31 @@ pub struct BurstTagger<T: Item> {
     data: StreamInput<T>,
     trigger: StreamInput<i16>,
     output: StreamOutput<T>,
+    params: BurstTaggerParams,
     on: bool,
 }
 
 impl<T: Item> BurstTagger<T> {
-    /// A tagger, starting outside a burst.
+    /// A tagger of GNU Radio's default tags, starting outside a burst.
     pub fn new() -> Self {
+        Self::with(BurstTaggerParams::default())
+    }
+
+    /// The tagger `params` describe (the item type is `T`'s).
+    ///
+    /// Errors: a key longer than 4096 characters.
+    pub fn from_params(params: BurstTaggerParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        Ok(Self::with(params))
+    }
+
+    fn with(mut params: BurstTaggerParams) -> Self {
+        params.item = kind_of::<T>().unwrap_or(params.item);
         Self {
             data: StreamInput::new("in0"),
             trigger: StreamInput::new("in1"),
             output: StreamOutput::new("out"),
+            params,
             on: false,
         }
     }
@@ -198,6 +287,10 @@ impl<T: Item> Block for BurstTagger<T> {
             .output(&mut self.output)
     }
 
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
         let n = self
             .data
@@ -212,7 +305,13 @@ impl<T: Item> Block for BurstTagger<T> {
         for (k, &x) in t[..n].iter().enumerate() {
             if (x > 0) != self.on {
                 self.on = x > 0;
-                self.output.add_tag(k, "burst", Pmt::Bool(self.on));
+                let p = &self.params;
+                let (key, value) = if self.on {
+                    (&p.true_key, p.true_value)
+                } else {
+                    (&p.false_key, p.false_value)
+                };
+                self.output.add_tag(k, key, Pmt::Bool(value));
             }
         }
         self.data.consume(n);
@@ -224,70 +323,38 @@ impl<T: Item> Block for BurstTagger<T> {
 
 /// `tag_gate`: GNU Radio's `blocks_tag_gate`.
 pub(crate) fn tag_gate_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<TagGateParams>(
         "tag_gate",
         "Stream Tag Tools",
         "Passes items and stops their tags (all, or one key).",
-        |p: &Params| {
-            let (on, key) = (p.bool("propagate")?, p.string("single_key")?);
-            super::any_item!(p, T => TagGate::<T>::new(on, key.clone()))
-        },
+        |p| for_any_item!(kind = p.item, T => TagGate::<T>::new(p)?),
     )
-    .doc("Copies the items of any type unchanged and controls their tags: with `propagate` on, every tag passes with its item; off, with `single_key` empty, no tag passes; off, with `single_key` set, only tags with that key are stopped. `propagate` can be changed while running (its message port); it applies to the items copied after the change. GNU Radio's `blocks_tag_gate`.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(
-        ParamSpec::bool("propagate")
-            .default(false)
-            .settable()
-            .doc("let tags through"),
-    )
-    .param(
-        ParamSpec::string("single_key")
-            .default("")
-            .doc("stop only this key (empty: all)"),
-    )
+    .doc("Copies the items of any type unchanged and controls their tags: with `propagate` on, every tag passes with its item; off, with `single_key` empty, no tag passes; off, with `single_key` set, only tags with that key are stopped. `propagate` and `single_key` can change while running; they apply to the items copied after the change. GNU Radio's `blocks_tag_gate`.")
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))
 }
 
 /// `tags_strobe`: GNU Radio's `blocks_tags_strobe`.
 pub(crate) fn tags_strobe_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<TagsStrobeParams>(
         "tags_strobe",
         "Stream Tag Tools",
         "Zeros with a tag every `interval` items.",
-        |p: &Params| {
-            let (value, interval, key, items) = (
-                p.raw("value")?.clone(),
-                p.u64("interval")?,
-                p.string("key")?,
-                crate::spec_util::items(p)?,
-            );
-            super::any_item!(p, T => {
-                let s = TagsStrobe::<T>::new(value.clone(), interval, key.clone()).map_err(|e| p.refused(e))?;
-                match items { Some(n) => s.items(n), None => s }
-            })
-        },
+        |p| for_any_item!(kind = p.item, T => TagsStrobe::<T>::new(p)?),
     )
-    .doc("Tags items `interval`, `2·interval`, … with `key = value`.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
-    .param(ParamSpec::any("value").default(Pmt::Null).doc("the tags' value"))
-    .param(ParamSpec::uint("interval").default(1000u64).unit("items").doc("items between two tags"))
-    .param(ParamSpec::string("key").default("strobe").doc("the tags' key"))
-    .param(crate::spec_util::items_param())
+    .doc("Tags items `interval`, `2·interval`, … with `key = value`. `value`, `key` and `interval` may change while the flowgraph runs, as GNU Radio's setters: the next tag goes `interval` items after the last one. Endless unless `items` is set. GNU Radio's `blocks_tags_strobe`.")
     .output(PortSpec::new("out", PortItem::OfType))
 }
 
 /// `burst_tagger`: GNU Radio's `blocks_burst_tagger`.
 pub(crate) fn burst_tagger_spec() -> BlockSpec {
-    BlockSpec::new(
+    BlockSpec::of::<BurstTaggerParams>(
         "burst_tagger",
         "Stream Tag Tools",
         "Tags where an `i16` trigger turns positive and back.",
-        |p: &Params| super::any_item!(p, T => BurstTagger::<T>::new()),
+        |p| for_any_item!(kind = p.item, T => BurstTagger::<T>::from_params(p)?),
     )
-    .doc("`burst = true` on the first item whose trigger is above 0, `burst = false` on the first one after that is not.")
-    .param(ParamSpec::item_type(&ItemKind::ALL))
+    .doc("`true_key = true_value` (by default `burst = true`) on the first item whose trigger is above 0, `false_key = false_value` (`burst = false`) on the first one after that is not. The keys and values may change while the flowgraph runs, as GNU Radio's `set_true_tag` and `set_false_tag`. GNU Radio's `blocks_burst_tagger`.")
     .input(PortSpec::new("in0", PortItem::OfType).doc("data"))
     .input(PortSpec::new("in1", PortItem::Fixed(ItemKind::I16)).doc("trigger"))
     .output(PortSpec::new("out", PortItem::OfType))

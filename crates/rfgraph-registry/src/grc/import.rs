@@ -168,10 +168,10 @@ impl<'a> Importer<'a> {
             if let Some(reason) = variables::unsupported_constellation(b) {
                 self.unsupported(b, Some(reason));
             }
-            self.variable_blocks.push(b);
-            if id == "variable_tag_object" {
-                self.notice(b, "stream tags of vector sources are not imported");
+            if let Some(reason) = variables::unsupported_tag_object(b) {
+                self.unsupported(b, Some(reason));
             }
+            self.variable_blocks.push(b);
             if variables::is_message_widget(id) {
                 // Its message ports lead nowhere here.
                 if let Ok(spec) = self.registry.get("null_sink") {

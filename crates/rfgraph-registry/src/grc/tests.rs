@@ -562,11 +562,15 @@ fn filter_tap_label_and_widget_variables_become_variables() {
         doc.variable("fs").unwrap().value,
         Value::Expr("48e3".into())
     );
-    assert!(doc.variable("tag0").is_none());
-    assert!(
-        doc.notices.iter().any(|n| n.contains("tag0")),
-        "{:?}",
-        doc.notices
+    // A tag object is the `[offset, key, value]` a vector source's
+    // `tags` takes.
+    assert_eq!(
+        doc.variable("tag0").unwrap().value,
+        Value::List(vec![
+            Value::Expr("0".into()),
+            Value::Expr("\"k\"".into()),
+            Value::Expr("None".into()),
+        ])
     );
     let dial = doc.variable("dial").unwrap();
     assert!(dial.settable);

@@ -85,6 +85,139 @@ fn pmt_value(text: &str) -> Result<Value, String> {
     }
 }
 
+/// `text` split at the commas outside brackets and string literals.
+fn split_top(text: &str) -> Vec<&str> {
+    let (mut parts, mut depth, mut quote, mut from) = (Vec::new(), 0i32, None, 0);
+    for (i, c) in text.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                parts.push(&text[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[from..]);
+    parts
+}
+
+/// A tag's value: a message value as [`P::Pmt`] reads it, `pmt.PMT_NIL`
+/// as none.
+fn tag_pmt(text: &str) -> Result<Value, String> {
+    match text.trim() {
+        "pmt.PMT_NIL" => Ok(Value::Expr("None".into())),
+        v => pmt_value(v),
+    }
+}
+
+/// A tag `[offset, key, value]` from GNU Radio's offset, key and value
+/// texts (the key a symbol or a string literal).
+fn tag(offset: &str, key: &str, value: &str) -> Result<Value, String> {
+    let key = text_object(key)
+        .or_else(|| quoted(key).map(str::to_string))
+        .ok_or_else(|| format!("tag key `{}`: only string literals are read", key.trim()))?;
+    Ok(Value::List(vec![
+        Value::Expr(offset.trim().to_string()),
+        string_expr(&key),
+        tag_pmt(value)?,
+    ]))
+}
+
+/// The tag a `variable_tag_object` block defines, as `[offset, key,
+/// value]` (its `src` is not kept).
+pub fn tag_object(block: &GrcBlock) -> Result<Value, String> {
+    let or = |text: &'static str, default: &'static str| match block.text(text) {
+        t if t.trim().is_empty() => default,
+        t => t,
+    };
+    tag(
+        or("offset", "0"),
+        block.text("key"),
+        or("value", "pmt.PMT_NIL"),
+    )
+}
+
+/// GNU Radio's stream tags as written in a vector source: a list (or
+/// tuple) of `gr.tag_utils.python_to_tag((offset, key, value, srcid))`,
+/// the same with a dict (`{'offset': 0, 'key': ..., 'value': ...}`), or
+/// names of `variable_tag_object` blocks; each becomes `[offset, key,
+/// value]`.
+fn tags_value(text: &str, is_variable: &dyn Fn(&str) -> bool) -> Result<Value, String> {
+    let t = text.trim();
+    let unsupported = || {
+        format!(
+            "tags `{t}`: rfgraph reads a list of tag objects or of \
+             `gr.tag_utils.python_to_tag((offset, pmt.intern(\"key\"), value, srcid))`"
+        )
+    };
+    let is_name = |s: &str| {
+        !s.is_empty()
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !s.starts_with(|c: char| c.is_ascii_digit())
+    };
+    if is_name(t) && is_variable(t) {
+        return Ok(Value::Expr(t.to_string()));
+    }
+    let inner = t
+        .strip_prefix('[')
+        .and_then(|r| r.strip_suffix(']'))
+        .or_else(|| t.strip_prefix('(').and_then(|r| r.strip_suffix(')')))
+        .ok_or_else(unsupported)?;
+    let mut tags = Vec::new();
+    for item in split_top(inner) {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        if is_name(item) {
+            if !is_variable(item) {
+                return Err(unsupported());
+            }
+            tags.push(Value::Expr(item.to_string()));
+            continue;
+        }
+        let args = [
+            "gr.tag_utils.python_to_tag",
+            "tag_utils.python_to_tag",
+            "gr.python_to_tag",
+        ]
+        .iter()
+        .find_map(|f| item.strip_prefix(f))
+        .and_then(|r| r.trim().strip_prefix('('))
+        .and_then(|r| r.strip_suffix(')'))
+        .map(str::trim)
+        .ok_or_else(unsupported)?;
+        if let Some(tuple) = args.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+            match split_top(tuple).as_slice() {
+                [offset, key, value] | [offset, key, value, _] => {
+                    tags.push(tag(offset, key, value)?)
+                }
+                _ => return Err(unsupported()),
+            }
+        } else if let Some(dict) = args.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
+            let mut fields = std::collections::BTreeMap::new();
+            for entry in split_top(dict) {
+                let (k, v) = entry.split_once(':').ok_or_else(unsupported)?;
+                fields.insert(quoted(k).ok_or_else(unsupported)?.to_string(), v);
+            }
+            let field = |name: &str| fields.get(name).copied().ok_or_else(unsupported);
+            tags.push(tag(
+                field("offset")?,
+                field("key")?,
+                fields.get("value").copied().unwrap_or("pmt.PMT_NIL"),
+            )?);
+        } else {
+            return Err(unsupported());
+        }
+    }
+    Ok(Value::List(tags))
+}
+
 /// A constellation object's standard name, or the expression naming a
 /// `variable_constellation`.
 fn constellation(text: &str) -> Result<Value, String> {
@@ -282,6 +415,12 @@ pub fn params(
                 let text = block.text("vlen");
                 if !is_one(text) && spec.param_spec("vlen").is_some() {
                     push("vlen", expr_value(text), "vlen")?;
+                }
+            }
+            P::Tags(gr, rf) => {
+                let text = block.text(gr);
+                if !text.trim().is_empty() {
+                    push(rf, tags_value(text, is_variable)?, gr)?;
                 }
             }
             P::PerVector(gr, rf) => {

@@ -82,6 +82,14 @@ pub fn unsupported_constellation(block: &GrcBlock) -> Option<String> {
     )
 }
 
+/// Why a `variable_tag_object` cannot be imported: its key or value has
+/// no rfgraph form.
+pub fn unsupported_tag_object(block: &GrcBlock) -> Option<String> {
+    (block.id == "variable_tag_object")
+        .then(|| super::translate::tag_object(block).err())
+        .flatten()
+}
+
 /// True for the Qt GUI variables drawn as message widgets (dial, toggle
 /// button, ...): besides their variable they have message ports.
 pub fn is_message_widget(id: &str) -> bool {
@@ -212,7 +220,11 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
         return Some(v);
     }
     match block.id.as_str() {
-        "import" | "variable_tag_object" => return None,
+        "import" => return None,
+        // `[offset, key, value]`, what a vector source's `tags` takes; one
+        // that cannot be read makes the block unsupported (see
+        // `unsupported_tag_object`).
+        "variable_tag_object" => v.value = super::translate::tag_object(block).ok()?,
         "variable_constellation" => {
             // A standard constellation is its name here (what rfgraph's
             // constellation blocks take); the importer refuses others.

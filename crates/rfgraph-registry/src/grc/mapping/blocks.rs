@@ -57,7 +57,11 @@ pub(super) const MAPS: &[Map] = &[
     ),
     m("blocks_complex_to_real", "complex_to_real", &[P::FlatVlen]),
     m("blocks_conjugate_cc", "conjugate", &[]),
-    m("blocks_copy", "copy", &[T, P::FlatVlen]),
+    m(
+        "blocks_copy",
+        "copy",
+        &[T, P::Expr("enabled", "enabled"), P::FlatVlen],
+    ),
     m(
         "blocks_delay",
         "delay",
@@ -257,6 +261,8 @@ pub(super) const MAPS: &[Map] = &[
             T,
             P::Expr("vector", "values"),
             P::Expr("repeat", "repeat"),
+            P::Tags("tags", "tags"),
+            // Tag offsets count vectors.
             P::FlatVlen,
         ],
     ),
@@ -275,7 +281,17 @@ pub(super) const MAPS: &[Map] = &[
         "argmax",
         &[T, P::Expr("num_inputs", "inputs"), P::Vlen],
     ),
-    m("blocks_burst_tagger", "burst_tagger", &[T]),
+    m(
+        "blocks_burst_tagger",
+        "burst_tagger",
+        &[
+            T,
+            P::Str("true_key", "true_key"),
+            P::Expr("true_value", "true_value"),
+            P::Str("false_key", "false_key"),
+            P::Expr("false_value", "false_value"),
+        ],
+    ),
     m(
         "blocks_complex_to_interleaved_char",
         "complex_to_interleaved_char",

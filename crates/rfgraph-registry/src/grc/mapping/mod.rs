@@ -82,6 +82,11 @@ pub enum P {
     /// A count of vectors (`num_items` of `blocks_head`) → a count of
     /// scalars: `(gr) * (vlen)`.
     PerVector(&'static str, &'static str),
+    /// A list of stream tags `gr` → `rf` as `[[offset, key, value], ...]`:
+    /// GNU Radio's `[gr.tag_utils.python_to_tag((offset, pmt.intern("key"),
+    /// value, srcid)), ...]` (values as [`P::Pmt`] reads them, `pmt.PMT_NIL`
+    /// as none); any other form makes the block unsupported.
+    Tags(&'static str, &'static str),
 }
 
 impl P {
@@ -98,7 +103,8 @@ impl P {
             | P::Str(gr, rf)
             | P::Pmt(gr, rf)
             | P::Constellation(gr, rf)
-            | P::PerVector(gr, rf) => Some((gr, rf)),
+            | P::PerVector(gr, rf)
+            | P::Tags(gr, rf) => Some((gr, rf)),
             P::Type(gr) => Some((gr, "type")),
             P::Vlen | P::FlatVlen => Some(("vlen", "vlen")),
             P::Fixed(..) | P::Require(..) => None,
