@@ -6,16 +6,13 @@
 use crate::limit::Limit;
 use num_complex::Complex32;
 use rfgraph::params::{NoParams, ParamSet};
-use rfgraph::{
-    Block, BoxError, FromPmt, Item, ParamInfo, Pmt, Ports, Setting, Settings, StreamInput,
-    StreamOutput, TagPolicy, WorkIo,
-};
+use rfgraph::{Block, BoxError, Item, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo};
+use rfgraph_dsp::{Kernel, Nco};
 
 /// How a [`DspBlock`]'s kernel follows a changed parameter: given the
 /// kernel, the parameters (with the new value) and the parameter's name,
 /// it retunes the kernel or says why it cannot.
 pub type Retune<K, P> = fn(&mut K, &P, &str) -> Result<(), BoxError>;
-use rfgraph_dsp::{Kernel, Nco};
 
 /// Runs a DSP [`Kernel`] on input `in`, writing output `out`.
 ///
@@ -33,18 +30,25 @@ use rfgraph_dsp::{Kernel, Nco};
 /// - `out`: `K::Output`
 ///
 /// # Message Inputs
-/// - one per setting, named after it
+/// - one per settable parameter of `P` (and alias), named after it
 ///
 /// # Usage
 /// ```
-/// use rfgraph::Setting;
+/// use rfgraph::ParamSet;
 /// use rfgraph_blocks::DspBlock;
 /// use rfgraph_dsp::{Ccf, FreqXlatingFir};
 ///
-/// let taps = vec![0.25f32; 4];
-/// let xlate = FreqXlatingFir::<Ccf>::new(&taps, 4, 0.1).unwrap();
-/// let block = DspBlock::new(xlate)
-///     .with_setting(Setting::try_new("center", |k: &mut FreqXlatingFir<Ccf>, f: f64| k.set_center(f)).unit("cycles/sample"));
+/// /// The parameters of a channel selector.
+/// #[derive(ParamSet, Clone, Debug)]
+/// struct Channel {
+///     /// the frequency moved to 0 Hz, in cycles per sample
+///     #[param(default = 0.1, settable)]
+///     center: f64,
+/// }
+///
+/// let params = Channel { center: 0.1 };
+/// let xlate = FreqXlatingFir::<Ccf>::new(&[0.25f32; 4], 4, params.center).unwrap();
+/// let block = DspBlock::tuned(xlate, params, |k, p, _| Ok(k.set_center(p.center)?));
 /// # let _ = block;
 /// ```
 pub struct DspBlock<K, P = NoParams>
@@ -56,7 +60,6 @@ where
     input: StreamInput<K::Input>,
     output: StreamOutput<K::Output>,
     kernel: K,
-    settings: Settings<K>,
     params: P,
     retune: Retune<K, P>,
 }
@@ -90,7 +93,6 @@ where
             input: StreamInput::new("in").with_min_items(kernel.min_input()),
             output: StreamOutput::new("out").with_min_items(kernel.min_output()),
             kernel,
-            settings: Settings::new(),
             params,
             retune,
         }
@@ -102,22 +104,6 @@ where
         Self::tuned(kernel, params, |_, _, name| {
             Err(format!("`{name}` cannot change while the block runs").into())
         })
-    }
-
-    /// Adds a run-time parameter of the kernel (see [`Setting`]).
-    pub fn with_setting(mut self, setting: impl Into<Setting<K>>) -> Self {
-        self.settings = self.settings.with(setting.into());
-        self
-    }
-
-    /// Shorthand for [`with_setting`](Self::with_setting) with a setter
-    /// that cannot fail.
-    pub fn setting<T: FromPmt + 'static>(
-        self,
-        name: &'static str,
-        set: impl Fn(&mut K, T) + Send + Sync + 'static,
-    ) -> Self {
-        self.with_setting(Setting::new(name, set))
     }
 
     /// The wrapped kernel.
@@ -134,16 +120,7 @@ where
     P: ParamSet,
 {
     fn ports(&mut self) -> Ports<'_> {
-        self.settings
-            .message_inputs(Ports::new().input(&mut self.input).output(&mut self.output))
-    }
-
-    fn handle_message(&mut self, port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
-        self.settings.handle(&mut self.kernel, port, msg)
-    }
-
-    fn settings(&self) -> Vec<ParamInfo> {
-        self.settings.infos()
+        Ports::new().input(&mut self.input).output(&mut self.output)
     }
 
     fn params(&mut self) -> Option<&mut dyn ParamSet> {

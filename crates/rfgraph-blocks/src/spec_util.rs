@@ -1,9 +1,8 @@
 //! Helpers shared by this crate's registry specs (see [`registry`](crate::registry)):
-//! the item type a generic block was built for, the `items` limit of
-//! endless sources.
+//! building a generic block for its item type, and the item type a
+//! generic block built from Rust code was built for.
 
 use rfgraph::params::ItemKind;
-use rfgraph::registry::{BuildError, ParamSpec, Params};
 use std::any::TypeId;
 
 /// Builds a boxed `$body` for whichever [`ItemKind`] `$kind` names, with
@@ -40,17 +39,4 @@ pub(crate) fn kind_of<T: 'static>() -> Option<ItemKind> {
     .into_iter()
     .find(|(t, _)| *t == id)
     .map(|(_, k)| k)
-}
-
-/// The `items` parameter of an endless source: stop after that many.
-pub(crate) fn items_param() -> ParamSpec {
-    ParamSpec::uint("items")
-        .optional()
-        .unit("items")
-        .doc("stop after this many items (endless when not set)")
-}
-
-/// The [`items_param`]'s value, `None` when endless.
-pub(crate) fn items(p: &Params) -> Result<Option<u64>, BuildError> {
-    p.opt("items")
 }

@@ -7,8 +7,7 @@ mod common;
 use common::{every_scheduler, wait_within};
 use rfgraph::{
     Block, BlockId, BoxError, FixedRateBlock, FixedRateKernel, Flowgraph, FlowgraphHandle,
-    GraphError, HandleError, Item, MapWith, ParamType, Pmt, Ports, Setting, StreamInput, Tag,
-    WorkIo,
+    GraphError, HandleError, Item, MapParams, ParamType, Pmt, Ports, StreamInput, Tag, WorkIo,
 };
 use rfgraph_blocks::{DspBlock, NullSink, Throttle, VectorSink, VectorSource};
 use rfgraph_dsp::{Ccf, Fff, FreqXlatingFir, RationalResampler};
@@ -65,23 +64,31 @@ fn wait_for_items<T: Item>(items: &Mutex<Vec<T>>, done: impl Fn(&[T]) -> bool) {
     }
 }
 
+/// The parameter of a gain block.
+#[derive(rfgraph::ParamSet, Clone, Debug)]
 struct Gain {
+    /// linear gain
+    #[param(default = 1.0, alias = "gain", settable)]
     k: f32,
 }
 
+/// The parameter of a channel selector.
+#[derive(rfgraph::ParamSet, Clone, Debug)]
+struct Center {
+    /// frequency moved to DC
+    #[param(default = 0.0, unit = "cycles/sample", settable)]
+    center: f64,
+}
+
 #[test]
-fn a_setting_changes_a_map_between_two_calls_on_every_scheduler() {
+fn a_parameter_changes_a_map_between_two_calls_on_every_scheduler() {
     for s in every_scheduler() {
         let name = s.name().to_string();
         eprintln!("scheduler {name}");
         let mut fg = Flowgraph::new();
         let src = fg.add(VectorSource::new(vec![1.0f32; 4096]).repeat(u64::MAX / 8192));
         let throttle = fg.add(Throttle::<f32>::new(2e6).unwrap());
-        let gain = fg.add(
-            MapWith::new(Gain { k: 1.0 }, |g: &mut Gain, x: f32| g.k * x).with_setting(
-                Setting::new("gain", |g: &mut Gain, k: f32| g.k = k).doc("linear gain"),
-            ),
-        );
+        let gain = fg.add(MapParams::new(Gain { k: 1.0 }, |g: &Gain, x: f32| g.k * x));
         let (sink, received) = SharedSink::<f32>::new();
         let sink = fg.add(sink);
         fg.chain(&[src, throttle, gain, sink]).unwrap();
@@ -111,14 +118,11 @@ fn a_setting_changes_a_map_between_two_calls_on_every_scheduler() {
 }
 
 #[test]
-fn a_wrongly_typed_setting_is_refused_with_both_types_and_changes_nothing() {
+fn a_wrongly_typed_value_is_refused_with_both_types_and_changes_nothing() {
     let mut fg = Flowgraph::new();
     let src = fg.add(VectorSource::new(vec![1.0f32; 4096]).repeat(u64::MAX / 8192));
     let throttle = fg.add(Throttle::<f32>::new(1e6).unwrap());
-    let gain = fg.add(
-        MapWith::new(Gain { k: 2.0 }, |g: &mut Gain, x: f32| g.k * x)
-            .setting("gain", |g, k: f32| g.k = k),
-    );
+    let gain = fg.add(MapParams::new(Gain { k: 2.0 }, |g: &Gain, x: f32| g.k * x));
     let (sink, received) = SharedSink::<f32>::new();
     let sink = fg.add(sink);
     fg.chain(&[src, throttle, gain, sink]).unwrap();
@@ -143,21 +147,17 @@ fn a_wrongly_typed_setting_is_refused_with_both_types_and_changes_nothing() {
 }
 
 #[test]
-fn a_dsp_block_lists_its_settings_and_retunes_its_kernel() {
+fn a_dsp_block_lists_its_parameters_and_retunes_its_kernel() {
     let taps = vec![1.0f32];
     let xlate = FreqXlatingFir::<Ccf>::new(&taps, 1, 0.0).unwrap();
-    let block = DspBlock::new(xlate).with_setting(
-        Setting::try_new("center", |k: &mut FreqXlatingFir<Ccf>, f: f64| {
-            k.set_center(f)
-        })
-        .unit("cycles/sample")
-        .doc("frequency moved to DC"),
-    );
-    let infos = Block::settings(&block);
+    let mut block = DspBlock::tuned(xlate, Center { center: 0.0 }, |k, p, _| {
+        Ok(k.set_center(p.center)?)
+    });
+    let infos = Block::params(&mut block).unwrap().describe();
     assert_eq!(infos.len(), 1);
     assert_eq!(
-        (infos[0].name, infos[0].ty, infos[0].unit),
-        ("center", ParamType::Float, "cycles/sample")
+        (infos[0].name, infos[0].ty, infos[0].unit, infos[0].settable),
+        ("center", ParamType::Float, "cycles/sample", true)
     );
 
     // A tone at 0.25 cycles/sample becomes DC once the filter is tuned to it.

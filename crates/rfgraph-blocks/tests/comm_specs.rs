@@ -51,7 +51,6 @@ fn every_block_builds_from_defaults_with_its_declaration() {
         let mut block = spec
             .build(BTreeMap::new())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(block.settings().is_empty(), "{name}: a settings table");
         match block.params() {
             Some(params) => assert_eq!(params.describe(), spec.params, "{name}"),
             None => assert!(spec.params.is_empty(), "{name}: no declaration"),

@@ -184,7 +184,7 @@ fn check_block(spec: &BlockSpec, block: &mut dyn Block, kind: Option<ItemKind>) 
         .filter(|p| p.settable)
         .map(|p| p.name)
         .collect();
-    let mut settings: BTreeSet<&str> = block.settings().iter().map(|s| s.name).collect();
+    let mut settings: BTreeSet<&str> = BTreeSet::new();
     if let Some(params) = block.params() {
         // The block reads the very declaration the registry lists.
         let described = params.describe();

@@ -66,7 +66,6 @@ mod test_blocks;
 pub use block::copy_items::copy_items;
 pub use block::fixed_rate::{FixedRateBlock, FixedRateKernel};
 pub use block::map::{Map, MapParams, MapWith};
-pub use block::settings::{FromPmt, ParamInfo, Setting, Settings};
 pub use block::stateless::{ParallelInPlace, StatelessMap};
 pub use block::{Block, TagPolicy, Waker, WorkIo};
 pub use buffer::MemoryDomain;

@@ -49,20 +49,3 @@ pub(crate) use selector::spec as selector_spec;
 pub(crate) use skiphead::spec as skiphead_spec;
 pub(crate) use tagging::{burst_tagger_spec, tag_gate_spec, tags_strobe_spec};
 pub(crate) use tags::pass_through;
-
-/// [`rfgraph::for_item_kinds!`] over every item kind, for the blocks
-/// still built from untyped parameters (`p.item_type()`).
-macro_rules! any_item {
-    ($p:expr, $t:ident => $body:expr) => {
-        rfgraph::for_item_kinds!($p, $p.item_type()?, {
-            F32 => f32,
-            C32 => num_complex::Complex32,
-            F64 => f64,
-            I32 => i32,
-            I16 => i16,
-            I8 => i8,
-            U8 => u8
-        } as $t => $body)
-    };
-}
-pub(crate) use any_item;

@@ -150,15 +150,10 @@ pub(crate) fn construct(
         let key = format!("blocks.{}", b.name);
         let id = if options.dry_run {
             // Every check `run` makes of the values, without building.
-            b.spec
-                .check(b.given.clone())
-                .map_err(|e| FileError::new(b.at.clone(), key.clone(), e.to_string()))?;
+            b.spec.check(b.given.clone()).map_err(|e| b.error(&e))?;
             BlockId(blocks.len())
         } else {
-            let block = b
-                .spec
-                .build(b.given.clone())
-                .map_err(|e| FileError::new(b.at.clone(), key.clone(), e.to_string()))?;
+            let block = b.spec.build(b.given.clone()).map_err(|e| b.error(&e))?;
             fg.add_boxed(b.name.clone(), b.spec.name, block)
         };
         if let Some(cpus) = &b.options.affinity {

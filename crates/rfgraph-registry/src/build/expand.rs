@@ -13,8 +13,9 @@ use crate::model::{
 };
 use rfgraph::ParamType;
 use rfgraph::Pmt;
+use rfgraph::params::Values;
 use rfgraph::registry::suggest::closest;
-use rfgraph::registry::{BlockSpec, BuildError, Params, Registry};
+use rfgraph::registry::{BlockSpec, BuildError, Registry};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -30,11 +31,44 @@ pub(crate) struct FlatBlock<'r> {
     /// The parameters given, evaluated.
     pub given: BTreeMap<String, Pmt>,
     /// With defaults filled in.
-    pub params: Params,
+    pub params: Values,
     pub at: Location,
+    /// Where each parameter given is written.
+    pub param_at: BTreeMap<String, Location>,
     pub options: BlockOptions,
     /// For each parameter given, the names its expression reads.
     pub reads: Vec<(String, Vec<String>)>,
+}
+
+impl FlatBlock<'_> {
+    /// A registry [`BuildError`] of this block, placed at the parameter
+    /// it names (where the file writes it), else at the block.
+    pub(crate) fn error(&self, e: &BuildError) -> FileError {
+        locate(&self.name, &self.at, &self.param_at, e)
+    }
+}
+
+/// A registry [`BuildError`] of block `name` (written at `at`), placed at
+/// the parameter it names when the file writes one, else at the block.
+fn locate(
+    name: &str,
+    at: &Location,
+    param_at: &BTreeMap<String, Location>,
+    e: &BuildError,
+) -> FileError {
+    let key = format!("blocks.{name}");
+    let (at, key) = match e.param().and_then(|p| param_at.get_key_value(p)) {
+        Some((param, at)) => (at.clone(), format!("{key}.{param}")),
+        None => (
+            at.clone(),
+            e.param().map_or(key.clone(), |p| format!("{key}.{p}")),
+        ),
+    };
+    let suggestion = match e {
+        BuildError::UnknownParam { suggest, .. } => suggest.clone(),
+        _ => None,
+    };
+    FileError::new(at, key, e.to_string()).suggest(suggestion)
 }
 
 /// A connection of the flattened graph.
@@ -308,39 +342,23 @@ impl<'r> Expander<'r, '_> {
             }
             given.insert(p.name.clone(), pmt);
         }
-        let params = Params::resolve(spec.name, &spec.params, given.clone())
-            .map_err(|e| build_error(b, &key, &e))?;
+        let name = format!("{prefix}{}", b.name);
+        let param_at: BTreeMap<String, Location> = b
+            .params
+            .iter()
+            .map(|p| (p.name.clone(), p.at.clone()))
+            .collect();
+        let params = Values::resolve(spec.name, &spec.params, given.clone())
+            .map_err(|e| locate(&name, &b.at, &param_at, &e))?;
         Ok(FlatBlock {
-            name: format!("{prefix}{}", b.name),
+            name,
             spec,
             given,
             params,
             at: b.at.clone(),
+            param_at,
             options: b.options.clone(),
             reads,
         })
     }
-}
-
-/// A registry [`BuildError`] at the parameter it names, else the block.
-pub(crate) fn build_error(b: &BlockInstance, key: &str, e: &BuildError) -> FileError {
-    let param = match e {
-        BuildError::UnknownParam { param, .. }
-        | BuildError::Missing { param, .. }
-        | BuildError::Type { param, .. }
-        | BuildError::Invalid { param, .. } => Some(param.as_str()),
-        BuildError::Block { .. } => None,
-    };
-    let (at, key) = match param.and_then(|p| b.param(p)) {
-        Some(p) => (p.at.clone(), format!("{key}.{}", p.name)),
-        None => (
-            b.at.clone(),
-            param.map_or(key.to_string(), |p| format!("{key}.{p}")),
-        ),
-    };
-    let suggestion = match e {
-        BuildError::UnknownParam { suggest, .. } => suggest.clone(),
-        _ => None,
-    };
-    FileError::new(at, key, e.to_string()).suggest(suggestion)
 }

@@ -42,11 +42,11 @@ fn expand(b: &FlatBlock, specs: &[PortSpec], optional: &mut Vec<String>) -> Vec<
             PortItem::Fixed(k) => k.name().to_string(),
             PortItem::OfType => b
                 .params
-                .item_type()
+                .take::<ItemKind>("type")
                 .map_or_else(|_| "`type`".to_string(), |k| k.name().to_string()),
             PortItem::OfParam(param) => b
                 .params
-                .item_type_of(param)
+                .take::<ItemKind>(param)
                 .map_or_else(|_| format!("`{param}`"), |k| k.name().to_string()),
             PortItem::Other(s) => s.to_string(),
         };
@@ -57,7 +57,7 @@ fn expand(b: &FlatBlock, specs: &[PortSpec], optional: &mut Vec<String>) -> Vec<
                 // (`stream_mux`'s `lengths`).
                 let n = b
                     .params
-                    .usize(param)
+                    .take::<usize>(param)
                     .ok()
                     .or_else(|| match b.params.raw(param).ok()? {
                         rfgraph::Pmt::List(v) => Some(v.len()),
@@ -66,7 +66,7 @@ fn expand(b: &FlatBlock, specs: &[PortSpec], optional: &mut Vec<String>) -> Vec<
                         _ => None,
                     })
                     .unwrap_or(0)
-                    .min(4096);
+                    .min(rfgraph::params::limits::MAX_PORTS);
                 out.extend((0..n).map(|i| (format!("{}{i}", p.name), item.clone())));
             }
         }

@@ -1,9 +1,11 @@
-//! Test registry blocks (until the standard registry holds the library's
-//! blocks) and a bounded run.
+//! A registry of small test blocks, declared here so the builder's tests
+//! do not change with the library's blocks, and a bounded run.
 
 #![allow(dead_code)]
 
-use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec, Registry};
+use rfgraph::ParamSet;
+use rfgraph::params::NoParams;
+use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec, Registry};
 use rfgraph::scheduler::Scheduler;
 use rfgraph::{Finished, Flowgraph};
 use rfgraph_blocks::{DspBlock, NullSink, NullSource, VectorSink, VectorSource};
@@ -20,77 +22,107 @@ pub fn run_bounded(fg: Flowgraph, scheduler: impl Scheduler) -> Finished {
     RunBounded::run_bounded(fg, scheduler).expect("finishes in time")
 }
 
-/// A registry with small test blocks: `vector_source` (f32 `data`),
-/// `fir_filter` (f32 `taps`, settable `gain`), `vector_sink` (f32),
-/// `null_source`/`null_sink` of `type`, `msg_source`/`msg_sink`.
+/// The parameters of the test `vector_source`.
+#[derive(ParamSet, Clone, Debug)]
+struct Data {
+    /// the items written
+    data: Vec<f32>,
+}
+
+/// The parameters of the test `fir_filter`.
+#[derive(ParamSet, Clone, Debug)]
+struct Taps {
+    /// the filter's taps
+    taps: Vec<f32>,
+    /// a gain messages may change (the filter ignores it)
+    #[param(default = 1.0, settable)]
+    gain: f64,
+}
+
+/// The parameters of the test null blocks.
+#[derive(ParamSet, Clone, Debug)]
+struct Typed {
+    /// stream item type
+    #[param(name = "type", kinds(F32, C32))]
+    item: ItemKind,
+    /// a string the block ignores
+    #[param(default = "")]
+    path: String,
+}
+
+/// The parameters of the test `burst`.
+#[derive(ParamSet, Clone, Debug)]
+struct Burst {
+    /// the message posted
+    message: String,
+    /// how many times
+    #[param(default = 1, max = 1_000_000)]
+    count: usize,
+}
+
+/// A registry with small test blocks, independent of the library's
+/// declarations: `vector_source` (f32 `data`), `fir_filter` (f32 `taps`,
+/// settable `gain`), `vector_sink` (f32), `null_source`/`null_sink` of
+/// `type`, `burst`/`msg_sink`, and `refuses`, whose constructor fails.
 pub fn registry() -> Registry {
     let mut r = Registry::new();
     r.add(
-        BlockSpec::new("vector_source", "Sources", "Writes `data`.", |p| {
-            Ok(Box::new(VectorSource::new(p.floats("data")?)))
+        BlockSpec::of::<Data>("vector_source", "Sources", "Writes `data`.", |p| {
+            Ok(Box::new(VectorSource::new(p.data)))
         })
-        .param(ParamSpec::floats("data"))
         .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32))),
     );
     r.add(
-        BlockSpec::new("fir_filter", "Filters", "FIR filter.", |p| {
-            let taps = p.floats("taps")?;
-            let fir = Fir::<Fff>::new(&taps).map_err(|e| p.invalid("taps", e.to_string()))?;
-            Ok(Box::new(DspBlock::new(fir)))
+        BlockSpec::of::<Taps>("fir_filter", "Filters", "FIR filter.", |p| {
+            let fir = Fir::<Fff>::new(&p.taps)?;
+            Ok(Box::new(DspBlock::tuned(fir, p, |_, _, _| Ok(()))))
         })
-        .param(ParamSpec::floats("taps"))
-        .param(ParamSpec::float("gain").default(1.0).settable())
         .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)))
         .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32))),
     );
     r.add(
-        BlockSpec::new("vector_sink", "Sinks", "Keeps items.", |_| {
+        BlockSpec::of::<NoParams>("vector_sink", "Sinks", "Keeps items.", |_| {
             Ok(Box::new(VectorSink::<f32>::new()))
         })
         .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32))),
     );
     r.add(
-        BlockSpec::new("null_sink", "Sinks", "Drops items.", |p| {
-            rfgraph::for_item_kinds!(p, p.item_type()?, { F32 => f32, C32 => num_complex::Complex32 } as T
+        BlockSpec::of::<Typed>("null_sink", "Sinks", "Drops items.", |p| {
+            rfgraph::for_item_kinds!(p.item, { F32 => f32, C32 => num_complex::Complex32 } as T
                 => NullSink::<T>::new())
         })
-        .param(ParamSpec::item_type(&[ItemKind::F32, ItemKind::C32]))
         .input(PortSpec::new("in", PortItem::OfType)),
     );
     r.add(
-        BlockSpec::new("null_source", "Sources", "Zeros.", |p| {
-            rfgraph::for_item_kinds!(p, p.item_type()?, { F32 => f32, C32 => num_complex::Complex32 } as T
+        BlockSpec::of::<Typed>("null_source", "Sources", "Zeros.", |p| {
+            rfgraph::for_item_kinds!(p.item, { F32 => f32, C32 => num_complex::Complex32 } as T
                 => NullSource::<T>::new())
         })
-        .param(ParamSpec::item_type(&[ItemKind::F32, ItemKind::C32]))
-        .param(ParamSpec::string("path").default(""))
         .output(PortSpec::new("out", PortItem::OfType)),
     );
     r.add(
-        BlockSpec::new(
+        BlockSpec::of::<Burst>(
             "burst",
             "Messages",
             "Posts `count` copies of `message`.",
             |p| {
                 Ok(Box::new(rfgraph_blocks::MessageBurst::new(
-                    rfgraph::Pmt::String(p.string("message")?),
-                    p.usize("count")?,
+                    rfgraph::Pmt::String(p.message),
+                    p.count,
                 )))
             },
         )
-        .param(ParamSpec::string("message"))
-        .param(ParamSpec::uint("count").default(1u64))
         .message_output("out"),
     );
     r.add(
-        BlockSpec::new("msg_sink", "Messages", "Keeps messages.", |_| {
+        BlockSpec::of::<NoParams>("msg_sink", "Messages", "Keeps messages.", |_| {
             Ok(Box::new(rfgraph_blocks::MessageSink::new()))
         })
         .message_input("in"),
     );
     r.add(
-        BlockSpec::new("refuses", "Sinks", "Its constructor always fails.", |p| {
-            Err(p.refused("no device here"))
+        BlockSpec::of::<NoParams>("refuses", "Sinks", "Its constructor always fails.", |_| {
+            Err("no device here".into())
         })
         .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32))),
     );

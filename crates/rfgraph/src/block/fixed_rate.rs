@@ -3,19 +3,17 @@
 //! A [`FixedRateKernel`] maps whole groups of `decimation` input items to
 //! groups of `interpolation` output items. [`FixedRateBlock`] wraps it into
 //! a [`Block`] that sizes the slices, consumes, produces and propagates tags
-//! with the right rate, and binds run-time [`Settings`] on the kernel to
-//! message inputs. [`Map`](super::map::Map) is the 1:1 case for a closure.
+//! with the right rate, and exposes the kernel's declared parameters
+//! ([`FixedRateKernel::params`]) as the block's. [`Map`](super::map::Map) is the 1:1 case for a closure.
 //!
 //! (The DSP crate's streaming kernels, with their own consumed/produced
 //! counts, have their own wrapper in the block library.)
 
-use super::settings::{FromPmt, ParamInfo, Setting, Settings};
 use super::stateless::ParallelInPlace;
 use super::{Block, TagPolicy, WorkIo};
 use crate::error::{BoxError, ParamError};
 use crate::item::Item;
 use crate::params::ParamSet;
-use crate::pmt::Pmt;
 use crate::port::Ports;
 use crate::port::stream::{StreamInput, StreamOutput};
 use std::sync::Arc;
@@ -74,12 +72,11 @@ pub trait FixedRateKernel: Send + 'static {
 }
 
 /// A block running a [`FixedRateKernel`] between input `in` and output
-/// `out`, with one message input per [setting](Self::with_setting).
+/// `out`; the kernel's settable parameters are its message inputs.
 pub struct FixedRateBlock<K: FixedRateKernel> {
     input: StreamInput<K::In>,
     output: StreamOutput<K::Out>,
     kernel: K,
-    settings: Settings<K>,
 }
 
 impl<K: FixedRateKernel> FixedRateBlock<K> {
@@ -120,27 +117,7 @@ impl<K: FixedRateKernel> FixedRateBlock<K> {
                 output
             },
             kernel,
-            settings: Settings::new(),
         }
-    }
-
-    /// Adds a run-time parameter of the kernel: a message input named
-    /// after `setting` whose messages reach its setter between two calls.
-    /// A [`MapWith`](super::map::MapWith) kernel also takes settings of its
-    /// state.
-    pub fn with_setting(mut self, setting: impl Into<Setting<K>>) -> Self {
-        self.settings = self.settings.with(setting.into());
-        self
-    }
-
-    /// Shorthand for [`with_setting`](Self::with_setting) with a setter
-    /// that cannot fail: `.setting("gain", |k, g: f32| k.gain = g)`.
-    pub fn setting<T: FromPmt + 'static>(
-        self,
-        name: &'static str,
-        set: impl Fn(&mut K, T) + Send + Sync + 'static,
-    ) -> Self {
-        self.with_setting(Setting::new(name, set))
     }
 
     /// The wrapped kernel.
@@ -151,16 +128,7 @@ impl<K: FixedRateKernel> FixedRateBlock<K> {
 
 impl<K: FixedRateKernel> Block for FixedRateBlock<K> {
     fn ports(&mut self) -> Ports<'_> {
-        self.settings
-            .message_inputs(Ports::new().input(&mut self.input).output(&mut self.output))
-    }
-
-    fn handle_message(&mut self, port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
-        self.settings.handle(&mut self.kernel, port, msg)
-    }
-
-    fn settings(&self) -> Vec<ParamInfo> {
-        self.settings.infos()
+        Ports::new().input(&mut self.input).output(&mut self.output)
     }
 
     fn params(&mut self) -> Option<&mut dyn ParamSet> {
@@ -204,9 +172,8 @@ impl<K: FixedRateKernel> Block for FixedRateBlock<K> {
 
     fn parallel_in_place(&self) -> Option<Arc<dyn ParallelInPlace>> {
         let one_to_one = self.kernel.interpolation() == 1 && self.kernel.decimation() == 1;
-        // A block with settings has message inputs: its arithmetic changes
-        // between calls, so no copy of it may run elsewhere.
-        if one_to_one && self.kernel.supports_in_place() && self.settings.is_empty() {
+        // A kernel with settable parameters returns none (see the trait).
+        if one_to_one && self.kernel.supports_in_place() {
             self.kernel.parallel_in_place()
         } else {
             None

@@ -1,13 +1,12 @@
-//! 1:1 blocks from closures: [`Map`] applies a closure to every item, and
-//! [`MapWith`] applies one that reads parameters kept beside it, which
-//! run-time settings may change between calls.
+//! 1:1 blocks from closures: [`Map`] applies a closure to every item,
+//! [`MapWith`] one that keeps state beside it, and [`MapParams`] one that
+//! reads declared parameters, which messages may change between calls.
 //!
 //! Both are [`FixedRateKernel`]s run by a [`FixedRateBlock`]; when the
 //! input and output item types are equal they work in place whenever the
 //! flowgraph allows it.
 
 use super::fixed_rate::{FixedRateBlock, FixedRateKernel};
-use super::settings::Setting;
 use super::vectorize::vectorized;
 use crate::item::Item;
 use std::any::TypeId;
@@ -77,17 +76,18 @@ impl<I: Item, O: Item, F: FnMut(I) -> O + Send + 'static> FixedRateKernel for Ma
     }
 }
 
-/// A 1:1 kernel from a closure over parameters `S` kept beside it. The
-/// kernel dereferences to `S`, and a setting of `S` is a setting of the
-/// kernel, so a message reaches a parameter directly:
+/// A 1:1 kernel from a closure over state `S` kept beside it (a
+/// differential encoder's last symbol); the kernel dereferences to `S`.
+/// Parameters that messages may change belong in [`MapParams`].
 ///
 /// ```
-/// use rfgraph::{MapWith, Setting};
+/// use rfgraph::MapWith;
 ///
-/// struct Gain { k: f32 }
-/// let block = MapWith::new(Gain { k: 2.0 }, |g: &mut Gain, x: f32| g.k * x)
-///     .with_setting(Setting::new("gain", |g: &mut Gain, k: f32| g.k = k).doc("linear gain"))
-///     .setting("offset_free", |g, k: f32| g.k = k);
+/// // A running sum.
+/// let block = MapWith::new(0.0f32, |sum: &mut f32, x: f32| {
+///     *sum += x;
+///     *sum
+/// });
 /// # let _ = block;
 /// ```
 pub struct MapWith<S, I, O, F> {
@@ -103,7 +103,7 @@ where
     O: Item,
     F: FnMut(&mut S, I) -> O + Send + 'static,
 {
-    /// A block applying `f` to every item, with `state` as its parameters.
+    /// A block applying `f` to every item, with `state` beside it.
     #[allow(clippy::new_ret_no_self)]
     pub fn new(state: S, f: F) -> FixedRateBlock<Self> {
         FixedRateBlock::of_valid(Self {
@@ -111,14 +111,6 @@ where
             f,
             _types: PhantomData,
         })
-    }
-}
-
-impl<S: 'static, I: 'static, O: 'static, F: 'static> From<Setting<S>>
-    for Setting<MapWith<S, I, O, F>>
-{
-    fn from(setting: Setting<S>) -> Self {
-        setting.project(|m: &mut MapWith<S, I, O, F>| &mut m.state)
     }
 }
 

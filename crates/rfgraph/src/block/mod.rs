@@ -3,12 +3,12 @@
 //! This module owns [`Block`], the per-call [`WorkIo`] a block uses to tell
 //! the runtime it finished or wants a timer, and the [`TagPolicy`]. Helpers
 //! for 1:1, decimating and interpolating blocks live in [`fixed_rate`] and
-//! [`map`]; run-time parameters bound to message inputs in [`settings`].
+//! [`map`]; declared parameters, which messages may change while the block
+//! runs, in [`params`](crate::params).
 
 pub mod copy_items;
 pub mod fixed_rate;
 pub mod map;
-pub mod settings;
 pub mod stateless;
 pub mod vectorize;
 
@@ -166,14 +166,6 @@ pub trait Block: Any + Send {
     /// the sender; the block must then be as it was before the call.
     fn params_changed(&mut self, _name: &str) -> Result<(), BoxError> {
         Ok(())
-    }
-
-    /// The parameters this block lets messages change while it runs,
-    /// each a message input of the same name (see [`settings`]). Blocks
-    /// that keep a [`Settings`](settings::Settings) table return its
-    /// [`infos`](settings::Settings::infos).
-    fn settings(&self) -> Vec<settings::ParamInfo> {
-        Vec::new()
     }
 
     /// Counters of the block's own (a device's overflows, a decoder's

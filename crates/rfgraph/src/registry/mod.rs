@@ -4,16 +4,16 @@
 //! control port and Python all build blocks the same way.
 //!
 //! Block crates describe each block with a [`BlockSpec`] written next to
-//! the block and hand the runtime's [`Registry`] their list; the
-//! `rfgraph-registry` crate collects every crate's list and adds the file
+//! the block (its parameters are a [`ParamSet`](crate::params::ParamSet),
+//! see [`BlockSpec::of`]) and hand the runtime's [`Registry`] their list;
+//! the flowgraph-file crate collects every crate's list and adds the file
 //! formats. This module owns the description types and the lookup; it
 //! knows no block and no file format.
 
-mod param;
 mod spec;
 pub mod suggest;
 
-pub use param::{BuildError, ItemKind, ParamSpec, Params};
+pub use crate::params::{BuildError, ItemKind, ParamSpec};
 pub use spec::{BlockSpec, PortItem, PortSpec};
 
 use crate::block::Block;
@@ -136,20 +136,24 @@ mod tests {
         }
     }
 
+    /// The parameters of `fill`.
+    #[derive(crate::ParamSet, Clone, Debug)]
+    struct FillParams {
+        /// items
+        count: u64,
+        /// the value written
+        #[param(default = 0.0)]
+        value: f64,
+        /// stream item type
+        #[param(name = "type", kinds(F32, F64, I16))]
+        item: ItemKind,
+    }
+
     fn fill_spec() -> BlockSpec {
-        BlockSpec::new("fill", "Sources", "Writes one value N times.", |p| {
-            let count = p.u64("count")?;
-            let value = p.f64("value")?;
-            crate::for_item_kinds!(p, p.item_type()?, { F32 => f32, F64 => f64, I16 => i16 } as T
-                => Fill::<T> { output: StreamOutput::new("out"), value: value as T, left: count })
+        BlockSpec::of::<FillParams>("fill", "Sources", "Writes one value N times.", |p| {
+            crate::for_item_kinds!(p.item, { F32 => f32, F64 => f64, I16 => i16 } as T
+                => Fill::<T> { output: StreamOutput::new("out"), value: p.value as T, left: p.count })
         })
-        .param(ParamSpec::uint("count").doc("items"))
-        .param(ParamSpec::float("value").default(0.0))
-        .param(ParamSpec::item_type(&[
-            ItemKind::F32,
-            ItemKind::F64,
-            ItemKind::I16,
-        ]))
         .output(PortSpec::new("out", PortItem::OfType))
     }
 

@@ -271,16 +271,4 @@ macro_rules! for_item_kinds {
             other => Err($crate::BoxError::from(format!("item type `{other}` is not supported here"))),
         }
     }};
-    ($params:expr, $kind:expr, { $($k:ident => $ty:ty),+ $(,)? } as $t:ident => $body:expr) => {{
-        match $kind {
-            $(
-                $crate::registry::ItemKind::$k => {
-                    type $t = $ty;
-                    Ok(Box::new($body) as Box<dyn $crate::Block>)
-                }
-            )+
-            #[allow(unreachable_patterns)]
-            other => Err($params.invalid("type", format!("`{other}` is not supported here"))),
-        }
-    }};
 }
