@@ -68,8 +68,8 @@ fn wait_for_items<T: Item>(items: &Mutex<Vec<T>>, done: impl Fn(&[T]) -> bool) {
 #[derive(rfgraph::ParamSet, Clone, Debug)]
 struct Gain {
     /// linear gain
-    #[param(default = 1.0, alias = "gain", settable)]
-    k: f32,
+    #[param(default = 1.0, settable)]
+    gain: f32,
 }
 
 /// The parameter of a channel selector.
@@ -88,7 +88,9 @@ fn a_parameter_changes_a_map_between_two_calls_on_every_scheduler() {
         let mut fg = Flowgraph::new();
         let src = fg.add(VectorSource::new(vec![1.0f32; 4096]).repeat(u64::MAX / 8192));
         let throttle = fg.add(Throttle::<f32>::new(2e6).unwrap());
-        let gain = fg.add(MapParams::new(Gain { k: 1.0 }, |g: &Gain, x: f32| g.k * x));
+        let gain = fg.add(MapParams::new(Gain { gain: 1.0 }, |g: &Gain, x: f32| {
+            g.gain * x
+        }));
         let (sink, received) = SharedSink::<f32>::new();
         let sink = fg.add(sink);
         fg.chain(&[src, throttle, gain, sink]).unwrap();
@@ -122,7 +124,9 @@ fn a_wrongly_typed_value_is_refused_with_both_types_and_changes_nothing() {
     let mut fg = Flowgraph::new();
     let src = fg.add(VectorSource::new(vec![1.0f32; 4096]).repeat(u64::MAX / 8192));
     let throttle = fg.add(Throttle::<f32>::new(1e6).unwrap());
-    let gain = fg.add(MapParams::new(Gain { k: 2.0 }, |g: &Gain, x: f32| g.k * x));
+    let gain = fg.add(MapParams::new(Gain { gain: 2.0 }, |g: &Gain, x: f32| {
+        g.gain * x
+    }));
     let (sink, received) = SharedSink::<f32>::new();
     let sink = fg.add(sink);
     fg.chain(&[src, throttle, gain, sink]).unwrap();

@@ -10,7 +10,8 @@ use rfgraph::params::apply;
 use rfgraph::registry::Registry;
 use rfgraph::{Block, Flowgraph, Pmt, Tag};
 use rfgraph_blocks::stream::{
-    ConstSourceParams, Selector, SelectorParams, StreamMux, StreamMuxParams, TagsStrobeParams,
+    ConstSourceParams, Selector, SelectorParams, StreamDemux, StreamMux, StreamMuxParams,
+    TagsStrobeParams,
 };
 use rfgraph_blocks::{ConstSource, Delay, SkipHead, VectorSink, VectorSource};
 use std::collections::BTreeMap;
@@ -66,6 +67,41 @@ fn tags_move_with_their_items_through_delay_skiphead_and_mux() {
             vec![(8, 3), (2 * 10_000, 9_999), (2 * 20_000, 19_999)],
             "{name}"
         );
+    }
+}
+
+#[test]
+fn tags_move_with_their_items_through_a_demux_of_short_turns() {
+    // Turns of 2 and 1 items: thousands of runs per call, each tag on
+    // the item it came in on, in whichever output that item went to.
+    let at = [0, 1, 2, 3, 4_000, 29_998, 29_999];
+    for s in every_scheduler() {
+        let name = s.name().to_string();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(tagged(30_000, &at));
+        let demux = fg.add(
+            StreamDemux::<f32>::new(StreamMuxParams {
+                lengths: vec![2, 1],
+                ..Default::default()
+            })
+            .unwrap(),
+        );
+        let a = fg.add(VectorSink::<f32>::new());
+        let b = fg.add(VectorSink::<f32>::new());
+        fg.connect(src, "out", demux, "in").unwrap();
+        fg.connect(demux, "out0", a, "in").unwrap();
+        fg.connect(demux, "out1", b, "in").unwrap();
+        let done = fg.run_bounded(s).unwrap();
+        let a = tags_on_their_items(done.block::<VectorSink<f32>>(a).unwrap());
+        let b = tags_on_their_items(done.block::<VectorSink<f32>>(b).unwrap());
+        // Item i goes to out0 at 2·(i/3) + i%3 when i%3 < 2, else to out1
+        // at i/3.
+        assert_eq!(
+            a,
+            vec![(0, 0), (1, 1), (2, 3), (2_667, 4_000), (19_999, 29_998)],
+            "{name}"
+        );
+        assert_eq!(b, vec![(0, 2), (9_999, 29_999)], "{name}");
     }
 }
 

@@ -171,6 +171,8 @@ proptest! {
     #![proptest_config(ProptestConfig {
         cases: if rfgraph_testkit::under_ci() { 120 } else { 24 },
         failure_persistence: None,
+        // A hang costs the watchdog per try: shrink little.
+        max_shrink_iters: 16,
         ..ProptestConfig::default()
     })]
 

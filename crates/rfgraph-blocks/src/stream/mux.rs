@@ -4,7 +4,7 @@
 //! `streams_to_stream`, `stream_to_streams` and their vector forms), with
 //! their registry entries. Tags move with their items.
 
-use super::tags::forward;
+use super::tags::Segments;
 use crate::spec_util::{for_any_item, kind_of};
 use crate::wav::ports::channel_port;
 use rfgraph::params::{ItemKind, ParamSet, limits};
@@ -162,6 +162,8 @@ pub struct StreamMux<T: Item> {
     done: usize,
     /// Items taken from each input in this call.
     consumed: Vec<usize>,
+    /// The runs copied in this call, for moving their tags.
+    runs: Segments,
 }
 
 impl<T: Item> StreamMux<T> {
@@ -235,6 +237,7 @@ impl<T: Item> StreamMux<T> {
             output: StreamOutput::new("out"),
             params,
             consumed: vec![0; inputs],
+            runs: Segments::default(),
             order,
             lengths,
             turn: 0,
@@ -272,6 +275,7 @@ impl<T: Item> Block for StreamMux<T> {
         let mut written = 0;
         let mut consumed = std::mem::take(&mut self.consumed);
         consumed.fill(0);
+        self.runs.clear();
         loop {
             let (k, len) = (self.order[self.turn], self.lengths[self.turn]);
             let input = &mut self.inputs[k];
@@ -283,10 +287,7 @@ impl<T: Item> Block for StreamMux<T> {
             }
             rfgraph::copy_items(&mut o[..n], &i[..n]);
             let first = input.position() + consumed[k] as u64;
-            let at = written;
-            forward(input, first..first + n as u64, &self.output, |j| {
-                Some(at + (j - first) as usize)
-            });
+            self.runs.push(k, first, n, 0, written);
             consumed[k] += n;
             written += n;
             self.done += n;
@@ -296,6 +297,8 @@ impl<T: Item> Block for StreamMux<T> {
                 self.skip_empty_turns();
             }
         }
+        let inputs: Vec<&StreamInput<T>> = self.inputs.iter().collect();
+        self.runs.forward(&inputs, &[&self.output]);
         for (input, &n) in self.inputs.iter_mut().zip(&consumed) {
             input.consume(n);
         }
@@ -349,6 +352,8 @@ pub struct StreamDemux<T: Item> {
     done: usize,
     /// Items given to each output in this call.
     written: Vec<usize>,
+    /// The runs copied in this call, for moving their tags.
+    runs: Segments,
 }
 
 impl<T: Item> StreamDemux<T> {
@@ -393,6 +398,7 @@ impl<T: Item> StreamDemux<T> {
                 .collect(),
             params,
             written: vec![0; lengths.len()],
+            runs: Segments::default(),
             lengths,
             turn: 0,
             done: 0,
@@ -430,6 +436,7 @@ impl<T: Item> Block for StreamDemux<T> {
         let mut written = std::mem::take(&mut self.written);
         written.fill(0);
         let start = self.input.position();
+        self.runs.clear();
         loop {
             let k = self.turn;
             let output = &mut self.outputs[k];
@@ -440,11 +447,7 @@ impl<T: Item> Block for StreamDemux<T> {
                 break;
             }
             rfgraph::copy_items(&mut o[..n], &i[..n]);
-            let first = start + read as u64;
-            let at = written[k];
-            forward(&self.input, first..first + n as u64, output, |j| {
-                Some(at + (j - first) as usize)
-            });
+            self.runs.push(0, start + read as u64, n, k, written[k]);
             read += n;
             written[k] += n;
             self.done += n;
@@ -454,6 +457,8 @@ impl<T: Item> Block for StreamDemux<T> {
                 self.skip_empty_turns();
             }
         }
+        let outputs: Vec<&StreamOutput<T>> = self.outputs.iter().collect();
+        self.runs.forward(&[&self.input], &outputs);
         self.input.consume(read);
         for (output, &n) in self.outputs.iter_mut().zip(&written) {
             output.produce(n);

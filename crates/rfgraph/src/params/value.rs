@@ -243,8 +243,14 @@ impl ParamValue for Vec<Complex32> {
         };
         converted.ok_or_else(|| PmtTypeError::new(Self::TYPE, &pmt))
     }
+    /// Real numbers when no element has an imaginary part (a real
+    /// filter's taps read back as a real vector).
     fn to_pmt(&self) -> Pmt {
-        Pmt::VecComplexF32(self.iter().map(|c| [c.re, c.im]).collect())
+        if self.iter().all(|c| c.im == 0.0) {
+            Pmt::VecF32(self.iter().map(|c| c.re).collect())
+        } else {
+            Pmt::VecComplexF32(self.iter().map(|c| [c.re, c.im]).collect())
+        }
     }
 }
 
@@ -421,6 +427,11 @@ mod tests {
         round(vec![1.0f32, 2.0]);
         round(vec![3u8, 4]);
         round(vec![Complex32::new(1.0, -1.0)]);
+        round(vec![Complex32::new(1.0, 0.0)]);
+        assert_eq!(
+            vec![Complex32::new(2.0, 0.0)].to_pmt(),
+            Pmt::VecF32(vec![2.0])
+        );
         round(ItemKind::I16);
     }
 }
