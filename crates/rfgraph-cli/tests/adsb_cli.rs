@@ -1,8 +1,10 @@
 //! `rfgraph adsb` and `rfgraph gen adsb` through the binary: the real
 //! recording gives every frame dump1090 decodes, the same on every
-//! scheduler; the shipped example decodes to its expected output and
-//! regenerates byte for byte; other input formats, 2.4 MS/s and the
-//! network option work; bad options are refused naming them.
+//! scheduler; the shipped example decodes to its expected output (whose
+//! every fact rfgraph-radio's `adsb` tests establish against pyModeS and
+//! the generator's truth) and regenerates byte for byte; other input
+//! formats, 2.4 MS/s and the network option work; bad options are
+//! refused naming them.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

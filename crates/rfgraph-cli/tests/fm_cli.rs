@@ -1,7 +1,8 @@
 //! `rfgraph fm` through the binary: a cu8 recording of a stereo station
 //! becomes a stereo WAV file; the pilot's lock is reported; statistics
 //! print on request; with no `-o` and no sound card the error says to use
-//! `-o`; bad options are refused naming them.
+//! `-o`; bad options are refused naming them; the shipped example prints
+//! its `rds.jsonl`.
 
 use rfgraph_blocks::WavSource;
 use std::f64::consts::TAU;
@@ -223,4 +224,20 @@ fn rds_prints_as_json_lines_from_a_sigmf_recording() {
     let last = |key: &str| lines.iter().rev().find_map(|l| l.get(key).cloned());
     assert_eq!(last("ps"), Some("RX TEST ".into()), "{stdout}");
     assert_eq!(last("rt"), Some("Hello from rfgraph".into()), "{stdout}");
+}
+
+/// The shipped example prints exactly `examples/fm/rds.jsonl`, whose
+/// every field rfgraph-radio's `example_fm` establishes against gr-rds
+/// and the generator's content (`examples/fm/README.md` says how to
+/// write it again).
+#[test]
+fn the_example_prints_its_rds_jsonl() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = Scratch::new("example");
+    let wav = dir.path("station.wav");
+    let meta = root.join("examples/fm/station.sigmf-meta");
+    let (ok, stdout, stderr) = rfgraph(&["fm", meta.to_str().unwrap(), "-o", &wav]);
+    assert!(ok, "{stderr}");
+    let shipped = std::fs::read_to_string(root.join("examples/fm/rds.jsonl")).unwrap();
+    assert_eq!(stdout, shipped, "stderr: {stderr}");
 }

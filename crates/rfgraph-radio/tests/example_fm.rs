@@ -1,14 +1,19 @@
 //! The shipped FM example (`examples/fm/`): the recording is what its
-//! `expected.json` says, and the RDS decoder finds its PI, PS and
-//! RadioText.
+//! `expected.json` (the generator's content) says; its RDS lines,
+//! `rds.jsonl` (what `rfgraph fm` prints for it, which rfgraph-cli's
+//! `fm_cli` compares with), agree field by field with gr-rds's decoder
+//! run on the same recording, demodulated by GNU Radio, and with the
+//! generator's content; rfgraph's RDS decoder after a plain FM
+//! demodulator prints them too.
 
 mod common;
 
-use common::{decode_mpx, fm_demod_hz, gr_rds_available, run_gr_script, scratch_dir, write_f32};
+use common::{decode_mpx, fm_demod_hz, gr_rds_available, run_gr_script};
 use num_complex::Complex32;
 use rfgraph_blocks::SampleCodec;
 use rfgraph_blocks::sigmf::SigmfRecording;
-use rfgraph_radio::rds::RdsContent;
+use rfgraph_radio::rds::{DecoderId, RdsContent};
+use serde_json::{Value, json};
 use std::path::PathBuf;
 
 fn example() -> PathBuf {
@@ -54,19 +59,21 @@ fn the_example_holds_what_expected_json_says() {
         tp: rds["tp"].as_bool().unwrap(),
         ta: rds["ta"].as_bool().unwrap(),
         music: rds["ms"].as_bool().unwrap(),
+        di: DecoderId {
+            stereo: rds["di"]["stereo"].as_bool().unwrap(),
+            artificial_head: rds["di"]["artificial_head"].as_bool().unwrap(),
+            compressed: rds["di"]["compressed"].as_bool().unwrap(),
+            dynamic_pty: rds["di"]["dynamic_pty"].as_bool().unwrap(),
+        },
+        rt_ab: rds["rt_ab"] == "B",
         ..RdsContent::default()
     };
     let seen = decode_mpx(&mpx, rate);
     seen.assert_exactly(&content, "examples/fm");
-    // The decoder's JSON lines, as `examples/fm/rds.jsonl` shows them
-    // (regenerate it with RFGRAPH_WRITE_EXAMPLE=1 after changing the
-    // decoder on purpose).
-    let shipped = example().join("rds.jsonl");
-    let lines = seen.lines.join("\n") + "\n";
-    if std::env::var_os("RFGRAPH_WRITE_EXAMPLE").is_some() {
-        std::fs::write(&shipped, &lines).unwrap();
-    }
-    assert_eq!(std::fs::read_to_string(&shipped).unwrap(), lines);
+    // The decoder's JSON lines are the shipped ones, whose every field
+    // `rds_jsonl_agrees_with_gr_rds_and_the_generator` establishes.
+    let shipped = std::fs::read_to_string(example().join("rds.jsonl")).unwrap();
+    assert_eq!(seen.lines.join("\n") + "\n", shipped);
     // With time to spare: the RadioText by 3 s of the 4.
     let rt_at = seen.first_bit["rt"] as f64 / 1187.5;
     assert!(rt_at < 3.0, "RadioText only at {rt_at} s");
@@ -81,24 +88,70 @@ fn the_example_holds_what_expected_json_says() {
     }
 }
 
-/// gr-rds, an independent decoder, finds the example's PI, PS and
-/// RadioText too.
+/// Every field of every line of `rds.jsonl` is what gr-rds decodes from
+/// the same recording (GNU Radio's FM demodulator, then gr-rds's
+/// receiver chain, decoder and parser: PI, PS, RadioText, TP, TA, MS; PTY
+/// and the RadioText A/B flag from its decoder's groups, which the
+/// parser does not report; the decoder identification from those groups
+/// too, because gr-rds's parser reads the DI segments in reverse (it
+/// takes segment 0's bit for stereo, where IEC 62106 3.2.1.5 puts d3,
+/// dynamic PTY, and segment 3's, d0 stereo, for static PTY)), and what
+/// the generator sent (`expected.json`). Every field rfgraph prints is
+/// among them.
 #[test]
-fn gr_rds_agrees_on_the_example() {
-    if !gr_rds_available("gr_rds_agrees_on_the_example") {
+fn rds_jsonl_agrees_with_gr_rds_and_the_generator() {
+    if !gr_rds_available("rds_jsonl_agrees_with_gr_rds_and_the_generator") {
         return;
     }
-    let expected = expected();
-    let (mpx, rate) = example_mpx(&expected);
-    let dir = scratch_dir("example_gr");
-    let path = dir.join("mpx.f32");
-    write_f32(&path, &mpx);
-    let found = run_gr_script(
-        "decode_mpx.py",
-        &[path.to_str().unwrap(), &rate.to_string()],
-    );
-    assert_eq!(found["pi"], expected["rds"]["pi"], "{found}");
-    assert_eq!(found["ps"], expected["rds"]["ps"], "{found}");
-    assert_eq!(found["rt"], expected["rds"]["rt"], "{found}");
-    let _ = std::fs::remove_dir_all(&dir);
+    let sent = &expected()["rds"];
+    let meta = example().join("station.sigmf-meta");
+    let gr = run_gr_script("decode_mpx.py", &["--sigmf", meta.to_str().unwrap()]);
+    for key in ["pi", "ps", "rt"] {
+        assert!(gr[key].is_string(), "gr-rds found no {key}: {gr}");
+    }
+    // gr-rds saw one value of each field throughout.
+    let raw = &gr["raw"];
+    let only = |v: &Value| -> Value {
+        let all = v.as_array().unwrap_or_else(|| panic!("{v} in {gr}"));
+        assert_eq!(all.len(), 1, "gr-rds saw {v}: {gr}");
+        all[0].clone()
+    };
+    for key in ["pi", "ps", "tp", "ta", "ms"] {
+        only(&gr["values"][key]);
+    }
+    // gr-rds's parser and the raw groups agree on TP, TA and MS.
+    for key in ["tp", "ta", "ms"] {
+        assert_eq!(gr["flags"][key], only(&raw[key]), "{key}: {gr}");
+    }
+    // What gr-rds says of each field rfgraph prints.
+    let gr_rds = |key: &str| -> Value {
+        match key {
+            "pi" | "ps" | "rt" => gr[key].clone(),
+            "tp" | "ta" | "ms" => gr["flags"][key].clone(),
+            "pty" | "rt_ab" => only(&raw[key]),
+            "di" => json!({
+                "stereo": only(&raw["di"]["stereo"]),
+                "artificial_head": only(&raw["di"]["artificial_head"]),
+                "compressed": only(&raw["di"]["compressed"]),
+                "dynamic_pty": only(&raw["di"]["dynamic_pty"]),
+            }),
+            other => panic!("rds.jsonl has {other}, which nothing here checks"),
+        }
+    };
+    let text = std::fs::read_to_string(example().join("rds.jsonl")).unwrap();
+    let mut keys = std::collections::BTreeSet::new();
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        for (key, value) in v.as_object().unwrap() {
+            keys.insert(key.clone());
+            assert_eq!(*value, gr_rds(key), "{key} in {line}: gr-rds {gr}");
+            assert_eq!(*value, sent[key], "{key} in {line}: sent {sent}");
+        }
+    }
+    let want = ["di", "ms", "pi", "ps", "pty", "rt", "rt_ab", "ta", "tp"];
+    assert_eq!(keys.iter().collect::<Vec<_>>(), want, "{text}");
+    // The programme type by the name gr-rds's parser gives it (its RDS
+    // table, not RBDS's): 10 is pop music.
+    assert_eq!(sent["pty"], 10);
+    assert_eq!(gr["pty"], "Pop Music", "{gr}");
 }

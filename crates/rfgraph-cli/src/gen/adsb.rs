@@ -54,8 +54,9 @@ pub struct AdsbArgs {
     /// default: the raw name's extension, else cu8.
     #[arg(long, value_name = "FORMAT")]
     format: Option<String>,
-    /// Also write every frame sent (start, hex, level, position, whether
-    /// a receiver must decode it) as JSON lines to this file.
+    /// Also write every frame sent (start, hex, level, the position and
+    /// altitude it encodes, its sender's callsign, squawk and motion,
+    /// whether a receiver must decode it) as JSON lines to this file.
     #[arg(long, value_name = "FILE")]
     truth: Option<PathBuf>,
     /// Replace existing output files.

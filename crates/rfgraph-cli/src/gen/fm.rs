@@ -9,7 +9,7 @@ use clap::Args;
 use rfgraph_blocks::SampleFormat;
 use rfgraph_blocks::sigmf::{Annotation, format_from_extension, is_sigmf_name, recording_paths};
 use rfgraph_radio::generate::fm::{Audio, FmStation, IqRecording, Preemphasis, write_iq};
-use rfgraph_radio::rds::RdsContent;
+use rfgraph_radio::rds::{DecoderId, RdsContent};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -148,6 +148,12 @@ pub fn run(args: FmArgs) -> anyhow::Result<()> {
             radiotext: args.rt.clone(),
             pty: args.pty,
             tp: args.tp,
+            // The decoder identification says what the programme is: a
+            // mono station does not claim stereo.
+            di: DecoderId {
+                stereo: !args.mono,
+                ..DecoderId::default()
+            },
             ..RdsContent::default()
         })
     });
@@ -230,6 +236,13 @@ pub fn run(args: FmArgs) -> anyhow::Result<()> {
             "tp": r.tp,
             "ta": r.ta,
             "ms": r.music,
+            "di": {
+                "stereo": r.di.stereo,
+                "artificial_head": r.di.artificial_head,
+                "compressed": r.di.compressed,
+                "dynamic_pty": r.di.dynamic_pty,
+            },
+            "rt_ab": if r.rt_ab { "B" } else { "A" },
             "deviation_hz": args.rds_deviation,
         })),
     });

@@ -5,8 +5,10 @@
 //!
 //! [`Traffic`] says what to send; [`Traffic::generate`] returns the
 //! complex baseband and the list of frames sent ([`SentFrame`]), each with
-//! its exact start, level, the position it encodes, and whether a
-//! receiver must decode it ([`SentFrame::decodable`]: at least
+//! its exact start, level, the position (and CPR format) and altitude it
+//! encodes, its sender's state ([`Sender`]: callsign, squawk, motion, on
+//! the ground, from which its flight status and capability follow), and
+//! whether a receiver must decode it ([`SentFrame::decodable`]: at least
 //! [`DECODE_SNR_DB`] above the noise, not under a stronger overlapping
 //! frame, and, for formats whose parity hides the address, sent by an
 //! aircraft whose address a decodable DF11/17 proved first).
@@ -15,7 +17,11 @@
 //! (`level`, a random phase, the aircraft's carrier offset) for the part
 //! of each sample period it covers, which is what an integrating receiver
 //! sees; bursts add up as complex signals, so overlaps interfere as on
-//! air. Frames come from [`adsb_frames`](super::adsb_frames).
+//! air. Frames come from [`adsb_frames`](super::adsb_frames), which
+//! encodes with the decoder's own CPR, CRC and altitude code: the tests
+//! check every frame with pyModeS, an independent decoder
+//! (`tests/adsb/generator.rs`), so that a bug shared by the two cannot
+//! hide.
 //! Everything is drawn from one seeded generator: the same [`Traffic`]
 //! always gives the same samples.
 
@@ -239,10 +245,63 @@ pub struct SentFrame {
     pub position: Option<(f64, f64)>,
     /// Its altitude, feet, when it carries one.
     pub altitude_ft: Option<i32>,
+    /// The CPR format of a position frame: 0 even, 1 odd (each
+    /// aircraft's alternate).
+    pub cpr_format: Option<u8>,
+    /// The sender's state when the frame went out, whatever the frame
+    /// carries of it.
+    pub sender: Sender,
     /// True when a receiver must decode it (see the module doc).
     pub decodable: bool,
     /// True when a stronger frame overlaps it.
     pub hidden: bool,
+}
+
+/// What a sender was when it sent a frame: the values its transponder
+/// encodes in whichever fields the frame has (callsign in identification
+/// and Comm-B frames, squawk in DF5/21, motion in velocity and surface
+/// frames), and those its status fields follow from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sender {
+    /// Callsign.
+    pub callsign: String,
+    /// Squawk: four octal digits. 7500, 7600 and 7700 are the permanent
+    /// alert condition (Annex 10 Vol IV 3.1.2.6.10.1.1.1): flight status
+    /// 2 or 3 and capability 7.
+    pub squawk: String,
+    /// On the ground: flight status 1 (3 with an alert), capability 4.
+    pub on_ground: bool,
+    /// Ground speed, knots.
+    pub ground_speed_kt: f64,
+    /// Track, degrees clockwise from true north.
+    pub track_deg: f64,
+    /// Vertical rate, feet per minute.
+    pub vertical_rate_fpm: f64,
+}
+
+impl Sender {
+    /// True for the squawks of the permanent alert condition.
+    pub fn alert(&self) -> bool {
+        matches!(self.squawk.as_str(), "7500" | "7600" | "7700")
+    }
+
+    /// The flight status field (DF4/5/20/21): 0 airborne, 1 on the
+    /// ground, 2 and 3 the same with an alert (no SPI).
+    pub fn flight_status(&self) -> u8 {
+        2 * u8::from(self.alert()) + u8::from(self.on_ground)
+    }
+
+    /// The capability field (DF11/17) of a level 2+ transponder: 7 when
+    /// the flight status is an alert, else 4 on the ground and 5 airborne.
+    pub fn capability(&self) -> u8 {
+        if self.alert() {
+            7
+        } else if self.on_ground {
+            4
+        } else {
+            5
+        }
+    }
 }
 
 /// A generated recording: the samples and what was sent.
@@ -493,43 +552,56 @@ impl Traffic {
             &AIRBORNE_CYCLE
         };
         let kind = cycle[*turn % cycle.len()];
-        // Positions alternate even and odd within each aircraft.
-        let odd = (*turn / cycle.len()
+        // Positions alternate even and odd within each aircraft: odd
+        // when it has sent an odd number of them before this one.
+        let is_position =
+            |k: &&FrameKind| matches!(k, FrameKind::AirbornePosition | FrameKind::SurfacePosition);
+        let sent_before = *turn / cycle.len() * cycle.iter().filter(is_position).count()
             + cycle[..*turn % cycle.len()]
                 .iter()
-                .filter(|k| matches!(k, FrameKind::AirbornePosition | FrameKind::SurfacePosition))
-                .count())
-            % 2
-            == 1;
+                .filter(is_position)
+                .count();
+        let odd = sent_before % 2 == 1;
         *turn += 1;
         let alt = fl.altitude_at(t);
         let (lat, lon) = fl.position_at(t);
+        let sender = Sender {
+            callsign: fl.callsign.clone(),
+            squawk: fl.squawk.clone(),
+            on_ground: fl.on_ground,
+            ground_speed_kt: fl.ground_speed_kt,
+            track_deg: fl.track_deg,
+            vertical_rate_fpm: fl.vertical_rate_fpm,
+        };
+        let (fs, ca) = (sender.flight_status(), sender.capability());
         let mut position = None;
         let mut altitude = None;
+        let mut cpr_format = None;
         // Every builder's inputs were checked (`Flight::check`), and the
         // altitude stays in range over any sane run; an unencodable one
         // falls back to an all-call reply rather than failing.
         let bytes = match kind {
-            FrameKind::Identification => {
-                frames::me_identification(0, 3, &fl.callsign).map(|me| frames::df17(5, fl.icao, me))
-            }
+            FrameKind::Identification => frames::me_identification(0, 3, &fl.callsign)
+                .map(|me| frames::df17(ca, fl.icao, me)),
             FrameKind::AirbornePosition => {
                 let c = cpr::encode(lat, lon, odd, false);
                 position = Some((lat, lon));
+                cpr_format = Some(u8::from(odd));
                 altitude = Some(alt);
-                frames::me_airborne_position(alt, c).map(|me| frames::df17(5, fl.icao, me))
+                frames::me_airborne_position(alt, c).map(|me| frames::df17(ca, fl.icao, me))
             }
             FrameKind::SurfacePosition => {
                 let c = cpr::encode(lat, lon, odd, true);
                 position = Some((lat, lon));
+                cpr_format = Some(u8::from(odd));
                 Some(frames::df17(
-                    5,
+                    ca,
                     fl.icao,
                     frames::me_surface_position(fl.ground_speed_kt, fl.track_deg, c),
                 ))
             }
             FrameKind::Velocity => Some(frames::df17(
-                5,
+                ca,
                 fl.icao,
                 frames::me_velocity(
                     fl.ground_speed_kt,
@@ -537,19 +609,19 @@ impl Traffic {
                     fl.vertical_rate_fpm.round() as i32,
                 ),
             )),
-            FrameKind::AllCall => Some(frames::df11(5, fl.icao, 0)),
+            FrameKind::AllCall => Some(frames::df11(ca, fl.icao, 0)),
             FrameKind::Altitude => {
                 altitude = Some(alt);
-                frames::df4(0, fl.icao, alt)
+                frames::df4(fs, fl.icao, alt)
             }
-            FrameKind::Identity => frames::df5(u8::from(fl.on_ground), fl.icao, &fl.squawk),
+            FrameKind::Identity => frames::df5(fs, fl.icao, &fl.squawk),
             FrameKind::CommBAltitude => {
                 altitude = Some(alt);
                 frames::mb_identification(&fl.callsign)
-                    .and_then(|mb| frames::df20(0, fl.icao, alt, mb))
+                    .and_then(|mb| frames::df20(fs, fl.icao, alt, mb))
             }
             FrameKind::CommBIdentity => frames::mb_identification(&fl.callsign)
-                .and_then(|mb| frames::df21(0, fl.icao, &fl.squawk, mb)),
+                .and_then(|mb| frames::df21(fs, fl.icao, &fl.squawk, mb)),
             FrameKind::AirAir => {
                 altitude = Some(alt);
                 frames::df0(fl.icao, alt)
@@ -560,7 +632,8 @@ impl Traffic {
             None => {
                 position = None;
                 altitude = None;
-                (frames::df11(5, fl.icao, 0), FrameKind::AllCall)
+                cpr_format = None;
+                (frames::df11(ca, fl.icao, 0), FrameKind::AllCall)
             }
         };
         let level = fl.level_dbfs + rng.uniform(-self.level_jitter_db, self.level_jitter_db);
@@ -575,6 +648,8 @@ impl Traffic {
                 level_dbfs: level.min(0.0),
                 position,
                 altitude_ft: altitude,
+                cpr_format,
+                sender,
                 decodable: false,
                 hidden: false,
             },
@@ -711,6 +786,26 @@ mod tests {
                 .filter(|f| f.icao == 0x4CA7B5 && f.level_dbfs < -20.0)
                 .all(|f| !f.decodable)
         );
+        // Each aircraft's positions alternate even and odd.
+        for fl in &Traffic::demo(0.05).flights {
+            let formats: Vec<u8> = rec
+                .frames
+                .iter()
+                .filter(|f| f.icao == fl.icao)
+                .filter_map(|f| f.cpr_format)
+                .collect();
+            assert!(formats.len() > 2, "{:06x}", fl.icao);
+            assert!(formats.windows(2).all(|w| w[0] != w[1]), "{formats:?}");
+        }
+        // The squawk 7700 aircraft is in the alert condition, the taxiing
+        // one on the ground.
+        let status = |icao| {
+            let s = &rec.frames.iter().find(|f| f.icao == icao).unwrap().sender;
+            (s.flight_status(), s.capability())
+        };
+        assert_eq!(status(0x3C6586), (2, 7));
+        assert_eq!(status(0x484175), (1, 4));
+        assert_eq!(status(0x40621D), (0, 5));
         // Same seed, same samples.
         let again = Traffic::demo(0.05).generate().unwrap();
         assert_eq!(again.samples, rec.samples);

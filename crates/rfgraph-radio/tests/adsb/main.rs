@@ -3,11 +3,17 @@
 //! (every frame that must decode does, exactly; positions against the
 //! true track; overlaps); the flowgraph (schedulers, random chunk sizes,
 //! dump1090's network outputs over loopback); pyModeS agreeing on every
-//! decoded field; and property tests on untrusted input.
+//! decoded field, on every frame the generator makes, and on every fact
+//! of the shipped example's expected output; and property tests on
+//! untrusted input.
 
 mod common;
+mod example;
 mod flowgraph;
 mod generated;
+mod generator;
 mod props;
 mod pymodes;
 mod recording;
+#[path = "../common/watchdog.rs"]
+mod watchdog;

@@ -4,37 +4,41 @@
 //! and positions) must agree with what pyModeS decodes from the same hex
 //! (`pymodes/check.py` says exactly what is compared).
 //!
-//! The interpreter is `RFGRAPH_TEST_PYTHON` (`.ci/run` makes a venv with
-//! pyModeS and sets it). Without one the test says so and skips; under
-//! `CI=true` it fails instead.
+//! The interpreter is the reference Python (`rfgraph_testkit::
+//! reference_python`: `RFGRAPH_TEST_PYTHON`, which `.ci/run` sets to a
+//! venv with pyModeS). Without one the test prints one `SKIPPED` line and
+//! returns; under CI it fails instead.
 
 use crate::common::{cu8, demodulate, magnitudes, scene};
+use crate::watchdog;
 use rfgraph_radio::modes::{Message, Tracker, cu8_magnitudes};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn python(test: &str) -> Option<PathBuf> {
-    let usable = std::env::var_os("RFGRAPH_TEST_PYTHON")
-        .map(PathBuf::from)
-        .filter(|py| {
-            Command::new(py)
-                .args(["-c", "import pyModeS"])
-                .status()
-                .is_ok_and(|s| s.success())
-        });
-    if usable.is_none() {
-        let why = "no Python with pyModeS (set RFGRAPH_TEST_PYTHON, or run .ci/run)";
-        if std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1") {
-            panic!("{test}: {why}, and CI=true");
-        }
-        let _ = writeln!(std::io::stderr().lock(), "skipping {test}: {why}");
-    }
-    usable
+/// The reference Python with pyModeS, or `None` (skipped) without one.
+pub fn python(test: &str) -> Option<PathBuf> {
+    rfgraph_testkit::reference_python(test, "pyModeS")
 }
 
-/// Writes `messages` as JSON lines and runs the checker over them.
-fn check(py: &Path, messages: &[Message], rate: f64, name: &str, pipe: bool) -> String {
+/// Runs `pymodes/SCRIPT ARGS` on `py` under the watchdog: what it
+/// printed, and whether it succeeded.
+pub fn run_script(py: &Path, script: &str, args: &[&str]) -> (bool, String) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/adsb/pymodes")
+        .join(script);
+    let out = watchdog::output(
+        Command::new(py).arg(path).args(args),
+        watchdog::TOOL_WATCHDOG,
+    );
+    let report =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), report)
+}
+
+/// Writes `messages` as JSON lines and runs the checker over them, with
+/// `args` after the sample rate (`pipe`, `receiver=LAT,LON`).
+fn check(py: &Path, messages: &[Message], rate: f64, name: &str, args: &[&str]) -> String {
     let dir = std::env::temp_dir().join(format!("rfgraph-pymodes-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("messages.jsonl");
@@ -43,18 +47,12 @@ fn check(py: &Path, messages: &[Message], rate: f64, name: &str, pipe: bool) -> 
         .map(|m| serde_json::to_string(m).unwrap() + "\n")
         .collect();
     std::fs::write(&file, text).unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/adsb/pymodes/check.py");
-    let out = Command::new(py)
-        .arg(script)
-        .arg(&file)
-        .arg(rate.to_string())
-        .args(pipe.then_some("pipe"))
-        .output()
-        .unwrap();
+    let rate = rate.to_string();
+    let mut all = vec![file.to_str().unwrap(), rate.as_str()];
+    all.extend_from_slice(args);
+    let (ok, report) = run_script(py, "check.py", &all);
     let _ = std::fs::remove_dir_all(&dir);
-    let report =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{name}: pyModeS disagrees:\n{report}");
+    assert!(ok, "{name}: pyModeS disagrees:\n{report}");
     report
 }
 
@@ -77,18 +75,28 @@ fn pymodes_agrees_on_every_field() {
     cu8_magnitudes(&bytes, &mut m);
     let real = messages(&m, 2.0e6, None);
     assert!(real.len() >= 159);
-    let report = check(&py, &real, 2.0e6, "recording", false);
+    let report = check(&py, &real, 2.0e6, "recording", &[]);
     assert!(report.contains("position (pair)"), "{report}");
     let _ = writeln!(std::io::stderr().lock(), "{report}");
     let (_, rec) = scene(2.0e6, 0.5);
     let generated = messages(&magnitudes(&cu8(&rec)), 2.0e6, Some((52.0, 4.4)));
-    let report = check(&py, &generated, 2.0e6, "generated", true);
+    let report = check(
+        &py,
+        &generated,
+        2.0e6,
+        "generated",
+        &["pipe", "receiver=52.0,4.4"],
+    );
     for field in [
         "callsign",
         "squawk",
         "ground_speed_kt",
         "vertical_rate_fpm",
         "altitude_ft",
+        "capability",
+        "flight_status",
+        "position (pair)",
+        "position (pyModeS pairs)",
     ] {
         assert!(report.contains(field), "{field} never compared: {report}");
     }

@@ -1,54 +1,27 @@
 //! Shared by the radio crate's integration tests: the GNU Radio / gr-rds
-//! gate (a failure under CI, one printed line and a skip elsewhere), a
-//! plain FM demodulator for tests that need no receiver, and tone
-//! measurement.
+//! gate (the workspace's one rule, `rfgraph_testkit::gnuradio`: a failure
+//! under CI, one `SKIPPED` line and a skip elsewhere), its scripts run
+//! under a watchdog, a plain FM demodulator for tests that need no
+//! receiver, and tone measurement.
 
 // Each test file uses a different subset of these helpers.
 #![allow(dead_code)]
 
+pub mod watchdog;
+
 use num_complex::Complex32;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The Python that has GNU Radio and gr-rds (Debian's), not the default
 /// `python3`.
-pub const GR_PYTHON: &str = "/usr/bin/python3";
+pub const GR_PYTHON: &str = rfgraph_testkit::GNURADIO_PYTHON;
 
-/// True when the `CI` environment variable says the tests run under
-/// continuous integration (`true`, in any case, or `1`): there a missing
-/// GNU Radio fails the run instead of skipping the test.
-pub fn under_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
-}
-
-/// True when `/usr/bin/python3` can import GNU Radio and gr-rds. When it
-/// cannot, under CI this panics naming `test`; elsewhere it writes one
-/// line to standard error (where the harness does not capture it) and
-/// returns false, and the test returns without checking anything.
+/// True when GNU Radio's Python can import GNU Radio and gr-rds;
+/// otherwise `test` is skipped with one `SKIPPED` line (a failure under
+/// CI) and the caller returns without checking anything.
 pub fn gr_rds_available(test: &str) -> bool {
-    let probe = Command::new(GR_PYTHON)
-        .args(["-c", "import rds, gnuradio.digital"])
-        .output();
-    let why = match probe {
-        Ok(out) if out.status.success() => return true,
-        Ok(out) => String::from_utf8_lossy(&out.stderr)
-            .lines()
-            .last()
-            .unwrap_or("import failed")
-            .to_string(),
-        Err(e) => format!("cannot run {GR_PYTHON}: {e}"),
-    };
-    if under_ci() {
-        panic!(
-            "{test}: GNU Radio with gr-rds is missing under CI, where this test must run: {why}"
-        );
-    }
-    let _ = writeln!(
-        std::io::stderr().lock(),
-        "skipping {test}: GNU Radio with gr-rds is not available ({why})"
-    );
-    false
+    rfgraph_testkit::gnuradio(test, "rds, gnuradio.digital")
 }
 
 /// A script under `tests/gr_rds/`.
@@ -58,14 +31,14 @@ pub fn gr_script(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Runs `script` with `args` on GNU Radio's Python and parses the JSON
-/// object it prints last.
+/// Runs `script` with `args` on GNU Radio's Python (under the watchdog:
+/// its flowgraph may not hang the test) and parses the JSON object it
+/// prints last.
 pub fn run_gr_script(script: &str, args: &[&str]) -> serde_json::Value {
-    let out = Command::new(GR_PYTHON)
-        .arg(gr_script(script))
-        .args(args)
-        .output()
-        .expect("GNU Radio's Python runs");
+    let out = watchdog::output(
+        Command::new(GR_PYTHON).arg(gr_script(script)).args(args),
+        watchdog::TOOL_WATCHDOG,
+    );
     assert!(
         out.status.success(),
         "{script} failed: {}",
@@ -82,14 +55,13 @@ pub fn run_gr_script(script: &str, args: &[&str]) -> serde_json::Value {
     serde_json::from_str(last).expect("JSON from the script")
 }
 
-/// Runs `script` with `args` on GNU Radio's Python; fails the test if it
-/// fails.
+/// Runs `script` with `args` on GNU Radio's Python, under the watchdog;
+/// fails the test if it fails.
 pub fn run_gr_python(script: &str, args: &[&str]) {
-    let out = Command::new(GR_PYTHON)
-        .arg(gr_script(script))
-        .args(args)
-        .output()
-        .expect("GNU Radio's Python runs");
+    let out = watchdog::output(
+        Command::new(GR_PYTHON).arg(gr_script(script)).args(args),
+        watchdog::TOOL_WATCHDOG,
+    );
     assert!(
         out.status.success(),
         "{script} failed: {}",
