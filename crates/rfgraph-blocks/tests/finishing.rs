@@ -202,7 +202,7 @@ fn items_consumed_in_finishing_are_counted() {
         let head = fg.add(Head::<u32>::new(10_000));
         let sink = fg.add(NullSink::<u32>::new());
         fg.chain(&[src, holding, head, sink]).unwrap();
-        let done = fg.run(s).unwrap();
+        let done = fg.run_bounded(s).unwrap();
         let stats = &done.stats()[holding.0];
         assert!(stats.items_produced >= 10_000, "{name}: {stats:#?}");
         assert_eq!(

@@ -15,7 +15,7 @@ use rfgraph_blocks::{FileSource, SampleCodec, SampleFormat, SampleItem, VectorSi
 use std::path::Path;
 use std::process::Command;
 
-const PYTHON: &str = "/usr/bin/python3";
+const PYTHON: &str = rfgraph_testkit::GNURADIO_PYTHON;
 const N: usize = 4096;
 
 /// The script's `value(k)`: an integer numerator divided in double, then
@@ -58,21 +58,12 @@ fn bits<T: bytemuck::Pod>(x: &[T]) -> &[u8] {
     bytemuck::cast_slice(x)
 }
 
-fn gnuradio_available() -> bool {
-    Command::new(PYTHON)
-        .args(["-c", "import gnuradio.blocks"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 #[test]
 fn files_written_by_gnu_radio_read_with_the_same_values() {
-    if !gnuradio_available() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "GNU Radio is required under CI=true: {PYTHON} cannot import gnuradio"
-        );
-        eprintln!("skipped: {PYTHON} cannot import gnuradio (install python3-gnuradio)");
+    if !rfgraph_testkit::gnuradio(
+        "files_written_by_gnu_radio_read_with_the_same_values",
+        "gnuradio.blocks",
+    ) {
         return;
     }
     let dir = std::env::temp_dir().join(format!("rfgraph-gr-files-{}", std::process::id()));

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-const PYTHON: &str = "/usr/bin/python3";
+const PYTHON: &str = rfgraph_testkit::GNURADIO_PYTHON;
 
 /// Items of one stream, by GNU Radio's item code.
 #[derive(Clone, Debug, PartialEq)]
@@ -1212,16 +1212,7 @@ type Tags = Vec<(u64, String, String)>;
 
 /// What GNU Radio gives for every case: each output's items and tags.
 fn gnuradio(cases: &[Case]) -> Option<Vec<Vec<(Data, Tags)>>> {
-    let available = Command::new(PYTHON)
-        .args(["-c", "import gnuradio.blocks"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !available {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "GNU Radio is required under CI=true: {PYTHON} cannot import gnuradio"
-        );
-        eprintln!("skipped gr_blocks: {PYTHON} cannot import gnuradio (install python3-gnuradio)");
+    if !rfgraph_testkit::gnuradio("gr_blocks", "gnuradio.blocks") {
         return None;
     }
     let request: Vec<Value> = cases

@@ -18,28 +18,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const PYTHON: &str = "/usr/bin/python3";
-
-fn gnuradio_available() -> bool {
-    Command::new(PYTHON)
-        .args(["-c", "import gnuradio.digital, gnuradio.channels"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
+const PYTHON: &str = rfgraph_testkit::GNURADIO_PYTHON;
 
 /// Runs the reference script once per test process; `None` when GNU
 /// Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
     static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {
-        if !gnuradio_available() {
-            assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "GNU Radio is required under CI=true: {PYTHON} cannot import gnuradio.digital"
-            );
-            eprintln!(
-                "skipped gr_comm: {PYTHON} cannot import gnuradio (install python3-gnuradio)"
-            );
+        if !rfgraph_testkit::gnuradio("gr_comm", "gnuradio.digital, gnuradio.channels") {
             return None;
         }
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_comm");

@@ -6,7 +6,7 @@
 mod common;
 mod sigmf_support;
 
-use common::every_scheduler;
+use common::{RunBounded, every_scheduler};
 use num_complex::Complex32;
 use rfgraph::scheduler::Tpb;
 use rfgraph::{Flowgraph, Map, Pmt, Tag};
@@ -340,7 +340,7 @@ fn source_to_sink_copies_captures_annotations_and_global_fields() {
             .with_global(&global),
     );
     fg.connect(a, "out", b, "in").unwrap();
-    fg.run(Tpb::new()).unwrap();
+    fg.run_bounded(Tpb::new()).unwrap();
     let original = SigmfRecording::open(&input).unwrap();
     let copy = SigmfRecording::open(&out).unwrap();
     assert_eq!(copy.samples(), samples as u64);
@@ -458,7 +458,7 @@ fn a_data_file_that_shrinks_while_playing_fails_naming_the_offset() {
     let a = fg.add(src);
     let b = fg.add(NullSink::<Complex32>::new());
     fg.connect(a, "out", b, "in").unwrap();
-    let e = fg.run(Tpb::new()).err().unwrap().to_string();
+    let e = fg.run_bounded(Tpb::new()).err().unwrap().to_string();
     assert!(
         e.contains("tagged.sigmf-data")
             && e.contains("byte offset 4000")

@@ -25,27 +25,7 @@ use std::process::Command;
 /// The Python with the `sigmf` package, or `None` (after saying so) when
 /// there is none and this is not CI.
 fn python(test: &str) -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let candidate = std::env::var_os("RFGRAPH_TEST_PYTHON")
-        .map(PathBuf::from)
-        .or_else(|| Some(root.join(".venv/bin/python")).filter(|p| p.exists()));
-    let usable = candidate.filter(|py| {
-        Command::new(py)
-            .args(["-c", "import sigmf, numpy"])
-            .status()
-            .is_ok_and(|s| s.success())
-    });
-    if usable.is_none() {
-        let why = "no Python with the `sigmf` package (set RFGRAPH_TEST_PYTHON, or run .ci/run)";
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{test}: {why}, and CI=true");
-        }
-        // Past the test harness's capture, as the OpenCL tests do: one
-        // line that names the skipped test.
-        use std::io::Write;
-        let _ = writeln!(std::io::stderr().lock(), "skipping {test}: {why}");
-    }
-    usable
+    rfgraph_testkit::reference_python(test, "sigmf, numpy")
 }
 
 fn script(name: &str) -> PathBuf {

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::every_scheduler;
+use common::{RunBounded, every_scheduler};
 use rfgraph::buffer::circular::{CircularBuffer, CircularReader, CircularWriter};
 use rfgraph::buffer::positions::WriteCursor;
 use rfgraph::buffer::{ClaimError, EdgeBuffer, downcast_edge};
@@ -156,7 +156,7 @@ fn a_second_writer_on_an_edge_is_a_graph_error_naming_the_port() {
         );
         let sink = fg.add(VectorSink::<f32>::new());
         fg.connect(src, "out", sink, "in").unwrap();
-        let (block, port, cause) = attach_error(fg.run(rfgraph::scheduler::Tpb::new()));
+        let (block, port, cause) = attach_error(fg.run_bounded(rfgraph::scheduler::Tpb::new()));
         assert_eq!(
             (block.as_str(), port.as_str()),
             ("rogue", "out"),
@@ -186,7 +186,7 @@ fn a_reader_cannot_become_its_edges_writer() {
             },
         );
         fg.connect(src, "out", sink, "in").unwrap();
-        let (block, port, cause) = attach_error(fg.run(rfgraph::scheduler::Tpb::new()));
+        let (block, port, cause) = attach_error(fg.run_bounded(rfgraph::scheduler::Tpb::new()));
         assert_eq!((block.as_str(), port.as_str()), ("rogue", "in"), "{grab:?}");
         assert!(cause.contains("already has a writer"), "{grab:?}: {cause}");
     }
@@ -212,7 +212,7 @@ fn a_reader_cannot_take_another_readers_place() {
     // Reader 0, then reader 1.
     fg.connect(src, "out", rogue, "in").unwrap();
     fg.connect(src, "out", honest, "in").unwrap();
-    let (block, port, cause) = attach_error(fg.run(rfgraph::scheduler::Tpb::new()));
+    let (block, port, cause) = attach_error(fg.run_bounded(rfgraph::scheduler::Tpb::new()));
     assert_eq!((block.as_str(), port.as_str()), ("honest", "in"));
     assert!(
         cause.contains("reader 1 of the edge is already attached"),
@@ -265,7 +265,7 @@ fn passing_on_unconsumed_items_in_place_fails_the_run() {
         );
         let sink = fg.add(VectorSink::<f32>::new());
         fg.chain(&[src, over, sink]).unwrap();
-        match fg.run(s) {
+        match fg.run_bounded(s) {
             Err(RunError::BlockPanicked { block, message }) => {
                 assert_eq!(block, "overpass", "{name}");
                 assert!(message.contains("has not consumed"), "{name}: {message}");

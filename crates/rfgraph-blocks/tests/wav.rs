@@ -16,7 +16,6 @@ use rfgraph_blocks::{
     Head, NoiseKind, NoiseSource, SignalSource, SignalSourceParams, VectorSink, VectorSource,
     WavFormat, WavSink, WavSource, Waveform,
 };
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -226,29 +225,10 @@ fn files_written_by_gnu_radio_read_as_expected() {
     assert_eq!(got[0].1, [Tag::new(0, keys::SAMPLE_RATE, Pmt::F64(8000.0))]);
 }
 
-/// True when `CI` says the tests run under continuous integration, where
-/// a missing tool fails a test instead of skipping it.
-fn under_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
-}
-
 /// Debian's Python if it can import `module`; otherwise `None` after one
 /// line naming the test on standard error (a failure under CI).
 fn python_with(module: &str, test: &str) -> Option<&'static str> {
-    let python = "/usr/bin/python3";
-    let ok = Command::new(python)
-        .args(["-c", &format!("import {module}")])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if ok {
-        return Some(python);
-    }
-    let why = format!("{python} cannot import {module}");
-    if under_ci() {
-        panic!("{test}: {why}, and under CI every test must run");
-    }
-    let _ = writeln!(std::io::stderr().lock(), "skipping {test}: {why}");
-    None
+    rfgraph_testkit::gnuradio(test, module).then_some(rfgraph_testkit::GNURADIO_PYTHON)
 }
 
 /// Runs `script` with `python` and the given arguments; its stdout.

@@ -22,7 +22,7 @@ pub struct BlocksArgs {
 
 /// Runs `rfgraph blocks`.
 pub fn run(args: BlocksArgs) -> anyhow::Result<()> {
-    let registry = rfgraph_registry::standard::registry();
+    let registry = rfgraph_flowfile::standard::registry();
     let specs = registry.specs();
     let Some(name) = args.name else {
         if args.json {

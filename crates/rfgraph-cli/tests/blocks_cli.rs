@@ -46,7 +46,7 @@ fn rfgraph(args: &[&str]) -> (bool, String, String) {
 fn blocks_lists_every_block_by_category() {
     let (ok, out, err) = rfgraph(&["blocks"]);
     assert!(ok, "{err}");
-    let registry = rfgraph_registry::standard::registry();
+    let registry = rfgraph_flowfile::standard::registry();
     for spec in registry.specs() {
         let line = out
             .lines()
@@ -110,7 +110,7 @@ fn blocks_json_is_machine_readable() {
     assert!(ok, "{err}");
     let all: serde_json::Value = serde_json::from_str(&out).unwrap();
     let all = all.as_array().unwrap();
-    assert_eq!(all.len(), rfgraph_registry::standard::registry().len());
+    assert_eq!(all.len(), rfgraph_flowfile::standard::registry().len());
     let (ok, out, err) = rfgraph(&["blocks", "head", "--json"]);
     assert!(ok, "{err}");
     let head: serde_json::Value = serde_json::from_str(&out).unwrap();

@@ -324,7 +324,9 @@ fn every_name_of_the_frequency_retunes_at_one_item() {
         let dev = open_dummy();
         let mut fg = Flowgraph::new();
         let src = fg.add(SdrSource::with_device(dev.clone(), dummy(100e6, 1e6)).unwrap());
-        let probe = Probe::until(|t| t.key == keys::FREQUENCY && t.value == Pmt::F64(105e6));
+        // The probe runs until stopped, so the source still answers
+        // `status` after the retune's tag went by.
+        let probe = Probe::new();
         let seen = probe.seen.clone();
         let p = fg.add(probe);
         fg.connect(src, "out", p, "in").unwrap();
@@ -338,6 +340,12 @@ fn every_name_of_the_frequency_retunes_at_one_item() {
             panic!("status is a map")
         };
         assert_eq!(status["frequency"], Pmt::F64(105e6));
+        wait_until("the retune's tag", || {
+            frequency_tags(&seen.tags())
+                .iter()
+                .any(|&(_, f)| f == 105e6)
+        });
+        handle.stop();
         let done = finish(running).unwrap();
         let freqs = frequency_tags(&seen.tags());
         assert_eq!(freqs.len(), 2, "{input}: {freqs:?}");

@@ -1,6 +1,6 @@
 //! This crate's blocks as registry entries (`rfgraph::registry::BlockSpec`):
 //! each block file describes its block next to its code, and [`specs`]
-//! lists them all for the `rfgraph-registry` crate.
+//! lists them all for the `rfgraph-flowfile` crate.
 
 use rfgraph::registry::BlockSpec;
 

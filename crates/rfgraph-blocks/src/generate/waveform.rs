@@ -128,10 +128,6 @@ pub trait SignalItem: Item + sealed::Sealed {
     #[doc(hidden)]
     fn render(wave: Waveform, amplitude: f64, offset: Self, nco: &mut Nco, out: &mut [Self]);
 
-    /// True when every component is finite.
-    #[doc(hidden)]
-    fn is_finite(self) -> bool;
-
     /// The `offset` parameter as this item, or why it cannot be one.
     #[doc(hidden)]
     fn from_offset(offset: Complex32) -> Result<Self, ParamError>;
@@ -178,10 +174,6 @@ impl SignalItem for f32 {
                 }
             }),
         }
-    }
-
-    fn is_finite(self) -> bool {
-        f32::is_finite(self)
     }
 
     fn from_offset(offset: Complex32) -> Result<Self, ParamError> {
@@ -254,10 +246,6 @@ impl SignalItem for Complex32 {
                 }
             }),
         }
-    }
-
-    fn is_finite(self) -> bool {
-        self.re.is_finite() && self.im.is_finite()
     }
 
     fn from_offset(offset: Complex32) -> Result<Self, ParamError> {

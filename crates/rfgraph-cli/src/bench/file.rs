@@ -18,7 +18,7 @@ use super::{Record, Span};
 use crate::console::errln;
 use anyhow::{Context, bail};
 use clap::Args;
-use rfgraph_registry::build::{BuildOptions, build};
+use rfgraph_flowfile::build::{BuildOptions, build};
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -81,7 +81,7 @@ pub fn generate(blocks: usize, stages: usize) -> String {
 
 /// Runs the experiment.
 pub fn run(args: &FileArgs) -> anyhow::Result<()> {
-    let registry = rfgraph_registry::standard::registry();
+    let registry = rfgraph_flowfile::standard::registry();
     for name in ["null_source", "copy", "null_sink"] {
         if registry.get(name).is_err() {
             bail!("the standard registry has no `{name}` block; `bench file` needs it");
@@ -94,7 +94,7 @@ pub fn run(args: &FileArgs) -> anyhow::Result<()> {
     let file = Arc::new(PathBuf::from("generated.toml"));
     for run in 0..args.repeat {
         let t0 = Instant::now();
-        let doc = rfgraph_registry::toml::parse(&text, file.clone())
+        let doc = rfgraph_flowfile::toml::parse(&text, file.clone())
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         let t1 = Instant::now();
         let options = BuildOptions {
@@ -145,7 +145,7 @@ mod tests {
         for (blocks, stages) in [(1000, 48), (10, 3), (2, 5), (7, 100)] {
             let text = generate(blocks, stages);
             let doc =
-                rfgraph_registry::toml::parse(&text, Arc::new(PathBuf::from("g.toml"))).unwrap();
+                rfgraph_flowfile::toml::parse(&text, Arc::new(PathBuf::from("g.toml"))).unwrap();
             assert_eq!(doc.blocks.len(), blocks, "{blocks}/{stages}");
             assert_eq!(
                 doc.connections.len(),

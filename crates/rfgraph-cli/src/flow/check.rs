@@ -6,7 +6,7 @@
 
 use super::FileArgs;
 use crate::console::{errln, outln};
-use rfgraph_registry::model::ConnectionKind;
+use rfgraph_flowfile::model::ConnectionKind;
 
 /// Validates the file and prints a summary on stdout.
 pub fn check(args: FileArgs) -> anyhow::Result<()> {

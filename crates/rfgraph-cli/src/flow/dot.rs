@@ -3,7 +3,7 @@
 
 use super::FileArgs;
 use crate::console::out;
-use rfgraph_registry::model::ConnectionKind;
+use rfgraph_flowfile::model::ConnectionKind;
 use std::fmt::Write;
 
 fn quote(s: &str) -> String {
@@ -24,7 +24,7 @@ pub fn dot(args: FileArgs) -> anyhow::Result<()> {
 }
 
 /// The Graphviz text of a built graph.
-pub fn to_dot(built: &rfgraph_registry::build::Built) -> String {
+pub fn to_dot(built: &rfgraph_flowfile::build::Built) -> String {
     let mut out = String::new();
     let title = built
         .title

@@ -1,6 +1,6 @@
 //! `rfgraph run`, `rfgraph check` and `rfgraph dot`: flowgraph files
 //! (rfgraph's TOML, or GNU Radio Companion `.grc`) built through the
-//! standard registry by `rfgraph_registry::build`. This module holds the
+//! standard registry by `rfgraph_flowfile::build`. This module holds the
 //! arguments and the loading they share; each command is a file.
 
 mod check;
@@ -13,7 +13,7 @@ pub use dot::dot;
 pub use run::run;
 
 use clap::Args;
-use rfgraph_registry::build::{BuildOptions, Built, build_file};
+use rfgraph_flowfile::build::{BuildOptions, Built, build_file};
 use std::path::PathBuf;
 
 /// The file and the choices that change what it builds.
@@ -39,7 +39,7 @@ impl FileArgs {
     /// `dry_run` stops short of constructing blocks (see
     /// `BuildOptions::dry_run`).
     pub fn build(&self, dry_run: bool) -> anyhow::Result<Built> {
-        let registry = rfgraph_registry::standard::registry();
+        let registry = rfgraph_flowfile::standard::registry();
         let mut options = BuildOptions {
             scheduler: self.scheduler.clone(),
             cores: self.cores,

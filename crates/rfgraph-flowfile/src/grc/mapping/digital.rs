@@ -1,0 +1,99 @@
+//! GNU Radio's `digital` module: symbol mapping and synchronisation.
+
+use super::{Map, P};
+
+/// The entries.
+/// GNU Radio's differential coding enumeration (3.10 adds NRZI).
+const DIFF_CODING: P = P::Enum(
+    "coding",
+    "coding",
+    &[
+        ("digital.DIFF_DIFFERENTIAL", "differential"),
+        ("digital.DIFF_NRZI", "nrzi"),
+    ],
+);
+
+pub(super) const MAPS: &[Map] = &[
+    Map {
+        gr: "digital_binary_slicer_fb",
+        rf: "binary_slicer",
+        params: &[],
+    },
+    Map {
+        gr: "digital_chunks_to_symbols_xx",
+        rf: "chunks_to_symbols",
+        params: &[
+            P::Type("in_type"),
+            P::Enum(
+                "out_type",
+                "output_type",
+                &[("complex", "c32"), ("float", "f32")],
+            ),
+        ],
+    },
+    Map {
+        gr: "digital_clock_recovery_mm_xx",
+        rf: "clock_recovery_mm",
+        params: &[P::Type("type")],
+    },
+    Map {
+        gr: "digital_constellation_decoder_cb",
+        rf: "constellation_decoder",
+        params: &[P::Constellation("constellation", "constellation")],
+    },
+    Map {
+        gr: "digital_constellation_modulator",
+        rf: "constellation_modulator",
+        params: &[
+            P::Constellation("constellation", "constellation"),
+            P::Require("truncate", &["False"]),
+        ],
+    },
+    Map {
+        gr: "digital_costas_loop_cc",
+        rf: "costas_loop",
+        params: &[],
+    },
+    Map {
+        gr: "digital_diff_decoder_bb",
+        rf: "diff_decoder",
+        params: &[DIFF_CODING],
+    },
+    Map {
+        gr: "digital_diff_encoder_bb",
+        rf: "diff_encoder",
+        params: &[DIFF_CODING],
+    },
+    Map {
+        gr: "digital_fll_band_edge_cc",
+        rf: "fll_band_edge",
+        params: &[],
+    },
+    Map {
+        gr: "digital_map_bb",
+        rf: "map",
+        params: &[],
+    },
+    Map {
+        gr: "digital_meas_evm_cc",
+        rf: "meas_evm",
+        params: &[
+            P::Constellation("cons", "constellation"),
+            P::Enum(
+                "meas_type",
+                "mode",
+                &[
+                    ("digital.evm_measurement_t.EVM_PERCENT", "percent"),
+                    ("digital.evm_measurement_t.EVM_DB", "db"),
+                    ("digital.evm_measurement_t_EVM_PERCENT", "percent"),
+                    ("digital.evm_measurement_t_EVM_DB", "db"),
+                ],
+            ),
+        ],
+    },
+    Map {
+        gr: "digital_pfb_clock_sync_xxx",
+        rf: "pfb_clock_sync",
+        params: &[P::Require("type", &["ccf"])],
+    },
+];

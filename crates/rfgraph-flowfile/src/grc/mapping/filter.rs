@@ -1,0 +1,130 @@
+//! GNU Radio's `filter` module: FIR filters, filter designers and
+//! resamplers.
+
+use super::{Map, P};
+
+/// `fff`/`ccf`/`ccc` of the FIR blocks: the stream type (complex streams
+/// take real or complex taps; `fcc` has no rfgraph form).
+/// (`pfb_arb_resampler_xxx`'s `atten` only designs taps when none are
+/// given; rfgraph's block designs its own then.)
+const FIR_TYPE: P = P::Enum(
+    "type",
+    "type",
+    &[("fff", "f32"), ("ccf", "c32"), ("ccc", "c32")],
+);
+
+/// `fff`/`ccf` of the resamplers: real taps on real or complex streams.
+const RESAMPLER_TYPE: P = P::Enum("type", "type", &[("fff", "f32"), ("ccf", "c32")]);
+
+/// `fir_filter_ccf`/`interp_fir_filter_fff`/... of the designer blocks.
+const DESIGN_TYPE: P = P::Enum(
+    "type",
+    "type",
+    &[
+        ("fir_filter_ccf", "c32"),
+        ("interp_fir_filter_ccf", "c32"),
+        ("fir_filter_fff", "f32"),
+        ("interp_fir_filter_fff", "f32"),
+        ("fir_filter_ccc", "c32"),
+        ("interp_fir_filter_ccc", "c32"),
+    ],
+);
+
+const DECIM: P = P::Only {
+    when: "type",
+    prefix: "fir",
+    gr: "decim",
+    rf: "decimation",
+};
+const INTERP: P = P::Only {
+    when: "type",
+    prefix: "interp",
+    gr: "interp",
+    rf: "interpolation",
+};
+
+const WINDOW: P = P::Enum(
+    "win",
+    "window",
+    &[
+        ("window.WIN_HAMMING", "hamming"),
+        ("window.WIN_HANN", "hann"),
+        ("window.WIN_BLACKMAN", "blackman"),
+        ("window.WIN_RECTANGULAR", "rectangular"),
+        ("window.WIN_KAISER", "kaiser"),
+    ],
+);
+
+/// The entries.
+pub(super) const MAPS: &[Map] = &[
+    Map {
+        gr: "band_pass_filter",
+        rf: "band_pass_filter",
+        params: &[DESIGN_TYPE, DECIM, INTERP, WINDOW],
+    },
+    Map {
+        gr: "band_reject_filter",
+        rf: "band_reject_filter",
+        params: &[DESIGN_TYPE, DECIM, INTERP, WINDOW],
+    },
+    Map {
+        gr: "fft_filter_xxx",
+        rf: "fft_filter",
+        params: &[FIR_TYPE],
+    },
+    Map {
+        gr: "fir_filter_xxx",
+        rf: "fir_filter",
+        params: &[FIR_TYPE],
+    },
+    Map {
+        gr: "freq_xlating_fir_filter_xxx",
+        rf: "freq_xlating_fir_filter",
+        params: &[P::Enum("type", "type", &[("ccf", "c32"), ("ccc", "c32")])],
+    },
+    Map {
+        gr: "high_pass_filter",
+        rf: "high_pass_filter",
+        params: &[DESIGN_TYPE, DECIM, INTERP, WINDOW],
+    },
+    Map {
+        gr: "iir_filter_xxx",
+        rf: "iir_filter",
+        params: &[
+            // Real taps only (GNU Radio's `ffd`, `ccf`, `ccd`).
+            P::Enum(
+                "type",
+                "type",
+                &[("ffd", "f32"), ("ccf", "c32"), ("ccd", "c32")],
+            ),
+        ],
+    },
+    Map {
+        gr: "interp_fir_filter_xxx",
+        rf: "interp_fir_filter",
+        params: &[FIR_TYPE],
+    },
+    Map {
+        gr: "low_pass_filter",
+        rf: "low_pass_filter",
+        params: &[DESIGN_TYPE, DECIM, INTERP, WINDOW],
+    },
+    Map {
+        gr: "pfb_arb_resampler_xxx",
+        rf: "pfb_arb_resampler",
+        params: &[RESAMPLER_TYPE],
+    },
+    Map {
+        gr: "rational_resampler_xxx",
+        rf: "rational_resampler",
+        params: &[RESAMPLER_TYPE],
+    },
+    Map {
+        gr: "single_pole_iir_filter_xx",
+        rf: "single_pole_iir_filter",
+        params: &[
+            P::Enum("type", "type", &[("float", "f32"), ("complex", "c32")]),
+            P::Vlen,
+        ],
+    },
+];

@@ -1,0 +1,468 @@
+//! One GNU Radio block's parameters translated into its registry
+//! block's, by its [`mapping`](super::mapping) entry, checked against the
+//! registry spec: a parameter, item type or enumeration value the
+//! registry block does not take makes the block unsupported (the reason
+//! says which), so nothing loads half-translated.
+
+use super::file::GrcBlock;
+use super::mapping::{self, Map, P};
+use crate::model::{Location, ParamValue, Value};
+use rfgraph::registry::BlockSpec;
+
+/// The registry parameter that counts the repeated ports of `outputs` or
+/// inputs, when GNU Radio's `num_inputs`/`num_outputs` is written as
+/// `inputs`/`outputs` in the table.
+fn count_param(spec: &BlockSpec, rf: &str) -> Option<&'static str> {
+    let ports = match rf {
+        "inputs" => &spec.inputs,
+        "outputs" => &spec.outputs,
+        _ => return None,
+    };
+    ports.iter().find_map(|p| p.count)
+}
+
+/// A parameter value from GRC's text: Python's `True`/`False` as
+/// booleans, everything else an expression.
+pub fn expr_value(text: &str) -> Value {
+    match text.trim() {
+        "True" => Value::Bool(true),
+        "False" => Value::Bool(false),
+        t => Value::Expr(t.to_string()),
+    }
+}
+
+/// The standard constellations GNU Radio's `digital.constellation_*()`
+/// make and rfgraph's constellation blocks take by name.
+pub const CONSTELLATIONS: &[&str] = &["bpsk", "qpsk", "dqpsk", "8psk", "16qam"];
+
+/// A Python string literal's text (`'x'`, `"x"`).
+fn quoted(text: &str) -> Option<&str> {
+    let t = text.trim();
+    ['\'', '"']
+        .into_iter()
+        .find_map(|q| t.strip_prefix(q).and_then(|r| r.strip_suffix(q)))
+        .filter(|inner| !inner.contains(['\'', '"', '\\']))
+}
+
+/// `text` as a string expression.
+fn string_expr(text: &str) -> Value {
+    Value::Expr(format!("\"{text}\""))
+}
+
+/// The argument of `pmt.<f>(arg)` for one of `functions`.
+fn pmt_call<'t>(text: &'t str, functions: &[&str]) -> Option<&'t str> {
+    let rest = text.trim().strip_prefix("pmt.")?;
+    functions.iter().find_map(|f| {
+        rest.strip_prefix(f)?
+            .trim()
+            .strip_prefix('(')?
+            .strip_suffix(')')
+    })
+}
+
+/// A GNU Radio message value (`pmt.intern("x")`, `pmt.PMT_T`, ...).
+fn pmt_value(text: &str) -> Result<Value, String> {
+    let t = text.trim();
+    if let Some(s) = quoted(t) {
+        return Ok(string_expr(s));
+    }
+    if let Some(arg) = pmt_call(t, &["intern", "string_to_symbol"]) {
+        return quoted(arg)
+            .map(string_expr)
+            .ok_or_else(|| format!("`{t}`: only string literals become symbols here"));
+    }
+    if let Some(arg) = pmt_call(
+        t,
+        &["from_long", "from_double", "from_float", "from_uint64"],
+    ) {
+        return Ok(Value::Expr(arg.trim().to_string()));
+    }
+    match t {
+        "pmt.PMT_T" => Ok(Value::Bool(true)),
+        "pmt.PMT_F" => Ok(Value::Bool(false)),
+        _ if t.starts_with("pmt.") => Err(format!("`{t}`: this message value has no rfgraph form")),
+        _ => Ok(expr_value(t)),
+    }
+}
+
+/// `text` split at the commas outside brackets and string literals.
+fn split_top(text: &str) -> Vec<&str> {
+    let (mut parts, mut depth, mut quote, mut from) = (Vec::new(), 0i32, None, 0);
+    for (i, c) in text.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                parts.push(&text[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[from..]);
+    parts
+}
+
+/// A tag's value: a message value as [`P::Pmt`] reads it, `pmt.PMT_NIL`
+/// as none.
+fn tag_pmt(text: &str) -> Result<Value, String> {
+    match text.trim() {
+        "pmt.PMT_NIL" => Ok(Value::Expr("None".into())),
+        v => pmt_value(v),
+    }
+}
+
+/// A tag `[offset, key, value]` from GNU Radio's offset, key and value
+/// texts (the key a symbol or a string literal).
+fn tag(offset: &str, key: &str, value: &str) -> Result<Value, String> {
+    let key = text_object(key)
+        .or_else(|| quoted(key).map(str::to_string))
+        .ok_or_else(|| format!("tag key `{}`: only string literals are read", key.trim()))?;
+    Ok(Value::List(vec![
+        Value::Expr(offset.trim().to_string()),
+        string_expr(&key),
+        tag_pmt(value)?,
+    ]))
+}
+
+/// The tag a `variable_tag_object` block defines, as `[offset, key,
+/// value]` (its `src` is not kept).
+pub fn tag_object(block: &GrcBlock) -> Result<Value, String> {
+    let or = |text: &'static str, default: &'static str| match block.text(text) {
+        t if t.trim().is_empty() => default,
+        t => t,
+    };
+    tag(
+        or("offset", "0"),
+        block.text("key"),
+        or("value", "pmt.PMT_NIL"),
+    )
+}
+
+/// GNU Radio's stream tags as written in a vector source: a list (or
+/// tuple) of `gr.tag_utils.python_to_tag((offset, key, value, srcid))`,
+/// the same with a dict (`{'offset': 0, 'key': ..., 'value': ...}`), or
+/// names of `variable_tag_object` blocks; each becomes `[offset, key,
+/// value]`.
+fn tags_value(text: &str, is_variable: &dyn Fn(&str) -> bool) -> Result<Value, String> {
+    let t = text.trim();
+    let unsupported = || {
+        format!(
+            "tags `{t}`: rfgraph reads a list of tag objects or of \
+             `gr.tag_utils.python_to_tag((offset, pmt.intern(\"key\"), value, srcid))`"
+        )
+    };
+    let is_name = |s: &str| {
+        !s.is_empty()
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !s.starts_with(|c: char| c.is_ascii_digit())
+    };
+    if is_name(t) && is_variable(t) {
+        return Ok(Value::Expr(t.to_string()));
+    }
+    let inner = t
+        .strip_prefix('[')
+        .and_then(|r| r.strip_suffix(']'))
+        .or_else(|| t.strip_prefix('(').and_then(|r| r.strip_suffix(')')))
+        .ok_or_else(unsupported)?;
+    let mut tags = Vec::new();
+    for item in split_top(inner) {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        if is_name(item) {
+            if !is_variable(item) {
+                return Err(unsupported());
+            }
+            tags.push(Value::Expr(item.to_string()));
+            continue;
+        }
+        let args = [
+            "gr.tag_utils.python_to_tag",
+            "tag_utils.python_to_tag",
+            "gr.python_to_tag",
+        ]
+        .iter()
+        .find_map(|f| item.strip_prefix(f))
+        .and_then(|r| r.trim().strip_prefix('('))
+        .and_then(|r| r.strip_suffix(')'))
+        .map(str::trim)
+        .ok_or_else(unsupported)?;
+        if let Some(tuple) = args.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+            match split_top(tuple).as_slice() {
+                [offset, key, value] | [offset, key, value, _] => {
+                    tags.push(tag(offset, key, value)?)
+                }
+                _ => return Err(unsupported()),
+            }
+        } else if let Some(dict) = args.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
+            let mut fields = std::collections::BTreeMap::new();
+            for entry in split_top(dict) {
+                let (k, v) = entry.split_once(':').ok_or_else(unsupported)?;
+                fields.insert(quoted(k).ok_or_else(unsupported)?.to_string(), v);
+            }
+            let field = |name: &str| fields.get(name).copied().ok_or_else(unsupported);
+            tags.push(tag(
+                field("offset")?,
+                field("key")?,
+                fields.get("value").copied().unwrap_or("pmt.PMT_NIL"),
+            )?);
+        } else {
+            return Err(unsupported());
+        }
+    }
+    Ok(Value::List(tags))
+}
+
+/// A constellation object's standard name, or the expression naming a
+/// `variable_constellation`.
+fn constellation(text: &str) -> Result<Value, String> {
+    let t = text.trim();
+    let t = t.strip_suffix(".base()").unwrap_or(t);
+    if let Some(name) = t
+        .strip_prefix("digital.constellation_")
+        .and_then(|r| r.strip_suffix("()"))
+    {
+        return CONSTELLATIONS
+            .contains(&name)
+            .then(|| string_expr(name))
+            .ok_or_else(|| {
+                format!(
+                    "`{t}`: rfgraph knows the constellations {}",
+                    CONSTELLATIONS.join(", ")
+                )
+            });
+    }
+    if !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        // A variable_constellation (its value is the name).
+        return Ok(Value::Expr(t.to_string()));
+    }
+    Err(format!(
+        "`{t}`: only GNU Radio's standard constellations ({}) are supported",
+        CONSTELLATIONS.join(", ")
+    ))
+}
+
+/// The text a GNU Radio object stands for where rfgraph takes text: a
+/// symbol (`pmt.intern("x")`) or a standard constellation
+/// (`digital.constellation_qpsk()`, optionally `.base()`).
+pub fn text_object(text: &str) -> Option<String> {
+    let t = text.trim();
+    if let Some(arg) = pmt_call(t, &["intern", "string_to_symbol"]) {
+        return quoted(arg).map(str::to_string);
+    }
+    let t = t.strip_suffix(".base()").unwrap_or(t);
+    let name = t
+        .strip_prefix("digital.constellation_")
+        .and_then(|r| r.strip_suffix("()"))?;
+    CONSTELLATIONS.contains(&name).then(|| name.to_string())
+}
+
+fn is_one(text: &str) -> bool {
+    matches!(text.trim(), "" | "1")
+}
+
+/// True for GNU Radio's literal zero (`0`, `0.0`).
+fn is_zero(text: &str) -> bool {
+    text.trim().parse::<f64>().is_ok_and(|v| v == 0.0)
+}
+
+/// `block`'s parameters for `spec` by `map`; `at` turns a place in the
+/// file into a location; `is_variable` says whether a name is one of the
+/// flowgraph's variables (a string parameter naming one takes its value,
+/// as in GRC). The error is the reason the block is unsupported.
+pub fn params(
+    block: &GrcBlock,
+    map: &Map,
+    spec: &BlockSpec,
+    at: &dyn Fn(super::yaml::Pos) -> Location,
+    is_variable: &dyn Fn(&str) -> bool,
+) -> Result<Vec<ParamValue>, String> {
+    let mut out: Vec<ParamValue> = Vec::new();
+    let push =
+        |out: &mut Vec<ParamValue>, rf: &str, value: Value, gr: &str| -> Result<(), String> {
+            let name = if spec.param_spec(rf).is_some() {
+                rf
+            } else if let Some(count) = count_param(spec, rf) {
+                count
+            } else if gr == "vlen" || (rf == "type" && matches!(value, Value::Text(_))) {
+                // A fixed type or a vector length the block does not need.
+                return Ok(());
+            } else {
+                return Err(format!("rfgraph's `{}` has no parameter `{rf}`", spec.name));
+            };
+            if let (Value::Text(t), Some(p)) = (&value, spec.param_spec(name))
+                && !p.choices.is_empty()
+                && !p.choices.contains(&t.as_str())
+            {
+                return Err(format!(
+                    "`{gr}`: rfgraph's `{}` takes {name} {}, not `{t}`",
+                    spec.name,
+                    p.choices.join(", ")
+                ));
+            }
+            out.push(ParamValue {
+                name: name.to_string(),
+                value,
+                at: at(block.pos_of(gr)),
+            });
+            Ok(())
+        };
+    for p in map.params {
+        match *p {
+            P::Expr(gr, rf) => {
+                let text = block.text(gr);
+                if text.is_empty() || (rf == "taps" && text.replace(' ', "") == "[]") {
+                    continue;
+                }
+                push(&mut out, rf, expr_value(text), gr)?;
+            }
+            P::NonZero(gr, rf) => {
+                let text = block.text(gr);
+                if !text.is_empty() && !is_zero(text) {
+                    push(&mut out, rf, expr_value(text), gr)?;
+                }
+            }
+            P::Abs(gr, rf) => {
+                let text = block.text(gr);
+                if !text.is_empty() {
+                    push(&mut out, rf, Value::Expr(format!("abs({text})")), gr)?;
+                }
+            }
+            P::Text(gr, rf) => {
+                let text = block.text(gr);
+                if !text.is_empty() {
+                    push(&mut out, rf, Value::Text(text.to_string()), gr)?;
+                }
+            }
+            P::Type(gr) => {
+                let text = block.text(gr);
+                if text.is_empty() {
+                    continue;
+                }
+                let ty = mapping::item_type(text)
+                    .ok_or_else(|| format!("`{gr}`: no rfgraph item type for `{text}`"))?;
+                push(&mut out, "type", Value::Text(ty.into()), gr)?;
+            }
+            P::Str(gr, rf) => {
+                let text = block.text(gr);
+                if text.is_empty() {
+                    continue;
+                }
+                if is_variable(text.trim()) {
+                    push(&mut out, rf, Value::Expr(text.trim().to_string()), gr)?;
+                    continue;
+                }
+                let value = quoted(text)
+                    .or_else(|| pmt_call(text, &["intern", "string_to_symbol"]).and_then(quoted))
+                    .unwrap_or(text);
+                push(&mut out, rf, string_expr(value), gr)?;
+            }
+            P::Pmt(gr, rf) => {
+                let text = block.text(gr);
+                let optional = spec.param_spec(rf).is_some_and(|p| p.is_optional());
+                // GNU Radio's "no value" for a parameter rfgraph may leave
+                // unset (`file_source`'s begin tag).
+                let nil = text.trim() == "pmt.PMT_NIL" && optional;
+                if !text.is_empty() && !nil {
+                    push(&mut out, rf, pmt_value(text)?, gr)?;
+                }
+            }
+            P::Require(gr, values) => {
+                let text = block.text(gr);
+                if !text.is_empty() && !values.contains(&text.trim()) {
+                    return Err(format!(
+                        "`{gr}` = `{text}`: rfgraph supports only {}",
+                        values.join(", ")
+                    ));
+                }
+            }
+            P::Constellation(gr, rf) => {
+                let text = block.text(gr);
+                if !text.is_empty() {
+                    push(&mut out, rf, constellation(text)?, gr)?;
+                }
+            }
+            P::Fixed(rf, value) => push(&mut out, rf, Value::Text(value.into()), rf)?,
+            P::Enum(gr, rf, table) => {
+                let text = block.text(gr);
+                if text.is_empty() {
+                    continue;
+                }
+                let value = table
+                    .iter()
+                    .find(|(g, _)| *g == text)
+                    .map(|(_, r)| *r)
+                    .ok_or_else(|| format!("`{gr}` = `{text}` has no rfgraph equivalent"))?;
+                push(&mut out, rf, Value::Text(value.into()), gr)?;
+            }
+            P::Only {
+                when,
+                prefix,
+                gr,
+                rf,
+            } => {
+                let text = block.text(gr);
+                if block.text(when).starts_with(prefix) && !text.is_empty() {
+                    push(&mut out, rf, expr_value(text), gr)?;
+                }
+            }
+            P::Vlen => {
+                let text = block.text("vlen");
+                if !is_one(text) {
+                    if spec.param_spec("vlen").is_none() {
+                        return Err(format!(
+                            "vlen `{text}`: rfgraph's `{}` works on single items",
+                            spec.name
+                        ));
+                    }
+                    push(&mut out, "vlen", expr_value(text), "vlen")?;
+                }
+            }
+            P::FlatVlen => {
+                let text = block.text("vlen");
+                if !is_one(text) && spec.param_spec("vlen").is_some() {
+                    push(&mut out, "vlen", expr_value(text), "vlen")?;
+                }
+            }
+            P::Tags(gr, rf) => {
+                let text = block.text(gr);
+                if !text.trim().is_empty() {
+                    push(&mut out, rf, tags_value(text, is_variable)?, gr)?;
+                }
+            }
+            P::PerVector(gr, rf) => {
+                let text = block.text(gr);
+                if text.is_empty() {
+                    continue;
+                }
+                let vlen = block.text("vlen");
+                let value = if is_one(vlen) {
+                    expr_value(text)
+                } else {
+                    Value::Expr(format!("({text}) * ({vlen})"))
+                };
+                push(&mut out, rf, value, gr)?;
+            }
+        }
+    }
+    // What the table does not say passes by its declared name.
+    for (gr, param) in &block.params {
+        let text = param.text.trim();
+        if text.is_empty() || map.reads(gr) {
+            continue;
+        }
+        let Some(rf) = map.registry_param(spec, gr) else {
+            continue;
+        };
+        if out.iter().any(|v| v.name == rf) || (rf == "taps" && text.replace(' ', "") == "[]") {
+            continue;
+        }
+        push(&mut out, rf, expr_value(text), gr)?;
+    }
+    Ok(out)
+}
