@@ -5,8 +5,8 @@ use super::{Map, P};
 
 /// `fff`/`ccf`/`ccc` of the FIR blocks: the stream type (complex streams
 /// take real or complex taps; `fcc` has no rfgraph form).
-/// (`pfb_arb_resampler_xxx`'s `atten` only designs taps when none are
-/// given; rfgraph's block designs its own then.)
+/// (`pfb_arb_resampler_xxx`'s `atten` designs the prototype when no taps
+/// are given, in GNU Radio as here, though the designs differ.)
 const FIR_TYPE: P = P::Enum(
     "type",
     "type",
