@@ -90,7 +90,7 @@ enum Kind {
 }
 
 /// The block a source chain ends in, and how to count its samples for the
-/// progress line: pass it to [`run`](super::run).
+/// progress line: pass it to [`run`](super::run()).
 #[derive(Clone, Debug)]
 pub struct Source {
     /// The last block of the source chain (the source, or a `Head` when

@@ -185,8 +185,10 @@ struct Post {
     pmt: rfgraph::Pmt,
 }
 
-/// Changes settable variables of a running graph built from a file; see
-/// the [module docs](self). Made by the builder ([`Built::control`]).
+/// Changes settable variables of a running graph built from a file: each
+/// change re-evaluates what depends on the variable and posts every new
+/// parameter value to its block, all or nothing. Made by the builder
+/// ([`Built::control`]).
 ///
 /// [`Built::control`]: super::Built::control
 #[derive(Clone, Debug)]

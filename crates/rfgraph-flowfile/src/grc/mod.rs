@@ -3,7 +3,7 @@
 //! mapped onto registry blocks.
 //!
 //! - [`yaml`]: the YAML tree with the line and column of every node.
-//! - [`file`]: the shape of a GRC file (options, blocks, connections).
+//! - [`file`](mod@file): the shape of a GRC file (options, blocks, connections).
 //! - [`mapping`]: GNU Radio block id → registry block, and how its
 //!   parameters translate.
 //! - `translate`, `variables`, `wiring`, `import`: one block's

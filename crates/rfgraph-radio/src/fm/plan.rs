@@ -2,7 +2,7 @@
 //! before any block exists. Owns the numbers: the MPX rate, the channel
 //! filter and its decimation, how the demodulated MPX reaches the MPX rate,
 //! and how the audio filter reaches the audio rate. It designs taps and
-//! never builds blocks (that is [`receiver`](super::receiver)'s job).
+//! never builds blocks (that is the `receiver` module's job).
 //!
 //! # Rates
 //!
