@@ -215,6 +215,10 @@ impl BlockRunner {
     pub(super) fn idle(&mut self, io: &WorkIo) -> Step {
         // Statistics of an idle block are exact (see `WorkTally`).
         self.stats.add_tally(&mut self.tally);
+        if self.ask_for_room() {
+            // Room came while asking: nothing to wait for.
+            self.signal.notify();
+        }
         self.signal.set_activity(if io.in_flight {
             Activity::InFlight
         } else if io.call_again_at.is_some() {
@@ -225,6 +229,21 @@ impl BlockRunner {
         Step::Idle {
             until: io.call_again_at,
         }
+    }
+
+    /// Asks the readers of every output that is short of room to wake
+    /// this block when they free some; true when one got its room
+    /// meanwhile. Short of room: less free than the port's `min_items`
+    /// (what `work` needs to move), or than half the ring. The half
+    /// covers blocks that need more than they declared, and a block idle
+    /// with half its ring free waits for input, not for room: its readers
+    /// need not wake it.
+    fn ask_for_room(&self) -> bool {
+        self.outputs.iter().any(|o| {
+            let words = o.edge.words();
+            let room = o.min_items.max(words.capacity() as u64 / 2);
+            words.want_room(room)
+        })
     }
 
     /// Counts a call that [`WorkTally::count_steady`] left uncounted; out

@@ -27,6 +27,7 @@ pub struct Pool {
     workers: Option<usize>,
     pin: bool,
     realtime_priority: Option<RealtimePriority>,
+    timer_slack: Option<std::time::Duration>,
 }
 
 impl Pool {
@@ -50,6 +51,13 @@ impl Pool {
     /// Runs workers with a real-time `priority` (an `i32` means SCHED_FIFO) (warns and goes on if refused).
     pub fn realtime_priority(mut self, priority: impl Into<RealtimePriority>) -> Self {
         self.realtime_priority = Some(priority.into());
+        self
+    }
+
+    /// The timer slack of every worker thread (default
+    /// [`DEFAULT_TIMER_SLACK`](super::thread::DEFAULT_TIMER_SLACK)).
+    pub fn timer_slack(mut self, slack: std::time::Duration) -> Self {
+        self.timer_slack = Some(slack);
         self
     }
 }
@@ -351,6 +359,7 @@ impl Scheduler for Pool {
                             Vec::new()
                         },
                         realtime_priority: self.realtime_priority,
+                        timer_slack: self.timer_slack,
                     };
                     let name = format!("rfgraph-pool-{w}");
                     let started = spawn_worker(scope, name.clone(), refused, move || {

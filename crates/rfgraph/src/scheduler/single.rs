@@ -38,6 +38,13 @@ impl Single {
         self.settings.realtime_priority = Some(priority.into());
         self
     }
+
+    /// The scheduler thread's timer slack (default
+    /// [`DEFAULT_TIMER_SLACK`](super::thread::DEFAULT_TIMER_SLACK)).
+    pub fn timer_slack(mut self, slack: std::time::Duration) -> Self {
+        self.settings.timer_slack = Some(slack);
+        self
+    }
 }
 
 /// Orders `runners` topologically and groups them by connected component.

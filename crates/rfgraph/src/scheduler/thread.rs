@@ -1,5 +1,6 @@
 //! Running one block on a dedicated OS thread, and the thread settings
-//! (CPU affinity, real-time priority) every scheduler may apply.
+//! (CPU affinity, real-time priority, timer slack) every scheduler
+//! applies.
 //!
 //! Used by `tpb` for every block and by the other schedulers for blocks
 //! marked blocking. When the OS refuses a setting, one warning is printed
@@ -11,7 +12,7 @@ use crate::stats::ThreadUsage;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{JoinHandle, Thread};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Wakes a parked thread. `unpark` makes no system call unless the thread
 /// is actually parked.
@@ -58,10 +59,23 @@ pub struct ThreadSettings {
     pub cpus: Vec<usize>,
     /// Real-time policy and priority, if wanted.
     pub realtime_priority: Option<RealtimePriority>,
+    /// How late the OS may end the thread's timed waits to merge
+    /// wake-ups; `None`: [`DEFAULT_TIMER_SLACK`].
+    pub timer_slack: Option<Duration>,
 }
+
+/// The timer slack of every thread that runs blocks, unless a scheduler
+/// is given another. Linux ends a timed wait up to the thread's slack
+/// late so that it can merge wake-ups, 50 µs by default: a paced source
+/// (a throttle, a radio handing over a burst every millisecond) would pay
+/// that on every wake-up, and every block behind it would inherit the
+/// delay. A microsecond keeps timed waits as precise as the timer allows;
+/// the wake-ups themselves stay as many.
+pub const DEFAULT_TIMER_SLACK: Duration = Duration::from_micros(1);
 
 static PRIORITY_WARNED: AtomicBool = AtomicBool::new(false);
 static AFFINITY_WARNED: AtomicBool = AtomicBool::new(false);
+static SLACK_WARNED: AtomicBool = AtomicBool::new(false);
 
 fn warn_once(flag: &AtomicBool, message: String) {
     if !flag.swap(true, Ordering::Relaxed) {
@@ -72,6 +86,13 @@ fn warn_once(flag: &AtomicBool, message: String) {
 impl ThreadSettings {
     /// Applies the settings to the calling thread; failures warn once.
     pub fn apply(&self) {
+        let slack = self.timer_slack.unwrap_or(DEFAULT_TIMER_SLACK);
+        if let Err(e) = set_timer_slack(slack) {
+            warn_once(
+                &SLACK_WARNED,
+                format!("cannot set a timer slack of {slack:?} ({e}); timed waits may end late"),
+            );
+        }
         if !self.cpus.is_empty()
             && let Err(e) = set_affinity(&self.cpus)
         {
@@ -119,6 +140,37 @@ pub fn set_affinity(cpus: &[usize]) -> std::io::Result<()> {
     } else {
         Err(std::io::Error::last_os_error())
     }
+}
+
+/// Sets the calling thread's timer slack (see [`DEFAULT_TIMER_SLACK`]);
+/// at least a nanosecond (zero would mean the process default). Only
+/// Linux has one; elsewhere this does nothing.
+pub fn set_timer_slack(slack: Duration) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        let ns = slack.as_nanos().clamp(1, libc::c_ulong::MAX as u128) as libc::c_ulong;
+        // SAFETY: PR_SET_TIMERSLACK takes an unsigned long by value and
+        // touches no memory of ours; the unused arguments are zero.
+        let rc = unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, ns, 0, 0, 0) };
+        if rc != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = slack;
+    Ok(())
+}
+
+/// The calling thread's timer slack (Linux; `None` elsewhere).
+pub fn timer_slack() -> Option<Duration> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: PR_GET_TIMERSLACK takes no pointer; it returns the slack.
+        let ns = unsafe { libc::prctl(libc::PR_GET_TIMERSLACK, 0, 0, 0, 0) };
+        u64::try_from(ns).ok().map(Duration::from_nanos)
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
 }
 
 /// Gives the calling thread a real-time policy and priority.
@@ -315,11 +367,12 @@ pub(crate) fn start_blocking(runners: Vec<BlockRunner>) -> (Vec<BlockRunner>, Ow
 
 #[cfg(test)]
 mod tests {
-    use super::REFUSE_WORKERS;
-    use crate::scheduler::{Chain, Pool, Scheduler};
+    use super::{REFUSE_WORKERS, ThreadSettings, timer_slack};
+    use crate::scheduler::{Chain, Pool, Scheduler, Single, Tpb};
     use crate::test_blocks::{Sink, Source};
-    use crate::{Flowgraph, RunError};
-    use std::sync::atomic::Ordering;
+    use crate::{Block, BoxError, Flowgraph, Ports, RunError, StreamInput, WorkIo};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::mpsc::channel;
     use std::time::Duration;
 
@@ -358,6 +411,65 @@ mod tests {
                     "{err:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_thread_gets_the_timer_slack_it_is_given_or_the_default() {
+        for (asked, want) in [
+            (None, super::DEFAULT_TIMER_SLACK),
+            (Some(Duration::from_micros(7)), Duration::from_micros(7)),
+            (Some(Duration::ZERO), Duration::from_nanos(1)),
+        ] {
+            let seen = std::thread::spawn(move || {
+                ThreadSettings {
+                    timer_slack: asked,
+                    ..ThreadSettings::default()
+                }
+                .apply();
+                timer_slack()
+            })
+            .join()
+            .unwrap();
+            assert_eq!(seen, Some(want), "asked for {asked:?}");
+        }
+    }
+
+    /// A sink that notes its thread's timer slack, in nanoseconds.
+    struct SlackProbe(StreamInput<f32>, Arc<AtomicU64>);
+
+    impl Block for SlackProbe {
+        fn ports(&mut self) -> Ports<'_> {
+            Ports::new().input(&mut self.0)
+        }
+        fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+            let n = self.0.slice().len();
+            self.0.consume(n);
+            let ns = timer_slack().map_or(0, |d| d.as_nanos() as u64);
+            self.1.store(ns, Ordering::Relaxed);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn every_scheduler_runs_its_blocks_with_the_timer_slack_it_was_given() {
+        let slack = Duration::from_micros(3);
+        let schedulers: [Box<dyn Scheduler>; 4] = [
+            Box::new(Tpb::new().timer_slack(slack)),
+            Box::new(Single::new().timer_slack(slack)),
+            Box::new(Pool::new().workers(2).timer_slack(slack)),
+            Box::new(Chain::new().workers(2).timer_slack(slack)),
+        ];
+        for scheduler in schedulers {
+            let name = scheduler.name().to_string();
+            let seen = Arc::new(AtomicU64::new(0));
+            let mut fg = Flowgraph::new();
+            let src = fg.add(Source::new(100_000));
+            let probe = fg.add(SlackProbe(StreamInput::new("in"), seen.clone()));
+            fg.connect(src, "out", probe, "in").unwrap();
+            fg.run(scheduler).unwrap();
+            let want = if cfg!(target_os = "linux") { 3_000 } else { 0 };
+            assert_eq!(seen.load(Ordering::Relaxed), want, "{name}");
         }
     }
 }

@@ -7,6 +7,7 @@ use super::thread::{RealtimePriority, ThreadSettings, join_all, spawn_or_fail};
 use crate::flowgraph::BlockId;
 use crate::runner::BlockRunner;
 use std::collections::HashMap;
+use std::time::Duration;
 
 /// Thread-per-block scheduler with optional per-block affinity and a
 /// real-time priority for all block threads.
@@ -14,6 +15,7 @@ use std::collections::HashMap;
 pub struct Tpb {
     cpus: HashMap<usize, Vec<usize>>,
     realtime_priority: Option<RealtimePriority>,
+    timer_slack: Option<Duration>,
 }
 
 impl Tpb {
@@ -34,6 +36,13 @@ impl Tpb {
         self.realtime_priority = Some(priority.into());
         self
     }
+
+    /// The timer slack of every block thread (default
+    /// [`DEFAULT_TIMER_SLACK`](super::thread::DEFAULT_TIMER_SLACK)).
+    pub fn timer_slack(mut self, slack: Duration) -> Self {
+        self.timer_slack = Some(slack);
+        self
+    }
 }
 
 impl Scheduler for Tpb {
@@ -52,6 +61,7 @@ impl Scheduler for Tpb {
             let settings = ThreadSettings {
                 cpus: self.cpus.get(&runner.index()).cloned().unwrap_or_default(),
                 realtime_priority: self.realtime_priority,
+                timer_slack: self.timer_slack,
             };
             threads.push(spawn_or_fail(runner, settings));
         }

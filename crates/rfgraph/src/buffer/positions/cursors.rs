@@ -93,6 +93,10 @@ impl<B: PositionedBuffer> WriteCursor<B> {
         let edge = self.buf.positions();
         let min = edge.min_read(self.pos);
         let free = edge.capacity() - (self.pos - min) as usize;
+        // What the writer saw, for its request for room when it idles.
+        edge.writer
+            .room_seen
+            .store(min + edge.capacity() as u64, Ordering::Relaxed);
         self.free = free.min(edge.writer.chunk.load(Ordering::Relaxed));
         self.free
     }

@@ -1,8 +1,15 @@
 //! Publishing positions and flags, and whom each publication wakes: the
 //! readers on other threads when items are published, every reader when
-//! the writer finishes; the writer on another thread, and the first
-//! writer of memory reused in place, when a reader frees space or
-//! detaches.
+//! the writer finishes; the writer on another thread when a reader frees
+//! space it asked for ([`EdgePositions::want_room`]) or detaches, and the
+//! first writer of memory reused in place when a reader frees space.
+//!
+//! A writer is woken for room only when it asked: in a stream that keeps
+//! up, a reader that frees space would otherwise wake a writer with
+//! nothing to write, once per chunk and hop, a context switch and an
+//! empty `work` call each (GNU Radio's thread-per-block model has the
+//! same rule: a block blocked on output waits for room, any other waits
+//! for input).
 //!
 //! Which peers run on the publisher's thread is set before the run
 //! (`set_same_thread`): their scheduler runs them after the publisher
@@ -126,7 +133,7 @@ impl EdgePositions {
     /// The waking half of [`ReaderSlot::publish`].
     #[inline(never)]
     fn wake_after_read(&self, wakes: u8) {
-        if wakes & WAKES_WRITER != 0 {
+        if wakes & WAKES_WRITER != 0 && self.writer_asked_for_room() {
             self.writer_signal.notify();
         }
         // A last reader of memory reused in place frees space of the
@@ -136,6 +143,50 @@ impl EdgePositions {
         {
             root.notify();
         }
+    }
+
+    /// Whether the writer asked for room since it was last woken for it
+    /// (taking the request), after this reader published its position.
+    /// An edge that reuses memory in place always wakes its writer: its
+    /// room is another edge's.
+    #[inline]
+    fn writer_asked_for_room(&self) -> bool {
+        if self.root_writer.is_some() {
+            return true;
+        }
+        // Pairs with the fence in `want_room`: either the writer sees the
+        // position just published, or this sees its request.
+        std::sync::atomic::fence(Ordering::SeqCst);
+        let asked = &self.writer.wants_room;
+        asked.load(Ordering::Relaxed) && asked.swap(false, Ordering::AcqRel)
+    }
+
+    /// The writer, going idle, needs `room` free items on this edge to
+    /// move: if it saw less at its last look, asks the readers on other
+    /// threads to wake it when they free some. Returns true when there is
+    /// more room now than it saw (a reader published before it saw the
+    /// request, or after the writer's look): the writer should then run
+    /// again instead of waiting. Not for an edge that reuses memory in
+    /// place, whose readers always wake its writer.
+    pub(crate) fn want_room(&self, room: u64) -> bool {
+        if self.root_writer.is_some() {
+            return false;
+        }
+        let w = &self.writer;
+        let pos = w.staged.load(Ordering::Relaxed);
+        let seen = w.room_seen.load(Ordering::Relaxed);
+        if seen.saturating_sub(pos) >= room {
+            return false;
+        }
+        w.wants_room.store(true, Ordering::Relaxed);
+        // Pairs with the fence in `writer_asked_for_room`.
+        std::sync::atomic::fence(Ordering::SeqCst);
+        let now = self.min_read(pos) + self.capacity() as u64;
+        // What it sees now is what its next look will see: a writer that
+        // runs again without looking (its input is empty) is not run
+        // once more for the same room.
+        w.room_seen.store(now, Ordering::Relaxed);
+        now > seen
     }
 
     /// See [`EdgeBuffer::finish_writer`].
@@ -216,28 +267,63 @@ mod tests {
     }
 
     /// A reader that frees space wakes its writer, parked on another
-    /// thread for room; through the runner's slot as through
-    /// `publish_read`. Reads wake no reader.
+    /// thread after asking for room; through the runner's slot as through
+    /// `publish_read`. Reads wake no reader, and a writer that did not
+    /// ask (it waits for input) hears nothing of them.
     #[test]
-    fn a_parked_writer_is_woken_when_a_reader_frees_space() {
+    fn a_parked_writer_is_woken_when_a_reader_frees_space_it_asked_for() {
         let edge = Edge::new(16, 1);
         let words = edge.words();
         let mut w = edge.write_cursor();
         edge.write(&mut w, 16);
         assert_eq!(w.refresh(), 0);
         edge.writer.park();
+        assert!(!words.want_room(1), "no room came while asking");
         assert!(!edge.writer.notified());
         let mut r = edge.read_cursor(0);
         edge.read(&mut r, 4);
         assert!(edge.writer.notified());
         assert_eq!(edge.writer.wakes(), 1);
         edge.writer.park();
+        assert_eq!(w.refresh(), 4);
+        assert!(!words.want_room(8), "4 free, 8 asked for");
         r.refresh();
         r.consume(4);
         words.slot(0).publish(words, r.position());
         assert_eq!(edge.writer.wakes(), 2, "the runner's way of publishing");
         assert_eq!(w.refresh(), 8);
         assert_eq!(edge.readers[0].wakes(), 1, "only the write woke the reader");
+        // The writer waits for input now: 8 free is half the ring.
+        edge.writer.park();
+        assert!(!words.want_room(8), "room enough: nothing asked");
+        edge.read(&mut r, 4);
+        assert!(!edge.writer.notified(), "a read nobody asked for");
+        assert_eq!(edge.writer.wakes(), 2);
+    }
+
+    /// A writer asks only while it saw too little room, and a read wakes
+    /// it only after it asked. Room freed after its last look is reported
+    /// instead (it runs again rather than wait for a wake-up that may
+    /// have gone by), once: it has seen that room then.
+    #[test]
+    fn a_writer_asks_for_room_only_while_it_saw_too_little() {
+        let edge = Edge::new(16, 1);
+        let words = edge.words();
+        let mut w = edge.write_cursor();
+        edge.write(&mut w, 16);
+        assert!(!words.want_room(1), "full, and nothing came: asks");
+        let mut r = edge.read_cursor(0);
+        edge.read(&mut r, 16);
+        assert!(edge.writer.notified());
+        edge.writer.park();
+        assert!(words.want_room(1), "16 came since it looked: run again");
+        assert!(!words.want_room(1), "seen now: nothing to ask");
+        edge.read(&mut r, 0);
+        assert_eq!(edge.writer.wakes(), 1);
+        edge.write(&mut w, 16);
+        assert!(!words.want_room(1));
+        edge.read(&mut r, 8);
+        assert_eq!(edge.writer.wakes(), 2, "asked, then freed: woken");
     }
 
     /// Published items wake every reader parked on another thread;
@@ -302,6 +388,7 @@ mod tests {
         let mut local = edge.read_cursor(1);
         edge.read(&mut local, 4);
         assert_eq!(edge.writer.wakes(), 0, "a local reader's read");
+        assert!(!words.want_room(16));
         let mut remote = edge.read_cursor(0);
         edge.read(&mut remote, 4);
         assert_eq!(edge.writer.wakes(), 1, "a remote reader's read");
@@ -468,9 +555,11 @@ mod tests {
                 w.refresh();
                 w.produce(4);
                 buf.positions().publish_write();
-                // The runner looks, finds no room and idles; the thread parks.
+                // The runner looks, finds no room, asks for it and idles;
+                // the thread parks.
                 writer_signal.begin_look();
                 assert_eq!(w.refresh(), 0);
+                assert!(!buf.positions().want_room(1));
                 parked.send(()).unwrap();
                 let deadline = Instant::now() + Duration::from_secs(20);
                 while !writer_signal.is_pending() && Instant::now() < deadline {

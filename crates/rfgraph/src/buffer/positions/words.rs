@@ -73,6 +73,13 @@ pub(super) struct WriterWords {
     /// Capacity in items (fixed).
     pub(super) capacity: usize,
     pub(super) done: AtomicBool,
+    /// The writer went idle short of room and asks readers on other
+    /// threads to wake it when they free some (see
+    /// [`EdgePositions::want_room`]).
+    pub(super) wants_room: AtomicBool,
+    /// The position up to which the writer saw room at its last look
+    /// (its write cursor's refresh); touched by the writer's thread only.
+    pub(super) room_seen: AtomicU64,
     /// Readers of the edge (fixed). Here rather than beside the reader
     /// slots: a writer whose readers pass its items on in place follows
     /// the chain on every call (see `readers_floor`), and this line is one
@@ -153,6 +160,8 @@ impl EdgePositions {
                 chunk: AtomicUsize::new(capacity),
                 capacity,
                 done: AtomicBool::new(false),
+                wants_room: AtomicBool::new(false),
+                room_seen: AtomicU64::new(0),
                 reader_count: u32::try_from(readers).expect("fewer than 2^32 readers"),
                 tags: TagStore::default(),
             }),

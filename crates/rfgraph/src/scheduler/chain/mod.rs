@@ -41,6 +41,7 @@ pub struct Chain {
     refine_costs: HashMap<usize, f64>,
     explain: bool,
     realtime_priority: Option<RealtimePriority>,
+    timer_slack: Option<std::time::Duration>,
     unpinned: bool,
     /// `None`: keep the first partition.
     refine: Option<Refine>,
@@ -156,6 +157,13 @@ impl Chain {
     /// Runs workers with a real-time `priority` (an `i32` means SCHED_FIFO) (warns and goes on if refused).
     pub fn realtime_priority(mut self, priority: impl Into<RealtimePriority>) -> Self {
         self.realtime_priority = Some(priority.into());
+        self
+    }
+
+    /// The timer slack of every worker thread (default
+    /// [`DEFAULT_TIMER_SLACK`](super::thread::DEFAULT_TIMER_SLACK)).
+    pub fn timer_slack(mut self, slack: std::time::Duration) -> Self {
+        self.timer_slack = Some(slack);
         self
     }
 
@@ -285,6 +293,7 @@ impl Scheduler for Chain {
                     vec![core]
                 },
                 realtime_priority: self.realtime_priority,
+                timer_slack: self.timer_slack,
             };
             let refused = workers_refused(local.iter().map(|r| r.name()));
             let started: std::io::Result<Vec<(Sender<Job>, Thread)>> = run
