@@ -9,6 +9,7 @@ Run it with Debian's interpreter, which sees the ``gnuradio`` package::
     /usr/bin/python3 bench/gnuradio/gr_bench.py saxpy  --blocks M --cores C --items N [--repeat R]
     /usr/bin/python3 bench/gnuradio/gr_bench.py dsp    --kernel NAME [--taps T] --items N [--repeat R]
     /usr/bin/python3 bench/gnuradio/gr_bench.py io     --mode MODE --file F [--out F2 --items N] [--repeat R]
+    /usr/bin/python3 bench/gnuradio/gr_bench.py latency --rate 20e6 --period 1ms --stages N --bursts K [--repeat R]
     /usr/bin/python3 bench/gnuradio/gr_bench.py fm     --file F.cu8 [--rate 2.4e6] [--offset HZ] [--mono] [--cores C] [--repeat R]
 
 Output contract
@@ -95,6 +96,14 @@ io      raw files, as ``rfgraph bench io`` (which makes the files and runs
         file_sink(gr_complex) (buffered, GNU Radio's default).  Records add
         ``mode``, ``format``, ``file_bytes`` and ``bytes_per_s`` (file bytes
         read or written per second); ``items`` counts complex samples.
+latency gr_latency.PacedSource (embedded Python: B = rate x period uint32
+        sequence numbers every period, sleeping until each due time) ->
+        N x copy(sizeof_int) -> gr_latency.LatencySink (Python: checks the
+        sequence, keeps each burst's first/last arrival).  Records add
+        ``first_*``, ``last_*`` and ``source_late_*`` p50/p99/max in us
+        (arrival or write minus the burst's due time, nearest rank) and
+        ``cpu_seconds`` (``resource.getrusage`` around ``tb.run()``).
+        Every output holds at least two bursts (``set_min_output_buffer``).
 fm      the FM receiver, as ``rfgraph bench fm`` (which makes the cu8
         recording and runs this with ``--gnuradio``): file_source(char) ->
         add_const_bb(128) (cu8 to the signed bytes the next block reads) ->
@@ -711,6 +720,74 @@ def run_fm(args: argparse.Namespace, emit: Emit) -> None:
 
 
 # --------------------------------------------------------------------------
+# latency
+# --------------------------------------------------------------------------
+
+def run_latency(args: argparse.Namespace, emit: Emit) -> None:
+    """Paced source -> N x copy -> latency sink (see gr_latency.py).
+
+    Buffers: every output holds at least two bursts
+    (``set_min_output_buffer``), so a burst passes each block in one
+    ``work`` call when the chain keeps up, as rfgraph's default rings
+    (128 KiB on tpb) hold a 1 ms burst at 20 MS/s.  No output multiple
+    (a burst is never held back for alignment) and the default
+    ``max_noutput_items``.
+    """
+    import resource
+
+    import gr_latency
+
+    period = gr_latency.parse_duration(args.period)
+    burst = max(1, round(args.rate * period))
+    total = burst * args.bursts
+    for run in range(args.repeat):
+        tb = gr.top_block(f"latency-{run}")
+        source = gr_latency.PacedSource(burst, period, args.bursts)
+        chain = [source] + [blocks.copy(gr.sizeof_int) for _ in range(args.stages)]
+        for block in chain:
+            block.set_min_output_buffer(max(2 * burst, 1024))
+        sink = gr_latency.LatencySink(burst, args.bursts)
+        tb.connect(*chain, sink)
+        before = resource.getrusage(resource.RUSAGE_SELF)
+        timing = timed_run(tb, args.timeout, f"latency run {run}")
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        if sink.error:
+            raise BenchError(f"latency run {run}: {sink.error}")
+        if sink.received != total or len(sink.last) != args.bursts:
+            raise BenchError(f"latency run {run}: the sink received "
+                             f"{sink.received} items in {len(sink.last)} bursts, "
+                             f"expected {total} in {args.bursts}")
+        first = [t - source.due(k) for k, t in enumerate(sink.first)]
+        last = [t - source.due(k) for k, t in enumerate(sink.last)]
+        user = after.ru_utime - before.ru_utime
+        system = after.ru_stime - before.ru_stime
+        rec = base_record("latency", run, timing)
+        rec.update({
+            "rate": args.rate,
+            "period_us": period * 1e6,
+            "burst": burst,
+            "bursts": args.bursts,
+            "stages": args.stages,
+            "items": total,
+        })
+        rec.update(gr_latency.latency_fields("first", first))
+        rec.update(gr_latency.latency_fields("last", last))
+        rec.update(gr_latency.latency_fields("source_late", source.lateness))
+        rec.update({
+            "cpu_seconds": user + system,
+            "cpu_user_seconds": user,
+            "cpu_system_seconds": system,
+            "cpu_per_wall": (user + system) / timing.seconds,
+            "min_output_buffer": max(2 * burst, 1024),
+        })
+        emit(rec)
+        log(f"latency run {run}: rate {args.rate:g} N={args.stages}: last p50 "
+            f"{rec['last_p50_us']:.0f} p99 {rec['last_p99_us']:.0f} us, source late "
+            f"p99 {rec['source_late_p99_us']:.0f} us, cpu {user + system:.3f} s")
+        del tb
+
+
+# --------------------------------------------------------------------------
 # Command line
 # --------------------------------------------------------------------------
 
@@ -824,6 +901,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="index of the first run in the records (default 0)")
     common(p)
     p.set_defaults(func=run_io)
+    p = sub.add_parser("latency", help="paced bursts -> N x copy -> sink: burst latency")
+    p.add_argument("--rate", type=positive_float, default=1e6,
+                   help="samples/s; a burst is rate x period items (default 1e6)")
+    p.add_argument("--period", default="1ms",
+                   help="time between bursts: 1ms, 500us, ... (default 1ms)")
+    p.add_argument("--stages", type=nonneg_int, default=1, help="copy blocks N (default 1)")
+    p.add_argument("--bursts", type=positive_int, default=1000,
+                   help="bursts per run K (default 1000)")
+    common(p)
+    p.set_defaults(func=run_latency)
     p = sub.add_parser("fm", help="FM receiver on a cu8 file (freq_xlating, wfm_rcv_pll)")
     p.add_argument("--file", required=True, help="cu8 recording")
     p.add_argument("--rate", type=positive_float, default=2.4e6,
@@ -850,6 +937,12 @@ def validate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
             parser.error(f"saxpy: --cores {args.cores} exceeds the {usable} usable CPUs")
     if args.experiment == "io" and args.mode != "sink-cf32" and args.file is None:
         parser.error(f"io {args.mode}: --file is required")
+    if args.experiment == "latency":
+        import gr_latency
+        try:
+            gr_latency.parse_duration(args.period)
+        except ValueError as exc:
+            parser.error(f"latency --period: {exc}")
     if args.experiment == "dsp":
         if args.kernel in ("quad-demod", "rotator"):
             if args.taps is not None:

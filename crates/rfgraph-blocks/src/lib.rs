@@ -15,6 +15,7 @@
 //! | messages | [`MessageBurst`], [`MessageForward`], [`MessageSink`]; in [`message`]: strobes, debug printers in GNU Radio's format, PDUs (`[Map(meta), data]`) and tagged streams |
 //! | math | in [`math`]: N-input add/subtract/multiply/divide, settable constants, complex parts and magnitudes, `nlog10`, matrices, reductions, level blocks |
 //! | type conversions | in [`convert`]: GNU Radio's scale, rounding and saturation between bytes, shorts, ints, floats and complex pairs |
+//! | measurement | in [`timing`]: [`timing::PacedSource`] (bursts on a schedule), [`timing::LatencySink`] (arrival times, sequence check) |
 //! | stream operators | in [`stream`]: [`ConstSource`], [`Delay`], [`SkipHead`], [`Selector`], mux/demux/interleave, keep/repeat, tag tools |
 //!
 //! The blocks are registry entries too ([`registry::specs`]), under GNU
@@ -64,6 +65,7 @@ pub mod sigmf;
 mod spec_util;
 pub mod stream;
 mod throttle;
+pub mod timing;
 mod vector_sink;
 mod vector_source;
 mod wav;

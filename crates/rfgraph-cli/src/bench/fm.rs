@@ -33,7 +33,7 @@
 //! 2.4 MS/s.
 
 use super::setup::{self, GraphOpts};
-use super::{Record, Span};
+use super::{Record, Span, peer};
 use crate::console::{errln, outln};
 use anyhow::{Context, bail};
 use clap::Args;
@@ -44,15 +44,12 @@ use rfgraph_radio::generate::fm::{Audio, FmStation, IqRecording, RdsContent, wri
 use serde_json::Value;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// The recording's rate, samples per second.
 pub const RATE: f64 = 2.4e6;
 
 /// The station's offset from the centre, Hz.
 const OFFSET: f64 = 250e3;
-
-const GR_PYTHON: &str = "/usr/bin/python3";
 
 /// Options of `rfgraph bench fm`.
 #[derive(Args, Debug, Clone)]
@@ -200,52 +197,32 @@ fn measure(path: &Path, args: &FmArgs, run: usize) -> anyhow::Result<Record> {
         .field("real_time", rate / RATE))
 }
 
-fn gr_script(args: &FmArgs) -> anyhow::Result<PathBuf> {
-    let script = args.gr_script.clone().unwrap_or_else(|| {
-        let local = PathBuf::from("bench/gnuradio/gr_bench.py");
-        if local.exists() {
-            local
-        } else {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/gnuradio/gr_bench.py")
-        }
-    });
-    if !script.exists() {
-        bail!("--gnuradio: {} not found (--gr-script)", script.display());
-    }
-    Ok(script)
-}
-
 fn measure_gnuradio(
     script: &Path,
     path: &Path,
     args: &FmArgs,
     run: usize,
 ) -> anyhow::Result<Value> {
-    let mut cmd = Command::new(GR_PYTHON);
-    cmd.arg(script)
-        .args(["fm", "--file"])
-        .arg(path)
-        .args(["--rate", &RATE.to_string(), "--offset", &OFFSET.to_string()])
-        .args(["--repeat", "1", "--run", &run.to_string()]);
+    let mut gr: Vec<String> = vec!["fm".into(), "--file".into(), path.display().to_string()];
+    gr.extend([
+        "--rate".into(),
+        RATE.to_string(),
+        "--offset".into(),
+        OFFSET.to_string(),
+    ]);
+    gr.extend([
+        "--repeat".into(),
+        "1".into(),
+        "--run".into(),
+        run.to_string(),
+    ]);
     if args.mono {
-        cmd.arg("--mono");
+        gr.push("--mono".into());
     }
     if let Some(c) = args.cores {
-        cmd.args(["--cores", &c.to_string()]);
+        gr.extend(["--cores".into(), c.to_string()]);
     }
-    let out = cmd
-        .stderr(Stdio::inherit())
-        .output()
-        .with_context(|| format!("cannot run {GR_PYTHON} {}", script.display()))?;
-    if !out.status.success() {
-        bail!("GNU Radio fm failed: {}", out.status);
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let line = text
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .context("GNU Radio printed nothing")?;
-    Ok(serde_json::from_str(line)?)
+    Ok(peer::gr_records(script, &gr)?.swap_remove(0))
 }
 
 fn median(mut v: Vec<f64>) -> Option<f64> {
@@ -273,7 +250,7 @@ pub fn run(args: &FmArgs) -> anyhow::Result<()> {
         rfgraph::scheduler::thread::set_affinity(&cpus).context("--cores: pinning the process")?;
     }
     let script = if args.gnuradio {
-        Some(gr_script(args)?)
+        Some(peer::gr_script(args.gr_script.as_deref())?)
     } else {
         None
     };

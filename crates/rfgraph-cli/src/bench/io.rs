@@ -34,7 +34,7 @@
 //! ratios are printed on stderr at the end.
 
 use super::setup::GraphOpts;
-use super::{Record, Span, setup};
+use super::{Record, Span, peer, setup};
 use crate::console::{errln, outln};
 use anyhow::{Context, bail};
 use clap::Args;
@@ -45,7 +45,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Instant;
 
 /// Every mode, in the order `all` runs them.
@@ -53,8 +53,6 @@ pub const MODES: &[&str] = &["cat", "read", "source-cf32", "source-cu8", "sink-c
 
 /// Modes GNU Radio has a topology for.
 const GR_MODES: &[&str] = &["source-cf32", "source-cu8", "sink-cf32"];
-
-const GR_PYTHON: &str = "/usr/bin/python3";
 
 /// Options of `rfgraph bench io`.
 #[derive(Args, Debug, Clone)]
@@ -290,49 +288,25 @@ fn measure_graph(mode: &str, files: &Files, args: &IoArgs, run: usize) -> anyhow
         ))
 }
 
-fn gr_script(args: &IoArgs) -> anyhow::Result<PathBuf> {
-    let script = args.gr_script.clone().unwrap_or_else(|| {
-        let local = PathBuf::from("bench/gnuradio/gr_bench.py");
-        if local.exists() {
-            local
-        } else {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/gnuradio/gr_bench.py")
-        }
-    });
-    if !script.exists() {
-        bail!("--gnuradio: {} not found (--gr-script)", script.display());
-    }
-    Ok(script)
-}
-
 fn measure_gnuradio(script: &Path, mode: &str, files: &Files, run: usize) -> anyhow::Result<Value> {
     let path = if mode == "source-cu8" {
         &files.cu8
     } else {
         &files.cf32
     };
-    let mut cmd = Command::new(GR_PYTHON);
-    cmd.arg(script)
-        .args(["io", "--mode", mode, "--file"])
-        .arg(path)
-        .args(["--repeat", "1", "--run", &run.to_string()]);
+    let mut args: Vec<String> = ["io", "--mode", mode, "--file"].map(String::from).to_vec();
+    args.push(path.display().to_string());
+    args.extend([
+        "--repeat".into(),
+        "1".into(),
+        "--run".into(),
+        run.to_string(),
+    ]);
     if mode == "sink-cf32" {
-        cmd.arg("--out").arg(&files.out);
-        cmd.args(["--items", &(files.bytes / 8).to_string()]);
+        args.extend(["--out".into(), files.out.display().to_string()]);
+        args.extend(["--items".into(), (files.bytes / 8).to_string()]);
     }
-    let out = cmd
-        .stderr(Stdio::inherit())
-        .output()
-        .with_context(|| format!("cannot run {GR_PYTHON} {}", script.display()))?;
-    if !out.status.success() {
-        bail!("GNU Radio io {mode} failed: {}", out.status);
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let line = text
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .context("GNU Radio printed nothing")?;
-    Ok(serde_json::from_str(line)?)
+    Ok(peer::gr_records(script, &args)?.swap_remove(0))
 }
 
 /// Mean `bytes_per_s` of the records of `runtime` in `mode`.
@@ -405,7 +379,7 @@ pub fn run(args: &IoArgs) -> anyhow::Result<()> {
         }
     }
     let script = if args.gnuradio {
-        Some(gr_script(args)?)
+        Some(peer::gr_script(args.gr_script.as_deref())?)
     } else {
         None
     };

@@ -26,6 +26,7 @@
 //! | `msg` | the pipes; the messages (rfgraph: K blobs per pipe in `MessageBurst`; GNU Radio: one shared PDU posted K times into each first forwarder) | scheduler + `Flowgraph::run`, the source's K posts included | `tb.run()` |
 //! | `saxpy` | the chain and its core groups (GNU Radio: processor affinities) | scheduler (with pinning) + `Flowgraph::run` | `tb.run()` |
 //! | `dsp` | source data, taps, kernel, graph | scheduler + `Flowgraph::run` | `tb.run(65536)` |
+//! | `latency` | the graph (paced source, N copies, latency sink) | scheduler + `Flowgraph::run` (about K·T); `cpu_seconds` over the same span | `tb.run()` |
 //! | `load` | the graph | scheduler + `start` … `stop` + `wait`; `quality` over the window only | – |
 //! | `accel` | OpenCL contexts, kernels, graph | scheduler + `Flowgraph::run` | – |
 //! | `io` | the files (made and read once), the graph (the file blocks open their files) | scheduler + `Flowgraph::run` | `tb.run()` |
@@ -46,13 +47,16 @@ mod accel;
 mod adsb;
 mod bare;
 mod chain;
+mod cpu;
 mod dsp;
 mod file;
 mod fm;
 mod fused;
 mod io;
+mod latency;
 mod load;
 mod msg;
+mod peer;
 pub(crate) mod plot;
 mod record;
 mod saxpy;
@@ -78,6 +82,8 @@ pub enum Experiment {
     Saxpy(saxpy::SaxpyArgs),
     /// One DSP block in source → head → block → sink (GNU Radio's dsp side by side).
     Dsp(dsp::DspArgs),
+    /// Paced bursts (B = rate·T every T) → N copies → sink: burst latency p50/p99/max.
+    Latency(latency::LatencyArgs),
     /// Throttled source → workload split inside one block or over T blocks (multicore paper).
     Load(load::LoadArgs),
     /// Generator → 5 OpenCL gain blocks → sink, host copies between blocks or not (SCA/OpenCL Table 1).
@@ -105,6 +111,7 @@ pub fn run(experiment: Experiment) -> anyhow::Result<()> {
         Experiment::Msg(args) => msg::run(&args),
         Experiment::Chain(args) => chain::run(&args),
         Experiment::Saxpy(args) => saxpy::run(&args),
+        Experiment::Latency(args) => latency::run(&args),
         Experiment::Load(args) => load::run(&args),
         Experiment::Dsp(args) => dsp::run(&args),
         Experiment::Accel(args) => accel::run(&args),

@@ -23,7 +23,9 @@ pub struct PlotArgs {
     /// The x axis: blocks, stages, or any numeric field (e.g. amount).
     #[arg(long, default_value = "blocks")]
     pub x: String,
-    /// The y axis: seconds, or a rate field (e.g. block_items_per_s).
+    /// The y axis: seconds, or a rate field (e.g. block_items_per_s);
+    /// several fields, comma-separated, draw one line each
+    /// (`last_p50_us,last_p99_us`).
     #[arg(long, default_value = "seconds")]
     pub y: String,
     /// Experiment to plot (default: the first one in the files).
@@ -32,6 +34,24 @@ pub struct PlotArgs {
     /// Extra fields that split series (e.g. mode for `load`).
     #[arg(long, value_delimiter = ',')]
     pub split: Vec<String>,
+    /// Only records whose field has this value (`rate=20000000`); repeatable.
+    #[arg(long, value_name = "FIELD=VALUE")]
+    pub only: Vec<String>,
+}
+
+/// True when `record` matches every `FIELD=VALUE` of `only` (numbers
+/// compare as numbers, so `rate=20e6` matches `20000000.0`).
+fn matches(record: &Value, only: &[String]) -> bool {
+    only.iter().all(|cond| {
+        let Some((field, want)) = cond.split_once('=') else {
+            return false;
+        };
+        let got = &record[field.trim()];
+        match (got.as_f64(), want.trim().parse::<f64>()) {
+            (Some(g), Ok(w)) => g == w,
+            _ => got.as_str().unwrap_or(&got.to_string()) == want.trim(),
+        }
+    })
 }
 
 /// Fonts searched for axis labels, in order.
@@ -88,6 +108,9 @@ fn axis_label(field: &str) -> String {
         "block_items_per_s" => "block-items per second".into(),
         "messages_per_s" => "messages per second".into(),
         "quality" => "signal quality (processed / required rate)".into(),
+        many if many.contains(',') && many.split(',').all(|f| f.trim().ends_with("_us")) => {
+            "latency [µs]".into()
+        }
         other => other.replace('_', " "),
     }
 }
@@ -114,17 +137,24 @@ pub fn draw(
     output: &Path,
 ) -> anyhow::Result<()> {
     register_font()?;
-    let series = group(records, experiment, x, y, split);
-    if series.is_empty() {
-        bail!("no `{experiment}` records with fields `{x}` and `{y}`");
-    }
+    let fields: Vec<&str> = y.split(',').map(str::trim).collect();
     let mut lines = Vec::new();
-    for (name, points) in &series {
-        let pts: Vec<(f64, Estimate)> = points
-            .values()
-            .map(|(xv, samples)| (*xv, Estimate::of(samples)))
-            .collect();
-        lines.push((name.clone(), pts));
+    for field in &fields {
+        for (name, points) in &group(records, experiment, x, field, split) {
+            let pts: Vec<(f64, Estimate)> = points
+                .values()
+                .map(|(xv, samples)| (*xv, Estimate::of(samples)))
+                .collect();
+            let name = if fields.len() > 1 {
+                format!("{name} {}", field.replace('_', " "))
+            } else {
+                name.clone()
+            };
+            lines.push((name, pts));
+        }
+    }
+    if lines.is_empty() {
+        bail!("no `{experiment}` records with fields `{x}` and `{y}`");
     }
     let all = lines.iter().flat_map(|(_, p)| p.iter());
     let (mut x_max, mut y_max) = (0f64, 0f64);
@@ -189,7 +219,8 @@ pub fn draw(
 
 /// Runs `rfgraph bench plot`.
 pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
-    let records = read_records(&args.results)?;
+    let mut records = read_records(&args.results)?;
+    records.retain(|r| matches(r, &args.only));
     let experiment = match &args.experiment {
         Some(e) => e.clone(),
         None => records
@@ -212,7 +243,16 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::tick_label;
+    use super::{matches, tick_label};
+
+    #[test]
+    fn only_compares_numbers_as_numbers() {
+        let r = serde_json::json!({"rate": 20000000.0, "runtime": "rfgraph"});
+        let only = |c: &[&str]| c.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(matches(&r, &only(&["rate=20e6", "runtime=rfgraph"])));
+        assert!(!matches(&r, &only(&["rate=1e6"])));
+        assert!(!matches(&r, &only(&["rate"])));
+    }
 
     #[test]
     fn ticks_stay_short() {

@@ -6,6 +6,7 @@
 //! Every run is a child process (this binary, or GNU Radio's script), so
 //! runs cannot disturb each other and both runtimes are timed the same way.
 
+use super::peer::GR_PYTHON;
 use super::plot::draw;
 use super::summary::{Estimate, series_name};
 use crate::console::{errln, out, outln};
@@ -38,9 +39,6 @@ pub struct SuiteArgs {
     pub no_gnuradio: bool,
 }
 
-/// The Python that sees Debian's GNU Radio modules.
-const GR_PYTHON: &str = "/usr/bin/python3";
-
 /// One child process to run.
 struct Job {
     label: String,
@@ -53,18 +51,13 @@ fn gr_script(args: &SuiteArgs) -> Option<PathBuf> {
         errln!("GNU Radio skipped (--no-gnuradio)");
         return None;
     }
-    let script = args.gr_script.clone().unwrap_or_else(|| {
-        let local = PathBuf::from("bench/gnuradio/gr_bench.py");
-        if local.exists() {
-            local
-        } else {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/gnuradio/gr_bench.py")
+    let script = match super::peer::gr_script(args.gr_script.as_deref()) {
+        Ok(script) => script,
+        Err(e) => {
+            errln!("GNU Radio skipped: {e}");
+            return None;
         }
-    });
-    if !script.exists() {
-        errln!("GNU Radio skipped: {} not found", script.display());
-        return None;
-    }
+    };
     let importable = Command::new(GR_PYTHON)
         .args(["-c", "import gnuradio"])
         .output()
@@ -98,6 +91,9 @@ struct Plan {
     accel_buffers: u64,
     io_mib: u64,
     adsb_mib: u64,
+    latency_rates: Vec<f64>,
+    latency_stages: Vec<usize>,
+    latency_bursts: usize,
 }
 
 impl Plan {
@@ -121,6 +117,9 @@ impl Plan {
                 accel_buffers: 200,
                 io_mib: 64,
                 adsb_mib: 32,
+                latency_rates: vec![1e6, 20e6],
+                latency_stages: vec![1, 10, 40],
+                latency_bursts: 300,
             }
         } else {
             Self {
@@ -141,6 +140,9 @@ impl Plan {
                 accel_buffers: 1000,
                 io_mib: 256,
                 adsb_mib: 256,
+                latency_rates: vec![1e6, 20e6],
+                latency_stages: vec![1, 10, 20, 40],
+                latency_bursts: 2000,
             }
         }
     }
@@ -359,6 +361,21 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
     } else {
         errln!("no OpenCL device: the accel experiment is skipped");
     }
+    // Paced bursts (1 ms apart) through N copies: latency, not throughput.
+    for &rate in &plan.latency_rates {
+        for &stages in &plan.latency_stages {
+            let p = strings(&[
+                &"--rate",
+                &rate,
+                &"--stages",
+                &stages,
+                &"--bursts",
+                &plan.latency_bursts,
+            ]);
+            let label = format!("latency {} MS/s N={stages}", rate / 1e6);
+            list.everywhere(&label, "latency", &p, false, true);
+        }
+    }
     for &amount in &plan.load_amounts {
         for mode in ["intra", "inter"] {
             let p = strings(&[
@@ -447,6 +464,10 @@ pub fn table(records: &[Value]) -> String {
         let Some(experiment) = r["experiment"].as_str() else {
             continue;
         };
+        if experiment == "latency" {
+            // Percentiles, not a rate: its own table below.
+            continue;
+        }
         let cell = rows
             .entry((experiment.to_string(), row_key(r)))
             .or_default()
@@ -459,9 +480,13 @@ pub fn table(records: &[Value]) -> String {
         cell.1
             .push(r[rate_field(experiment)].as_f64().unwrap_or(f64::NAN));
     }
-    let mut md = String::from(
-        "| experiment | parameters | runtime/scheduler | seconds (mean ± 95% CI) | rate (mean) | × GNU Radio (adsb: × dump1090) |\n|---|---|---|---|---|---|\n",
-    );
+    let mut md = if rows.is_empty() {
+        String::new()
+    } else {
+        String::from(
+            "| experiment | parameters | runtime/scheduler | seconds (mean ± 95% CI) | rate (mean) | × GNU Radio (adsb: × dump1090) |\n|---|---|---|---|---|---|\n",
+        )
+    };
     for ((experiment, params), series) in &rows {
         let peer = |name: &str| name.starts_with("gnuradio") || name.starts_with("dump1090");
         let gr = series
@@ -483,6 +508,13 @@ pub fn table(records: &[Value]) -> String {
                 rate_field(experiment).replace("_per_s", "/s")
             );
         }
+    }
+    let latency = super::latency::table::table(records);
+    if !latency.is_empty() {
+        let _ = write!(
+            md,
+            "\nBurst latency (arrival − due time; mean over runs of each run's percentile):\n\n{latency}"
+        );
     }
     md
 }
@@ -542,6 +574,9 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<()> {
     for (experiment, x, y, split) in figures {
         let path = args.output.join(format!("{experiment}.png"));
         draw(&records, experiment, x, y, split, &path)?;
+        errln!("wrote {}", path.display());
+    }
+    for path in super::latency::table::figures(&records, &args.output)? {
         errln!("wrote {}", path.display());
     }
     let mut md = table(&records);
