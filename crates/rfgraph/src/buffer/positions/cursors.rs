@@ -18,7 +18,7 @@
 //! pointer is the one load a view made anyway, and the buffer kind is a
 //! type parameter, so reaching the control words is a field offset.
 
-use super::words::{WRITER_FREE, WRITER_RESERVED, WRITER_TAKEN};
+use super::words::{NOT_LOOKED, WRITER_FREE, WRITER_RESERVED, WRITER_TAKEN};
 use super::{EdgePositions, PositionedBuffer};
 use crate::buffer::{ClaimError, EdgeBuffer};
 use crate::tag::Tag;
@@ -93,10 +93,13 @@ impl<B: PositionedBuffer> WriteCursor<B> {
         let edge = self.buf.positions();
         let min = edge.min_read(self.pos);
         let free = edge.capacity() - (self.pos - min) as usize;
-        // What the writer saw, for its request for room when it idles.
-        edge.writer
-            .room_seen
-            .store(min + edge.capacity() as u64, Ordering::Relaxed);
+        // The first look since the writer last produced is the room it
+        // decides on (a block may look again and still act on the first),
+        // for its request for room when it idles.
+        let seen = &edge.writer.room_seen;
+        if seen.load(Ordering::Relaxed) == NOT_LOOKED {
+            seen.store(min + edge.capacity() as u64, Ordering::Relaxed);
+        }
         self.free = free.min(edge.writer.chunk.load(Ordering::Relaxed));
         self.free
     }
@@ -135,7 +138,9 @@ impl<B: PositionedBuffer> WriteCursor<B> {
         self.free -= n;
         self.pos += n as u64;
         let pos = self.pos;
-        self.edge().writer.staged.store(pos, Ordering::Relaxed);
+        let writer = &self.edge().writer;
+        writer.staged.store(pos, Ordering::Relaxed);
+        writer.room_seen.store(NOT_LOOKED, Ordering::Relaxed);
     }
 
     /// Publishes the staged items to the readers now. The runtime does

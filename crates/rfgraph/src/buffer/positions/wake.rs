@@ -162,12 +162,13 @@ impl EdgePositions {
     }
 
     /// The writer, going idle, needs `room` free items on this edge to
-    /// move: if it saw less at its last look, asks the readers on other
-    /// threads to wake it when they free some. Returns true when there is
-    /// more room now than it saw (a reader published before it saw the
-    /// request, or after the writer's look): the writer should then run
-    /// again instead of waiting. Not for an edge that reuses memory in
-    /// place, whose readers always wake its writer.
+    /// move: if it saw less at its first look since it last produced,
+    /// asks the readers on other threads to wake it when they free some.
+    /// Returns true when there is more room now than it saw (a reader
+    /// published before it saw the request, or after the writer's look):
+    /// the writer should then run again instead of waiting. A writer that
+    /// did not look is not waiting for room. Not for an edge that reuses
+    /// memory in place, whose readers always wake its writer.
     pub(crate) fn want_room(&self, room: u64) -> bool {
         if self.root_writer.is_some() {
             return false;
@@ -182,11 +183,13 @@ impl EdgePositions {
         // Pairs with the fence in `writer_asked_for_room`.
         std::sync::atomic::fence(Ordering::SeqCst);
         let now = self.min_read(pos) + self.capacity() as u64;
-        // What it sees now is what its next look will see: a writer that
-        // runs again without looking (its input is empty) is not run
-        // once more for the same room.
-        w.room_seen.store(now, Ordering::Relaxed);
-        now > seen
+        if now > seen {
+            // It runs again and looks afresh.
+            w.room_seen
+                .store(super::words::NOT_LOOKED, Ordering::Relaxed);
+            return true;
+        }
+        false
     }
 
     /// See [`EdgeBuffer::finish_writer`].
@@ -284,16 +287,24 @@ mod tests {
         edge.read(&mut r, 4);
         assert!(edge.writer.notified());
         assert_eq!(edge.writer.wakes(), 1);
+        // Woken, it fills the ring again, looks, and asks again.
+        edge.write(&mut w, 4);
+        assert_eq!(w.refresh(), 0);
         edge.writer.park();
-        assert_eq!(w.refresh(), 4);
-        assert!(!words.want_room(8), "4 free, 8 asked for");
+        assert!(!words.want_room(1));
         r.refresh();
-        r.consume(4);
+        r.consume(12);
         words.slot(0).publish(words, r.position());
         assert_eq!(edge.writer.wakes(), 2, "the runner's way of publishing");
+        assert_eq!(
+            edge.readers[0].wakes(),
+            1,
+            "only the writes woke the reader"
+        );
+        // It writes, then sees half the ring free: it waits for input,
+        // not for room, and reads do not wake it.
+        edge.write(&mut w, 4);
         assert_eq!(w.refresh(), 8);
-        assert_eq!(edge.readers[0].wakes(), 1, "only the write woke the reader");
-        // The writer waits for input now: 8 free is half the ring.
         edge.writer.park();
         assert!(!words.want_room(8), "room enough: nothing asked");
         edge.read(&mut r, 4);
@@ -301,29 +312,49 @@ mod tests {
         assert_eq!(edge.writer.wakes(), 2);
     }
 
-    /// A writer asks only while it saw too little room, and a read wakes
-    /// it only after it asked. Room freed after its last look is reported
-    /// instead (it runs again rather than wait for a wake-up that may
-    /// have gone by), once: it has seen that room then.
+    /// A writer asks only when its first look since it produced showed
+    /// too little room, and a read wakes it only after it asked. Room
+    /// freed after that look is reported instead (it runs again rather
+    /// than wait for a wake-up that may have gone by), once.
     #[test]
     fn a_writer_asks_for_room_only_while_it_saw_too_little() {
         let edge = Edge::new(16, 1);
         let words = edge.words();
         let mut w = edge.write_cursor();
         edge.write(&mut w, 16);
-        assert!(!words.want_room(1), "full, and nothing came: asks");
+        assert!(!words.want_room(1), "produced, not looked: asks nothing");
+        assert_eq!(w.refresh(), 0);
+        assert!(!words.want_room(1), "looked at a full ring: asks");
         let mut r = edge.read_cursor(0);
         edge.read(&mut r, 16);
         assert!(edge.writer.notified());
         edge.writer.park();
         assert!(words.want_room(1), "16 came since it looked: run again");
-        assert!(!words.want_room(1), "seen now: nothing to ask");
+        assert!(!words.want_room(1), "not looked since: nothing to ask");
         edge.read(&mut r, 0);
         assert_eq!(edge.writer.wakes(), 1);
         edge.write(&mut w, 16);
+        assert_eq!(w.refresh(), 0);
         assert!(!words.want_room(1));
         edge.read(&mut r, 8);
         assert_eq!(edge.writer.wakes(), 2, "asked, then freed: woken");
+    }
+
+    /// A block may look at its room twice in one call and act on the
+    /// first look: room that only the second look saw still makes it run
+    /// again (a two-output block whose reader freed room between its
+    /// looks once waited for ever, its readers drained).
+    #[test]
+    fn room_seen_only_by_a_second_look_still_runs_the_writer_again() {
+        let edge = Edge::new(16, 1);
+        let words = edge.words();
+        let mut w = edge.write_cursor();
+        edge.write(&mut w, 16);
+        assert_eq!(w.refresh(), 0, "the look it acts on");
+        let mut r = edge.read_cursor(0);
+        edge.read(&mut r, 16);
+        assert_eq!(w.refresh(), 16, "a second look");
+        assert!(words.want_room(1));
     }
 
     /// Published items wake every reader parked on another thread;
@@ -388,6 +419,7 @@ mod tests {
         let mut local = edge.read_cursor(1);
         edge.read(&mut local, 4);
         assert_eq!(edge.writer.wakes(), 0, "a local reader's read");
+        assert_eq!(w.refresh(), 12);
         assert!(!words.want_room(16));
         let mut remote = edge.read_cursor(0);
         edge.read(&mut remote, 4);

@@ -77,8 +77,9 @@ pub(super) struct WriterWords {
     /// threads to wake it when they free some (see
     /// [`EdgePositions::want_room`]).
     pub(super) wants_room: AtomicBool,
-    /// The position up to which the writer saw room at its last look
-    /// (its write cursor's refresh); touched by the writer's thread only.
+    /// The position up to which the writer saw room at its first look
+    /// (its write cursor's refresh) since it last produced, or
+    /// [`NOT_LOOKED`]; touched by the writer's thread only.
     pub(super) room_seen: AtomicU64,
     /// Readers of the edge (fixed). Here rather than beside the reader
     /// slots: a writer whose readers pass its items on in place follows
@@ -113,6 +114,10 @@ pub struct EdgePositions {
     /// [`claim_writer`](Self::claim_writer)). Off the hot lines.
     pub(super) writer_claim: AtomicU8,
 }
+
+/// [`WriterWords::room_seen`] when the writer has not looked at its room
+/// since it last produced.
+pub(super) const NOT_LOOKED: u64 = u64::MAX;
 
 /// [`EdgePositions::writer_claim`]: the first [`WriteCursor`] takes it.
 pub(super) const WRITER_FREE: u8 = 0;
@@ -161,7 +166,7 @@ impl EdgePositions {
                 capacity,
                 done: AtomicBool::new(false),
                 wants_room: AtomicBool::new(false),
-                room_seen: AtomicU64::new(0),
+                room_seen: AtomicU64::new(NOT_LOOKED),
                 reader_count: u32::try_from(readers).expect("fewer than 2^32 readers"),
                 tags: TagStore::default(),
             }),
