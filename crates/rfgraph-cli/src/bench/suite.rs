@@ -98,6 +98,8 @@ struct Plan {
     accel_buffers: u64,
     io_mib: u64,
     adsb_mib: u64,
+    /// Seconds of signal of the throttled `pacing` graph (its wall time).
+    pacing_seconds: f64,
 }
 
 impl Plan {
@@ -121,6 +123,7 @@ impl Plan {
                 accel_buffers: 200,
                 io_mib: 64,
                 adsb_mib: 32,
+                pacing_seconds: 0.5,
             }
         } else {
             Self {
@@ -141,6 +144,7 @@ impl Plan {
                 accel_buffers: 1000,
                 io_mib: 256,
                 adsb_mib: 256,
+                pacing_seconds: 2.0,
             }
         }
     }
@@ -305,6 +309,16 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
         args.extend(p);
         list.gnuradio(format!("dsp {kernel}"), &args);
     }
+    // A throttled simulation: its CPU time, not its speed (the throttle
+    // sets the wall time), on every scheduler and GNU Radio.
+    let p = strings(&[&"--seconds", &plan.pacing_seconds]);
+    list.everywhere(
+        &format!("pacing {} s", plan.pacing_seconds),
+        "pacing",
+        &p,
+        false,
+        true,
+    );
     // Raw files: one job makes the files and runs every mode, GNU Radio's
     // topologies interleaved on the same files (see `bench/io.rs`).
     let mut io = strings(&[
@@ -417,7 +431,7 @@ fn row_key(r: &Value) -> String {
     }
     let keys = [
         "kernel", "taps", "pipes", "branches", "stages", "blocks", "cores", "items", "burst",
-        "workload", "amount", "mode", "size_kb", "stateful", "fill",
+        "workload", "amount", "mode", "size_kb", "stateful", "fill", "rate",
     ];
     keys.iter()
         .filter_map(|k| {
@@ -435,6 +449,8 @@ fn rate_field(experiment: &str) -> &'static str {
         "accel" => "buffers_per_s",
         "io" => "bytes_per_s",
         "adsb" => "samples_per_s",
+        // Wall time is the throttle's: what differs is the CPU it takes.
+        "pacing" => "cpu_seconds",
         _ => "block_items_per_s",
     }
 }
@@ -460,7 +476,7 @@ pub fn table(records: &[Value]) -> String {
             .push(r[rate_field(experiment)].as_f64().unwrap_or(f64::NAN));
     }
     let mut md = String::from(
-        "| experiment | parameters | runtime/scheduler | seconds (mean ± 95% CI) | rate (mean) | × GNU Radio (adsb: × dump1090) |\n|---|---|---|---|---|---|\n",
+        "| experiment | parameters | runtime/scheduler | seconds (mean ± 95% CI) | rate (mean; pacing: CPU seconds) | × GNU Radio (adsb: × dump1090) |\n|---|---|---|---|---|---|\n",
     );
     for ((experiment, params), series) in &rows {
         let peer = |name: &str| name.starts_with("gnuradio") || name.starts_with("dump1090");
