@@ -775,7 +775,7 @@ def run_pacing(args: argparse.Namespace, emit: Emit) -> None:
             "cpu_system_seconds": system,
             "cpu_share": cpu / seconds,
             "throttle_work_calls": None,
-            "taps": len(taps),
+            "lpf_taps": len(taps),
             "items_per_s": items / seconds,
             "block_items_per_s": 5 * items / seconds,
         })

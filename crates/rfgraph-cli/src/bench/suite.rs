@@ -431,7 +431,7 @@ fn row_key(r: &Value) -> String {
     }
     let keys = [
         "kernel", "taps", "pipes", "branches", "stages", "blocks", "cores", "items", "burst",
-        "workload", "amount", "mode", "size_kb", "stateful", "fill", "rate",
+        "workload", "amount", "mode", "size_kb", "stateful", "fill", "rate", "chunk",
     ];
     keys.iter()
         .filter_map(|k| {
