@@ -11,6 +11,7 @@ Run it with Debian's interpreter, which sees the ``gnuradio`` package::
     /usr/bin/python3 bench/gnuradio/gr_bench.py io     --mode MODE --file F [--out F2 --items N] [--repeat R]
     /usr/bin/python3 bench/gnuradio/gr_bench.py latency --rate 20e6 --period 1ms --stages N --bursts K [--repeat R]
     /usr/bin/python3 bench/gnuradio/gr_bench.py fm     --file F.cu8 [--rate 2.4e6] [--offset HZ] [--mono] [--cores C] [--repeat R]
+    /usr/bin/python3 bench/gnuradio/gr_bench.py pacing [--seconds 2] [--rate 32000] [--repeat R]
 
 Output contract
 ---------------
@@ -60,6 +61,8 @@ msg         top block; one 500-byte PDU posted K times   ``tb.run()``: every hop
 dsp         random pool, taps, kernel, top block         ``tb.run(65536)``
 io          top block (``file_source`` opens its file,   ``tb.run()``
             ``file_sink`` creates/truncates its file)
+pacing      top block (``file_sink`` creates its file)    ``tb.run()``; ``cpu_seconds`` is
+                                                         ``resource.getrusage`` around it
 =========== ============================================ =========================================
 
 ``msg`` is the one place where the two differ: rfgraph's pipes start with a
@@ -116,6 +119,15 @@ fm      the FM receiver, as ``rfgraph bench fm`` (which makes the cu8
         ``kaiser_lowpass``).  ``--cores C`` pins the process to C CPUs.
         Records add ``mode``, ``cores``, ``channel_taps``, ``real_time``;
         ``items`` counts input samples.
+pacing  a throttled simulation, as ``rfgraph bench pacing``:
+        analog.sig_source_c(rate, cos, 1 kHz) -> fir_filter_ccf(1,
+        firdes.low_pass(1, rate, rate * 5/32, rate / 16, hamming)) ->
+        throttle(rate) -> head(seconds * rate) -> file_sink (in /dev/shm).
+        The wall time is the throttle's; records add ``cpu_seconds``
+        (user + system of the process, ``resource.getrusage(RUSAGE_SELF)``
+        just before ``tb.start()`` and just after ``tb.wait()``),
+        ``cpu_user_seconds``, ``cpu_system_seconds``, ``cpu_share`` and
+        ``throttle_work_calls`` (``null``: GNU Radio does not count them).
 
 Exit status: 0 on success, 2 for invalid options (argparse), 1 when a run
 fails a check (lost messages, wrong sample count), 3 when the watchdog had to
@@ -149,6 +161,7 @@ import json
 import math
 import os
 import random
+import resource
 import sys
 import threading
 import time
@@ -788,6 +801,68 @@ def run_latency(args: argparse.Namespace, emit: Emit) -> None:
 
 
 # --------------------------------------------------------------------------
+# pacing
+# --------------------------------------------------------------------------
+
+def process_cpu() -> tuple[float, float]:
+    """User and system seconds of the whole process so far."""
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return ru.ru_utime, ru.ru_stime
+
+
+def run_pacing(args: argparse.Namespace, emit: Emit) -> None:
+    """The throttled simulation graph (see the module docstring)."""
+    items = int(round(args.seconds * args.rate))
+    if items < 1:
+        raise BenchError("pacing: --seconds * --rate must be at least one item")
+    folder = "/dev/shm" if os.path.isdir("/dev/shm") else "/tmp"
+    path = os.path.join(folder, f"gr-bench-pacing-{os.getpid()}.cf32")
+    size = gr.sizeof_gr_complex
+    for run in range(args.repeat):
+        tb = gr.top_block(f"pacing-{run}")
+        src = analog.sig_source_c(args.rate, analog.GR_COS_WAVE, 1000.0, 1.0, 0)
+        taps = gr_filter.firdes.low_pass(1.0, args.rate, args.rate * 5 / 32,
+                                         args.rate / 16, window.WIN_HAMMING)
+        lpf = gr_filter.fir_filter_ccf(1, taps)
+        thr = blocks.throttle(size, args.rate, True)
+        head = blocks.head(size, items)
+        sink = blocks.file_sink(size, path, False)
+        sink.set_unbuffered(False)
+        tb.connect(src, lpf, thr, head, sink)
+        user0, sys0 = process_cpu()
+        timing = timed_run(tb, args.timeout, f"pacing run {run}")
+        user1, sys1 = process_cpu()
+        sink.close()
+        written = os.path.getsize(path)
+        os.remove(path)
+        if written != items * size:
+            raise BenchError(f"pacing: file_sink wrote {written} bytes, expected "
+                             f"{items * size}")
+        seconds = timing.seconds
+        user, system = user1 - user0, sys1 - sys0
+        cpu = user + system
+        rec = base_record("pacing", run, timing)
+        rec.update({
+            "items": items,
+            "rate": args.rate,
+            "signal_seconds": args.seconds,
+            "chunk": None,
+            "cpu_seconds": cpu,
+            "cpu_user_seconds": user,
+            "cpu_system_seconds": system,
+            "cpu_share": cpu / seconds,
+            "throttle_work_calls": None,
+            "lpf_taps": len(taps),
+            "items_per_s": items / seconds,
+            "block_items_per_s": 5 * items / seconds,
+        })
+        emit(rec)
+        log(f"pacing run {run}: {items} items at {args.rate:g} /s: {seconds:.3f} s wall, "
+            f"{cpu * 1e3:.1f} ms CPU ({100 * cpu / seconds:.1f} % of a core)")
+        del tb
+
+
+# --------------------------------------------------------------------------
 # Command line
 # --------------------------------------------------------------------------
 
@@ -926,6 +1001,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="index of the first run in the records (default 0)")
     common(p)
     p.set_defaults(func=run_fm)
+
+    p = sub.add_parser("pacing", help="sig_source -> low-pass -> throttle -> head -> "
+                                      "file_sink: CPU time of a throttled simulation")
+    p.add_argument("--seconds", type=positive_float, default=2.0,
+                   help="seconds of signal: head passes seconds * rate items (default 2)")
+    p.add_argument("--rate", type=positive_float, default=32000.0,
+                   help="signal and throttle rate, items per second (default 32000)")
+    common(p)
+    p.set_defaults(func=run_pacing)
     return parser
 
 

@@ -59,6 +59,7 @@ mod message_burst;
 mod message_forward;
 mod message_sink;
 mod null;
+mod pace;
 pub mod registry;
 pub mod sample_format;
 pub mod sigmf;

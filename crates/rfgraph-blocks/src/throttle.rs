@@ -1,11 +1,14 @@
 //! `Throttle`: limits a stream to a given item rate in wall-clock time,
 //! without blocking the scheduler thread (it asks for a timer instead).
-//! The rate may change while it runs (GNU Radio's `set_sample_rate`).
+//! Items go in pieces of about a millisecond (`chunk`), each when it is
+//! due, so the throttle and its neighbours wake once a piece, not once an
+//! item. The rate may change while it runs (GNU Radio's
+//! `set_sample_rate`).
 
+use crate::pace::{Pacer, piece_items};
 use crate::spec_util::kind_of;
 use rfgraph::params::{ItemKind, ParamSet, limits};
 use rfgraph::{Block, BoxError, Item, ParamError, Ports, StreamInput, StreamOutput, WorkIo};
-use std::time::{Duration, Instant};
 
 /// The slowest rate: one item every 10⁶ s (11.6 days). A slower one
 /// would wait for a time no timer can hold.
@@ -13,6 +16,14 @@ const MIN_RATE: f64 = 1e-6;
 
 /// The fastest rate, far beyond any memory bandwidth.
 const MAX_RATE: f64 = 1e15;
+
+/// The longest piece, seconds: a piece is held back until its last item
+/// is due, so a longer one would only add latency.
+pub(crate) const MAX_CHUNK: f64 = 1.0;
+
+/// The default piece, seconds: a thousand wake-ups a second at most,
+/// whatever the rate, and a millisecond of latency.
+pub(crate) const DEFAULT_CHUNK: f64 = 1e-3;
 
 /// The parameters of [`Throttle`] (`throttle`).
 #[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
@@ -30,6 +41,12 @@ pub struct ThrottleParams {
         settable
     )]
     pub sample_rate: f64,
+    /// seconds of items released at once: the items due go out together
+    /// when the last of them is due (at least one vector, at most what the
+    /// rings hold; 0: every vector on its own), so the block wakes once a
+    /// piece
+    #[param(default = DEFAULT_CHUNK, unit = "s", min = 0.0, max = MAX_CHUNK, settable)]
+    pub chunk: f64,
     /// items per GNU Radio vector: the rate counts vectors
     #[param(default = 1, min = 1, max = limits::MAX_VLEN)]
     pub vlen: usize,
@@ -42,6 +59,12 @@ impl ThrottleParams {
     /// Items (not vectors) per second.
     fn item_rate(&self) -> f64 {
         self.sample_rate * self.vlen as f64
+    }
+
+    /// Items (not vectors) of one piece: the whole vectors due in
+    /// `chunk`, at least one.
+    fn piece(&self) -> u64 {
+        piece_items(self.sample_rate, self.chunk, self.vlen as u64)
     }
 
     fn check(&self) -> Result<(), ParamError> {
@@ -60,7 +83,9 @@ impl ThrottleParams {
 }
 
 /// Passes items at most at `sample_rate · vlen` items per second, counted
-/// from the first call (or from the last change of the rate).
+/// from the first call (or from the last change of the rate), in pieces
+/// of `chunk` seconds: a piece goes out when its last item is due, so the
+/// stream is never ahead of the rate and at most a piece behind it.
 ///
 /// # Parameters
 /// [`ThrottleParams`]; `sample_rate` may change while the block runs.
@@ -68,8 +93,7 @@ pub struct Throttle<T: Item> {
     input: StreamInput<T>,
     output: StreamOutput<T>,
     params: ThrottleParams,
-    start: Option<Instant>,
-    passed: u64,
+    pacer: Pacer,
 }
 
 impl<T: Item> Throttle<T> {
@@ -93,8 +117,7 @@ impl<T: Item> Throttle<T> {
             input: StreamInput::new("in"),
             output: StreamOutput::new("out"),
             params,
-            start: None,
-            passed: 0,
+            pacer: Pacer::default(),
         })
     }
 }
@@ -109,35 +132,34 @@ impl<T: Item> Block for Throttle<T> {
     }
 
     fn params_changed(&mut self, name: &str) -> Result<(), BoxError> {
-        if name == "sample_rate" {
+        match name {
             // GNU Radio's set_sample_rate: the count starts again now.
-            self.start = None;
-            self.passed = 0;
+            "sample_rate" => self.pacer.restart(),
+            // The pieces to come have the new length.
+            "chunk" => self.pacer.forget_target(),
+            _ => {}
         }
         Ok(())
     }
 
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
         let rate = self.params.item_rate();
-        let start = *self.start.get_or_insert_with(Instant::now);
-        let allowed = (start.elapsed().as_secs_f64() * rate) as u64;
-        let budget = allowed.saturating_sub(self.passed) as usize;
         let i = self.input.slice();
         let o = self.output.slice();
         let available = i.len();
-        let n = available.min(o.len()).min(budget);
+        let room = available.min(o.len());
+        // A piece the rings cannot hold would never fill: at high rates
+        // the piece is what fits now.
+        let piece = self.params.piece().min(room.max(1) as u64);
+        let budget = self.pacer.budget(rate, piece);
+        let n = (room as u64).min(budget) as usize;
         rfgraph::copy_items(o, &i[..n]);
         self.input.consume(n);
         self.output.produce(n);
-        self.passed += n as u64;
-        if n < available && budget == n {
-            // Rate-limited: come back when the next item is due. The
-            // rate's range keeps the wait within what a timer holds.
-            let due = Duration::try_from_secs_f64((self.passed + 1) as f64 / rate)
-                .ok()
-                .and_then(|d| start.checked_add(d))
-                .unwrap_or_else(|| Instant::now() + Duration::from_secs(1));
-            io.call_again_at(due);
+        self.pacer.pass(n as u64);
+        if n < available && budget == n as u64 {
+            // Rate-limited: come back when the next piece is due.
+            self.pacer.wake_for_next_piece(rate, piece, io);
         }
         Ok(())
     }
@@ -155,11 +177,17 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
     )
     .doc(
         "Passes items from `in` to `out` at most at `sample_rate` items per second, \
-          measured from the first call; it asks the scheduler for a timer instead of \
-          sleeping. GNU Radio's `blocks_throttle`; with `vlen`, the rate counts vectors \
-          of `vlen` items, as GNU Radio's does. The rate lies between 10⁻⁶ and 10¹⁵ \
-          items per second and may change while the flowgraph runs: as GNU Radio's \
-          `set_sample_rate`, the count starts again from that moment.",
+          measured from the first call, in pieces of `chunk` seconds (1 ms by default; at \
+          least one item): a piece goes out when its last item is due, so the stream is \
+          never ahead of the rate and the block wakes once a piece, not once an item. It \
+          asks the scheduler for a timer instead of sleeping. GNU Radio's \
+          `blocks_throttle`; with `vlen`, the rate counts vectors of `vlen` items, as GNU \
+          Radio's does. The rate lies between 10⁻⁶ and \
+          10¹⁵ items per second and may change while the flowgraph runs: as GNU Radio's \
+          `set_sample_rate`, the count starts again from that moment. GNU Radio's \
+          throttle sleeps in its work until all it was offered is due and passes that, up \
+          to a whole buffer (a quarter second at 32 kS/s); here `chunk` sets that \
+          granularity.",
     )
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))

@@ -1,14 +1,15 @@
 //! `FileSource`: plays a raw recording, converting its samples on the fly.
 
 use super::{FileError, check_file_params, check_whole_items, stored_format};
+use crate::pace::{Pacer, piece_items};
 use crate::sample_format::{SampleCodec, SampleFormat, SampleItem};
+use crate::throttle::{DEFAULT_CHUNK, MAX_CHUNK};
 use rfgraph::params::ItemKind;
 use rfgraph::{Block, BoxError, ParamError, ParamSet, Pmt, Ports, StreamOutput, WorkIo};
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 /// Stored bytes converted per step: a read of this size and its output
 /// stay in L2 between the kernel's copy and the conversion.
@@ -44,6 +45,10 @@ pub struct FileSourceParams {
     /// pace the output in wall-clock time
     #[param(unit = "items/s", above = 0.0)]
     pub throttle: Option<f64>,
+    /// seconds of items the throttle releases at once, when the last of
+    /// them is due (at least one item; 0: every item on its own)
+    #[param(default = DEFAULT_CHUNK, unit = "s", min = 0.0, max = MAX_CHUNK)]
+    pub throttle_chunk: f64,
     /// tag the first item with this rate (`core:sample_rate`)
     #[param(unit = "Hz", above = 0.0)]
     pub sample_rate: Option<f64>,
@@ -69,6 +74,7 @@ impl FileSourceParams {
             repeat: false,
             scale: None,
             throttle: None,
+            throttle_chunk: DEFAULT_CHUNK,
             sample_rate: None,
             begin_tag: None,
             item: ItemKind::C32,
@@ -168,7 +174,8 @@ pub struct FileSource<T: SampleItem> {
     pos: u64,
     /// Stored items produced in total.
     sent: u64,
-    started: Option<Instant>,
+    /// The throttle's schedule.
+    pacer: Pacer,
     buf: Vec<u8>,
     /// The value of the next begin tag: passes repeated while it was set.
     passes: i64,
@@ -223,7 +230,7 @@ impl<T: SampleItem> FileSource<T> {
             opened: None,
             pos: 0,
             sent: 0,
-            started: None,
+            pacer: Pacer::default(),
             buf: Vec::new(),
             passes: 0,
         })
@@ -283,7 +290,8 @@ impl<T: SampleItem> FileSource<T> {
 
     /// Produces at most `items_per_second` stored items per second of wall
     /// clock, counted from the first call (as GNU Radio's throttle: a
-    /// long-run average, not a smooth pace).
+    /// long-run average, not a smooth pace), in pieces of
+    /// [`throttle_chunk`](Self::throttle_chunk) seconds.
     ///
     /// Errors: a rate that is not a positive finite number.
     pub fn throttle(self, items_per_second: f64) -> Result<Self, FileError> {
@@ -297,6 +305,16 @@ impl<T: SampleItem> FileSource<T> {
             });
         }
         self.adjusted(|p| p.throttle = Some(items_per_second))
+    }
+
+    /// Releases the throttled items in pieces of `seconds` (1 ms by
+    /// default): each piece goes out when its last item is due, so the
+    /// source wakes once a piece (at least one item; 0: every item on its
+    /// own).
+    ///
+    /// Errors: a length that is not from 0 to 1 s.
+    pub fn throttle_chunk(self, seconds: f64) -> Result<Self, FileError> {
+        self.adjusted(|p| p.throttle_chunk = seconds)
     }
 
     /// Attaches a `core:sample_rate` tag (`f64`, Hz) to the first item.
@@ -500,14 +518,16 @@ impl<T: SampleItem> Block for FileSource<T> {
         let out = self.output.slice();
         let mut n = ((out.len() / per) as u64).min(pass - self.pos);
         if let Some(rate) = self.params.throttle {
-            let start = *self.started.get_or_insert_with(Instant::now);
-            let allowed = (start.elapsed().as_secs_f64() * rate) as u64;
-            let budget = allowed.saturating_sub(self.sent);
-            if budget < n {
-                // Come back when the next item is due.
-                let due = Duration::from_secs_f64((self.sent + budget + 1) as f64 / rate);
-                io.call_again_at(start + due);
-                n = budget;
+            // At most what the output holds now: a larger piece would
+            // never fill at high rates.
+            let piece = piece_items(rate, self.params.throttle_chunk, 1).min(n.max(1));
+            let budget = self.pacer.budget(rate, piece);
+            let limited = budget < n;
+            n = n.min(budget);
+            self.pacer.pass(n);
+            if limited {
+                // Come back when the next piece is due.
+                self.pacer.wake_for_next_piece(rate, piece, io);
             }
         }
         if n == 0 {
@@ -596,7 +616,8 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
          GNU Radio's `blocks_file_source` (whose files are `cf32`/`f32` as stored, the \
          default here). Offsets and lengths count stored items. The file is opened \
          when the run starts, so a missing file fails the run before anything runs. \
-         `throttle` paces the output in wall-clock time; `sample_rate` tags the first \
+         `throttle` paces the output in wall-clock time, in pieces of `throttle_chunk` \
+         seconds (1 ms by default), each released when its last item is due; `sample_rate` tags the first \
          item with `core:sample_rate`. As GNU Radio's `open` and `set_begin_tag`, \
          `path`, `repeat` and `begin_tag` may change while it runs: a new file is \
          opened and checked at once and plays from `offset` from the next item on (a \

@@ -32,6 +32,7 @@
 //! | `io` | the files (made and read once), the graph (the file blocks open their files) | scheduler + `Flowgraph::run` | `tb.run()` |
 //! | `fm` | the recording (made once, read once), the receiver's graph | scheduler + `Flowgraph::run` | `tb.run()` |
 //! | `adsb` | the files (made and read once), the graph | scheduler + `Flowgraph::run` | – (dump1090: process start to exit) |
+//! | `pacing` | the graph (the file sink creates its file) | scheduler + `Flowgraph::run`; `cpu_seconds` over the same span | `tb.run()`, `resource.getrusage` around it |
 //! | `file` | the generated text | parse + build + scheduler + `start` + `stop` + `wait` | – |
 //! | `chain --fused`, `saxpy --fused` | nothing | spawn the threads, allocate the chunks, the loops, join | – |
 //! | `saxpy --bare` | nothing | allocate the ring and blocks, the round-robin loop | – |
@@ -56,6 +57,7 @@ mod io;
 mod latency;
 mod load;
 mod msg;
+mod pacing;
 mod peer;
 pub(crate) mod plot;
 mod record;
@@ -96,6 +98,8 @@ pub enum Experiment {
     Adsb(adsb::AdsbArgs),
     /// A generated N-block flowgraph file: parse, build, start, stop (`--blocks 1000`).
     File(file::FileArgs),
+    /// A throttled simulation (sig_source → low-pass → throttle → head → file): its CPU time.
+    Pacing(pacing::PacingArgs),
     /// Draws a figure from JSONL results (95 % confidence error bars).
     Plot(plot::PlotArgs),
     /// Runs the standard set (GNU Radio too when installed): JSONL, figures, table.
@@ -119,6 +123,7 @@ pub fn run(experiment: Experiment) -> anyhow::Result<()> {
         Experiment::Fm(args) => fm::run(&args),
         Experiment::Adsb(args) => adsb::run(&args),
         Experiment::File(args) => file::run(&args),
+        Experiment::Pacing(args) => pacing::run(&args),
         Experiment::Plot(args) => plot::run(&args),
         Experiment::Suite(args) => suite::run(&args),
         Experiment::Table(args) => suite::run_table(&args),

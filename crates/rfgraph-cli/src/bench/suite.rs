@@ -94,6 +94,8 @@ struct Plan {
     latency_rates: Vec<f64>,
     latency_stages: Vec<usize>,
     latency_bursts: usize,
+    /// Seconds of signal of the throttled `pacing` graph (its wall time).
+    pacing_seconds: f64,
 }
 
 impl Plan {
@@ -120,6 +122,7 @@ impl Plan {
                 latency_rates: vec![1e6, 20e6],
                 latency_stages: vec![1, 10, 40],
                 latency_bursts: 300,
+                pacing_seconds: 0.5,
             }
         } else {
             Self {
@@ -143,6 +146,7 @@ impl Plan {
                 latency_rates: vec![1e6, 20e6],
                 latency_stages: vec![1, 10, 20, 40],
                 latency_bursts: 2000,
+                pacing_seconds: 2.0,
             }
         }
     }
@@ -307,6 +311,16 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
         args.extend(p);
         list.gnuradio(format!("dsp {kernel}"), &args);
     }
+    // A throttled simulation: its CPU time, not its speed (the throttle
+    // sets the wall time), on every scheduler and GNU Radio.
+    let p = strings(&[&"--seconds", &plan.pacing_seconds]);
+    list.everywhere(
+        &format!("pacing {} s", plan.pacing_seconds),
+        "pacing",
+        &p,
+        false,
+        true,
+    );
     // Raw files: one job makes the files and runs every mode, GNU Radio's
     // topologies interleaved on the same files (see `bench/io.rs`).
     let mut io = strings(&[
@@ -434,7 +448,7 @@ fn row_key(r: &Value) -> String {
     }
     let keys = [
         "kernel", "taps", "pipes", "branches", "stages", "blocks", "cores", "items", "burst",
-        "workload", "amount", "mode", "size_kb", "stateful", "fill",
+        "workload", "amount", "mode", "size_kb", "stateful", "fill", "rate", "chunk",
     ];
     keys.iter()
         .filter_map(|k| {
@@ -452,6 +466,8 @@ fn rate_field(experiment: &str) -> &'static str {
         "accel" => "buffers_per_s",
         "io" => "bytes_per_s",
         "adsb" => "samples_per_s",
+        // Wall time is the throttle's: what differs is the CPU it takes.
+        "pacing" => "cpu_seconds",
         _ => "block_items_per_s",
     }
 }
@@ -484,7 +500,7 @@ pub fn table(records: &[Value]) -> String {
         String::new()
     } else {
         String::from(
-            "| experiment | parameters | runtime/scheduler | seconds (mean ± 95% CI) | rate (mean) | × GNU Radio (adsb: × dump1090) |\n|---|---|---|---|---|---|\n",
+            "| experiment | parameters | runtime/scheduler | seconds (mean ± 95% CI) | rate (mean; pacing: CPU seconds) | × GNU Radio (adsb: × dump1090) |\n|---|---|---|---|---|---|\n",
         )
     };
     for ((experiment, params), series) in &rows {
