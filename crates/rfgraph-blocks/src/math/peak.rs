@@ -10,7 +10,9 @@ use std::collections::VecDeque;
 /// The parameters of [`PeakDetector2`] (`peak_detector2`). All three may
 /// change while it runs, as GNU Radio's setters do: a new `threshold` or
 /// `look_ahead` abandons an open window, whose items are searched again
-/// from its first; a new `alpha` weighs the next item.
+/// from its first; a new `alpha` weighs the next item, and every item of
+/// an open window after the one that opened it (GNU Radio takes a
+/// window's items at once, so none of them was weighed yet there).
 #[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
 pub struct PeakDetector2Params {
     /// rise factor: an item above `avg · (1 + threshold)` opens a window
@@ -118,6 +120,26 @@ impl PeakDetector2 {
     }
 }
 
+impl PeakDetector2 {
+    /// A new `alpha` while a window is open: GNU Radio waits for the
+    /// whole window and weighs its items at once, after the one that
+    /// opened it, so those are weighed again here with the new `alpha`,
+    /// from the average right after the first. A closed window was
+    /// weighed whole before the change, there as here.
+    fn reweigh_window(&mut self) {
+        if self.window.len() <= 1 || self.closed.is_some() {
+            return;
+        }
+        self.avg = self.window_avg[0];
+        for &x in self.window[1..].iter().rev() {
+            self.replay.push_front(x);
+        }
+        self.window.truncate(1);
+        self.window_avg.truncate(1);
+        self.peak = 0;
+    }
+}
+
 impl Block for PeakDetector2 {
     fn ports(&mut self) -> Ports<'_> {
         Ports::new()
@@ -131,7 +153,9 @@ impl Block for PeakDetector2 {
     }
 
     fn params_changed(&mut self, name: &str) -> Result<(), BoxError> {
-        if name != "alpha" {
+        if name == "alpha" {
+            self.reweigh_window();
+        } else {
             self.abandon_window();
         }
         Ok(())
@@ -230,7 +254,7 @@ pub(crate) fn spec() -> BlockSpec {
         "Flags the largest item of a window opened by a rise above the running average.",
         |p| Ok(Box::new(PeakDetector2::new(p)?)),
     )
-    .doc("An item above `avg · (1 + threshold)` opens a window of `look_ahead` items; the first largest of them is flagged 1 on `out0`. `out1` (optional) is the running average. All three parameters may change while it runs (GNU Radio's setters): a new `threshold` or `look_ahead` abandons an open window and searches its items again; a new `alpha` weighs the next item.")
+    .doc("An item above `avg · (1 + threshold)` opens a window of `look_ahead` items; the first largest of them is flagged 1 on `out0`. `out1` (optional) is the running average. All three parameters may change while it runs (GNU Radio's setters): a new `threshold` or `look_ahead` abandons an open window and searches its items again; a new `alpha` weighs the next item, and the items of an open window after its first.")
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)))
     .output(PortSpec::new("out0", PortItem::Fixed(ItemKind::U8)))
     .output(
