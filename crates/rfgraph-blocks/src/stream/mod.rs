@@ -29,6 +29,7 @@ pub use rate::{
     KeepMInN, KeepMInNParams, KeepOneInN, KeepOneInNParams, MatrixInterleaver,
     MatrixInterleaverParams, Repeat, RepeatParams,
 };
+pub use regroup::{Groups, Regrouped};
 pub use selector::{Selector, SelectorParams};
 pub use skiphead::{SkipHead, SkipHeadParams};
 pub use tagging::{

@@ -4,7 +4,7 @@
 //! [`MatrixInterleaver`] (`matrix_interleaver`). Each moves its tags by
 //! its rate, from the last change on.
 
-use super::regroup::{Groups, Regroup};
+use super::regroup::{Groups, Regrouped};
 use crate::spec_util::{for_any_item, kind_of};
 use rfgraph::params::{ItemKind, ParamSet, limits};
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
@@ -51,6 +51,9 @@ impl KeepMInNParams {
 }
 
 impl<T: Item> Groups<T> for KeepMInNParams {
+    fn set_item(&mut self, kind: ItemKind) {
+        self.item = kind;
+    }
     fn group_in(&self) -> usize {
         self.n
     }
@@ -83,48 +86,7 @@ impl<T: Item> Groups<T> for KeepMInNParams {
 /// # let _ = keep;
 /// # Ok::<(), rfgraph::ParamError>(())
 /// ```
-pub struct KeepMInN<T: Item> {
-    input: StreamInput<T>,
-    output: StreamOutput<T>,
-    params: KeepMInNParams,
-    groups: Regroup<T>,
-}
-
-impl<T: Item> KeepMInN<T> {
-    /// The block `params` describe (the item type is `T`'s).
-    ///
-    /// Errors: `m` or `n` of 0, or `offset + m` above `n`.
-    pub fn new(mut params: KeepMInNParams) -> Result<Self, ParamError> {
-        params.item = kind_of::<T>().unwrap_or(params.item);
-        params.validate()?;
-        Ok(Self {
-            input: StreamInput::new("in"),
-            output: StreamOutput::new("out"),
-            params,
-            groups: Regroup::new(),
-        })
-    }
-}
-
-impl<T: Item> Block for KeepMInN<T> {
-    fn ports(&mut self) -> Ports<'_> {
-        Ports::new().input(&mut self.input).output(&mut self.output)
-    }
-
-    fn params(&mut self) -> Option<&mut dyn ParamSet> {
-        Some(&mut self.params)
-    }
-
-    fn tag_policy(&self) -> TagPolicy {
-        TagPolicy::Manual
-    }
-
-    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
-        self.groups
-            .work(&mut self.input, &mut self.output, &self.params, io);
-        Ok(())
-    }
-}
+pub type KeepMInN<T> = Regrouped<T, KeepMInNParams>;
 
 /// The parameters of [`KeepOneInN`] (`keep_one_in_n`).
 #[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
@@ -423,6 +385,9 @@ impl MatrixInterleaverParams {
 }
 
 impl<T: Item> Groups<T> for MatrixInterleaverParams {
+    fn set_item(&mut self, kind: ItemKind) {
+        self.item = kind;
+    }
     fn group_in(&self) -> usize {
         self.rows * self.cols * self.vlen
     }
@@ -470,48 +435,7 @@ impl<T: Item> Groups<T> for MatrixInterleaverParams {
 /// # let _ = block;
 /// # Ok::<(), rfgraph::ParamError>(())
 /// ```
-pub struct MatrixInterleaver<T: Item> {
-    input: StreamInput<T>,
-    output: StreamOutput<T>,
-    params: MatrixInterleaverParams,
-    groups: Regroup<T>,
-}
-
-impl<T: Item> MatrixInterleaver<T> {
-    /// The block `params` describe (the item type is `T`'s).
-    ///
-    /// Errors: a dimension of 0 or a matrix too large.
-    pub fn new(mut params: MatrixInterleaverParams) -> Result<Self, ParamError> {
-        params.item = kind_of::<T>().unwrap_or(params.item);
-        params.validate()?;
-        Ok(Self {
-            input: StreamInput::new("in"),
-            output: StreamOutput::new("out"),
-            params,
-            groups: Regroup::new(),
-        })
-    }
-}
-
-impl<T: Item> Block for MatrixInterleaver<T> {
-    fn ports(&mut self) -> Ports<'_> {
-        Ports::new().input(&mut self.input).output(&mut self.output)
-    }
-
-    fn params(&mut self) -> Option<&mut dyn ParamSet> {
-        Some(&mut self.params)
-    }
-
-    fn tag_policy(&self) -> TagPolicy {
-        TagPolicy::Manual
-    }
-
-    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
-        self.groups
-            .work(&mut self.input, &mut self.output, &self.params, io);
-        Ok(())
-    }
-}
+pub type MatrixInterleaver<T> = Regrouped<T, MatrixInterleaverParams>;
 
 /// A block of one input and one output of `T`.
 fn one_to_one(spec: BlockSpec) -> BlockSpec {

@@ -1,16 +1,21 @@
-//! [`Regroup`]: the state of a block that maps whole groups of input
-//! items to groups of output items ([`Groups`]) when both group sizes may
-//! change while it runs (GNU Radio's `keep_m_in_n::set_n`,
-//! `matrix_interleaver::set_rowsandcols`). It holds a partial input group
-//! and an output group that did not fit, so no group has to fit a ring
-//! buffer; tags move by the groups' rate. Owns the staging only, never
-//! the parameters.
+//! [`Regrouped`]: a block that maps whole groups of input items to
+//! groups of output items, as its parameters say ([`Groups`]), when both
+//! group sizes may change while it runs (GNU Radio's `keep_m_in_n::set_n`,
+//! `matrix_interleaver::set_rowsandcols`). Its staging, [`Regroup`], holds
+//! a partial input group and an output group that did not fit, so no
+//! group has to fit a ring buffer; tags move by the groups' rate.
 
-use rfgraph::{Item, StreamInput, StreamOutput, Tag, WorkIo};
+use crate::spec_util::kind_of;
+use rfgraph::params::{ItemKind, ParamSet};
+use rfgraph::{
+    Block, BoxError, Item, ParamError, Ports, StreamInput, StreamOutput, Tag, TagPolicy, WorkIo,
+};
 
-/// Whole groups of `group_in` input items to groups of `group_out` output
-/// items.
-pub(crate) trait Groups<T> {
+/// Parameters that say how whole groups of `group_in` input items map to
+/// groups of `group_out` output items.
+pub trait Groups<T>: ParamSet {
+    /// Sets the stream item type parameter (to `T`'s).
+    fn set_item(&mut self, kind: ItemKind);
     /// Input items per group (at least 1).
     fn group_in(&self) -> usize;
     /// Output items per group (at least 1).
@@ -19,9 +24,57 @@ pub(crate) trait Groups<T> {
     fn process(&self, input: &[T], output: &mut [T]);
 }
 
+/// One input and one output of `T`, mapping whole groups as `P` says;
+/// `P` may change while it runs (the items not yet in a whole group start
+/// the next group with the new values).
+pub struct Regrouped<T: Item, P> {
+    input: StreamInput<T>,
+    output: StreamOutput<T>,
+    params: P,
+    groups: Regroup<T>,
+}
+
+impl<T: Item, P: Groups<T>> Regrouped<T, P> {
+    /// The block `params` describe (the item type is `T`'s).
+    ///
+    /// Errors: a parameter out of its range, or groups that do not fit.
+    pub fn new(mut params: P) -> Result<Self, ParamError> {
+        if let Some(kind) = kind_of::<T>() {
+            params.set_item(kind);
+        }
+        params.validate()?;
+        Ok(Self {
+            input: StreamInput::new("in"),
+            output: StreamOutput::new("out"),
+            params,
+            groups: Regroup::new(),
+        })
+    }
+}
+
+impl<T: Item, P: Groups<T>> Block for Regrouped<T, P> {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().input(&mut self.input).output(&mut self.output)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn ParamSet> {
+        Some(&mut self.params)
+    }
+
+    fn tag_policy(&self) -> TagPolicy {
+        TagPolicy::Manual
+    }
+
+    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
+        self.groups
+            .work(&mut self.input, &mut self.output, &self.params, io);
+        Ok(())
+    }
+}
+
 /// Input items waiting for the rest of their group, and output items
 /// waiting for room.
-pub(crate) struct Regroup<T> {
+struct Regroup<T> {
     /// The start of a group whose end has not arrived.
     staged: Vec<T>,
     /// The tags on `staged` (absolute input indices).
@@ -53,7 +106,7 @@ fn tag_at<T: Item>(output: &StreamOutput<T>, at: u64, tag: &Tag) {
 
 impl<T: Item> Regroup<T> {
     /// Nothing staged or pending.
-    pub(crate) fn new() -> Self {
+    fn new() -> Self {
         Self {
             staged: Vec::new(),
             staged_tags: Vec::new(),
@@ -80,7 +133,7 @@ impl<T: Item> Regroup<T> {
     /// partial group is staged, a group without room is kept pending.
     /// While output is pending the block reports work in flight, so that
     /// it is not finished before writing it.
-    pub(crate) fn work(
+    fn work(
         &mut self,
         input: &mut StreamInput<T>,
         output: &mut StreamOutput<T>,

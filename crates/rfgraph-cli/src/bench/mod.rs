@@ -48,7 +48,6 @@ mod accel;
 mod adsb;
 mod bare;
 mod chain;
-mod cpu;
 mod dsp;
 mod file;
 mod fm;

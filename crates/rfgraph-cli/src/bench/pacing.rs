@@ -19,11 +19,11 @@
 //! the blocks a `.grc` of this graph would give, and its output checked:
 //! the file holds exactly `seconds · rate` items.
 
-use super::cpu::CpuTime;
 use super::setup::GraphOpts;
 use super::{Record, setup};
 use anyhow::{Context, bail};
 use clap::Args;
+use rfgraph::stats::CpuTime;
 use rfgraph_flowfile::build::{BuildOptions, build};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

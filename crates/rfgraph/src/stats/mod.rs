@@ -8,6 +8,9 @@
 //! so a call costs a few plain adds and touches no shared line. The parts:
 //! - `report`: [`BlockStats`], the snapshot a run reports;
 //! - `thread_usage`: [`ThreadUsage`], a thread's context switches;
+//! - `cpu_time`: [`CpuTime`], the whole process's CPU time (for
+//!   benchmarks);
+//! - `rusage`: the one reader of the kernel's counters both use;
 //! - `sampler`: which `work` calls get timed;
 //! - `tally`: the batch of `work` counters a runner keeps;
 //! - `cell`: the shared counters and the estimates made from them.
@@ -17,12 +20,15 @@
 //! thread or per snapshot.
 
 mod cell;
+mod cpu_time;
 mod report;
+mod rusage;
 mod sampler;
 mod tally;
 mod thread_usage;
 
 pub(crate) use cell::StatsCell;
+pub use cpu_time::CpuTime;
 pub use report::{BlockStats, HISTOGRAM_BUCKETS};
 pub(crate) use sampler::TimingSampler;
 pub use sampler::{ALWAYS_TIMED_CALLS, MAX_TIMING_PERIOD, TIMING_PERIOD};

@@ -16,16 +16,10 @@ pub struct ThreadUsage {
 impl ThreadUsage {
     /// The calling thread's counts so far (`getrusage(RUSAGE_THREAD)`).
     pub fn current() -> Self {
-        // SAFETY: rusage is plain data; getrusage writes it fully on success.
-        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: valid pointer to a rusage.
-        if unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut ru) } != 0 {
-            return Self::default();
-        }
-        Self {
+        super::rusage::rusage(libc::RUSAGE_THREAD).map_or_else(Self::default, |ru| Self {
             voluntary: ru.ru_nvcsw as u64,
             involuntary: ru.ru_nivcsw as u64,
-        }
+        })
     }
 
     /// Counts since `earlier`.

@@ -18,7 +18,6 @@ mod duration;
 mod percentiles;
 pub mod table;
 
-use super::cpu::CpuTime;
 use super::setup::GraphOpts;
 use super::{Record, peer, setup};
 use crate::console::errln;
@@ -28,6 +27,7 @@ use duration::parse_duration;
 use percentiles::Percentiles;
 use rfgraph::Flowgraph;
 use rfgraph::scheduler::SCHEDULERS;
+use rfgraph::stats::CpuTime;
 use rfgraph_blocks::Copy;
 use rfgraph_blocks::timing::{LatencySink, PacedSource, Pacing};
 use serde_json::Value;

@@ -1,6 +1,6 @@
 //! [`CpuTime`]: the CPU time the whole process used (every thread, user
 //! and system), read with `getrusage(RUSAGE_SELF)`, so that an experiment
-//! can report what its run cost besides how long it took.
+//! (a benchmark) can report what its run cost besides how long it took.
 
 use std::time::Duration;
 
@@ -21,18 +21,10 @@ impl CpuTime {
     /// The process's CPU time so far (zero if the call fails, which it
     /// does not for `RUSAGE_SELF`).
     pub fn now() -> Self {
-        // SAFETY: `rusage` is plain data (integers and timevals), for which
-        // all zero bytes is a valid value.
-        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: `ru` is a valid, writable `rusage` for the whole call;
-        // getrusage writes only into it.
-        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) } != 0 {
-            return Self::default();
-        }
-        Self {
+        super::rusage::rusage(libc::RUSAGE_SELF).map_or_else(Self::default, |ru| Self {
             user: duration(ru.ru_utime),
             system: duration(ru.ru_stime),
-        }
+        })
     }
 
     /// The CPU time used since `earlier`.
