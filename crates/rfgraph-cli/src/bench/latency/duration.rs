@@ -44,4 +44,21 @@ mod tests {
         assert!(parse_duration("1h").is_err());
         assert!(parse_duration("ms").is_err());
     }
+
+    proptest::proptest! {
+        /// Any text is a duration or an error, never a panic; a positive
+        /// number with a unit comes back as that many units.
+        #[test]
+        fn any_text_parses_or_is_refused(text in "\\PC{0,16}") {
+            let _ = parse_duration(&text);
+        }
+
+        #[test]
+        fn numbers_with_units_round_trip(us in 1u64..10_000_000_000, unit in 0usize..4) {
+            let (suffix, per_us) = [("us", 1.0), ("ms", 1e-3), ("s", 1e-6), ("ns", 1e3)][unit];
+            let text = format!("{}{suffix}", us as f64 * per_us);
+            let d = parse_duration(&text).unwrap();
+            proptest::prop_assert!((d.as_secs_f64() * 1e6 - us as f64).abs() <= 1e-3 * us as f64);
+        }
+    }
 }
