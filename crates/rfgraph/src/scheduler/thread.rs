@@ -467,7 +467,14 @@ mod tests {
             let src = fg.add(Source::new(100_000));
             let probe = fg.add(SlackProbe(StreamInput::new("in"), seen.clone()));
             fg.connect(src, "out", probe, "in").unwrap();
-            fg.run(scheduler).unwrap();
+            let (tx, rx) = channel();
+            std::thread::spawn(move || {
+                let _ = tx.send(fg.run(scheduler).map(|_| ()));
+            });
+            // A bound on liveness, not on speed.
+            rx.recv_timeout(Duration::from_secs(120))
+                .expect("the run hung")
+                .unwrap();
             let want = if cfg!(target_os = "linux") { 3_000 } else { 0 };
             assert_eq!(seen.load(Ordering::Relaxed), want, "{name}");
         }
