@@ -167,6 +167,8 @@ import threading
 import time
 from typing import Callable, TextIO
 
+import numpy
+
 try:
     import pmt
     from gnuradio import analog, blocks, fft, filter as gr_filter, gr, pdu
@@ -256,12 +258,13 @@ class Timing:
 
 
 def timed_run(tb: gr.top_block, timeout_s: float, what: str,
-              max_noutput_items: int | None = None) -> Timing:
+              max_noutput_items: int | None = None, meanwhile=None) -> Timing:
     """Run ``tb`` to completion under a watchdog, timing ``tb.run()``.
 
     ``top_block.run`` is ``start`` then ``wait`` in GNU Radio 3.10's
     Python; calling them here times exactly that span and also its
-    ``start`` part.
+    ``start`` part. ``meanwhile(start)``, if given, runs between the two
+    (it gets the ``perf_counter`` instant the run started).
     """
     with Watchdog(tb, timeout_s, what) as dog:
         start = time.perf_counter()
@@ -270,6 +273,8 @@ def timed_run(tb: gr.top_block, timeout_s: float, what: str,
         else:
             tb.start(max_noutput_items)
         started = time.perf_counter()
+        if meanwhile is not None:
+            meanwhile(start)
         tb.wait()
         end = time.perf_counter()
     if dog.fired:
@@ -810,6 +815,24 @@ def process_cpu() -> tuple[float, float]:
     return ru.ru_utime, ru.ru_stime
 
 
+RETUNED_HZ = 3000.0
+"""The pacing graph's source is retuned from 1 kHz to this halfway through."""
+
+
+def reaction_seconds(samples, rate: float, changed_at: float):
+    """How long a retune took to reach the file: the release time of the
+    first sample at the new frequency (its index over the rate, the
+    throttle counting from the start) minus when the change was made.
+    The filter's first 50 ms (its start-up transient) are skipped.
+    ``None`` when no sample shows it."""
+    skip = int(rate * 0.05)
+    steps = numpy.angle(samples[skip + 1:] * numpy.conj(samples[skip:-1])) * rate / (2 * numpy.pi)
+    past = numpy.nonzero(numpy.abs(steps) > (1000.0 + RETUNED_HZ) / 2)[0]
+    if len(past) == 0:
+        return None
+    return float(skip + past[0] + 1) / rate - changed_at
+
+
 def run_pacing(args: argparse.Namespace, emit: Emit) -> None:
     """The throttled simulation graph (see the module docstring)."""
     items = int(round(args.seconds * args.rate))
@@ -829,12 +852,22 @@ def run_pacing(args: argparse.Namespace, emit: Emit) -> None:
         sink = blocks.file_sink(size, path, False)
         sink.set_unbuffered(False)
         tb.connect(src, lpf, thr, head, sink)
+        changed = []
+
+        def retune(start: float) -> None:
+            # Halfway through the signal, as rfgraph's side does.
+            time.sleep(max(0.0, start + args.seconds / 2 - time.perf_counter()))
+            src.set_frequency(RETUNED_HZ)
+            changed.append(time.perf_counter() - start)
+
         user0, sys0 = process_cpu()
-        timing = timed_run(tb, args.timeout, f"pacing run {run}")
+        timing = timed_run(tb, args.timeout, f"pacing run {run}", meanwhile=retune)
         user1, sys1 = process_cpu()
         sink.close()
         written = os.path.getsize(path)
+        samples = numpy.fromfile(path, dtype=numpy.complex64)
         os.remove(path)
+        reaction = reaction_seconds(samples, args.rate, changed[0])
         if written != items * size:
             raise BenchError(f"pacing: file_sink wrote {written} bytes, expected "
                              f"{items * size}")
@@ -852,13 +885,15 @@ def run_pacing(args: argparse.Namespace, emit: Emit) -> None:
             "cpu_system_seconds": system,
             "cpu_share": cpu / seconds,
             "throttle_work_calls": None,
+            "reaction_seconds": reaction,
             "lpf_taps": len(taps),
             "items_per_s": items / seconds,
             "block_items_per_s": 5 * items / seconds,
         })
         emit(rec)
         log(f"pacing run {run}: {items} items at {args.rate:g} /s: {seconds:.3f} s wall, "
-            f"{cpu * 1e3:.1f} ms CPU ({100 * cpu / seconds:.1f} % of a core)")
+            f"{cpu * 1e3:.1f} ms CPU ({100 * cpu / seconds:.1f} % of a core), "
+            f"retune reached the file after {reaction} s")
         del tb
 
 

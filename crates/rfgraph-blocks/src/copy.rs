@@ -73,6 +73,10 @@ impl<T: Item> Block for Copy<T> {
         Some(&mut self.params)
     }
 
+    fn idle_when_drained(&self) -> bool {
+        true
+    }
+
     #[inline]
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
         if !self.params.enabled {

@@ -131,6 +131,10 @@ impl<T: Item> Block for Throttle<T> {
         Some(&mut self.params)
     }
 
+    fn paced_rate(&self) -> Option<f64> {
+        Some(self.params.item_rate())
+    }
+
     fn params_changed(&mut self, name: &str) -> Result<(), BoxError> {
         match name {
             // GNU Radio's set_sample_rate: the count starts again now.

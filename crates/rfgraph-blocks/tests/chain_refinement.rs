@@ -56,6 +56,7 @@ fn expensive_neighbours_are_split_and_every_item_arrives() {
             warmup: Duration::from_millis(5),
             window: Duration::from_millis(20),
             min_gain: 0.1,
+            ..Refine::default()
         })
         .refine_with_costs([(heavy_a.0, 1000.0), (heavy_b.0, 1000.0)]);
     let running = fg.start(scheduler.clone()).expect("start");

@@ -13,6 +13,8 @@
 //!   location of every item.
 //! - [`toml`]: flowgraph files (`format = 1`).
 //! - `grc`: GNU Radio Companion import.
+//! - [`duration`]: durations such as `2ms`, in files and on the command
+//!   line.
 //! - [`build`]: a document into a flowgraph, each block built from its
 //!   declared parameters, with errors placed at the file's line.
 //!
@@ -23,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub mod build;
+pub mod duration;
 pub mod expr;
 pub mod grc;
 pub mod model;

@@ -247,6 +247,10 @@ impl Block for SdrSink {
         self.counters.for_stats(false)
     }
 
+    fn paced_rate(&self) -> Option<f64> {
+        Some(self.channel.sample_rate())
+    }
+
     fn is_blocking(&self) -> bool {
         true
     }

@@ -318,6 +318,10 @@ impl Block for SdrSource {
         TagPolicy::Manual
     }
 
+    fn paced_rate(&self) -> Option<f64> {
+        Some(self.channel.sample_rate())
+    }
+
     fn is_blocking(&self) -> bool {
         true
     }

@@ -72,6 +72,7 @@ pub use buffer::MemoryDomain;
 pub use error::{
     BoxError, GraphError, HandleError, ParamError, RunError, Stall, StalledBlock, StreamWait,
 };
+pub use flowgraph::latency::LatencyReport;
 pub use flowgraph::{BlockId, Finished, Flowgraph, FlowgraphHandle, Running};
 pub use item::{Item, ItemType};
 pub use params::{ParamChoice, ParamSet, ParamType, ParamValue, PmtTypeError};

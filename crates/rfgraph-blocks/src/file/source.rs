@@ -491,6 +491,10 @@ impl<T: SampleItem> Block for FileSource<T> {
         true
     }
 
+    fn paced_rate(&self) -> Option<f64> {
+        self.params.throttle
+    }
+
     /// Opens the file, or checks it again when it is open already: it may
     /// have changed since the constructor.
     fn init(&mut self) -> Result<(), BoxError> {

@@ -41,6 +41,7 @@ pub struct LatencySink {
     received: u64,
     first: Vec<Instant>,
     last: Vec<Instant>,
+    largest_batch: usize,
 }
 
 impl LatencySink {
@@ -53,6 +54,7 @@ impl LatencySink {
             received: 0,
             first: Vec::with_capacity(bursts),
             last: Vec::with_capacity(bursts),
+            largest_batch: 0,
         }
     }
 
@@ -66,6 +68,12 @@ impl LatencySink {
         &self.first
     }
 
+    /// The most items one call saw at once: the batch the runtime hands
+    /// this sink (a latency budget caps it).
+    pub fn largest_batch(&self) -> usize {
+        self.largest_batch
+    }
+
     /// When each complete burst's last item arrived, burst 0 first.
     pub fn last_arrivals(&self) -> &[Instant] {
         &self.last
@@ -77,6 +85,10 @@ impl Block for LatencySink {
         Ports::new().input(&mut self.input)
     }
 
+    fn idle_when_drained(&self) -> bool {
+        true
+    }
+
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
         let now = Instant::now();
         let i = self.input.slice();
@@ -84,6 +96,7 @@ impl Block for LatencySink {
         if n == 0 {
             return Ok(());
         }
+        self.largest_batch = self.largest_batch.max(i.len());
         let base = self.received;
         if let Some((j, &got)) = i
             .iter()

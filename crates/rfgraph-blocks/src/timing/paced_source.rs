@@ -60,6 +60,7 @@ pub struct PacedSource {
     start: Option<Instant>,
     written: u64,
     lateness: Vec<Duration>,
+    largest_room: usize,
 }
 
 impl PacedSource {
@@ -74,7 +75,15 @@ impl PacedSource {
             start: None,
             written: 0,
             lateness: Vec::with_capacity(pacing.bursts),
+            largest_room: 0,
         }
+    }
+
+    /// The most free items one call saw on the output: how far the
+    /// runtime lets the source run ahead of its reader (a latency budget
+    /// caps it below the ring).
+    pub fn largest_room(&self) -> usize {
+        self.largest_room
     }
 
     /// The schedule.
@@ -117,6 +126,10 @@ impl Block for PacedSource {
         Ports::new().output(&mut self.output)
     }
 
+    fn paced_rate(&self) -> Option<f64> {
+        Some(self.pacing.burst as f64 / self.pacing.period.as_secs_f64().max(1e-9))
+    }
+
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
         let now = Instant::now();
         let start = *self.start.get_or_insert(now);
@@ -124,6 +137,7 @@ impl Block for PacedSource {
         let burst = self.pacing.burst as u64;
         let due_items = self.due_items(start, now);
         let o = self.output.slice();
+        self.largest_room = self.largest_room.max(o.len());
         let n = (due_items.saturating_sub(self.written)).min(o.len() as u64) as usize;
         for (j, slot) in o[..n].iter_mut().enumerate() {
             *slot = (self.written + j as u64) as u32;

@@ -15,6 +15,15 @@
 //! Radio's side (`gr_bench.py pacing`, `resource.getrusage` around
 //! `tb.run()`) has no work-call counter and reports `null`.
 //!
+//! Halfway through the signal the source is retuned from 1 kHz to
+//! [`RETUNED_HZ`], as a user moving a slider would, and
+//! `reaction_seconds` says how long that took to reach the file: the
+//! release time of the first sample at the new frequency (its index over
+//! the rate, the throttle counting from the start) minus when the change
+//! was posted. Everything queued between the source and the throttle is
+//! stale by then, so this is the delay a user feels; GNU Radio's side
+//! measures it the same way (`src.set_frequency`).
+//!
 //! The graph is built from flowgraph text through the standard registry,
 //! the blocks a `.grc` of this graph would give, and its output checked:
 //! the file holds exactly `seconds · rate` items.
@@ -27,6 +36,30 @@ use rfgraph::stats::CpuTime;
 use rfgraph_flowfile::build::{BuildOptions, build};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// The source's frequency after the retune, Hz (1 kHz before).
+pub const RETUNED_HZ: f64 = 3000.0;
+
+/// How long the retune posted at `changed_at` (seconds since the start)
+/// took to reach `samples` (see the module doc); the filter's first 50 ms,
+/// its start-up transient, are skipped. `None` when no sample shows it.
+pub fn reaction_seconds(
+    samples: &[num_complex::Complex32],
+    rate: f64,
+    changed_at: f64,
+) -> Option<f64> {
+    let skip = (rate * 0.05) as usize;
+    let threshold = (1000.0 + RETUNED_HZ) / 2.0;
+    samples
+        .windows(2)
+        .enumerate()
+        .skip(skip)
+        .find(|(_, w)| {
+            let step = (w[1] * w[0].conj()).arg() as f64 * rate / std::f64::consts::TAU;
+            step.abs() > threshold
+        })
+        .map(|(k, _)| (k + 1) as f64 / rate - changed_at)
+}
 
 /// Options of `rfgraph bench pacing`.
 #[derive(Args, Debug, Clone)]
@@ -132,17 +165,40 @@ pub fn run(args: &PacingArgs) -> anyhow::Result<()> {
             fg.set_buffer_bytes(bytes);
         }
         let before = CpuTime::now();
-        let result = setup::run_timed(
+        let what = format!("pacing run {run}");
+        let (start, running) = setup::start_timed(
             fg,
             || setup::scheduler(&args.run.scheduler, None, &[], args.run.explain),
-            &format!("pacing run {run}"),
+            &what,
+        )?;
+        let handle = running.handle();
+        let src = handle
+            .block_id("src")
+            .context("the pacing graph has no block `src`")?;
+        std::thread::sleep(
+            (start + std::time::Duration::from_secs_f64(args.seconds / 2.0))
+                .saturating_duration_since(std::time::Instant::now()),
         );
+        let posted = handle.post(src, "frequency", rfgraph::Pmt::F64(RETUNED_HZ));
+        let changed_at = start.elapsed().as_secs_f64();
+        let result = setup::wait_timed(running, start, &what);
         let used = CpuTime::now().since(before);
         let (done, span) = result?;
-        let written = std::fs::metadata(&path)
-            .with_context(|| format!("reading {}", path.display()))?
-            .len();
+        // A graph that finished before the retune could not take it.
+        let reacted = posted.is_ok();
+        let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
         let _ = std::fs::remove_file(&path);
+        let written = bytes.len() as u64;
+        let samples: Vec<num_complex::Complex32> = bytes
+            .chunks_exact(8)
+            .map(|c| {
+                let f = |b: &[u8]| f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                num_complex::Complex32::new(f(&c[..4]), f(&c[4..]))
+            })
+            .collect();
+        let reaction = reacted
+            .then(|| reaction_seconds(&samples, args.rate, changed_at))
+            .flatten();
         if written != items * 8 {
             bail!(
                 "the file sink wrote {written} bytes, expected {} ({items} items)",
@@ -175,18 +231,24 @@ pub fn run(args: &PacingArgs) -> anyhow::Result<()> {
             .field("cpu_system_seconds", sys)
             .field("cpu_share", cpu / span.seconds)
             .field("throttle_work_calls", throttle_calls)
+            .field(
+                "reaction_seconds",
+                reaction.map_or(serde_json::Value::Null, Into::into),
+            )
             .field("work_calls", serde_json::Value::Object(calls))
             .field("items_per_s", items as f64 / span.seconds)
             .field("block_items_per_s", 5.0 * items as f64 / span.seconds);
         record.print();
         crate::console::errln!(
             "pacing [{}] run {run}: {items} items at {} /s: {:.3} s wall, {:.1} ms CPU \
-             ({:.1} % of a core), throttle work calls {throttle_calls}",
+             ({:.1} % of a core), throttle work calls {throttle_calls}, retune reached the \
+             file after {}",
             args.run.scheduler,
             args.rate,
             span.seconds,
             cpu * 1e3,
-            100.0 * cpu / span.seconds
+            100.0 * cpu / span.seconds,
+            reaction.map_or("(no retune seen)".to_string(), |r| format!("{r:.3} s"))
         );
         if args.run.stats {
             setup::print_block_stats(&done, "pacing", &args.run.scheduler, run);

@@ -390,6 +390,25 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
             list.everywhere(&label, "latency", &p, false, true);
         }
     }
+    // A light graph under a 2 ms latency budget: its p99 against the
+    // budget, on every scheduler.
+    let p = strings(&[
+        &"--rate",
+        &1e6,
+        &"--stages",
+        &10,
+        &"--bursts",
+        &plan.latency_bursts,
+        &"--max-latency",
+        &"2ms",
+    ]);
+    list.everywhere(
+        "latency 1 MS/s N=10 budget 2ms",
+        "latency",
+        &p,
+        false,
+        false,
+    );
     for &amount in &plan.load_amounts {
         for mode in ["intra", "inter"] {
             let p = strings(&[

@@ -32,6 +32,12 @@ pub struct FileArgs {
     /// file).
     #[arg(long)]
     pub cores: Option<usize>,
+    /// The latency budget (`2ms`, `500us`; overrides the file's
+    /// `[scheduler] max_latency`): queues near paced blocks (throttles,
+    /// devices) are capped so that an item takes at most this long from
+    /// its clock to the sink; the run says where it could not hold.
+    #[arg(long, value_parser = rfgraph_flowfile::duration::parse_duration)]
+    pub max_latency: Option<std::time::Duration>,
 }
 
 impl FileArgs {
@@ -43,6 +49,7 @@ impl FileArgs {
         let mut options = BuildOptions {
             scheduler: self.scheduler.clone(),
             cores: self.cores,
+            max_latency: self.max_latency,
             dry_run,
             ..BuildOptions::default()
         };

@@ -166,8 +166,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         if consumed.is_empty() { "" } else { ": " },
         consumed.join(", ")
     );
+    let latency = finished.latency();
+    if latency.exceeded() {
+        errln!("rfgraph: the latency budget was exceeded\n{latency}");
+    }
     if args.stats {
         out!("{}", stats_table(finished.stats(), finished.run_time()));
+        if latency.budget.is_some() {
+            out!("{latency}");
+        }
     }
     Ok(())
 }

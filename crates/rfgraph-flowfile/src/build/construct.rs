@@ -144,6 +144,9 @@ pub(crate) fn construct(
     }
     let mut notices = flat.notices.clone();
     let mut fg = Flowgraph::new();
+    if let Some(budget) = options.max_latency.or(doc.scheduler.max_latency) {
+        fg.set_max_latency(budget);
+    }
     let mut blocks = Vec::with_capacity(flat.blocks.len());
     let mut pins = Vec::new();
     for b in &flat.blocks {

@@ -43,6 +43,8 @@ pub struct BuildOptions {
     pub scheduler: Option<String>,
     /// `--cores`: overrides the file's `[scheduler] cores`.
     pub cores: Option<usize>,
+    /// `--max-latency`: overrides the file's `[scheduler] max_latency`.
+    pub max_latency: Option<std::time::Duration>,
     /// Checks everything that can be checked without constructing a
     /// block (constructors open files and devices: a file sink creates
     /// its file): the returned [`Built::flowgraph`] is empty and ports

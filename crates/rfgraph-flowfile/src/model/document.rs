@@ -202,6 +202,9 @@ pub struct SchedulerConfig {
     pub cores: Option<usize>,
     /// Default buffer size in items.
     pub buffer_size: Option<usize>,
+    /// The latency budget (`max_latency = "2ms"`; see
+    /// `rfgraph::Flowgraph::set_max_latency`).
+    pub max_latency: Option<std::time::Duration>,
     /// Where the section is.
     pub at: Location,
 }
@@ -213,6 +216,7 @@ impl SchedulerConfig {
             name: None,
             cores: None,
             buffer_size: None,
+            max_latency: None,
             at,
         }
     }

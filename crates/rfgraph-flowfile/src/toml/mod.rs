@@ -28,6 +28,7 @@
 //! name = "chain"                 # tpb, single, pool or chain
 //! cores = 2
 //! buffer_size = 16384
+//! max_latency = "2ms"            # latency budget (see Flowgraph::set_max_latency)
 //!
 //! [inputs]                       # a hierarchical block's ports
 //! in = "lpf.in"

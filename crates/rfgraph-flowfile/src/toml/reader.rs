@@ -529,7 +529,7 @@ fn scheduler(ctx: &Ctx, item: &Item, doc: &mut Document) -> R<()> {
     let t = table(ctx, item, "scheduler")?;
     ctx.only(
         t,
-        &["name", "cores", "buffer_size"],
+        &["name", "cores", "buffer_size", "max_latency"],
         "scheduler",
         item.span(),
     )?;
@@ -552,6 +552,18 @@ fn scheduler(ctx: &Ctx, item: &Item, doc: &mut Document) -> R<()> {
     }
     if let Some(b) = t.get("buffer_size") {
         doc.scheduler.buffer_size = Some(count(ctx, b, "scheduler.buffer_size", 1)?);
+    }
+    if let Some(m) = t.get("max_latency") {
+        let text = m.as_str().ok_or_else(|| {
+            ctx.err(
+                m.span(),
+                "scheduler.max_latency",
+                "expected a duration as a string (\"2ms\", \"500us\")",
+            )
+        })?;
+        let budget = crate::duration::parse_duration(text)
+            .map_err(|e| ctx.err(m.span(), "scheduler.max_latency", e))?;
+        doc.scheduler.max_latency = Some(budget);
     }
     Ok(())
 }

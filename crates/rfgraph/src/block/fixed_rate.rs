@@ -139,6 +139,10 @@ impl<K: FixedRateKernel> Block for FixedRateBlock<K> {
         self.kernel.params_changed(name)
     }
 
+    fn idle_when_drained(&self) -> bool {
+        true
+    }
+
     #[inline]
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
         if let Some(data) = self.input.slice_in_place() {

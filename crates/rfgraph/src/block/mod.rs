@@ -182,6 +182,28 @@ pub trait Block: Any + Send {
         TagPolicy::ONE_TO_ONE
     }
 
+    /// True when the block never holds work back: once a call has taken
+    /// every item its inputs offered (or fewer are left than an input's
+    /// `min_items`), it has nothing to do until new items arrive. A
+    /// scheduler that parks a thread per block then waits for input right
+    /// after such a call instead of calling `work` once more to find it
+    /// idle: one wake-up and one call per item hop. A block that keeps
+    /// items of its own to emit later (a burst it releases over several
+    /// calls, a timer) must say false, the default.
+    fn idle_when_drained(&self) -> bool {
+        false
+    }
+
+    /// For a block that moves its stream at a clock's pace (a throttle, a
+    /// device, a paced source): the items per second it moves. The runtime
+    /// sizes the queues near it from this so that the flowgraph's latency
+    /// budget holds (see
+    /// [`Flowgraph::set_max_latency`](crate::Flowgraph::set_max_latency));
+    /// read once, when the flowgraph is built.
+    fn paced_rate(&self) -> Option<f64> {
+        None
+    }
+
     /// True for blocks whose `work` may block on I/O (files, sockets,
     /// devices): every scheduler gives them a thread of their own.
     fn is_blocking(&self) -> bool {

@@ -149,6 +149,11 @@ pub trait EdgeBuffer: Any + Send + Sync + sealed::Sealed {
     /// ring sized for slack still moves cache-sized chunks. Defaults to the
     /// capacity.
     fn limit_chunk(&self, _items: usize) {}
+    /// Caps the items the writer may have ahead of the slowest reader at
+    /// `items` (at least 1, at most the capacity), so that a latency
+    /// budget bounds how long an item can queue on the edge however large
+    /// the ring. Defaults to the capacity.
+    fn limit_fill(&self, _items: usize) {}
     /// Adds a tag at an absolute index.
     fn add_tag(&self, tag: Tag);
     /// Reader `reader`'s consumption staged by its port but not yet published.

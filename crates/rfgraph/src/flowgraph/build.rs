@@ -34,6 +34,8 @@ pub(crate) struct Parts {
     pub(crate) control: Arc<RunControl>,
     pub(crate) entries: Vec<HandleEntry>,
     pub(crate) watch: StallWatch,
+    /// The caps the latency budget set (timers are added at the end).
+    pub(crate) latency: super::latency::LatencyReport,
 }
 
 fn find(parent: &mut [usize], x: usize) -> usize {
@@ -176,6 +178,25 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
         let root = in_place::owner(&reuses, g);
         sizes[root] = sizes[root].max(sizes[g]);
     }
+    // The latency budget's caps: never below what the edge's blocks need
+    // to move, and for a ring reused in place, what its chain keeps.
+    let floors: Vec<usize> = (0..by_output.len())
+        .map(|g| {
+            let chain = (kept[g] > 0).then(|| minimums[g].writer + kept[g]);
+            minimums[g].floor().max(chain.unwrap_or(0))
+        })
+        .collect();
+    let budget = super::budget::plan(&mut fg, &by_output, &reuses, &floors);
+    let mut latency = super::latency::LatencyReport {
+        budget: budget
+            .fill
+            .iter()
+            .any(Option::is_some)
+            .then(|| fg.max_latency.unwrap_or(super::budget::PACED_DEFAULT)),
+        set: fg.max_latency.is_some(),
+        short_shares: budget.notes.clone(),
+        ..Default::default()
+    };
     let depths = in_place::depths(&reuses);
     let mut order: Vec<usize> = (0..by_output.len()).collect();
     order.sort_by_key(|&g| depths[g]);
@@ -238,6 +259,23 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
         if let (Some(bytes), true) = (chunk_bytes[g], host) {
             let minimums = &minimums[g];
             edge.limit_chunk((bytes / minimums.item_size).max(minimums.floor()));
+        }
+        if let Some(fill) = budget.fill[g] {
+            edge.limit_fill(fill);
+            let words = edge.control_words();
+            edge.limit_chunk(words.chunk_items().min(fill));
+            if words.fill_items() < words.capacity() {
+                let port = fg.blocks[src].block.ports().outputs[src_port]
+                    .name()
+                    .to_string();
+                latency.edges.push(super::latency::EdgeCap {
+                    writer: src_name.clone(),
+                    port,
+                    capacity: words.capacity(),
+                    fill: words.fill_items(),
+                    batch: words.chunk_items(),
+                });
+            }
         }
         let frees_space_of = reuses[g].map(|_| by_output[in_place::owner(&reuses, g)].0.0);
         let (writer_min_items, src_port_name) = {
@@ -393,6 +431,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
             control.clone(),
             stats.clone(),
         );
+        runner.timer_budget = fg.max_latency;
         if let Some(g) = &group_of[b] {
             inboxes[b].join_group(g.clone());
             // Edges between driven blocks stay inside one group.
@@ -433,5 +472,6 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
         control,
         entries,
         watch: StallWatch { blocks: watched },
+        latency,
     })
 }

@@ -6,8 +6,10 @@
 //! description into runnable parts in [`build`], and the running/finished
 //! states in [`run`].
 
+pub mod budget;
 pub mod build;
 pub(crate) mod in_place;
+pub mod latency;
 pub mod run;
 pub(crate) mod stall;
 pub(crate) mod transfers;
@@ -92,6 +94,8 @@ pub struct Flowgraph {
     pub(crate) buffer_bytes_set: bool,
     /// The scheduler's chunk size: no port sees more bytes at once.
     pub(crate) chunk_bytes: Option<usize>,
+    /// The latency budget (see [`set_max_latency`](Self::set_max_latency)).
+    pub(crate) max_latency: Option<std::time::Duration>,
 }
 
 impl Default for Flowgraph {
@@ -127,7 +131,20 @@ impl Flowgraph {
             buffer_bytes: DEFAULT_BUFFER_BYTES,
             buffer_bytes_set: false,
             chunk_bytes: None,
+            max_latency: None,
         }
+    }
+
+    /// Sets the latency budget: how long an item may take from the clock
+    /// that paces it (a device's burst, a throttle) to the end of the
+    /// flowgraph. Every scheduler then caps how many items queue on each
+    /// edge near a paced block ([`Block::paced_rate`]) and how many a port
+    /// sees at once, so that a burst flows through in small pieces; the
+    /// run reports where the budget could not hold ([`Finished::latency`]).
+    /// Without one, a paced flowgraph gets [`budget::PACED_DEFAULT`]. See
+    /// the [`budget`] module for how it is shared out.
+    pub fn set_max_latency(&mut self, budget: std::time::Duration) {
+        self.max_latency = Some(budget.max(std::time::Duration::from_nanos(1)));
     }
 
     /// Sets the minimum ring size of edges without their own size (see
@@ -405,6 +422,7 @@ impl Flowgraph {
                     .map(|b| b.block.parallel_in_place().is_some())
                     .collect(),
                 edges: self.streams.iter().map(|e| (e.src, e.dst)).collect(),
+                paced: self.blocks.iter().any(|b| b.block.paced_rate().is_some()),
             };
             if let Some(plan) = scheduler.plan_buffer_bytes(&shape) {
                 for (edge, bytes) in self.streams.iter_mut().zip(plan) {

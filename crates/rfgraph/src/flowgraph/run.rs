@@ -55,6 +55,7 @@ pub(crate) fn start(parts: Parts, scheduler: Box<dyn Scheduler>) -> Result<Runni
         control,
         entries,
         watch,
+        latency,
     } = parts;
     for i in 0..runners.len() {
         if let Err(e) = runners[i].init() {
@@ -99,6 +100,7 @@ pub(crate) fn start(parts: Parts, scheduler: Box<dyn Scheduler>) -> Result<Runni
             entries: Arc::new(entries),
         },
         scheduler: scheduler_name,
+        latency,
     })
 }
 
@@ -112,6 +114,7 @@ pub struct Running {
     completion: Arc<Completion>,
     handle: FlowgraphHandle,
     scheduler: String,
+    latency: super::latency::LatencyReport,
 }
 
 impl Running {
@@ -176,6 +179,7 @@ impl Running {
         let stats = self.handle.stats();
         Ok(Finished {
             blocks: runners.into_iter().map(|r| r.block).collect(),
+            latency: self.latency.with_timers(&stats),
             stats,
             elapsed,
         })
@@ -308,9 +312,17 @@ pub struct Finished {
     blocks: Vec<Box<dyn Block>>,
     stats: Vec<BlockStats>,
     elapsed: Duration,
+    latency: super::latency::LatencyReport,
 }
 
 impl Finished {
+    /// What the run says about its latency budget: the caps it set, and
+    /// where the budget did not hold (see
+    /// [`Flowgraph::set_max_latency`](super::Flowgraph::set_max_latency)).
+    pub fn latency(&self) -> &super::latency::LatencyReport {
+        &self.latency
+    }
+
     /// The block with id `id`, if it has type `B` (e.g. to read a sink).
     pub fn block<B: Block>(&self, id: BlockId) -> Option<&B> {
         let any: &dyn Any = self.blocks.get(id.0)?.as_ref();

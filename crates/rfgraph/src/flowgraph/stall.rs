@@ -237,7 +237,7 @@ impl StallWatch {
                         .collect(),
                     free,
                     needed: o.min_items,
-                    capacity: o.edge.capacity() as u64,
+                    capacity: o.edge.control_words().fill_items() as u64,
                 });
             }
         }
@@ -276,7 +276,7 @@ impl StallWatch {
                             o.port,
                             reader.name,
                             on_this.port,
-                            o.edge.capacity()
+                            o.edge.control_words().fill_items()
                         ));
                     }
                 }
@@ -302,5 +302,5 @@ impl WatchedInput {
 
 /// Free items on output `o`, as its writer would see them.
 fn room(o: &WatchedOutput) -> u64 {
-    (o.edge.capacity() as u64).saturating_sub(o.edge.unread())
+    (o.edge.control_words().fill_items() as u64).saturating_sub(o.edge.unread())
 }

@@ -135,7 +135,7 @@ impl BlockRunner {
     pub(super) fn outputs_starved(&self) -> bool {
         self.outputs.iter().any(|o| {
             let words = o.edge.words();
-            (words.capacity() as u64).saturating_sub(words.unread()) < o.min_items
+            (words.fill_items() as u64).saturating_sub(words.unread()) < o.min_items
         })
     }
 

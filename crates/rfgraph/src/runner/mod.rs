@@ -55,6 +55,10 @@ pub struct BlockRunner {
     /// byte.
     steady: bool,
     pub(crate) done: bool,
+    /// The block is [`idle_when_drained`](Block::idle_when_drained) and
+    /// its scheduler asked to know (see [`drained`](Self::drained)); in
+    /// the padding after the flags above.
+    rests_when_drained: bool,
     pub(crate) signal: Arc<Signal>,
     pub(crate) block: Box<dyn Block>,
     /// Boxed slices rather than vectors: two words each, so that the
@@ -91,6 +95,11 @@ pub struct BlockRunner {
     /// the whole group alive, not only itself (see
     /// [`join_group`](Self::join_group)).
     posts_in_group: bool,
+    /// The instant of the timer the block last asked for, until a call
+    /// after it notes how late it came (see `note_timer`).
+    timer_due: Option<std::time::Instant>,
+    /// Timers later than this break the latency budget (none: no budget).
+    pub(crate) timer_budget: Option<std::time::Duration>,
 }
 
 impl BlockRunner {
@@ -132,6 +141,9 @@ impl BlockRunner {
             unsettled: 0,
             holding: false,
             posts_in_group: false,
+            rests_when_drained: false,
+            timer_due: None,
+            timer_budget: None,
             steady: message_inputs_empty,
         }
     }

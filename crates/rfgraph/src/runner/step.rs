@@ -68,6 +68,9 @@ impl BlockRunner {
             self.finish();
             return Step::Done;
         }
+        if let Some(due) = self.timer_due.take() {
+            self.note_timer(due);
+        }
         self.run_checked(notified)
     }
 
@@ -219,6 +222,13 @@ impl BlockRunner {
             // Room came while asking: nothing to wait for.
             self.signal.notify();
         }
+        if io.call_again_at.is_some() {
+            // A block waiting on a clock: its next call notes how late the
+            // scheduler served the timer, so it looks before every call
+            // (it runs once a timer period; the look costs nothing there).
+            self.timer_due = io.call_again_at;
+            self.steady = false;
+        }
         self.signal.set_activity(if io.in_flight {
             Activity::InFlight
         } else if io.call_again_at.is_some() {
@@ -231,17 +241,58 @@ impl BlockRunner {
         }
     }
 
+    /// For a scheduler that parks a thread per block: from now on,
+    /// [`drained`](Self::drained) may answer true for this block (when it
+    /// declares [`idle_when_drained`](crate::Block::idle_when_drained)).
+    pub fn rest_when_drained(&mut self) {
+        self.rests_when_drained = self.block.idle_when_drained();
+    }
+
+    /// After a call that progressed: true when the block has nothing to do
+    /// until new items arrive (see
+    /// [`idle_when_drained`](crate::Block::idle_when_drained)): every input
+    /// holds fewer items than its `min_items`, from a writer still
+    /// running. The block is then booked idle, waiting for input, as a
+    /// call that moved nothing would have booked it, and the caller parks
+    /// unless its signal is pending. A writer that publishes after the
+    /// look this call began with notifies the block, so nothing is missed.
+    pub fn drained(&mut self) -> bool {
+        if !self.rests_when_drained || self.done || self.inputs.is_empty() {
+            return false;
+        }
+        let empty = self.inputs.iter().all(|i| {
+            let words = i.edge.words();
+            !words.writer_finished() && words.published_write() - i.last < i.min_items
+        });
+        if empty {
+            self.stats.add_tally(&mut self.tally);
+            self.signal.set_activity(Activity::Waiting);
+        }
+        empty
+    }
+
+    /// Records how late the call after the timer due at `due` came (0 if
+    /// a signal woke the block before it).
+    #[cold]
+    #[inline(never)]
+    fn note_timer(&self, due: Instant) {
+        let late = Instant::now().saturating_duration_since(due);
+        let over = self.timer_budget.is_some_and(|b| late > b);
+        self.stats.record_timer_lateness(late, over);
+    }
+
     /// Asks the readers of every output that is short of room to wake
     /// this block when they free some; true when one got its room
     /// meanwhile. Short of room: less free than the port's `min_items`
-    /// (what `work` needs to move), or than half the ring. The half
+    /// (what `work` needs to move), or than half the ring (half the fill
+    /// a latency budget allows, when it caps the fill). The half
     /// covers blocks that need more than they declared, and a block idle
     /// with half its ring free waits for input, not for room: its readers
     /// need not wake it.
     fn ask_for_room(&self) -> bool {
         self.outputs.iter().any(|o| {
             let words = o.edge.words();
-            let room = o.min_items.max(words.capacity() as u64 / 2);
+            let room = o.min_items.max(words.fill_items() as u64 / 2);
             words.want_room(room)
         })
     }

@@ -32,6 +32,12 @@ pub struct Refine {
     /// costs less than `1 - min_gain` times the current one's (at the
     /// measured costs), so noise never makes blocks migrate.
     pub min_gain: f64,
+    /// A graph whose blocks together keep less than this share of one
+    /// core busy (time in `work` and handlers over the window's wall
+    /// time, summed over every core) moves onto one core: a light graph
+    /// gains nothing from a second core and pays a cross-core wake-up on
+    /// every item that crosses. 0 never merges.
+    pub light_load: f64,
 }
 
 impl Default for Refine {
@@ -41,12 +47,16 @@ impl Default for Refine {
     /// refined partition. A 25 % gain at least: time in `work` misses the
     /// cost of lines moving between cores, which lands on whichever block
     /// touches them first; on the saxpy chain (12 equal blocks, 2 cores)
-    /// acting on 10 % predicted gains made runs 7 % slower.
+    /// acting on 10 % predicted gains made runs 7 % slower. Graphs under
+    /// half a core merge onto one: measured on two cores split, time in
+    /// `work` includes lines moving between them, which merged blocks no
+    /// longer pay, so half a core split is well under one merged.
     fn default() -> Self {
         Self {
             warmup: Duration::from_millis(2),
             window: Duration::from_millis(8),
             min_gain: 0.25,
+            light_load: 0.5,
         }
     }
 }
@@ -92,6 +102,20 @@ pub fn critical_cost(plan: &Partition, costs: &[f64]) -> f64 {
         .iter()
         .map(|members| members.iter().map(|&b| costs[b]).sum::<f64>())
         .fold(0.0, f64::max)
+}
+
+/// Every block of `nodes` on the first of `parts` cores, the others idle:
+/// the partition of a light graph (see [`Refine::light_load`]), with
+/// `load` (cores' worth of time in `work`) as its reason.
+pub fn on_one_core(nodes: &[Node], parts: usize, load: f64) -> Partition {
+    let mut one = partition(nodes, 1);
+    one.reasons = vec![vec![format!(
+        "the graph keeps {:.0} % of one core busy: one core keeps up, and no item crosses cores",
+        load * 100.0
+    )]];
+    one.parts.resize(parts.max(1), Vec::new());
+    one.reasons.resize(parts.max(1), Vec::new());
+    one
 }
 
 /// `nodes` with their costs replaced by `costs` (per node).
@@ -153,6 +177,16 @@ mod tests {
         let mut all: Vec<usize> = better.parts.concat();
         all.sort_unstable();
         assert_eq!(all, (0..8).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_light_graph_goes_onto_the_first_core() {
+        let nodes = chain(&[1.0; 6]);
+        let one = on_one_core(&nodes, 2, 0.12);
+        assert_eq!(one.parts, vec![(0..6).collect::<Vec<_>>(), Vec::new()]);
+        assert_eq!(one.cut_edges, 0);
+        assert!(one.reasons[0][0].contains("12 %"), "{:?}", one.reasons);
+        assert_eq!(one.part_of(6), vec![0; 6]);
     }
 
     #[test]

@@ -17,4 +17,8 @@ pub struct GraphShape {
     pub stateless: Vec<bool>,
     /// Stream edges as (writer, reader) block indices, in edge order.
     pub edges: Vec<(usize, usize)>,
+    /// Some block moves its stream at a clock's pace
+    /// ([`Block::paced_rate`](crate::Block::paced_rate)): the graph's
+    /// load is set by that clock, not by how fast it can run.
+    pub paced: bool,
 }

@@ -192,14 +192,20 @@ pub fn set_realtime_priority(rt: RealtimePriority) -> std::io::Result<()> {
 }
 
 /// Runs `runner` on the calling thread until it is done, parking whenever
-/// it is idle.
+/// it is idle, and right after a call that left it drained (see
+/// [`BlockRunner::drained`]): one wake-up and one call per item hop.
 pub fn run_until_done(runner: &mut BlockRunner) {
     runner
         .signal()
         .set_waker(Arc::new(ThreadWaker(std::thread::current())));
+    runner.rest_when_drained();
     loop {
         match runner.run_once() {
-            Step::Progress => {}
+            Step::Progress => {
+                if runner.drained() && !runner.signal().is_pending() {
+                    std::thread::park();
+                }
+            }
             Step::Done => break,
             Step::Idle { until } => {
                 if runner.signal().is_pending() {

@@ -37,6 +37,10 @@ pub(crate) struct StatsCell {
     voluntary: AtomicU64,
     involuntary: AtomicU64,
     sharing: AtomicU64,
+    /// Worst lateness of a timer the block asked for, in nanoseconds.
+    timer_late_max_ns: AtomicU64,
+    /// Timers served later than the flowgraph's latency budget.
+    timers_over_budget: AtomicU64,
     /// The block's own counters (see `Block::counters`), read only by
     /// snapshots.
     own: Vec<(&'static str, Arc<AtomicU64>)>,
@@ -70,6 +74,8 @@ impl StatsCell {
             voluntary: AtomicU64::new(0),
             involuntary: AtomicU64::new(0),
             sharing: AtomicU64::new(1),
+            timer_late_max_ns: AtomicU64::new(0),
+            timers_over_budget: AtomicU64::new(0),
             own: Vec::new(),
         }
     }
@@ -113,6 +119,17 @@ impl StatsCell {
     /// in steps of a few).
     pub(crate) fn messages(&self) -> u64 {
         self.messages.load(Relaxed)
+    }
+
+    /// A timer the block asked for was served `late` after its instant;
+    /// `over_budget`: later than the flowgraph's latency budget.
+    #[cold]
+    pub(crate) fn record_timer_lateness(&self, late: std::time::Duration, over_budget: bool) {
+        let ns = u64::try_from(late.as_nanos()).unwrap_or(u64::MAX);
+        self.timer_late_max_ns.fetch_max(ns, Relaxed);
+        if over_budget {
+            bump(&self.timers_over_budget, 1);
+        }
     }
 
     pub(crate) fn record_thread(&self, usage: ThreadUsage, sharing: u64) {
@@ -159,6 +176,8 @@ impl StatsCell {
             involuntary_context_switches: self.involuntary.load(Relaxed),
             blocks_sharing_thread: self.sharing.load(Relaxed),
             transfer: self.transfer,
+            timer_late_max_ns: self.timer_late_max_ns.load(Relaxed),
+            timers_over_budget: self.timers_over_budget.load(Relaxed),
             counters: self
                 .own
                 .iter()

@@ -47,6 +47,16 @@ pub struct BlockStats {
     /// True for a block the runtime inserted to move items between memory
     /// domains (host and a device); its items are the items transferred.
     pub transfer: bool,
+    /// Worst lateness of a timer the block asked for
+    /// ([`WorkIo::call_again_at`](crate::WorkIo::call_again_at)), in
+    /// nanoseconds: how late the scheduler ran it (0 for blocks without
+    /// timers).
+    #[serde(default)]
+    pub timer_late_max_ns: u64,
+    /// Timers served later than the flowgraph's latency budget (see
+    /// [`Flowgraph::set_max_latency`](crate::Flowgraph::set_max_latency)).
+    #[serde(default)]
+    pub timers_over_budget: u64,
     /// The block's own counters by name (see
     /// [`Block::counters`](crate::Block::counters)): a device's overflows,
     /// a decoder's frames.

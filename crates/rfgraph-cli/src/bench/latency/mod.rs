@@ -14,7 +14,6 @@
 //! (`gr_bench.py latency`) after rfgraph's. Method and results:
 //! `docs/perf/latency.md`.
 
-mod duration;
 mod percentiles;
 pub mod table;
 
@@ -23,13 +22,13 @@ use super::{Record, peer, setup};
 use crate::console::errln;
 use anyhow::{Context, bail};
 use clap::Args;
-use duration::parse_duration;
 use percentiles::Percentiles;
 use rfgraph::Flowgraph;
 use rfgraph::scheduler::SCHEDULERS;
 use rfgraph::stats::CpuTime;
 use rfgraph_blocks::Copy;
 use rfgraph_blocks::timing::{LatencySink, PacedSource, Pacing};
+use rfgraph_flowfile::duration::parse_duration;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -52,6 +51,11 @@ pub struct LatencyArgs {
     /// Run length instead of --bursts (`2s`, `500ms`): duration / period bursts.
     #[arg(long, value_parser = parse_duration)]
     pub duration: Option<Duration>,
+    /// A latency budget for rfgraph's runs (`2ms`): caps batches and
+    /// queues (see `rfgraph run --max-latency`); records carry it as
+    /// `max_latency_us`, and whether the run reported it exceeded.
+    #[arg(long, value_parser = parse_duration)]
+    pub max_latency: Option<Duration>,
     /// Scheduler (`--scheduler all` runs each), repeats, buffers, statistics.
     #[command(flatten)]
     pub run: GraphOpts,
@@ -113,11 +117,20 @@ fn latencies(arrivals: &[std::time::Instant], source: &PacedSource) -> Vec<Durat
         .collect()
 }
 
-fn measure(point: &Point, scheduler: &str, opts: &GraphOpts, run: usize) -> anyhow::Result<Record> {
+fn measure(
+    point: &Point,
+    scheduler: &str,
+    args: &LatencyArgs,
+    run: usize,
+) -> anyhow::Result<Record> {
+    let opts = &args.run;
     let buffer_bytes = opts.buffer_bytes;
     let mut fg = Flowgraph::new();
     if let Some(bytes) = buffer_bytes {
         fg.set_buffer_bytes(bytes);
+    }
+    if let Some(budget) = args.max_latency {
+        fg.set_max_latency(budget);
     }
     let src = fg.add(PacedSource::new(point.pacing));
     let mut chain = vec![src];
@@ -163,7 +176,13 @@ fn measure(point: &Point, scheduler: &str, opts: &GraphOpts, run: usize) -> anyh
         .field("cpu_user_seconds", cpu.user.as_secs_f64())
         .field("cpu_system_seconds", cpu.system.as_secs_f64())
         .field("cpu_per_wall", cpu_seconds / span.seconds)
-        .field("buffer_bytes", buffer_bytes.map_or(Value::Null, Into::into)))
+        .field("buffer_bytes", buffer_bytes.map_or(Value::Null, Into::into))
+        .field(
+            "max_latency_us",
+            args.max_latency
+                .map_or(Value::Null, |d| (d.as_secs_f64() * 1e6).into()),
+        )
+        .field("budget_exceeded", done.latency().exceeded()))
 }
 
 /// One line on stderr per record (either runtime).
@@ -213,7 +232,7 @@ pub fn run(args: &LatencyArgs) -> anyhow::Result<()> {
             };
             for scheduler in args.schedulers() {
                 for run in 0..args.run.repeat {
-                    print(&measure(&point, &scheduler, &args.run, run)?.value());
+                    print(&measure(&point, &scheduler, args, run)?.value());
                 }
             }
             if let Some(script) = &script {

@@ -26,6 +26,20 @@ fn is_latency(r: &&Value) -> bool {
     r["experiment"] == "latency" && r.get("record").is_none()
 }
 
+/// Runs without a latency budget: the figures' series.
+fn unbudgeted(r: &&Value) -> bool {
+    r["max_latency_us"].is_null()
+}
+
+/// The row name of `r`: runtime/scheduler, and the budget it ran under.
+fn row_name(r: &Value) -> String {
+    let name = series_name(r, &[]);
+    match r["max_latency_us"].as_f64() {
+        Some(us) => format!("{name}, budget {} ms", us / 1e3),
+        None => name,
+    }
+}
+
 /// The table of every `latency` record in `records` (empty when none).
 pub fn table(records: &[Value]) -> String {
     // (rate, stages) → series → runs' values of each column.
@@ -39,7 +53,7 @@ pub fn table(records: &[Value]) -> String {
         let runs = rows
             .entry(key)
             .or_default()
-            .entry(series_name(r, &[]))
+            .entry(row_name(r))
             .or_insert_with(|| vec![Vec::new(); COLUMNS.len()]);
         for (i, (field, _)) in COLUMNS.iter().enumerate() {
             runs[i].push(r[*field].as_f64().unwrap_or(f64::NAN));
@@ -78,6 +92,7 @@ pub fn figures(records: &[Value], dir: &Path) -> anyhow::Result<Vec<std::path::P
     let mut rates: Vec<f64> = records
         .iter()
         .filter(is_latency)
+        .filter(unbudgeted)
         .filter_map(|r| r["rate"].as_f64())
         .collect();
     rates.sort_by(f64::total_cmp);
@@ -87,6 +102,7 @@ pub fn figures(records: &[Value], dir: &Path) -> anyhow::Result<Vec<std::path::P
         let at_rate: Vec<Value> = records
             .iter()
             .filter(|r| r["rate"].as_f64() == Some(rate))
+            .filter(unbudgeted)
             .cloned()
             .collect();
         let path = dir.join(format!("latency-{}MSps.png", rate / 1e6));
@@ -121,9 +137,18 @@ mod tests {
             rec("rfgraph", 20.0),
             rec("gnuradio-3.10", 300.0),
             json!({"experiment": "stream"}),
+            {
+                let mut budgeted = rec("rfgraph", 40.0);
+                budgeted["max_latency_us"] = json!(2000.0);
+                budgeted
+            },
         ]);
         let lines: Vec<&str> = md.lines().collect();
-        assert_eq!(lines.len(), 4, "{md}");
+        assert_eq!(lines.len(), 5, "{md}");
+        assert!(
+            lines[4].starts_with("| 1 MS/s | 10 | rfgraph/tpb, budget 2 ms | 40 |"),
+            "{md}"
+        );
         assert!(
             lines[2].starts_with("| 1 MS/s | 10 | gnuradio-3.10/tpb | 300 |"),
             "{md}"

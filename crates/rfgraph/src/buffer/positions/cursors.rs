@@ -92,13 +92,14 @@ impl<B: PositionedBuffer> WriteCursor<B> {
     pub fn refresh(&mut self) -> usize {
         let edge = self.buf.positions();
         let min = edge.min_read(self.pos);
-        let free = edge.capacity() - (self.pos - min) as usize;
+        let fill = edge.writer.fill.load(Ordering::Relaxed);
+        let free = fill.saturating_sub((self.pos - min) as usize);
         // The first look since the writer last produced is the room it
         // decides on (a block may look again and still act on the first),
         // for its request for room when it idles.
         let seen = &edge.writer.room_seen;
         if seen.load(Ordering::Relaxed) == NOT_LOOKED {
-            seen.store(min + edge.capacity() as u64, Ordering::Relaxed);
+            seen.store(min + fill as u64, Ordering::Relaxed);
         }
         self.free = free.min(edge.writer.chunk.load(Ordering::Relaxed));
         self.free

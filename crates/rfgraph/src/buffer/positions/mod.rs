@@ -104,6 +104,9 @@ impl<B: PositionedBuffer> EdgeBuffer for B {
     fn limit_chunk(&self, items: usize) {
         self.positions().limit_chunk(items);
     }
+    fn limit_fill(&self, items: usize) {
+        self.positions().limit_fill(items);
+    }
     fn add_tag(&self, tag: Tag) {
         self.positions().add_tag(tag);
     }

@@ -182,7 +182,7 @@ impl EdgePositions {
         w.wants_room.store(true, Ordering::Relaxed);
         // Pairs with the fence in `writer_asked_for_room`.
         std::sync::atomic::fence(Ordering::SeqCst);
-        let now = self.min_read(pos) + self.capacity() as u64;
+        let now = self.min_read(pos) + self.fill_items() as u64;
         if now > seen {
             // It runs again and looks afresh.
             w.room_seen

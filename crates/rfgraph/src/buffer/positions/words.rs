@@ -70,6 +70,10 @@ pub(super) struct WriterWords {
     /// Most items a port sees at once (its slice), so that schedulers can
     /// keep chunks cache-sized on rings made larger for slack.
     pub(super) chunk: AtomicUsize,
+    /// Most items the writer may have ahead of its slowest reader (the
+    /// capacity unless a latency budget caps it: see
+    /// [`EdgeBuffer::limit_fill`]).
+    pub(super) fill: AtomicUsize,
     /// Capacity in items (fixed).
     pub(super) capacity: usize,
     pub(super) done: AtomicBool,
@@ -163,6 +167,7 @@ impl EdgePositions {
                 }),
                 attached: AtomicUsize::new(readers),
                 chunk: AtomicUsize::new(capacity),
+                fill: AtomicUsize::new(capacity),
                 capacity,
                 done: AtomicBool::new(false),
                 wants_room: AtomicBool::new(false),
@@ -238,6 +243,13 @@ impl EdgePositions {
         self.writer.chunk.load(Ordering::Relaxed)
     }
 
+    /// Most items the writer may have ahead of its slowest reader (see
+    /// [`EdgeBuffer::limit_fill`]).
+    #[inline]
+    pub fn fill_items(&self) -> usize {
+        self.writer.fill.load(Ordering::Relaxed)
+    }
+
     /// Capacity in items.
     #[inline]
     pub fn capacity(&self) -> usize {
@@ -298,6 +310,13 @@ impl EdgePositions {
     pub fn limit_chunk(&self, items: usize) {
         self.writer
             .chunk
+            .store(items.clamp(1, self.capacity()), Ordering::Relaxed);
+    }
+
+    /// See [`EdgeBuffer::limit_fill`].
+    pub fn limit_fill(&self, items: usize) {
+        self.writer
+            .fill
             .store(items.clamp(1, self.capacity()), Ordering::Relaxed);
     }
 

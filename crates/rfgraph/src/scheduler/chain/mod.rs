@@ -200,7 +200,7 @@ impl Scheduler for Chain {
             .unwrap_or_else(|| (l2_bytes() / 2).max(local));
         let shared = match self.buffer_bytes {
             Some(bytes) => bytes,
-            None if self.no_data_parallel => crossing,
+            None if self.no_data_parallel || shape.paced => crossing,
             None => segment_ring_bytes().max(local),
         };
         let slot: Vec<Option<usize>> = {
@@ -254,6 +254,10 @@ impl Scheduler for Chain {
             }
             return runners;
         }
+        // A paced graph's load is the clock's: it is measured first and
+        // spread over cores only if one cannot keep up (see `calibrate`),
+        // so no segment is formed up front.
+        let paced = runners.iter().any(|r| r.block.paced_rate().is_some());
         let (local, own_threads) = start_blocking(runners);
         let mean = if self.costs.is_empty() {
             1.0
@@ -262,7 +266,7 @@ impl Scheduler for Chain {
         };
         let nodes = nodes_of(&local, |b| self.costs.get(&b).copied().unwrap_or(mean));
         let plan = partition(&nodes, cores.len());
-        let segments = if self.no_data_parallel {
+        let segments = if self.no_data_parallel || paced {
             Vec::new()
         } else {
             segment::find(&local, &plan.part_of(nodes.len()))
@@ -416,6 +420,7 @@ mod tests {
                 .map(|b| stateless_steps && (1..=4).contains(&b))
                 .collect(),
             edges: (0..5).map(|b| (b, b + 1)).collect(),
+            paced: false,
         }
     }
 

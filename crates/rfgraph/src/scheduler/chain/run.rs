@@ -5,7 +5,7 @@
 
 use crate::runner::BlockRunner;
 use crate::scheduler::partition::{Node, Partition, group_by_component};
-use crate::scheduler::refine::{Refine, WorkerWaker, refined};
+use crate::scheduler::refine::{Refine, WorkerWaker, on_one_core, refined};
 use crate::scheduler::segment::ParallelSegment;
 use crate::scheduler::task::Task;
 use crate::stats::StatsCell;
@@ -44,6 +44,8 @@ pub(super) struct ChainRun {
     pub(super) segment_of: Vec<Option<usize>>,
     /// Per slot: busy time when the warm-up ended.
     pub(super) busy_ticks_at_warmup: Vec<f64>,
+    /// The clock (`cycles::now`) when the warm-up ended.
+    pub(super) clock_at_warmup: u64,
     /// Workers that handed their runners back during calibration.
     pub(super) reported: usize,
     /// Blocks whose memory blocks on threads of their own free in place.
@@ -88,6 +90,7 @@ impl ChainRun {
             segments: Vec::new(),
             segment_of: Vec::new(),
             busy_ticks_at_warmup: Vec::new(),
+            clock_at_warmup: 0,
             reported: 0,
             freed_by_own_threads: freed_by_own_threads.to_vec(),
             injected_costs: None,
@@ -240,16 +243,24 @@ impl ChainRun {
             }
             if snapshot {
                 self.busy_ticks_at_warmup = self.busy_ticks();
+                self.clock_at_warmup = crate::cycles::now();
             }
         }
         let measured = self.measured();
-        let Some(better) = refined(
-            &self.nodes,
-            &measured,
-            current,
-            self.cores.len(),
-            refine.min_gain,
-        ) else {
+        let spread = current.parts.iter().filter(|p| !p.is_empty()).count() > 1;
+        let better = match self.load(&measured) {
+            Some(load) if spread && load < refine.light_load => {
+                Some(on_one_core(&self.nodes, self.cores.len(), load))
+            }
+            _ => refined(
+                &self.nodes,
+                &measured,
+                current,
+                self.cores.len(),
+                refine.min_gain,
+            ),
+        };
+        let Some(better) = better else {
             return Calibrated::Keep(returned);
         };
         pause.store(true, Ordering::Release);
@@ -271,6 +282,17 @@ impl ChainRun {
     /// `work`.
     fn busy_ticks(&self) -> Vec<f64> {
         self.stats.iter().map(|s| s.busy_ticks() as f64).collect()
+    }
+
+    /// How many cores' worth of time the blocks spent busy over the window
+    /// (`measured`: busy ticks per slot since the warm-up); `None` with
+    /// injected costs, which are not times.
+    fn load(&self, measured: &[f64]) -> Option<f64> {
+        if self.injected_costs.is_some() {
+            return None;
+        }
+        let window = crate::cycles::now().saturating_sub(self.clock_at_warmup) as f64;
+        (window > 0.0).then(|| measured.iter().sum::<f64>() / window)
     }
 
     /// Busy time per slot since the warm-up ended, in clock ticks (or the

@@ -1,5 +1,7 @@
-//! Durations on the command line: a number with a unit (`1ms`, `500us`,
-//! `500µs`, `250000ns`, `2s`, `0.5ms`), or a bare number of seconds.
+//! Durations in files and on the command line (`[scheduler] max_latency`,
+//! `--max-latency`, `rfgraph bench latency --period`): a number with a
+//! unit (`1ms`, `500us`, `500µs`, `250000ns`, `2s`, `0.5ms`), or a bare
+//! number of seconds.
 
 use std::time::Duration;
 
