@@ -126,8 +126,11 @@ pacing  a throttled simulation, as ``rfgraph bench pacing``:
         The wall time is the throttle's; records add ``cpu_seconds``
         (user + system of the process, ``resource.getrusage(RUSAGE_SELF)``
         just before ``tb.start()`` and just after ``tb.wait()``),
-        ``cpu_user_seconds``, ``cpu_system_seconds``, ``cpu_share`` and
-        ``throttle_work_calls`` (``null``: GNU Radio does not count them).
+        ``cpu_user_seconds``, ``cpu_system_seconds``, ``cpu_share``,
+        ``throttle_work_calls`` (``null``: GNU Radio does not count them)
+        and ``reaction_seconds``: halfway through, ``src.set_frequency``
+        retunes 1 kHz to 3 kHz; the release time of the first sample at the
+        new frequency (index / rate) minus when the retune was made.
 
 Exit status: 0 on success, 2 for invalid options (argparse), 1 when a run
 fails a check (lost messages, wrong sample count), 3 when the watchdog had to

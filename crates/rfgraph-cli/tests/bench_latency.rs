@@ -68,6 +68,35 @@ fn latency_prints_one_record_per_scheduler_and_run() {
 }
 
 #[test]
+fn latency_runs_under_a_budget_on_every_scheduler() {
+    let (ok, lines, err) = bench(&[
+        "latency",
+        "--rate",
+        "1e6",
+        "--stages",
+        "2",
+        "--bursts",
+        "20",
+        "--scheduler",
+        "all",
+        "--max-latency",
+        "2ms",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    for l in &lines {
+        check(l, "rfgraph", 2);
+        assert_eq!(l["max_latency_us"].as_f64(), Some(2000.0), "{l}");
+        assert!(l["budget_exceeded"].is_boolean(), "{l}");
+    }
+    // Without one, the records say so.
+    let (ok, lines, err) = bench(&["latency", "--stages", "1", "--bursts", "5"]);
+    assert!(ok, "{err}");
+    assert!(lines[0]["max_latency_us"].is_null(), "{}", lines[0]);
+    assert_eq!(lines[0]["budget_exceeded"], false, "{}", lines[0]);
+}
+
+#[test]
 fn latency_refuses_a_bad_period() {
     let (ok, lines, err) = bench(&["latency", "--period", "1h", "--bursts", "2"]);
     assert!(!ok);

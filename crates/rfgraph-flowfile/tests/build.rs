@@ -463,3 +463,64 @@ fn message_connections_reach_through_hierarchical_ports() {
         "{e}"
     );
 }
+
+/// A throttled graph whose file sets `[scheduler] max_latency`: the run
+/// caps the edges near the throttle from it (and `--max-latency`
+/// overrides it); a value that is not a duration is an error at its line.
+#[test]
+fn max_latency_in_a_file_caps_the_queues_near_a_throttle() {
+    const THROTTLED: &str = r#"format = 1
+connections = ["src -> thr -> snk"]
+
+[blocks.src]
+kind = "null_source"
+type = "f32"
+items = 400
+
+[blocks.thr]
+kind = "throttle"
+type = "f32"
+sample_rate = 100000.0
+
+[blocks.snk]
+kind = "null_sink"
+type = "f32"
+
+[scheduler]
+max_latency = "10ms"
+"#;
+    let dir = scratch("max_latency");
+    let path = write(&dir, "throttled.toml", THROTTLED);
+    for (override_, budget, fill) in [
+        (None, std::time::Duration::from_millis(10), 1000),
+        (
+            Some(std::time::Duration::from_millis(4)),
+            std::time::Duration::from_millis(4),
+            400,
+        ),
+    ] {
+        let options = BuildOptions {
+            max_latency: override_,
+            ..BuildOptions::default()
+        };
+        let standard = rfgraph_flowfile::standard::registry();
+        let built = build_file(&path, &standard, &options).unwrap();
+        let done = run_bounded(built.flowgraph, Single::new());
+        let report = done.latency();
+        assert_eq!(report.budget, Some(budget), "{report}");
+        assert!(report.set, "{report}");
+        // Source → throttle: the throttle pulls on it alone (10 ms of
+        // 100 kS/s); throttle → sink: half the budget.
+        let caps: Vec<(&str, usize)> = report
+            .edges
+            .iter()
+            .map(|e| (e.writer.as_str(), e.fill))
+            .collect();
+        assert_eq!(caps, vec![("src", fill), ("thr", fill / 2)], "{report}");
+    }
+    let bad = THROTTLED.replace("\"10ms\"", "\"ten\"");
+    assert_eq!(
+        error_of(&bad),
+        "19:15: `scheduler.max_latency`: unknown unit `ten` (s, ms, us, ns)"
+    );
+}

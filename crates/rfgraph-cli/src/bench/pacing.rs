@@ -261,6 +261,28 @@ pub fn run(args: &PacingArgs) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
+    /// A tone at 1 kHz that jumps to the retuned frequency at sample
+    /// 5000 of 32 kS/s: the retune shows there, whatever the phase.
+    #[test]
+    fn the_reaction_is_the_first_retuned_sample_less_the_change() {
+        let rate = 32_000.0;
+        let mut phase = 0.7f64;
+        let samples: Vec<num_complex::Complex32> = (0..8000)
+            .map(|k| {
+                let f = if k < 5000 { 1000.0 } else { RETUNED_HZ };
+                let s = num_complex::Complex32::from_polar(1.0, phase as f32);
+                phase += std::f64::consts::TAU * f / rate;
+                s
+            })
+            .collect();
+        // Sample 5001 is the first whose step from its predecessor is
+        // at the new frequency; the change was posted at 0.1 s.
+        let r = reaction_seconds(&samples, rate, 0.1).unwrap();
+        assert!((r - (5001.0 / rate - 0.1)).abs() < 1e-9, "{r}");
+        // No retune: no reaction.
+        assert_eq!(reaction_seconds(&samples[..5000], rate, 0.1), None);
+    }
+
     #[test]
     fn the_flowgraph_text_builds() {
         let args = PacingArgs {

@@ -31,8 +31,8 @@
 //! (a burst through 40 copies at 1 MS/s took 4× longer at the last item),
 //! and a thread per block fell behind its source altogether. No cap goes
 //! below what the edge's blocks need to move at all (their `min_items`);
-//! where that floor is longer than the share, the plan says so (see
-//! [`BudgetPlan::notes`]).
+//! where that floor is longer than the share, the run says so (see
+//! [`LatencyReport::short_shares`](super::latency::LatencyReport::short_shares)).
 //!
 //! A paced graph without a budget gets [`PACED_DEFAULT`]: a throttle at
 //! 32 kS/s behind 64 Ki-item rings would otherwise hold two seconds of
