@@ -78,6 +78,11 @@ impl<T: Item> Block for Head<T> {
         Some(&mut self.params)
     }
 
+    /// It passes all it can; what is left waits for room or input.
+    fn idle_when_drained(&self) -> bool {
+        true
+    }
+
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
         let left = self.params.total().saturating_sub(self.passed);
         let i = self.input.slice();

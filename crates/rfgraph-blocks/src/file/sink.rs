@@ -459,6 +459,12 @@ impl<T: SampleItem> Block for FileSink<T> {
         true
     }
 
+    /// It writes everything it is offered (into its buffer or the file):
+    /// nothing is left for a later call.
+    fn idle_when_drained(&self) -> bool {
+        true
+    }
+
     /// Creates (or opens for appending) the file, unless the constructor
     /// did.
     fn init(&mut self) -> Result<(), BoxError> {

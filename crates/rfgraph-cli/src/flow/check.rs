@@ -58,7 +58,12 @@ pub fn check(args: FileArgs) -> anyhow::Result<()> {
         .cores
         .map(|c| format!(", {c} cores"))
         .unwrap_or_default();
-    outln!("scheduler: {}{cores}", built.scheduler.name);
+    let budget = built
+        .scheduler
+        .max_latency
+        .map(|d| format!(", latency budget {d:?}"))
+        .unwrap_or_default();
+    outln!("scheduler: {}{cores}{budget}", built.scheduler.name);
     for v in &built.settable {
         let reaches: Vec<String> = v
             .reaches

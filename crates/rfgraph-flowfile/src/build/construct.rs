@@ -72,6 +72,9 @@ pub struct SchedulerPlan {
     pub cores: Option<usize>,
     /// CPU pinning per block (tpb; single takes the first block's).
     pub pins: Vec<(BlockId, Vec<usize>)>,
+    /// The latency budget (`--max-latency`, else `[scheduler]
+    /// max_latency`), already set on the flowgraph.
+    pub max_latency: Option<std::time::Duration>,
 }
 
 impl SchedulerPlan {
@@ -246,6 +249,7 @@ pub(crate) fn construct(
             name: sched_name,
             cores: options.cores.or(doc.scheduler.cores),
             pins,
+            max_latency: options.max_latency.or(doc.scheduler.max_latency),
         },
         blocks,
         edges: built_edges,
