@@ -64,3 +64,43 @@ fn short_pool_runs_all_end() {
         }
     }
 }
+
+/// A thread-per-block block that parks as soon as a call drained its input
+/// (`Block::idle_when_drained`) first handles every message queued for
+/// it: one call takes a bounded share, and the notifications of the rest
+/// were spent on the call's look, so a thread that parked with messages
+/// left would wait for the next item, here a thousand seconds away. Posts
+/// come in bursts of 600, faster than the block's thread takes them, so
+/// some of its calls find more than their share queued; an awaited call
+/// after every burst must be answered (the timeout is a liveness bound:
+/// the reply comes within milliseconds).
+#[test]
+fn a_drained_block_handles_all_its_messages_before_it_parks() {
+    use rfgraph::Pmt;
+    use rfgraph::scheduler::Tpb;
+    use rfgraph_blocks::Throttle;
+    let mut fg = Flowgraph::new();
+    let src = fg.add(NullSource::<u32>::new());
+    let throttle = fg.add(Throttle::<u32>::new(1e-3).unwrap());
+    let copy = fg.add(Copy::<u32>::new());
+    let sink = fg.add(NullSink::<u32>::new());
+    fg.chain(&[src, throttle, copy, sink]).unwrap();
+    let running = fg.start(Tpb::new()).unwrap();
+    let handle = running.handle();
+    let mut replies = Vec::new();
+    for _ in 0..40 {
+        for _ in 0..600 {
+            handle.post(copy, "enabled", Pmt::Bool(true)).unwrap();
+        }
+        replies.push(handle.call(copy, "enabled", Pmt::Bool(true), Duration::from_secs(20)));
+        if replies.last().is_some_and(Result::is_err) {
+            break;
+        }
+    }
+    handle.stop();
+    let stopped = common::wait_within(running, common::WATCHDOG);
+    for (burst, reply) in replies.iter().enumerate() {
+        assert!(reply.is_ok(), "the call after burst {burst}: {reply:?}");
+    }
+    stopped.unwrap();
+}

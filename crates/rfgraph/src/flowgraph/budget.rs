@@ -34,6 +34,14 @@
 //! where that floor is longer than the share, the run says so (see
 //! [`LatencyReport::short_shares`](super::latency::LatencyReport::short_shares)).
 //!
+//! The caps are sized once, when the flowgraph starts: a paced block's
+//! rate changed while it runs keeps the old caps, and a decimator between
+//! a paced block and an edge makes that edge's share longer or shorter
+//! than planned by its factor (items are counted 1:1). A tight budget on a
+//! graph whose branches rejoin also makes the stall watch's "ring too
+//! small" error likelier: a branch that must hold more than its cap before
+//! the join moves (a delay, a skip) deadlocks at the cap, not at the ring.
+//!
 //! A paced graph without a budget gets [`PACED_DEFAULT`]: a throttle at
 //! 32 kS/s behind 64 Ki-item rings would otherwise hold two seconds of
 //! stale samples, and a change of setting would take that long to reach
@@ -213,7 +221,7 @@ fn caps(
         let items = (rate * share).ceil().min(usize::MAX as f64 / 4.0) as usize;
         let floor = floors[g].max(1);
         let root = owner(reuses, g);
-        let total = plan.fill[root].unwrap_or(0) + items;
+        let total = plan.fill[root].unwrap_or(0).saturating_add(items);
         plan.fill[root] = Some(total);
         if floor > items {
             plan.notes.push(format!(
@@ -296,6 +304,23 @@ mod tests {
         );
         // Nothing pulls: half of 3 ms at 1 MS/s per edge, three edges.
         assert_eq!(plan.fill, vec![Some(4500), None, None]);
+    }
+
+    /// A budget meant as "unlimited" saturates instead of overflowing the
+    /// sum of an in-place chain's shares.
+    #[test]
+    fn a_huge_budget_saturates() {
+        let graph = line(7, 0, 1e15);
+        let reuses = [None, Some(0), Some(1), Some(2), Some(3), Some(4)];
+        let plan = caps(
+            &graph,
+            &[0, 1, 2, 3, 4, 5],
+            &reuses,
+            &[2; 6],
+            Duration::MAX,
+            &names(7),
+        );
+        assert_eq!(plan.fill[0], Some(usize::MAX));
     }
 
     #[test]

@@ -257,7 +257,11 @@ impl BlockRunner {
     /// unless its signal is pending. A writer that publishes after the
     /// look this call began with notifies the block, so nothing is missed.
     pub fn drained(&mut self) -> bool {
-        if !self.rests_when_drained || self.done || self.inputs.is_empty() {
+        // Messages left for the next call (beyond one call's share) were
+        // announced before this call's look: no notification is left to
+        // wake the thread for them.
+        if !self.rests_when_drained || self.done || self.inputs.is_empty() || !self.inbox.is_empty()
+        {
             return false;
         }
         let empty = self.inputs.iter().all(|i| {

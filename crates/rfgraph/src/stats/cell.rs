@@ -115,6 +115,12 @@ impl StatsCell {
         bump(&self.message_ticks, ticks);
     }
 
+    /// Items consumed and produced so far (as recorded: a burst in
+    /// progress shows in steps).
+    pub(crate) fn items_moved(&self) -> u64 {
+        self.consumed.load(Relaxed) + self.produced.load(Relaxed)
+    }
+
     /// Messages handled so far (as recorded: a burst in progress shows
     /// in steps of a few).
     pub(crate) fn messages(&self) -> u64 {

@@ -46,6 +46,8 @@ pub(super) struct ChainRun {
     pub(super) busy_ticks_at_warmup: Vec<f64>,
     /// The clock (`cycles::now`) when the warm-up ended.
     pub(super) clock_at_warmup: u64,
+    /// Items moved by all slots when the warm-up ended.
+    pub(super) items_at_warmup: u64,
     /// Workers that handed their runners back during calibration.
     pub(super) reported: usize,
     /// Blocks whose memory blocks on threads of their own free in place.
@@ -91,6 +93,7 @@ impl ChainRun {
             segment_of: Vec::new(),
             busy_ticks_at_warmup: Vec::new(),
             clock_at_warmup: 0,
+            items_at_warmup: 0,
             reported: 0,
             freed_by_own_threads: freed_by_own_threads.to_vec(),
             injected_costs: None,
@@ -228,23 +231,30 @@ impl ChainRun {
         let workers = threads.len();
         let mut returned = Vec::new();
         self.reported = 0;
-        for (deadline, snapshot) in [
-            (refine.warmup, true),
-            (refine.warmup + refine.window, false),
-        ] {
-            self.reported += collect_into(
-                &mut returned,
-                done,
-                workers - self.reported,
-                Some(start + deadline),
-            );
+        let mut deadline = start + refine.warmup;
+        // Windows until items moved: a graph whose source has not started
+        // delivering (a device activating, a socket waiting for its peer)
+        // measures nothing, and would look light.
+        let moved = loop {
+            self.reported +=
+                collect_into(&mut returned, done, workers - self.reported, Some(deadline));
             if self.reported == workers {
                 return Calibrated::Finished(returned);
             }
-            if snapshot {
-                self.busy_ticks_at_warmup = self.busy_ticks();
-                self.clock_at_warmup = crate::cycles::now();
+            if deadline > start + refine.warmup {
+                let moved = self.items() > self.items_at_warmup;
+                if moved || start.elapsed() >= IDLE_CALIBRATION {
+                    break moved;
+                }
             }
+            self.busy_ticks_at_warmup = self.busy_ticks();
+            self.clock_at_warmup = crate::cycles::now();
+            self.items_at_warmup = self.items();
+            deadline = Instant::now() + refine.window;
+        };
+        if !moved {
+            // Nothing to measure: the partition stays.
+            return Calibrated::Keep(returned);
         }
         let measured = self.measured();
         let spread = current.parts.iter().filter(|p| !p.is_empty()).count() > 1;
@@ -284,6 +294,12 @@ impl ChainRun {
         self.stats.iter().map(|s| s.busy_ticks() as f64).collect()
     }
 
+    /// Items consumed and produced by every slot so far (as recorded:
+    /// counts are added in batches).
+    fn items(&self) -> u64 {
+        self.stats.iter().map(|s| s.items_moved()).sum()
+    }
+
     /// How many cores' worth of time the blocks spent busy over the window
     /// (`measured`: busy ticks per slot since the warm-up); `None` with
     /// injected costs, which are not times.
@@ -308,6 +324,10 @@ impl ChainRun {
             .collect()
     }
 }
+
+/// How long calibration waits for a graph to move its first items before
+/// it keeps the first partition.
+const IDLE_CALIBRATION: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Receives the runners of `workers` workers (all of them, or as many as
 /// report before `deadline`) into `into`; returns how many reported.
