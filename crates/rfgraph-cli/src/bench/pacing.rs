@@ -33,6 +33,7 @@ use super::{Record, setup};
 use anyhow::{Context, bail};
 use clap::Args;
 use rfgraph::stats::CpuTime;
+use rfgraph_blocks::{SampleCodec, SampleFormat};
 use rfgraph_flowfile::build::{BuildOptions, build};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -189,22 +190,17 @@ pub fn run(args: &PacingArgs) -> anyhow::Result<()> {
         let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
         let _ = std::fs::remove_file(&path);
         let written = bytes.len() as u64;
-        let samples: Vec<num_complex::Complex32> = bytes
-            .chunks_exact(8)
-            .map(|c| {
-                let f = |b: &[u8]| f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                num_complex::Complex32::new(f(&c[..4]), f(&c[4..]))
-            })
-            .collect();
-        let reaction = reacted
-            .then(|| reaction_seconds(&samples, args.rate, changed_at))
-            .flatten();
         if written != items * 8 {
             bail!(
                 "the file sink wrote {written} bytes, expected {} ({items} items)",
                 items * 8
             );
         }
+        let mut samples = vec![num_complex::Complex32::default(); items as usize];
+        SampleCodec::new(SampleFormat::CF32).decode(&bytes, &mut samples);
+        let reaction = reacted
+            .then(|| reaction_seconds(&samples, args.rate, changed_at))
+            .flatten();
         let calls: serde_json::Map<String, serde_json::Value> = done
             .stats()
             .iter()

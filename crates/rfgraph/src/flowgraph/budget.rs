@@ -10,8 +10,8 @@
 //! wins). Each edge holds at most its rate times its share of the
 //! budget: the **fill cap** (see
 //! [`EdgeBuffer::limit_fill`](crate::buffer::EdgeBuffer::limit_fill)).
-//! The **batch** (the most items a port sees at once) is capped at the
-//! same figure: a reader never sees more than its writer may queue.
+//! That also caps the **batch** (the most items a port sees at once): a
+//! reader never sees more than its writer may have ahead of it.
 //!
 //! The share depends on how many queues can be full at once. Upstream of a
 //! block that consumes at a clock's pace (a throttle, a device sink),
@@ -51,6 +51,7 @@
 
 use super::Flowgraph;
 use super::in_place::{OutputGroup, owner};
+use super::latency::LatencyReport;
 use std::time::Duration;
 
 /// The budget of a paced flowgraph that sets none: 200 ms, under GNU
@@ -68,15 +69,17 @@ pub(crate) struct BudgetPlan {
     pub(crate) notes: Vec<String>,
 }
 
-/// The plan for `fg`'s `groups` (see [`in_place::plan`](super::in_place::plan)
-/// for `reuses`); `floors[g]`: the fewest items group `g`'s ring must be
-/// able to hold for its blocks to move.
+/// The fill cap of each of `fg`'s `groups` (see
+/// [`in_place::plan`](super::in_place::plan) for `reuses`), and the run's
+/// report as far as the plan knows it (the budget, the short shares; the
+/// build adds the caps it applied); `floors[g]`: the fewest items group
+/// `g`'s ring must be able to hold for its blocks to move.
 pub(crate) fn plan(
     fg: &mut Flowgraph,
     groups: &[OutputGroup],
     reuses: &[Option<usize>],
     floors: &[usize],
-) -> BudgetPlan {
+) -> (Vec<Option<usize>>, LatencyReport) {
     let paced: Vec<Option<f64>> = fg
         .blocks
         .iter()
@@ -86,14 +89,21 @@ pub(crate) fn plan(
     let budget = fg.max_latency.unwrap_or(PACED_DEFAULT);
     let names: Vec<String> = fg.blocks.iter().map(|b| b.name.clone()).collect();
     let writers: Vec<usize> = groups.iter().map(|((src, _), _)| *src).collect();
-    caps(
+    let plan = caps(
         &Graph { paced, edges },
         &writers,
         reuses,
         floors,
         budget,
         &names,
-    )
+    );
+    let report = LatencyReport {
+        budget: plan.fill.iter().any(Option::is_some).then_some(budget),
+        set: fg.max_latency.is_some(),
+        short_shares: plan.notes,
+        ..LatencyReport::default()
+    };
+    (plan.fill, report)
 }
 
 /// The stream graph as the budget sees it.

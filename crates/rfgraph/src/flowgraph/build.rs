@@ -186,17 +186,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
             minimums[g].floor().max(chain.unwrap_or(0))
         })
         .collect();
-    let budget = super::budget::plan(&mut fg, &by_output, &reuses, &floors);
-    let mut latency = super::latency::LatencyReport {
-        budget: budget
-            .fill
-            .iter()
-            .any(Option::is_some)
-            .then(|| fg.max_latency.unwrap_or(super::budget::PACED_DEFAULT)),
-        set: fg.max_latency.is_some(),
-        short_shares: budget.notes.clone(),
-        ..Default::default()
-    };
+    let (fills, mut latency) = super::budget::plan(&mut fg, &by_output, &reuses, &floors);
     let depths = in_place::depths(&reuses);
     let mut order: Vec<usize> = (0..by_output.len()).collect();
     order.sort_by_key(|&g| depths[g]);
@@ -260,10 +250,11 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
             let minimums = &minimums[g];
             edge.limit_chunk((bytes / minimums.item_size).max(minimums.floor()));
         }
-        if let Some(fill) = budget.fill[g] {
+        if let Some(fill) = fills[g] {
+            // The fill also caps the batch: no reader sees more than its
+            // writer may have ahead of it.
             edge.limit_fill(fill);
             let words = edge.control_words();
-            edge.limit_chunk(words.chunk_items().min(fill));
             if words.fill_items() < words.capacity() {
                 let port = fg.blocks[src].block.ports().outputs[src_port]
                     .name()
@@ -273,7 +264,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
                     port,
                     capacity: words.capacity(),
                     fill: words.fill_items(),
-                    batch: words.chunk_items(),
+                    batch: words.chunk_items().min(words.fill_items()),
                 });
             }
         }

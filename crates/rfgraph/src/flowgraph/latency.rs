@@ -23,7 +23,7 @@ pub struct EdgeCap {
     pub capacity: usize,
     /// Most items the writer may have ahead of its slowest reader.
     pub fill: usize,
-    /// Most items a port sees at once.
+    /// Most items a port sees at once (the chunk limit, or the fill).
     pub batch: usize,
 }
 

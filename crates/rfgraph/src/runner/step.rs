@@ -252,9 +252,9 @@ impl BlockRunner {
     /// until new items arrive (see
     /// [`idle_when_drained`](crate::Block::idle_when_drained)): every input
     /// holds fewer items than its `min_items`, from a writer still
-    /// running. The block is then booked idle, waiting for input, as a
-    /// call that moved nothing would have booked it, and the caller parks
-    /// unless its signal is pending. A writer that publishes after the
+    /// running. The block is then booked idle (`idle`), as a call that
+    /// moved nothing would have booked it, and the caller parks unless its
+    /// signal is pending. A writer that publishes after the
     /// look this call began with notifies the block, so nothing is missed.
     pub fn drained(&mut self) -> bool {
         // Messages left for the next call (beyond one call's share) were
@@ -269,8 +269,8 @@ impl BlockRunner {
             !words.writer_finished() && words.published_write() - i.last < i.min_items
         });
         if empty {
-            self.stats.add_tally(&mut self.tally);
-            self.signal.set_activity(Activity::Waiting);
+            // Booked as the empty call it saves would have booked it.
+            self.idle(&WorkIo::default());
         }
         empty
     }
