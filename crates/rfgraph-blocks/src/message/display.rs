@@ -90,24 +90,56 @@ fn write_pmt(s: &mut String, value: &Pmt) {
             }
             s.push(']');
         }
-        Pmt::List(items) => {
+        Pmt::Complex([re, im]) => {
+            let _ = write!(
+                s,
+                "{}{}{}i",
+                g(*re),
+                if *im < 0.0 { "" } else { "+" },
+                g(*im)
+            );
+        }
+        Pmt::Uniform(u) => {
+            s.push_str("#[");
+            let text = match u.to_plain_json() {
+                serde_json::Value::Array(items) => items
+                    .iter()
+                    .map(|x| match x {
+                        serde_json::Value::Array(c) => format!("({},{})", c[0], c[1]),
+                        other => other.to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                other => other.to_string(),
+            };
+            s.push_str(&text);
+            s.push(']');
+        }
+        Pmt::Pair(pair) => {
+            s.push('(');
+            write_pmt(s, &pair.0);
+            s.push_str(" . ");
+            write_pmt(s, &pair.1);
+            s.push(')');
+        }
+        Pmt::List(items) | Pmt::Tuple(items) => {
             // A PDU is GNU Radio's pair: `(meta . data)`.
-            if super::pdu::parse(value).is_some() {
-                s.push('(');
-                write_pmt(s, &items[0]);
-                s.push_str(" . ");
-                write_pmt(s, &items[1]);
-                s.push(')');
+            if let (Pmt::List(_), Some(_)) = (value, super::pdu::parse(value)) {
+                write_pmt(s, &Pmt::pair(items[0].clone(), items[1].clone()));
                 return;
             }
-            s.push('(');
+            let (open, close) = match value {
+                Pmt::Tuple(_) => ('{', '}'),
+                _ => ('(', ')'),
+            };
+            s.push(open);
             for (i, x) in items.iter().enumerate() {
                 if i > 0 {
                     s.push(' ');
                 }
                 write_pmt(s, x);
             }
-            s.push(')');
+            s.push(close);
         }
         Pmt::Map(m) => {
             if m.is_empty() {

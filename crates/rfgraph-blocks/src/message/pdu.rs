@@ -1,6 +1,9 @@
 //! PDUs as messages: GNU Radio's PDU is a pair of a metadata dictionary
-//! and a uniform vector; rfgraph's is the two-item list `[Map(meta),
-//! data]` with data a `Blob` (bytes), `VecF32` or `VecComplexF32`.
+//! and a uniform vector, and so is rfgraph's: `Pmt::Pair((Map(meta),
+//! data))` with data a `Blob` (bytes), `VecF32`, `VecComplexF32` or
+//! another uniform vector, so that a PDU crosses to GNU Radio (through
+//! the network blocks) unchanged. The two-item list `[meta, data]` that
+//! flowgraph files can write is read as a PDU too.
 //! [`PduItem`] converts a PDU's data to and from stream items; [`pdu`]
 //! and [`parse`] build and take apart the message.
 
@@ -56,27 +59,27 @@ impl PduItem for Complex32 {
 
 /// The PDU message of `meta` and `data`.
 pub fn pdu(meta: BTreeMap<String, Pmt>, data: Pmt) -> Pmt {
-    Pmt::List(vec![Pmt::Map(meta), data])
+    Pmt::pair(Pmt::Map(meta), data)
 }
 
 /// The metadata and data of a PDU message; `None` when `msg` is not one.
 /// GNU Radio's empty metadata (`()`, here `Null`) is accepted.
 pub fn parse(msg: &Pmt) -> Option<(BTreeMap<String, Pmt>, &Pmt)> {
-    match msg {
-        Pmt::List(pair) if pair.len() == 2 => {
-            let meta = match &pair[0] {
-                Pmt::Map(m) => m.clone(),
-                Pmt::Null => BTreeMap::new(),
-                _ => return None,
-            };
-            matches!(
-                pair[1],
-                Pmt::Blob(_) | Pmt::VecF32(_) | Pmt::VecComplexF32(_)
-            )
-            .then_some((meta, &pair[1]))
-        }
-        _ => None,
-    }
+    let (meta, data) = match msg {
+        Pmt::Pair(pair) => (&pair.0, &pair.1),
+        Pmt::List(items) if items.len() == 2 => (&items[0], &items[1]),
+        _ => return None,
+    };
+    let meta = match meta {
+        Pmt::Map(m) => m.clone(),
+        Pmt::Null => BTreeMap::new(),
+        _ => return None,
+    };
+    matches!(
+        data,
+        Pmt::Blob(_) | Pmt::VecF32(_) | Pmt::VecComplexF32(_) | Pmt::Uniform(_)
+    )
+    .then_some((meta, data))
 }
 
 #[cfg(test)]
@@ -99,5 +102,7 @@ mod tests {
         assert!(parse(&Pmt::from("TEST")).is_none());
         assert!(parse(&Pmt::List(vec![Pmt::Null, Pmt::U64(3)])).is_none());
         assert!(parse(&Pmt::List(vec![Pmt::Null, Pmt::Blob(vec![])])).is_some());
+        assert!(matches!(msg, Pmt::Pair(_)), "GNU Radio's form");
+        assert!(parse(&Pmt::pair(Pmt::Null, Pmt::U64(3))).is_none());
     }
 }

@@ -98,7 +98,12 @@ pub fn pmt_to_json(p: &Pmt) -> Result<Value, String> {
                 })
                 .collect::<Result<_, String>>()?,
         ),
-        Pmt::List(l) => Value::Array(l.iter().map(pmt_to_json).collect::<Result<_, _>>()?),
+        Pmt::Complex([re, im]) => Value::Array(vec![float(*re)?, float(*im)?]),
+        Pmt::Uniform(u) => u.to_plain_json(),
+        Pmt::List(l) | Pmt::Tuple(l) => {
+            Value::Array(l.iter().map(pmt_to_json).collect::<Result<_, _>>()?)
+        }
+        Pmt::Pair(pair) => Value::Array(vec![pmt_to_json(&pair.0)?, pmt_to_json(&pair.1)?]),
         Pmt::Map(m) => Value::Object(
             m.iter()
                 .map(|(k, v)| Ok((k.clone(), pmt_to_json(v)?)))

@@ -44,11 +44,15 @@ pub fn describe(p: &Pmt) -> String {
         Pmt::U64(v) => format!("uint {v}"),
         Pmt::F32(v) => format!("f32 {v}"),
         Pmt::F64(v) => format!("f64 {v}"),
+        Pmt::Complex([re, im]) => format!("complex {re}{im:+}j"),
         Pmt::String(s) => format!("string {s:?}"),
         Pmt::Blob(b) => format!("blob of {} bytes", b.len()),
         Pmt::VecF32(v) => format!("f32 vector of {}", v.len()),
         Pmt::VecComplexF32(v) => format!("complex vector of {}", v.len()),
+        Pmt::Uniform(u) => format!("{} vector of {}", u.element(), u.len()),
         Pmt::List(v) => format!("list of {}", v.len()),
+        Pmt::Tuple(v) => format!("tuple of {}", v.len()),
+        Pmt::Pair(_) => "pair".into(),
         Pmt::Map(m) => format!("map of {}", m.len()),
     }
 }

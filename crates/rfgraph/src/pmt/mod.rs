@@ -6,8 +6,15 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+mod uniform;
+
+pub use uniform::Uniform;
+
 /// A complex sample as two `f32` (re, im), so that `Pmt` needs no complex crate.
 pub type ComplexF32 = [f32; 2];
+
+/// A complex number as two `f64` (re, im): GNU Radio's complex PMT.
+pub type ComplexF64 = [f64; 2];
 
 /// A dynamically typed message or tag value.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -26,6 +33,8 @@ pub enum Pmt {
     F32(f32),
     /// A double-precision float (frequencies, times).
     F64(f64),
+    /// A complex number (GNU Radio's `pmt.from_complex`).
+    Complex(ComplexF64),
     /// A string.
     String(String),
     /// Raw bytes (PDUs).
@@ -34,8 +43,16 @@ pub enum Pmt {
     VecF32(Vec<f32>),
     /// A vector of complex `f32` as (re, im) pairs.
     VecComplexF32(Vec<ComplexF32>),
-    /// A list of values.
+    /// A vector of another numeric type.
+    Uniform(Uniform),
+    /// A list of values (GNU Radio's vector, `pmt.to_pmt([...])`, and
+    /// its lists).
     List(Vec<Pmt>),
+    /// A fixed group of values (GNU Radio's tuple, `pmt.to_pmt((...))`).
+    Tuple(Vec<Pmt>),
+    /// Two values (GNU Radio's `pmt.cons(car, cdr)`); a PDU is the pair
+    /// of its metadata map and its data.
+    Pair(Box<(Pmt, Pmt)>),
     /// A map from string keys to values.
     Map(BTreeMap<String, Pmt>),
 }
@@ -69,6 +86,11 @@ impl Pmt {
         }
     }
 
+    /// The pair `(car, cdr)`.
+    pub fn pair(car: impl Into<Pmt>, cdr: impl Into<Pmt>) -> Pmt {
+        Pmt::Pair(Box::new((car.into(), cdr.into())))
+    }
+
     /// True for [`Pmt::Null`].
     pub fn is_null(&self) -> bool {
         matches!(self, Pmt::Null)
@@ -88,11 +110,16 @@ impl Pmt {
             Pmt::U64(v) => json!(v),
             Pmt::F32(v) => json!(v),
             Pmt::F64(v) => json!(v),
+            Pmt::Complex(c) => json!(c),
             Pmt::String(s) => json!(s),
             Pmt::Blob(b) => json!(b),
             Pmt::VecF32(v) => json!(v),
             Pmt::VecComplexF32(v) => json!(v),
-            Pmt::List(items) => Value::Array(items.iter().map(Pmt::to_plain_json).collect()),
+            Pmt::Uniform(u) => u.to_plain_json(),
+            Pmt::List(items) | Pmt::Tuple(items) => {
+                Value::Array(items.iter().map(Pmt::to_plain_json).collect())
+            }
+            Pmt::Pair(pair) => Value::Array(vec![pair.0.to_plain_json(), pair.1.to_plain_json()]),
             Pmt::Map(map) => Value::Object(
                 map.iter()
                     .map(|(k, v)| (k.clone(), v.to_plain_json()))
@@ -115,6 +142,12 @@ pmt_from!(
     String => String, &str => String, Vec<u8> => Blob, Vec<f32> => VecF32,
     Vec<ComplexF32> => VecComplexF32, Vec<Pmt> => List, BTreeMap<String, Pmt> => Map,
 );
+
+impl From<Uniform> for Pmt {
+    fn from(v: Uniform) -> Self {
+        Pmt::Uniform(v)
+    }
+}
 
 impl From<usize> for Pmt {
     fn from(v: usize) -> Self {
