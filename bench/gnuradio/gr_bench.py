@@ -12,6 +12,7 @@ Run it with Debian's interpreter, which sees the ``gnuradio`` package::
     /usr/bin/python3 bench/gnuradio/gr_bench.py latency --rate 20e6 --period 1ms --stages N --bursts K [--repeat R]
     /usr/bin/python3 bench/gnuradio/gr_bench.py fm     --file F.cu8 [--rate 2.4e6] [--offset HZ] [--mono] [--cores C] [--repeat R]
     /usr/bin/python3 bench/gnuradio/gr_bench.py pacing [--seconds 2] [--rate 32000] [--repeat R]
+    /usr/bin/python3 bench/gnuradio/gr_bench.py net    --mode zmq|zmq_tags --items N [--tag-interval 1000] [--repeat R]
 
 Output contract
 ---------------
@@ -63,6 +64,10 @@ io          top block (``file_source`` opens its file,   ``tb.run()``
             ``file_sink`` creates/truncates its file)
 pacing      top block (``file_sink`` creates its file)    ``tb.run()``; ``cpu_seconds`` is
                                                          ``resource.getrusage`` around it
+net         top block (``push_sink`` binds when it is     ``tb.start()`` until the sink has seen
+            made, ``pull_source`` connects)               N items (polled every 0.5 ms); the
+                                                         ``tb.stop()`` + ``tb.wait()`` after
+                                                         it is ``stop_seconds``, not timed
 =========== ============================================ =========================================
 
 ``msg`` is the one place where the two differ: rfgraph's pipes start with a
@@ -132,6 +137,25 @@ pacing  a throttled simulation, as ``rfgraph bench pacing``:
         retunes 1 kHz to 3 kHz; the release time of the first sample at the
         new frequency (index / rate) minus when the retune was made.
 
+net     ZeroMQ over loopback in one top block, as ``rfgraph bench net``
+        (which runs this with ``--gnuradio``): null_source(gr_complex) ->
+        head(N) -> zeromq.push_sink(tcp://127.0.0.1:PORT, pass_tags) and
+        zeromq.pull_source(the same address) -> head(N) -> null_sink;
+        ``--mode zmq_tags`` turns pass_tags on, the source is
+        tags_strobe(gr_complex, 1, --tag-interval, "strobe") (zeros with a
+        tag every 1000 items) and the sink tag_debug (display off), which
+        keeps the tags of its last call only: ``tags_last_call`` shows that
+        tags flow, ``tags`` (the count that arrived) is ``null``.  The pull_source never
+        notices that its head finished, so ``tb.run()`` would never
+        return: the script calls ``tb.start()``, polls the sink's
+        ``nitems_read(0)`` every 0.5 ms until it holds N items, then
+        ``tb.stop()`` and ``tb.wait()``.  ``seconds`` runs from just before
+        ``tb.start()`` to the poll that saw the N-th item (so it holds the
+        start-up and the run, at most 0.5 ms late, but not the teardown);
+        ``stop_seconds`` is the teardown after it.  Records add ``mode``,
+        ``items``, ``bytes_per_s``, ``pass_tags``, ``tag_interval``,
+        ``tags`` and ``tags_last_call``.
+
 Exit status: 0 on success, 2 for invalid options (argparse), 1 when a run
 fails a check (lost messages, wrong sample count), 3 when the watchdog had to
 stop a hung flowgraph.
@@ -174,7 +198,7 @@ import numpy
 
 try:
     import pmt
-    from gnuradio import analog, blocks, fft, filter as gr_filter, gr, pdu
+    from gnuradio import analog, blocks, fft, filter as gr_filter, gr, pdu, zeromq
     from gnuradio.fft import window
 except ImportError as exc:  # pragma: no cover - environment problem
     sys.stderr.write(
@@ -901,6 +925,85 @@ def run_pacing(args: argparse.Namespace, emit: Emit) -> None:
 
 
 # --------------------------------------------------------------------------
+# net
+# --------------------------------------------------------------------------
+
+NET_MODES = ("zmq", "zmq_tags")
+NET_POLL_S = 0.0005
+
+
+def free_tcp_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    import socket
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_net(args: argparse.Namespace, emit: Emit) -> None:
+    """push_sink => pull_source over loopback in one top block (see the
+    module docstring): start, poll the sink until N items, stop."""
+    size = gr.sizeof_gr_complex
+    tags = args.mode == "zmq_tags"
+    for i in range(args.repeat):
+        run = args.run + i
+        address = f"tcp://127.0.0.1:{free_tcp_port()}"
+        tb = gr.top_block(f"net-{run}")
+        if tags:
+            src = blocks.tags_strobe(size, pmt.from_long(1), args.tag_interval,
+                                     pmt.intern("strobe"))
+            sink = blocks.tag_debug(size, "net", "")
+            sink.set_display(False)
+        else:
+            src = blocks.null_source(size)
+            sink = blocks.null_sink(size)
+        push = zeromq.push_sink(size, 1, address, 100, tags, -1)
+        pull = zeromq.pull_source(size, 1, address, 100, tags, -1)
+        tb.connect(src, blocks.head(size, args.items), push)
+        tb.connect(pull, blocks.head(size, args.items), sink)
+        what = f"net {args.mode} run {run}"
+        with Watchdog(tb, args.timeout, what) as dog:
+            start = time.perf_counter()
+            tb.start()
+            started = time.perf_counter()
+            while int(sink.nitems_read(0)) < args.items and not dog.fired:
+                time.sleep(NET_POLL_S)
+            end = time.perf_counter()
+            tb.stop()
+            tb.wait()
+            stopped = time.perf_counter()
+        if dog.fired:
+            raise WatchdogFired(f"{what}: {sink.nitems_read(0)} of {args.items} items "
+                                f"arrived within {args.timeout:g} s")
+        got = int(sink.nitems_read(0))
+        if got != args.items:
+            raise BenchError(f"{what}: the sink read {got} items, expected {args.items}")
+        # tag_debug keeps the tags of its last call only (``num_tags``):
+        # a sign that tags flow, not their count.
+        last_call_tags = sink.num_tags() if tags else None
+        timing = Timing(end - start, started - start)
+        seconds = timing.seconds
+        rec = base_record("net", run, timing)
+        rec.update({
+            "mode": args.mode,
+            "items": args.items,
+            "pass_tags": tags,
+            "tag_interval": args.tag_interval if tags else None,
+            "tags": None,
+            "tags_last_call": last_call_tags,
+            "stop_seconds": stopped - end,
+            "items_per_s": args.items / seconds,
+            "block_items_per_s": args.items / seconds,
+            "bytes_per_s": args.items * size / seconds,
+        })
+        emit(rec)
+        log(f"net {args.mode} run {run}: {args.items} items: {seconds:.3f} s, "
+            f"{args.items / seconds / 1e6:.1f} M items/s"
+            + (f", {last_call_tags} tags in the sink's last call" if tags else ""))
+        del tb
+
+
+# --------------------------------------------------------------------------
 # Command line
 # --------------------------------------------------------------------------
 
@@ -1048,6 +1151,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="signal and throttle rate, items per second (default 32000)")
     common(p)
     p.set_defaults(func=run_pacing)
+
+    p = sub.add_parser("net", help="null_source -> head -> zeromq push_sink => pull_source "
+                                   "-> head -> null_sink over loopback")
+    p.add_argument("--mode", choices=NET_MODES, required=True,
+                   help="zmq: plain items; zmq_tags: pass_tags on, a tag every "
+                        "--tag-interval items")
+    p.add_argument("--items", type=positive_int, required=True, help="complex items N")
+    p.add_argument("--tag-interval", type=positive_int, default=1000,
+                   help="zmq_tags: items from one tag to the next (default 1000)")
+    p.add_argument("--run", type=nonneg_int, default=0,
+                   help="index of the first run in the records (default 0)")
+    common(p)
+    p.set_defaults(func=run_net)
     return parser
 
 

@@ -28,6 +28,7 @@ pub mod build;
 pub mod duration;
 pub mod expr;
 pub mod grc;
+pub mod hosts;
 pub mod model;
 pub mod standard;
 pub mod toml;

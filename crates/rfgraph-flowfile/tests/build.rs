@@ -353,11 +353,11 @@ fn file_syntax_errors_have_places() {
     assert!(error_of("title = \"x\"\n").starts_with("1:1: `format`: missing"));
     assert_eq!(
         error_of("format = 1\n[blocks.a]\nkind = \"vector_sink\"\noptions = { afinity = [1] }\n"),
-        "4:13: `blocks.a.options.afinity`: unknown key `afinity` (known: affinity, buffer_size, blocking) (did you mean `affinity`?)"
+        "4:13: `blocks.a.options.afinity`: unknown key `afinity` (known: affinity, buffer_size, blocking, host) (did you mean `affinity`?)"
     );
     assert_eq!(
         error_of("format = 1\n[sheduler]\nname = \"tpb\"\n"),
-        "2:2: `sheduler`: unknown key `sheduler` (known: format, title, connections, variables, blocks, scheduler, inputs, outputs) (did you mean `scheduler`?)"
+        "2:2: `sheduler`: unknown key `sheduler` (known: format, title, connections, variables, blocks, scheduler, hosts, links, inputs, outputs) (did you mean `scheduler`?)"
     );
     assert!(
         error_of("format = 1\n[blocks.a\n").starts_with("2:"),

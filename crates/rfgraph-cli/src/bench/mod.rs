@@ -33,6 +33,8 @@
 //! | `fm` | the recording (made once, read once), the receiver's graph | scheduler + `Flowgraph::run` | `tb.run()` |
 //! | `adsb` | the files (made and read once), the graph | scheduler + `Flowgraph::run` | – (dump1090: process start to exit) |
 //! | `pacing` | the graph (the file sink creates its file) | scheduler + `Flowgraph::run`; `cpu_seconds` over the same span | `tb.run()`, `resource.getrusage` around it |
+//! | `net` `zmq`, `zmq_tags` | the graph, both ends (a free port chosen) | scheduler + `Flowgraph::run`: the bind and connect in `init`, the run, the pulling head's finish stopping the `ZmqSource`, every `deinit` | `tb.start()` until a 0.5 ms poll sees the N-th item at the sink (its `pull_source` never ends, so `tb.run()` would not return); the `tb.stop()` + `tb.wait()` after it is `stop_seconds`, outside the span |
+//! | `net` `udp` | the graph, both ends (a free port chosen) | scheduler + `Flowgraph::run`, until the source sees the sink's end-of-stream datagrams | – |
 //! | `file` | the generated text | parse + build + scheduler + `start` + `stop` + `wait` | – |
 //! | `chain --fused`, `saxpy --fused` | nothing | spawn the threads, allocate the chunks, the loops, join | – |
 //! | `saxpy --bare` | nothing | allocate the ring and blocks, the round-robin loop | – |
@@ -56,6 +58,7 @@ mod io;
 mod latency;
 mod load;
 mod msg;
+mod net;
 mod pacing;
 mod peer;
 pub(crate) mod plot;
@@ -99,6 +102,8 @@ pub enum Experiment {
     File(file::FileArgs),
     /// A throttled simulation (sig_source → low-pass → throttle → head → file): its CPU time.
     Pacing(pacing::PacingArgs),
+    /// GNU Radio-compatible network blocks over loopback: ZeroMQ push ⇒ pull (tags or not), paced UDP with loss counts.
+    Net(net::NetArgs),
     /// Draws a figure from JSONL results (95 % confidence error bars).
     Plot(plot::PlotArgs),
     /// Runs the standard set (GNU Radio too when installed): JSONL, figures, table.
@@ -123,6 +128,7 @@ pub fn run(experiment: Experiment) -> anyhow::Result<()> {
         Experiment::Adsb(args) => adsb::run(&args),
         Experiment::File(args) => file::run(&args),
         Experiment::Pacing(args) => pacing::run(&args),
+        Experiment::Net(args) => net::run(&args),
         Experiment::Plot(args) => plot::run(&args),
         Experiment::Suite(args) => suite::run(&args),
         Experiment::Table(args) => suite::run_table(&args),

@@ -96,6 +96,12 @@ struct Plan {
     latency_bursts: usize,
     /// Seconds of signal of the throttled `pacing` graph (its wall time).
     pacing_seconds: f64,
+    /// Complex items through ZeroMQ per `net` run.
+    net_items: u64,
+    /// The `net` experiment's UDP rates, items per second.
+    net_rates: &'static str,
+    /// Seconds of signal per UDP rate.
+    net_udp_seconds: f64,
 }
 
 impl Plan {
@@ -123,6 +129,9 @@ impl Plan {
                 latency_stages: vec![1, 10, 40],
                 latency_bursts: 300,
                 pacing_seconds: 0.5,
+                net_items: 20_000_000,
+                net_rates: "10e6,50e6",
+                net_udp_seconds: 0.5,
             }
         } else {
             Self {
@@ -147,6 +156,9 @@ impl Plan {
                 latency_stages: vec![1, 10, 20, 40],
                 latency_bursts: 2000,
                 pacing_seconds: 2.0,
+                net_items: 100_000_000,
+                net_rates: "10e6,25e6,50e6,100e6",
+                net_udp_seconds: 1.0,
             }
         }
     }
@@ -337,6 +349,27 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
         io.push(script.display().to_string());
     }
     list.rfgraph("io".to_string(), &io);
+    // Network blocks over loopback: one job runs ZeroMQ (tags or not) and
+    // the UDP rate sweep, GNU Radio's ZeroMQ graphs interleaved (see
+    // `bench/net.rs`).
+    let mut net = strings(&[
+        &"net",
+        &"--mode",
+        &"all",
+        &"--items",
+        &plan.net_items,
+        &"--rates",
+        &plan.net_rates,
+        &"--udp-seconds",
+        &plan.net_udp_seconds,
+        &"--scheduler",
+        &"tpb",
+    ]);
+    if let Some(script) = gr {
+        net.extend(["--gnuradio".to_string(), "--gr-script".to_string()]);
+        net.push(script.display().to_string());
+    }
+    list.rfgraph("net".to_string(), &net);
     // The FM receiver on one and two cores, GNU Radio's stock chain
     // interleaved on the same recording and cores (see `bench/fm.rs`).
     let available = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -484,6 +517,7 @@ fn rate_field(experiment: &str) -> &'static str {
         "load" => "quality",
         "accel" => "buffers_per_s",
         "io" => "bytes_per_s",
+        "net" => "items_per_s",
         "adsb" => "samples_per_s",
         // Wall time is the throttle's: what differs is the CPU it takes.
         "pacing" => "cpu_seconds",

@@ -38,6 +38,11 @@ pub struct FileArgs {
     /// its clock to the sink; the run says where it could not hold.
     #[arg(long, value_parser = rfgraph_flowfile::duration::parse_duration)]
     pub max_latency: Option<std::time::Duration>,
+    /// In a flowgraph that spans hosts (`[hosts.NAME]`), the host whose
+    /// blocks to run here; the edges to other hosts become network links.
+    /// `check` without it checks every host's part.
+    #[arg(long)]
+    pub host: Option<String>,
 }
 
 impl FileArgs {
@@ -51,6 +56,7 @@ impl FileArgs {
             cores: self.cores,
             max_latency: self.max_latency,
             dry_run,
+            host: self.host.clone(),
             ..BuildOptions::default()
         };
         for s in &self.set {

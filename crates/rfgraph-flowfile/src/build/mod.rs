@@ -50,6 +50,10 @@ pub struct BuildOptions {
     /// its file): the returned [`Built::flowgraph`] is empty and ports
     /// are checked against the specs only. For `rfgraph check` and `dot`.
     pub dry_run: bool,
+    /// `--host`: in a flowgraph that spans hosts, the host whose part to
+    /// build (see [`crate::hosts`]). A dry run without one checks every
+    /// host's part.
+    pub host: Option<String>,
 }
 
 impl BuildOptions {
@@ -141,6 +145,50 @@ pub fn build_file(
 /// item types differ (both named), a stream cycle, an unconnected port,
 /// a block constructor's refusal: each at its place in the file.
 pub fn build(
+    doc: &Document,
+    registry: &Registry,
+    options: &BuildOptions,
+) -> Result<Built, FileError> {
+    if doc.hosts.is_empty() {
+        if let Some(host) = &options.host {
+            return Err(FileError::new(
+                doc.scheduler.at.clone(),
+                "--host",
+                format!("`--host {host}`, but the file names no hosts (`[hosts.NAME]`)"),
+            ));
+        }
+        return build_one(doc, registry, options);
+    }
+    match &options.host {
+        Some(host) => build_one(&crate::hosts::part(doc, host, registry)?, registry, options),
+        None if options.dry_run => {
+            let mut last = None;
+            for host in &doc.hosts {
+                last = Some(build_one(
+                    &crate::hosts::part(doc, &host.name, registry)?,
+                    registry,
+                    options,
+                )?);
+            }
+            Ok(last.expect("a file with hosts has one"))
+        }
+        None => Err(FileError::new(
+            doc.hosts[0].at.clone(),
+            "hosts",
+            format!(
+                "this flowgraph spans hosts {}: run each host's part with `--host NAME`",
+                doc.hosts
+                    .iter()
+                    .map(|h| format!("`{}`", h.name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )),
+    }
+}
+
+/// Builds `doc`, a flowgraph on one host.
+fn build_one(
     doc: &Document,
     registry: &Registry,
     options: &BuildOptions,

@@ -23,6 +23,11 @@ pub struct Document {
     pub scheduler: SchedulerConfig,
     /// Ports exposed when this document is used as a hierarchical block.
     pub ports: Vec<ExposedPort>,
+    /// The hosts a flowgraph that spans hosts runs on (`[hosts.NAME]`);
+    /// empty for a flowgraph on one host.
+    pub hosts: Vec<Host>,
+    /// How the edges between hosts behave (`[links]`).
+    pub links: LinkConfig,
     /// One-line notices for the user (a GUI sink replaced by a null sink).
     pub notices: Vec<String>,
 }
@@ -38,6 +43,8 @@ impl Document {
             blocks: Vec::new(),
             connections: Vec::new(),
             ports: Vec::new(),
+            hosts: Vec::new(),
+            links: LinkConfig::default(),
             notices: Vec::new(),
         }
     }
@@ -119,6 +126,9 @@ pub struct BlockOptions {
     /// default, leaves it to the block: one that blocks on I/O (files,
     /// devices) always gets a thread of its own.
     pub blocking: Option<bool>,
+    /// The host the block runs on, in a flowgraph that spans hosts
+    /// (`[hosts.NAME]`); the first host when not set.
+    pub host: Option<String>,
 }
 
 /// A block in the graph: a registry block or a hierarchical block file.
@@ -245,4 +255,29 @@ pub struct ExposedPort {
     pub inner: Endpoint,
     /// Where it is declared.
     pub at: Location,
+}
+
+/// One host of a flowgraph that spans hosts (`[hosts.NAME]`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Host {
+    /// Its name, as blocks' `host` option and `rfgraph run --host` give it.
+    pub name: String,
+    /// The address other hosts reach it at, and its links listen on.
+    pub address: String,
+    /// The first port of the links that leave it (each takes two).
+    pub port: u16,
+    /// Where it is declared.
+    pub at: Location,
+}
+
+/// The `[links]` section: how the stream edges between hosts behave
+/// (the host link blocks' parameters; each unset one keeps its default).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LinkConfig {
+    /// `"stop"` or `"reconnect"`: what a lost peer host does.
+    pub on_loss: Option<String>,
+    /// How long a peer host may be silent before it counts as lost.
+    pub peer_timeout: Option<std::time::Duration>,
+    /// The most bytes a writer host runs ahead of its reader.
+    pub window: Option<usize>,
 }

@@ -13,8 +13,8 @@ mod location;
 mod value;
 
 pub use document::{
-    BlockInstance, BlockOptions, Connection, ConnectionKind, Document, Endpoint, ExposedPort,
-    ParamValue, PortDirection, SchedulerConfig, Variable, VariableWidget,
+    BlockInstance, BlockOptions, Connection, ConnectionKind, Document, Endpoint, ExposedPort, Host,
+    LinkConfig, ParamValue, PortDirection, SchedulerConfig, Variable, VariableWidget,
 };
 pub use error::FileError;
 pub use location::Location;

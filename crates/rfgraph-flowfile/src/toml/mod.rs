@@ -22,7 +22,17 @@
 //! path = "rec.sigmf-meta"        # text: literal for a string parameter,
 //! cutoff = "samp_rate / 4"       # an expression for any other one
 //! name = { expr = "path + '.x'" }  # an expression for a string parameter
-//! options = { affinity = [1], buffer_size = 65536, blocking = false }
+//! options = { affinity = [1], buffer_size = 65536, blocking = false, host = "radio" }
+//!
+//! [hosts.radio]                  # a flowgraph over hosts (see crate::hosts)
+//! address = "10.0.0.1"
+//! port = 5600                    # its links' first port (the default)
+//! [hosts.dsp]
+//! address = "10.0.0.2"
+//! [links]                        # the edges between hosts
+//! on_loss = "stop"               # or "reconnect"
+//! peer_timeout = "5s"
+//! window = 4194304               # bytes a writer host may run ahead
 //!
 //! [scheduler]
 //! name = "chain"                 # tpb, single, pool or chain

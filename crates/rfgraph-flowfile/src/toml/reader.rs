@@ -22,6 +22,8 @@ const TOP_KEYS: &[&str] = &[
     "variables",
     "blocks",
     "scheduler",
+    "hosts",
+    "links",
     "inputs",
     "outputs",
 ];
@@ -181,6 +183,12 @@ pub(crate) fn read(text: &str, file: Arc<PathBuf>) -> R<Document> {
     }
     if let Some(item) = root.get("scheduler") {
         scheduler(&ctx, item, &mut doc)?;
+    }
+    if let Some(item) = root.get("hosts") {
+        hosts(&ctx, item, &mut doc)?;
+    }
+    if let Some(item) = root.get("links") {
+        links(&ctx, item, &mut doc)?;
     }
     for (section, direction) in [
         ("inputs", PortDirection::Input),
@@ -455,7 +463,7 @@ fn options(ctx: &Ctx, item: &Item, key: &str) -> R<BlockOptions> {
     let t = table(ctx, item, key)?;
     ctx.only(
         t,
-        &["affinity", "buffer_size", "blocking"],
+        &["affinity", "buffer_size", "blocking", "host"],
         key,
         item.span(),
     )?;
@@ -487,7 +495,99 @@ fn options(ctx: &Ctx, item: &Item, key: &str) -> R<BlockOptions> {
                 ctx.err(b.span(), &join(key, "blocking"), "expected true or false")
             })?);
     }
+    if let Some(h) = t.get("host") {
+        let name = h.as_str().ok_or_else(|| {
+            ctx.err(
+                h.span(),
+                &join(key, "host"),
+                "expected a host name (a `[hosts.NAME]`)",
+            )
+        })?;
+        o.host = Some(name.to_string());
+    }
     Ok(o)
+}
+
+/// `[hosts.NAME]` sections: `address` (required) and `port`.
+fn hosts(ctx: &Ctx, item: &Item, doc: &mut Document) -> R<()> {
+    let t = table(ctx, item, "hosts")?;
+    for (name, v) in t.iter() {
+        let key = join("hosts", name);
+        name_check(ctx, v.span(), &key, name, "host")?;
+        let h = table(ctx, v, &key)?;
+        ctx.only(h, &["address", "port"], &key, v.span())?;
+        let address = h
+            .get("address")
+            .and_then(|a| a.as_str())
+            .filter(|a| !a.trim().is_empty())
+            .ok_or_else(|| {
+                ctx.err(
+                    v.span(),
+                    &join(&key, "address"),
+                    "expected the host's address as a string",
+                )
+            })?;
+        let port = match h.get("port") {
+            None => crate::hosts::DEFAULT_PORT,
+            Some(p) => p
+                .as_integer()
+                .and_then(|p| u16::try_from(p).ok())
+                .filter(|&p| p > 0)
+                .ok_or_else(|| {
+                    ctx.err(p.span(), &join(&key, "port"), "expected a port (1..65535)")
+                })?,
+        };
+        doc.hosts.push(crate::model::Host {
+            name: name.to_string(),
+            address: address.trim().to_string(),
+            port,
+            at: ctx.loc(v.span()),
+        });
+    }
+    Ok(())
+}
+
+/// The `[links]` section.
+fn links(ctx: &Ctx, item: &Item, doc: &mut Document) -> R<()> {
+    let t = table(ctx, item, "links")?;
+    ctx.only(
+        t,
+        &["on_loss", "peer_timeout", "window"],
+        "links",
+        item.span(),
+    )?;
+    if let Some(o) = t.get("on_loss") {
+        let text = o
+            .as_str()
+            .filter(|s| ["stop", "reconnect"].contains(s))
+            .ok_or_else(|| {
+                ctx.err(
+                    o.span(),
+                    "links.on_loss",
+                    "expected \"stop\" or \"reconnect\"",
+                )
+            })?;
+        doc.links.on_loss = Some(text.to_string());
+    }
+    if let Some(p) = t.get("peer_timeout") {
+        let text = p.as_str().ok_or_else(|| {
+            ctx.err(
+                p.span(),
+                "links.peer_timeout",
+                "expected a duration as a string (\"5s\")",
+            )
+        })?;
+        let d = crate::duration::parse_duration(text)
+            .map_err(|e| ctx.err(p.span(), "links.peer_timeout", e))?;
+        if d.is_zero() {
+            return Err(ctx.err(p.span(), "links.peer_timeout", "must be longer than zero"));
+        }
+        doc.links.peer_timeout = Some(d);
+    }
+    if let Some(w) = t.get("window") {
+        doc.links.window = Some(count(ctx, w, "links.window", 1)?);
+    }
+    Ok(())
 }
 
 fn connections(ctx: &Ctx, item: &Item, doc: &mut Document) -> R<()> {

@@ -24,6 +24,13 @@ pub const ITEMS: u64 = 8192;
 /// How long one example may run.
 const WATCHDOG: Duration = Duration::from_secs(10);
 
+/// The watch on an example with network blocks, whose sources never end
+/// and whose sinks wait for peers that are not there.
+const NETWORK_WATCHDOG: Duration = Duration::from_secs(2);
+
+/// Registry names of the network blocks.
+const NETWORK_PREFIXES: &[&str] = &["zmq_", "udp_", "tcp_", "socket_pdu", "host_link_"];
+
 /// Registry blocks whose output is random.
 const RANDOM: &[&str] = &[
     "noise_source",
@@ -371,10 +378,21 @@ fn run_one(
                 return "failed: scheduler".into();
             }
         };
+        // Network examples wait for a peer (or a stream) that never comes
+        // here: a short watch shows that they start and run.
+        let networked = doc
+            .blocks
+            .iter()
+            .any(|b| NETWORK_PREFIXES.iter().any(|p| b.kind.starts_with(p)));
+        let watchdog = if networked {
+            NETWORK_WATCHDOG
+        } else {
+            WATCHDOG
+        };
         let result = built
             .flowgraph
             .start(scheduler)
-            .map(|r| r.wait_timeout(WATCHDOG));
+            .map(|r| r.wait_timeout(watchdog));
         match result {
             Ok(Ok(_)) => report.ran.push(name.clone()),
             Ok(Err(rfgraph::RunError::Timeout { stopped: true, .. })) => {

@@ -19,7 +19,9 @@ mod channels;
 mod digital;
 mod fft;
 mod filter;
+mod network;
 mod pdu;
+mod zeromq;
 
 /// How one GNU Radio parameter becomes a registry parameter.
 #[derive(Clone, Copy, Debug)]
@@ -227,7 +229,9 @@ pub fn all() -> impl Iterator<Item = &'static Map> {
         digital::MAPS,
         fft::MAPS,
         filter::MAPS,
+        network::MAPS,
         pdu::MAPS,
+        zeromq::MAPS,
     ]
     .into_iter()
     .flatten()
