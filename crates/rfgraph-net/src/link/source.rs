@@ -146,13 +146,14 @@ impl<T: Item> Block for HostLinkSource<T> {
             }
         }
         self.acknowledge(now)?;
+        let full = self.output.slice().is_empty();
         if self.pending.is_none() {
             if self.ended {
                 if self.unacked == 0 {
                     io.finish();
                     return Ok(());
                 }
-            } else if !self.output.slice().is_empty() {
+            } else if !full {
                 let data = self.data.as_mut().ok_or("not started")?;
                 match data.recv(WAIT)? {
                     Some(message) => self.accept(message, Instant::now()),
@@ -160,7 +161,14 @@ impl<T: Item> Block for HostLinkSource<T> {
                 }
             }
         }
-        io.call_again_at(Instant::now());
+        // A full output wakes this block when there is room; until then
+        // it only has heartbeats to say.
+        let next = if full {
+            self.live.next_heartbeat(Instant::now())
+        } else {
+            Instant::now()
+        };
+        io.call_again_at(next);
         Ok(())
     }
 

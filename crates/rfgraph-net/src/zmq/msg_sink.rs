@@ -3,7 +3,7 @@
 
 use super::params::MsgSocketParams;
 use super::socket::{Kind, Sent, SharedEndpoint, ZmqSocket};
-use crate::gr_pmt;
+use crate::{BadFrames, gr_pmt};
 use bytes::Bytes;
 use rfgraph::params::ParamSet;
 use rfgraph::{Block, BoxError, Pmt, Ports, WorkIo};
@@ -34,7 +34,9 @@ pub enum MsgSinkPattern {
 /// are pairs of a metadata map and a vector, as in GNU Radio.
 ///
 /// Messages wait in arrival order until a peer takes them (PUSH, REP);
-/// the block does not finish while any wait. A message GNU Radio's
+/// the block does not finish while any wait. At most [`MAX_WAITING`]
+/// wait: beyond, messages are dropped, counted (`messages_dropped`) and
+/// logged at most once a second. A message GNU Radio's
 /// format cannot hold (a string over 65,535 bytes) fails the flowgraph
 /// with the reason.
 ///
@@ -45,7 +47,7 @@ pub enum MsgSinkPattern {
 /// [`MsgSocketParams`]; `bind` defaults to true.
 ///
 /// # Statistics
-/// `messages_sent`.
+/// `messages_sent`, `messages_dropped`.
 pub struct ZmqMsgSink {
     pattern: MsgSinkPattern,
     params: MsgSocketParams,
@@ -53,11 +55,17 @@ pub struct ZmqMsgSink {
     queue: VecDeque<Bytes>,
     endpoint: SharedEndpoint,
     sent: Arc<AtomicU64>,
+    dropped: BadFrames,
 }
+
+/// The most messages that wait for a peer (libzmq's default high-water
+/// mark); more are dropped and counted.
+pub const MAX_WAITING: usize = 1000;
 
 impl ZmqMsgSink {
     /// A sink of `pattern` on `params`.
     pub fn new(pattern: MsgSinkPattern, params: MsgSocketParams) -> Self {
+        let label = format!("zeromq {pattern:?} message sink ({})", params.address);
         Self {
             pattern,
             params,
@@ -65,6 +73,7 @@ impl ZmqMsgSink {
             queue: VecDeque::new(),
             endpoint: Arc::default(),
             sent: Arc::default(),
+            dropped: BadFrames::new(label),
         }
     }
 
@@ -125,7 +134,14 @@ impl Block for ZmqMsgSink {
         if port != "in" {
             return Err(format!("no message input `{port}`").into());
         }
-        self.queue.push_back(Bytes::from(gr_pmt::encode(&msg)?));
+        let frame = Bytes::from(gr_pmt::encode(&msg)?);
+        if self.queue.len() >= MAX_WAITING {
+            // No peer takes them: drop rather than grow without bound.
+            self.dropped
+                .drop_frame(&format!("{MAX_WAITING} messages already wait for a peer"));
+        } else {
+            self.queue.push_back(frame);
+        }
         io.call_again_at(Instant::now());
         Ok(Pmt::Null)
     }
@@ -143,7 +159,10 @@ impl Block for ZmqMsgSink {
     }
 
     fn counters(&self) -> Vec<(&'static str, Arc<AtomicU64>)> {
-        vec![("messages_sent", self.sent.clone())]
+        vec![
+            ("messages_sent", self.sent.clone()),
+            ("messages_dropped", self.dropped.counter()),
+        ]
     }
 
     fn is_blocking(&self) -> bool {

@@ -16,6 +16,9 @@ use zeromq::ZmqMessage;
 /// frame costs and on what a slow peer holds queued.
 pub const MAX_FRAME_BYTES: usize = 1 << 20;
 
+/// How long a finished sink waits for the frames its socket still holds.
+pub const LINGER: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Which gr-zeromq sink.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SinkPattern {
@@ -229,6 +232,10 @@ impl<T: Item> Block for ZmqSink<T> {
     }
 
     fn deinit(&mut self) -> Result<(), BoxError> {
+        // libzmq's linger: frames the socket still holds get a moment to
+        // leave before it closes (a process that exits next would lose
+        // them).
+        self.pool.wait_below(1, LINGER);
         self.socket = None;
         Ok(())
     }
