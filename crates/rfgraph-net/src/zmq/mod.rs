@@ -24,9 +24,9 @@ mod specs;
 mod stream_sink;
 mod stream_source;
 
-pub use msg_sink::{MsgSinkPattern, ZmqMsgSink};
+pub use msg_sink::{MAX_WAITING, MsgSinkPattern, ZmqMsgSink};
 pub use msg_source::{MsgSourcePattern, ZmqMsgSource};
 pub use params::{MsgSocketParams, PubSinkParams, StreamSocketParams, SubSourceParams};
 pub(crate) use specs::specs;
-pub use stream_sink::{MAX_FRAME_BYTES, SinkPattern, ZmqSink};
+pub use stream_sink::{LINGER, MAX_FRAME_BYTES, SinkPattern, ZmqSink};
 pub use stream_source::{SourcePattern, ZmqSource};
