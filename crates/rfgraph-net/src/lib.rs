@@ -24,6 +24,7 @@
 
 mod bad_frames;
 pub mod gr_pmt;
+mod items;
 pub mod link;
 pub mod registry;
 pub mod runtime;

@@ -241,12 +241,7 @@ pub(super) fn spec() -> rfgraph::registry::BlockSpec {
         "host_link_sink",
         "Networking",
         "The writer's end of a stream edge between hosts.",
-        |p| {
-            rfgraph::for_item_kinds!(p.item, {
-                C32 => num_complex::Complex32, F32 => f32, F64 => f64, I32 => i32,
-                I16 => i16, I8 => i8, U8 => u8,
-            } as T => HostLinkSink::<T>::new(p))
-        },
+        |p| crate::items::for_any_item!(p.item, T => HostLinkSink::<T>::new(p)),
     )
     .doc(
         "What `rfgraph run --host` puts where a stream edge leaves this host: gr-zeromq \

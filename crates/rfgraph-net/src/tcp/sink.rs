@@ -134,7 +134,7 @@ impl<T: Item> TcpSink<T> {
     ///
     /// Errors: a parameter out of its range; a client without a port.
     pub fn new(mut params: TcpSinkParams) -> Result<Self, ParamError> {
-        if let Some(kind) = super::kind_of::<T>() {
+        if let Some(kind) = crate::items::kind_of::<T>() {
             params.item = kind;
         }
         params.validate()?;
@@ -279,7 +279,7 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
         "tcp_sink",
         "Networking",
         "Writes a stream's items to a TCP connection, as server or client.",
-        |p| super::for_network_item!(p.item, T => TcpSink::<T>::new(p)?),
+        |p| crate::items::for_network_item!(p.item, T => TcpSink::<T>::new(p)?),
     )
     .doc(
         "GNU Radio 3.10's `network_tcp_sink`: the items' bytes back to back, in the \

@@ -98,7 +98,7 @@ impl<T: Item> TcpSource<T> {
     ///
     /// Errors: a parameter out of its range; a client without a port.
     pub fn new(mut params: TcpSourceParams) -> Result<Self, ParamError> {
-        if let Some(kind) = super::kind_of::<T>() {
+        if let Some(kind) = crate::items::kind_of::<T>() {
             params.item = kind;
         }
         params.validate()?;
@@ -237,7 +237,7 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
         "tcp_source",
         "Networking",
         "Produces items from the bytes of a TCP connection, as server or client.",
-        |p| super::for_network_item!(p.item, T => TcpSource::<T>::new(p)?),
+        |p| crate::items::for_network_item!(p.item, T => TcpSource::<T>::new(p)?),
     )
     .doc(
         "GNU Radio 3.10's `network_tcp_source`: the connection's bytes as items in the \

@@ -129,7 +129,7 @@ impl<T: Item> UdpSink<T> {
     /// Errors: a parameter out of its range; a datagram that cannot hold
     /// the header and whole vectors.
     pub fn new(mut params: UdpSinkParams) -> Result<Self, ParamError> {
-        if let Some(kind) = crate::tcp::kind_of::<T>() {
+        if let Some(kind) = crate::items::kind_of::<T>() {
             params.item = kind;
         }
         params.validate()?;
@@ -294,7 +294,7 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
         "udp_sink",
         "Networking",
         "Sends a stream's items as UDP datagrams with GNU Radio's headers.",
-        |p| crate::tcp::for_network_item!(p.item, T => UdpSink::<T>::new(p)?),
+        |p| crate::items::for_network_item!(p.item, T => UdpSink::<T>::new(p)?),
     )
     .doc(
         "GNU Radio 3.10's `network_udp_sink`, byte for byte: datagrams of `payloadsize` \

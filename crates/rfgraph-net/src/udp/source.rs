@@ -256,7 +256,7 @@ impl<T: Item> UdpSource<T> {
     /// Errors: a parameter out of its range; a datagram size that leaves
     /// no room for items after the header.
     pub fn new(mut params: UdpSourceParams) -> Result<Self, ParamError> {
-        if let Some(kind) = crate::tcp::kind_of::<T>() {
+        if let Some(kind) = crate::items::kind_of::<T>() {
             params.item = kind;
         }
         params.validate()?;
@@ -524,7 +524,7 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
         "udp_source",
         "Networking",
         "Produces the items of UDP datagrams with GNU Radio's headers.",
-        |p| crate::tcp::for_network_item!(p.item, T => UdpSource::<T>::new(p)?),
+        |p| crate::items::for_network_item!(p.item, T => UdpSource::<T>::new(p)?),
     )
     .doc(
         "GNU Radio 3.10's `network_udp_source`: listens on `host:port` (127.0.0.1, or \

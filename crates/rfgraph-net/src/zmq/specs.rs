@@ -6,7 +6,6 @@ use super::{
     MsgSinkPattern, MsgSocketParams, MsgSourcePattern, PubSinkParams, SinkPattern, SourcePattern,
     StreamSocketParams, SubSourceParams, ZmqMsgSink, ZmqMsgSource, ZmqSink, ZmqSource,
 };
-use num_complex::Complex32;
 use rfgraph::Block;
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 
@@ -35,9 +34,7 @@ const MSG_DOC: &str = "GNU Radio's gr-zeromq message block: one frame per messag
 macro_rules! stream_sink {
     ($name:literal, $pattern:expr, $summary:literal) => {
         BlockSpec::of::<StreamSocketParams>($name, CATEGORY, $summary, |p| {
-            rfgraph::for_item_kinds!(p.item, {
-                C32 => Complex32, F32 => f32, I32 => i32, I16 => i16, U8 => u8,
-            } as T => ZmqSink::<T>::new($pattern, p))
+            crate::items::for_network_item!(p.item, T => ZmqSink::<T>::new($pattern, p))
         })
         .doc(STREAM_SINK_DOC)
         .input(PortSpec::new("in", PortItem::OfType))
@@ -47,9 +44,7 @@ macro_rules! stream_sink {
 macro_rules! stream_source {
     ($name:literal, $pattern:expr, $summary:literal) => {
         BlockSpec::of::<StreamSocketParams>($name, CATEGORY, $summary, |p| {
-            rfgraph::for_item_kinds!(p.item, {
-                C32 => Complex32, F32 => f32, I32 => i32, I16 => i16, U8 => u8,
-            } as T => ZmqSource::<T>::new($pattern, p))
+            crate::items::for_network_item!(p.item, T => ZmqSource::<T>::new($pattern, p))
         })
         .doc(STREAM_SOURCE_DOC)
         .output(PortSpec::new("out", PortItem::OfType))
@@ -90,9 +85,7 @@ pub(crate) fn specs() -> Vec<BlockSpec> {
             CATEGORY,
             "Publishes items to ZeroMQ subscribers (gr-zeromq).",
             |p| {
-                rfgraph::for_item_kinds!(p.socket.item, {
-                    C32 => Complex32, F32 => f32, I32 => i32, I16 => i16, U8 => u8,
-                } as T => ZmqSink::<T>::publishing(SinkPattern::Pub, p))
+                crate::items::for_network_item!(p.socket.item, T => ZmqSink::<T>::publishing(SinkPattern::Pub, p))
             },
         )
         .doc(STREAM_SINK_DOC)
@@ -112,9 +105,7 @@ pub(crate) fn specs() -> Vec<BlockSpec> {
             CATEGORY,
             "Subscribes to items from a ZeroMQ publisher (gr-zeromq).",
             |p| {
-                rfgraph::for_item_kinds!(p.socket.item, {
-                    C32 => Complex32, F32 => f32, I32 => i32, I16 => i16, U8 => u8,
-                } as T => ZmqSource::<T>::subscribing(SourcePattern::Sub, p))
+                crate::items::for_network_item!(p.socket.item, T => ZmqSource::<T>::subscribing(SourcePattern::Sub, p))
             },
         )
         .doc(STREAM_SOURCE_DOC)
