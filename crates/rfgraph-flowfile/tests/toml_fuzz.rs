@@ -37,6 +37,66 @@ kind = "vector_sink"
 name = "tpb"
 "#;
 
+/// A flowgraph over two hosts: the `[hosts]` and `[links]` sections and
+/// the `host` option, split into each host's part when built.
+const HOSTS: &str = r#"format = 1
+connections = ["src -> head -> snk", "strobe.strobe => dbg.print"]
+
+[hosts.radio]
+address = "10.0.0.1"
+port = 6000
+
+[hosts.dsp]
+address = "10.0.0.2"
+
+[links]
+on_loss = "reconnect"
+peer_timeout = "1500ms"
+window = 65536
+
+[blocks.src]
+kind = "null_source"
+type = "c32"
+
+[blocks.head]
+kind = "head"
+type = "c32"
+items = 100
+options = { host = "dsp" }
+
+[blocks.snk]
+kind = "null_sink"
+type = "c32"
+options = { host = "dsp" }
+
+[blocks.strobe]
+kind = "message_strobe"
+
+[blocks.dbg]
+kind = "message_debug"
+options = { host = "dsp" }
+"#;
+
+/// `edits` applied to `base`: characters inserted, removed, replaced, or
+/// the text cut.
+fn mutate(base: &str, edits: Vec<(usize, u8, u8)>) -> String {
+    let mut bytes = base.as_bytes().to_vec();
+    for (pos, byte, op) in edits {
+        let at = pos % (bytes.len() + 1);
+        let pick = b"[]{}=\"'.,-> \n#0123456789abcxyz_";
+        let b = pick[byte as usize % pick.len()];
+        match op {
+            0 => bytes.insert(at, b),
+            1 if at < bytes.len() => {
+                bytes.remove(at);
+            }
+            2 if at < bytes.len() => bytes[at] = b,
+            _ => bytes.truncate(at),
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
 fn cases() -> u32 {
     if rfgraph_testkit::under_ci() {
         3000
@@ -71,9 +131,15 @@ fn check(text: &str) {
 }
 
 #[test]
-fn the_valid_file_builds() {
+fn the_valid_files_build() {
     let doc = parse(VALID, Arc::new(PathBuf::from("fuzz.toml"))).unwrap();
     build(&doc, &common::registry(), &BuildOptions::default()).unwrap();
+    let doc = parse(HOSTS, Arc::new(PathBuf::from("fuzz.toml"))).unwrap();
+    let dry = BuildOptions {
+        dry_run: true,
+        ..BuildOptions::default()
+    };
+    build(&doc, &rfgraph_flowfile::standard::registry(), &dry).unwrap();
 }
 
 proptest! {
@@ -83,19 +149,27 @@ proptest! {
     fn mutated_files_give_located_errors(
         edits in proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..4), 1..8),
     ) {
-        let mut bytes = VALID.as_bytes().to_vec();
-        for (pos, byte, op) in edits {
-            let at = pos % (bytes.len() + 1);
-            let pick = b"[]{}=\"'.,-> \n#0123456789abcxyz_";
-            let b = pick[byte as usize % pick.len()];
-            match op {
-                0 => bytes.insert(at, b),
-                1 if at < bytes.len() => { bytes.remove(at); }
-                2 if at < bytes.len() => bytes[at] = b,
-                _ => bytes.truncate(at),
+        check(&mutate(VALID, edits));
+    }
+
+    /// Mutated files over hosts, read and built into every host's part
+    /// (a dry run through the standard registry, which has the link
+    /// blocks).
+    #[test]
+    fn mutated_host_files_give_located_errors(
+        edits in proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..4), 1..8),
+    ) {
+        let text = mutate(HOSTS, edits);
+        let file = Arc::new(PathBuf::from("fuzz.toml"));
+        let dry = BuildOptions { dry_run: true, ..BuildOptions::default() };
+        match parse(&text, file) {
+            Ok(doc) => {
+                if let Err(e) = build(&doc, &rfgraph_flowfile::standard::registry(), &dry) {
+                    located(&e, &text);
+                }
             }
+            Err(e) => located(&e, &text),
         }
-        check(&String::from_utf8_lossy(&bytes));
     }
 
     #[test]
