@@ -77,7 +77,8 @@ pub use dsp::{DspBlock, NcoSource, Retune};
 pub use file::{FileError, FileSink, FileSinkParams, FileSource, FileSourceParams, SinkMode};
 pub use generate::{
     NoiseItem, NoiseKind, NoiseSource, NoiseSourceParams, RandomBytes, RandomBytesParams,
-    SignalItem, SignalSource, SignalSourceParams, UnknownWaveform, Waveform,
+    RandomInteger, RandomIntegers, SignalItem, SignalSource, SignalSourceParams, UnknownWaveform,
+    Waveform,
 };
 pub use head::{Head, HeadParams};
 pub use math::{Combination, Combine, CombineParams, ConstOp, Unzip2, Zip2};

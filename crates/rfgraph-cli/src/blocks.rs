@@ -42,6 +42,12 @@ pub fn run(args: BlocksArgs) -> anyhow::Result<()> {
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&spec_json(spec))?);
     } else {
+        if registry.alias_of(&name).is_some() {
+            outln!(
+                "(`{name}` is GNU Radio's id for rfgraph's `{}`)\n",
+                spec.name
+            );
+        }
         out!("{}", documentation(spec));
     }
     Ok(())

@@ -167,3 +167,30 @@ fn an_unknown_block_is_an_error_with_a_suggestion() {
     assert!(!ok);
     assert!(!err.contains("did you mean"), "{err}");
 }
+
+/// GNU Radio users know its block ids: `rfgraph blocks` and flowgraph
+/// files take them as other names of the blocks that stand for them.
+#[test]
+fn a_gnu_radio_block_id_finds_the_block_that_stands_for_it() {
+    let (ok, out, err) = rfgraph(&["blocks", "analog_sig_source_x"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("(`analog_sig_source_x` is GNU Radio's id for rfgraph's `sig_source`)"),
+        "{out}"
+    );
+    let dir = std::env::temp_dir().join(format!("rfgraph-gr-id-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("gr_id.toml");
+    std::fs::write(
+        &file,
+        "format = 1\nconnections = [\"src.out -> head.in\", \"head.out -> snk.in\"]\n\
+         [blocks.src]\nkind = \"analog_sig_source_x\"\ntype = \"f32\"\n\
+         [blocks.head]\nkind = \"blocks_head\"\ntype = \"f32\"\nitems = 10\n\
+         [blocks.snk]\nkind = \"null_sink\"\ntype = \"f32\"\n",
+    )
+    .unwrap();
+    let (ok, out, err) = rfgraph(&["check", file.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(out.contains("src (sig_source)"), "{out}");
+    assert!(out.contains("head (head)"), "{out}");
+}

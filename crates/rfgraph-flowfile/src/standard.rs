@@ -1,5 +1,7 @@
 //! The standard registry: every block of the library crates, collected
-//! from each crate's `registry::specs()`.
+//! from each crate's `registry::specs()`, and GNU Radio's block ids as
+//! other names of the blocks that stand for them (from the GRC mapping),
+//! so that `analog_sig_source_x` finds `sig_source`.
 
 use rfgraph::registry::Registry;
 
@@ -15,5 +17,8 @@ pub fn registry() -> Registry {
         .extend(rfgraph_radio::registry::specs())
         .extend(rfgraph_hw::registry::specs())
         .extend(rfgraph_net::registry::specs());
+    for m in crate::grc::mapping::all() {
+        registry.alias(m.gr, m.rf);
+    }
     registry
 }

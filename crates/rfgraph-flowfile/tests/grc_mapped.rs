@@ -231,9 +231,12 @@ fn message_values_constellations_and_refusals() {
     let set = doc.block("set").unwrap();
     assert_eq!(
         set.param("key").unwrap().value,
-        Value::Expr("\"snr\"".into())
+        Value::Expr("pmt.intern(\"snr\")".into())
     );
-    assert_eq!(set.param("value").unwrap().value, Value::Expr("3.5".into()));
+    assert_eq!(
+        set.param("value").unwrap().value,
+        Value::Expr("pmt.from_double(3.5)".into())
+    );
     // GRC string parameters: literal text, or the variable they name.
     assert_eq!(
         doc.block("p2s")
@@ -336,7 +339,7 @@ fn file_blocks_take_their_callback_parameters() {
     .unwrap();
     assert_eq!(
         doc.block("src").unwrap().param("begin_tag").unwrap().value,
-        Value::Expr("\"begin\"".into())
+        Value::Expr("pmt.intern(\"begin\")".into())
     );
     let _ = std::fs::remove_file(&input);
     let _ = std::fs::remove_file(&out);
@@ -376,7 +379,7 @@ fn vector_source_tags_are_imported_or_refused() {
             Value::List(vec![
                 Value::Expr("1".into()),
                 Value::Expr("\"k\"".into()),
-                Value::Expr("7".into()),
+                Value::Expr("pmt.from_long(7)".into()),
             ]),
             Value::List(vec![
                 Value::Expr("2".into()),
@@ -446,6 +449,33 @@ fn vector_source_tags_are_imported_or_refused() {
         ]
     );
 
+    // GNU Radio's `tagged_streams.make_lengthtags(lengths, offsets, name)`.
+    let tags = "tagged_streams.make_lengthtags((4, 2), (0, 2), \"burst\")";
+    let text = grc(&[source(tags), snk.clone()], &[("src", "0", "sink", "0")]);
+    let doc = grc::from_str(&text, Path::new("t.grc"), &registry).unwrap();
+    let built = build::build(&doc, &registry, &BuildOptions::default()).unwrap();
+    let id = built.blocks.iter().find(|b| b.name == "sink").unwrap().id;
+    let scheduler = built.scheduler.scheduler().unwrap();
+    let done = built
+        .flowgraph
+        .start(scheduler)
+        .unwrap()
+        .wait_timeout(WATCHDOG)
+        .unwrap();
+    let sink = done.block::<rfgraph_blocks::VectorSink<f32>>(id).unwrap();
+    let seen: Vec<(u64, &str, rfgraph::Pmt)> = sink
+        .tags()
+        .iter()
+        .map(|t| (t.index, t.key.as_str(), t.value.clone()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (0, "burst", rfgraph::Pmt::I64(4)),
+            (4, "burst", rfgraph::Pmt::I64(2))
+        ]
+    );
+
     // No tags: nothing to set.
     let text = grc(&[source("[]"), snk.clone()], &[("src", "0", "sink", "0")]);
     grc::from_str(&text, Path::new("t.grc"), &registry).unwrap();
@@ -454,6 +484,8 @@ fn vector_source_tags_are_imported_or_refused() {
         "my_tags",
         "[gr.tag_t()]",
         "[gr.tag_utils.python_to_tag((0, key_var, pmt.PMT_T, pmt.PMT_NIL))]",
+        "tagged_streams.make_lengthtags((4, 2), (0,), \"n\")",
+        "tagged_streams.make_lengthtags(lens, (0,), \"n\")",
     ] {
         let text = grc(&[source(tags), snk.clone()], &[("src", "0", "sink", "0")]);
         let err = grc::from_str(&text, Path::new("t.grc"), &registry)

@@ -4,6 +4,7 @@
 
 use super::chunked::Chunked;
 use super::distributions::BLOCK;
+use super::integers::RandomIntegers;
 use crate::limit::Limit;
 use rfgraph::params::ItemKind;
 use rfgraph::{Block, BoxError, ParamError, ParamSet, Ports, StreamOutput, WorkIo};
@@ -13,12 +14,14 @@ use rfgraph::{Block, BoxError, ParamError, ParamSet, Ports, StreamOutput, WorkIo
 #[derive(ParamSet, Clone, Debug, PartialEq)]
 #[params(check = Self::check)]
 pub struct RandomBytesParams {
-    /// smallest value
-    #[param(default = 0, max = 255)]
-    pub minimum: u16,
-    /// one above the largest value, above `minimum`
-    #[param(default = 256, min = 1, max = 256)]
-    pub maximum: u16,
+    /// smallest value (bytes: from 0; `i16`: from -32768; `i32`: from
+    /// -2^31)
+    #[param(default = 0)]
+    pub minimum: i64,
+    /// one above the largest value, above `minimum` (bytes: up to 256;
+    /// `i16`: up to 32768; `i32`: up to 2^31)
+    #[param(default = 256)]
+    pub maximum: i64,
     /// seed of the generator
     #[param(default = 0)]
     pub seed: u64,
@@ -26,13 +29,30 @@ pub struct RandomBytesParams {
     #[param(unit = "items")]
     pub items: Option<u64>,
     /// stream item type
-    #[param(name = "type", kinds(U8))]
+    #[param(name = "type", kinds(U8, I16, I32))]
     pub item: ItemKind,
 }
 
 impl RandomBytesParams {
-    /// The range holds a value.
+    /// The range holds a value, and the item type holds the range.
     fn check(&self) -> Result<(), ParamError> {
+        let (lo, hi) = match self.item {
+            ItemKind::I16 => (i64::from(i16::MIN), i64::from(i16::MAX) + 1),
+            ItemKind::I32 => (i64::from(i32::MIN), i64::from(i32::MAX) + 1),
+            _ => (0, 256),
+        };
+        if self.minimum < lo || self.maximum > hi {
+            return Err(ParamError::new(
+                "random_uniform_source",
+                "minimum",
+                format!(
+                    "[{}, {}) does not fit {} items: the range must lie in [{lo}, {hi})",
+                    self.minimum,
+                    self.maximum,
+                    self.item.name()
+                ),
+            ));
+        }
         if self.minimum >= self.maximum {
             return Err(ParamError::new(
                 "random_uniform_source",
@@ -119,8 +139,8 @@ impl RandomBytes {
     /// Errors: `minimum >= maximum` or `maximum > 256`.
     pub fn range(self, minimum: u16, maximum: u16) -> Result<Self, ParamError> {
         let params = RandomBytesParams {
-            minimum,
-            maximum,
+            minimum: i64::from(minimum),
+            maximum: i64::from(maximum),
             ..self.params
         };
         params.validate().map_err(|e| {
@@ -155,7 +175,7 @@ impl Block for RandomBytes {
         let n = self.limit.allow(out.len());
         // The check keeps minimum < maximum ≤ 256, so minimum ≤ 255.
         let minimum = self.params.minimum as u8;
-        let span = u64::from(self.params.maximum - self.params.minimum);
+        let span = (self.params.maximum - self.params.minimum) as u64;
         self.stream.fill(&mut out[..n], |rng, block| {
             if span == 256 {
                 let mut words = [0u64; BLOCK / 8];
@@ -186,14 +206,21 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
     BlockSpec::of::<RandomBytesParams>(
         "random_uniform_source",
         "Waveform Generators",
-        "Seeded uniformly distributed bytes in [minimum, maximum).",
-        |p| Ok(Box::new(RandomBytes::from_params(p)?)),
+        "Seeded uniformly distributed integers in [minimum, maximum).",
+        |p| {
+            Ok(match p.item {
+                ItemKind::I16 => Box::new(RandomIntegers::<i16>::from_params(p)?),
+                ItemKind::I32 => Box::new(RandomIntegers::<i32>::from_params(p)?),
+                _ => Box::new(RandomBytes::from_params(p)?) as Box<dyn Block>,
+            })
+        },
     )
     .doc(
-        "GNU Radio's `analog_random_uniform_source_x` for bytes: values uniformly \
-         distributed in the half-open range `[minimum, maximum)`, `0 ≤ minimum < \
-         maximum ≤ 256`. The stream comes from a seeded generator in fixed-size blocks, \
-         so a seed gives the same bytes on every scheduler. Endless unless `items` is set.",
+        "GNU Radio's `analog_random_uniform_source_x` (`b`, `s`, `i`): values \
+         uniformly distributed in the half-open range `[minimum, maximum)` of `u8`, \
+         `i16` or `i32` items. The stream comes from a seeded generator in fixed-size \
+         blocks, so a seed gives the same items on every scheduler (not GNU Radio's \
+         values: its generator differs). Endless unless `items` is set.",
     )
     .output(PortSpec::new("out", PortItem::OfType))
 }

@@ -5,7 +5,8 @@
 //!   while it runs;
 //! - [`NoiseSource`]: seeded uniform or Gaussian noise for `f32` and
 //!   `Complex32`, generated a block at a time;
-//! - [`RandomBytes`]: seeded random bytes, optionally in a range.
+//! - [`RandomBytes`] and [`RandomIntegers`]: seeded random bytes, `i16`
+//!   or `i32` in a range.
 //!
 //! All are non-blocking sources: each call fills what the output offers
 //! (up to an optional limit, after which the block finishes). The seeded
@@ -15,12 +16,14 @@
 mod bytes;
 pub(crate) mod chunked;
 pub(crate) mod distributions;
+mod integers;
 mod noise;
 pub(crate) mod rng;
 mod signal;
 mod waveform;
 
 pub use bytes::{RandomBytes, RandomBytesParams};
+pub use integers::{RandomInteger, RandomIntegers};
 pub use noise::{NoiseItem, NoiseKind, NoiseSource, NoiseSourceParams};
 pub use signal::{SignalSource, SignalSourceParams};
 pub use waveform::{SignalItem, UnknownWaveform, Waveform};

@@ -330,17 +330,48 @@ impl<'r> Expander<'r, '_> {
             };
             let literal = ps.ty == ParamType::String;
             let v = eval_value(&p.value, env, &p.at, &pk, literal)?;
-            let pmt = v.to_pmt(ps.ty).map_err(|(expected, found)| {
-                FileError::new(
-                    p.at.clone(),
-                    pk.clone(),
-                    format!("expected {expected}, found {found}"),
-                )
-            })?;
             if !literal {
                 reads.push((p.name.clone(), vars::names_of(&p.value)));
             }
-            given.insert(p.name.clone(), pmt);
+            // A configuration object (a header format, a coder) sets every
+            // parameter it has a field for.
+            let fields = match v {
+                expr::Value::Object(o) => {
+                    let class = o.class.clone();
+                    o.fields
+                        .into_iter()
+                        .map(|(name, v)| (name, v, Some(class.clone())))
+                        .collect()
+                }
+                v => vec![(p.name.clone(), v, None)],
+            };
+            for (name, v, object) in fields {
+                let from = || object.as_ref().map(|c| format!(" (from the {c} object)"));
+                let Some(ps) = spec.param_spec(&name) else {
+                    return Err(FileError::new(
+                        p.at.clone(),
+                        pk,
+                        format!(
+                            "block `{}` has no parameter `{name}`{}",
+                            b.kind,
+                            from().unwrap_or_default()
+                        ),
+                    ));
+                };
+                let pmt = v.to_pmt(ps.ty).map_err(|(expected, found)| {
+                    FileError::new(
+                        p.at.clone(),
+                        pk.clone(),
+                        match from() {
+                            Some(from) => {
+                                format!("{name}{from}: expected {expected}, found {found}")
+                            }
+                            None => format!("expected {expected}, found {found}"),
+                        },
+                    )
+                })?;
+                given.insert(name, pmt);
+            }
         }
         let name = format!("{prefix}{}", b.name);
         let param_at: BTreeMap<String, Location> = b

@@ -100,6 +100,10 @@ pub(crate) enum NodeKind {
     Call(Box<Node>, Vec<Arg>),
     /// `[element for name in iterable if condition ...]`.
     ListComp(Box<Comprehension>),
+    /// `{key: value, ...}`.
+    Dict(Vec<(Node, Node)>),
+    /// `{a, b, ...}`.
+    Set(Vec<Node>),
 }
 
 /// The parts of a list comprehension (one `for`, any `if`s).
@@ -145,9 +149,13 @@ impl Node {
         match &self.kind {
             NodeKind::Name(n) => out.push(n),
             NodeKind::Attr(base, _) => base.names(out),
-            NodeKind::List(items) | NodeKind::Tuple(items) => {
+            NodeKind::List(items) | NodeKind::Tuple(items) | NodeKind::Set(items) => {
                 items.iter().for_each(|n| n.names(out))
             }
+            NodeKind::Dict(pairs) => pairs.iter().for_each(|(k, v)| {
+                k.names(out);
+                v.names(out);
+            }),
             NodeKind::Unary(_, a) => a.names(out),
             NodeKind::Binary(_, a, b) | NodeKind::And(a, b) | NodeKind::Or(a, b) => {
                 a.names(out);
@@ -196,7 +204,10 @@ fn children_depth(kind: &NodeKind) -> usize {
     let max = |nodes: &mut dyn Iterator<Item = &Node>| nodes.map(|n| n.depth).max().unwrap_or(0);
     match kind {
         NodeKind::Attr(a, _) | NodeKind::Unary(_, a) => a.depth,
-        NodeKind::List(items) | NodeKind::Tuple(items) => max(&mut items.iter()),
+        NodeKind::List(items) | NodeKind::Tuple(items) | NodeKind::Set(items) => {
+            max(&mut items.iter())
+        }
+        NodeKind::Dict(pairs) => max(&mut pairs.iter().flat_map(|(k, v)| [k, v])),
         NodeKind::Binary(_, a, b) | NodeKind::And(a, b) | NodeKind::Or(a, b) => {
             a.depth.max(b.depth)
         }

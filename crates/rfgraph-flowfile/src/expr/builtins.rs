@@ -1,7 +1,8 @@
 //! The names an expression may use besides its variables: Python's
 //! built-in functions (`int`, `min`, `range`, ...), the `math` module,
-//! a few `numpy` (`np`) constants and functions, and GNU Radio's window
-//! names and filter designer (delegated to `filters`). Owns argument
+//! a few `numpy` (`np`) constants and functions, GNU Radio's window
+//! names and filter designer (delegated to `filters`) and its `pmt`
+//! message constructors (delegated to `pmt`). Owns argument
 //! binding, name lookup and the closest-name suggestion for unknown
 //! names.
 
@@ -31,6 +32,7 @@ pub(crate) enum Module {
     Numpy,
     Firdes,
     Window,
+    Pmt,
 }
 
 const BUILTINS: &[&str] = &[
@@ -57,6 +59,7 @@ const WINDOW_FUNCS: &[&str] = &[
     "rectangular",
     "kaiser",
     "blackman_harris",
+    "blackmanharris",
     "bartlett",
     "flattop",
 ];
@@ -95,6 +98,7 @@ fn module(path: &[&str]) -> Option<(Module, Option<&'static str>)> {
         | ["fft", "window", rest @ ..]
         | ["filter", "window", rest @ ..]
         | ["gnuradio", "fft", "window", rest @ ..] => (Module::Window, rest),
+        ["pmt", rest @ ..] => (Module::Pmt, rest),
         _ => return None,
     };
     match rest {
@@ -126,14 +130,24 @@ fn members(m: Module) -> Vec<&'static str> {
             out.extend(WINDOW_FUNCS);
             out.extend(WIN_NAMES);
         }
+        Module::Pmt => {
+            out.extend(super::pmt::FUNCTIONS);
+            out.extend(super::pmt::CONSTANTS);
+        }
     }
     out
 }
 
 /// The value of a dotted constant (`math.pi`, `firdes.WIN_HAMMING`).
 pub(crate) fn constant(path: &[&str]) -> Option<Value> {
+    if let Some(v) = super::object::constant(path) {
+        return Some(v);
+    }
     let (m, member) = module(path)?;
     let member = member?;
+    if m == Module::Pmt {
+        return super::pmt::constant(member);
+    }
     if let Some(w) = WinType::from_gr_name(member) {
         return Some(Value::Int(i64::from(w.code())));
     }
@@ -210,12 +224,16 @@ pub(crate) fn call(
         args,
         span,
     };
+    if let Some(made) = super::object::construct(path, &call) {
+        return made;
+    }
     match (path, module(path)) {
         ([f], None) if BUILTINS.contains(f) => builtin(f, call),
         (_, Some((Module::Math, Some(f)))) => math(f, call),
         (_, Some((Module::Numpy, Some(f)))) => numpy(f, call),
         (_, Some((Module::Firdes, Some(f)))) => filters::firdes(f, call),
         (_, Some((Module::Window, Some(f)))) => filters::window(f, call),
+        (_, Some((Module::Pmt, Some(f)))) => super::pmt::call(f, call),
         _ => Err(ExprError::new(name_error(path, env), fspan)),
     }
 }
@@ -604,6 +622,7 @@ fn builtin(f: &str, call: Call) -> Result<Value, ExprError> {
             let args = call.positional(1, 1)?;
             match &args[0].value {
                 Value::List(v) => Ok(Value::Int(v.len() as i64)),
+                Value::Dict(v) => Ok(Value::Int(v.len() as i64)),
                 Value::Str(s) => Ok(Value::Int(s.chars().count() as i64)),
                 _ => Err(arg_type("len", "list or str", args[0])),
             }

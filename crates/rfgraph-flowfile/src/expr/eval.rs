@@ -68,6 +68,35 @@ fn step(span: &Range<usize>) -> Result<(), ExprError> {
     Ok(())
 }
 
+/// `v` when Python could hash it (a dictionary key, a set item): lists
+/// and dictionaries cannot be.
+fn hashable(v: Value, span: &Range<usize>) -> Result<Value, ExprError> {
+    match v {
+        Value::List(_) | Value::Dict(_) => Err(ExprError::new(
+            ExprErrorKind::Type {
+                context: "dictionary key or set item".into(),
+                expected: "a number, str, tuple or None".into(),
+                found: v.type_name().into(),
+            },
+            span.clone(),
+        )),
+        v => Ok(v),
+    }
+}
+
+/// `v` when it holds at most [`MAX_ITEMS`](super::MAX_ITEMS) items.
+fn bounded(v: Value, what: &str) -> Result<Value, ExprErrorKind> {
+    let weight = v.weight();
+    if weight > super::MAX_ITEMS {
+        return Err(ExprErrorKind::TooLarge {
+            what: what.into(),
+            size: weight as u128,
+            limit: super::MAX_ITEMS,
+        });
+    }
+    Ok(v)
+}
+
 /// Evaluates `root`, a whole expression: the step count starts afresh.
 pub(crate) fn eval_root(root: &Node, env: &Env) -> Result<Value, ExprError> {
     STEPS.with(|s| s.set(0));
@@ -113,6 +142,28 @@ pub(crate) fn eval(node: &Node, env: &Env) -> Result<Value, ExprError> {
                 out.push(v);
             }
             Value::List(out)
+        }
+        NodeKind::Dict(pairs) => {
+            let mut out: Vec<(Value, Value)> = Vec::with_capacity(pairs.len());
+            for (k, v) in pairs {
+                let key = hashable(eval(k, env)?, &k.span)?;
+                let value = eval(v, env)?;
+                match out.iter_mut().find(|(old, _)| *old == key) {
+                    Some(slot) => slot.1 = value,
+                    None => out.push((key, value)),
+                }
+            }
+            bounded(Value::Dict(out), "dict").map_err(at)?
+        }
+        NodeKind::Set(items) => {
+            let mut out: Vec<Value> = Vec::with_capacity(items.len());
+            for item in items {
+                let v = hashable(eval(item, env)?, &item.span)?;
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+            bounded(Value::List(out), "set").map_err(at)?
         }
         NodeKind::Unary(op, a) => ops::unary(*op, eval(a, env)?).map_err(at)?,
         NodeKind::Binary(op, a, b) => {
@@ -214,6 +265,19 @@ pub(crate) fn eval(node: &Node, env: &Env) -> Result<Value, ExprError> {
             Value::List(out)
         }
         NodeKind::Call(f, args) => {
+            // A method: the callee is an attribute of a value, not of a
+            // module (`np.arange(8).tolist()`, `taps.tolist()`).
+            if let NodeKind::Attr(base, name) = &f.kind
+                && f.dotted().is_none_or(|p| lookup(p[0], env).is_some())
+            {
+                if !args.is_empty() {
+                    return Err(at(ExprErrorKind::Unsupported(format!(
+                        "arguments to the method `{name}()`"
+                    ))));
+                }
+                let v = eval(base, env)?;
+                return super::methods::call(v, name).map_err(at);
+            }
             let Some(path) = f.dotted() else {
                 return Err(at(ExprErrorKind::Unsupported(
                     "calling the result of an expression".into(),
@@ -255,6 +319,15 @@ fn attribute(v: Value, attr: &str) -> Result<Value, ExprErrorKind> {
 
 /// `v[idx]`.
 fn index(v: Value, idx: Value, idx_span: Range<usize>) -> Result<Value, ExprError> {
+    if let Value::Dict(pairs) = v {
+        return pairs
+            .into_iter()
+            .find(|(k, _)| *k == idx)
+            .map(|(_, v)| v)
+            .ok_or_else(|| {
+                ExprError::new(ExprErrorKind::Value(format!("no key {idx}")), idx_span)
+            });
+    }
     let i = match idx {
         Value::Int(_) | Value::Bool(_) => idx.as_i64().unwrap_or(0),
         other => {

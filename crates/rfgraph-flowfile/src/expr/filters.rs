@@ -274,7 +274,9 @@ pub(crate) fn window(f: &str, call: Call) -> Result<Value, ExprError> {
         "blackman" => Some(WinType::Blackman),
         "rectangular" => Some(WinType::Rectangular),
         "kaiser" => Some(WinType::Kaiser),
-        "blackman_harris" => Some(WinType::BlackmanHarris),
+        // GNU Radio has both spellings (the default window of `fft_vxx`
+        // is `window.blackmanharris(fft_len)`).
+        "blackman_harris" | "blackmanharris" => Some(WinType::BlackmanHarris),
         "bartlett" => Some(WinType::Bartlett),
         "flattop" => Some(WinType::Flattop),
         _ => {

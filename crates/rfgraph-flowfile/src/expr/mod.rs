@@ -16,7 +16,12 @@
 //! `a if c else b`, indexing and slicing, list comprehensions with one
 //! `for` (`[i / 8 for i in range(8) if i % 2]`); the built-ins `int`, `float`,
 //! `complex`, `bool`, `str`, `abs`, `round`, `min`, `max`, `sum`, `len`,
-//! `range`, `list`, `tuple`, `pow`; `math.*` and a few `numpy.*`/`np.*`
+//! `range`, `list`, `tuple`, `pow`; dictionaries and sets (`{"k": 1}`,
+//! `{1, 2}`: a set is a list without repeats); GNU Radio's message
+//! constructors `pmt.*` (`pmt.to_pmt({...})`, `pmt.intern("x")`,
+//! `pmt.cons(...)`, giving [`Value::Pmt`]); its configuration objects
+//! (header formats `digital.header_format_*(...)`, FEC coders
+//! `fec.cc_encoder_make(...)`, ..., giving [`Value::Object`]); `math.*` and a few `numpy.*`/`np.*`
 //! constants and functions; GNU Radio's filter designer `firdes.*`
 //! (also `filter.firdes.*`) and window names (`firdes.WIN_HAMMING`,
 //! `window.WIN_BLACKMAN_HARRIS`, `fft.window.*`), computed by
@@ -33,11 +38,15 @@ mod error;
 mod eval;
 mod filters;
 mod lexer;
+mod methods;
+mod object;
 mod ops;
 mod parser;
+mod pmt;
 mod value;
 
 pub use error::{ExprError, ExprErrorKind};
+pub use object::{DEFAULT_ACCESS_CODE, Object};
 pub use value::Value;
 
 use std::collections::BTreeMap;
@@ -63,8 +72,8 @@ pub struct Expr {
 impl Expr {
     /// Parses `text`.
     ///
-    /// Errors: a syntax error, unsupported Python (lambdas, dictionaries,
-    /// comprehensions with several `for`s), a text longer than [`MAX_TEXT`] or nested
+    /// Errors: a syntax error, unsupported Python (lambdas, dictionary
+    /// comprehensions, comprehensions with several `for`s), a text longer than [`MAX_TEXT`] or nested
     /// deeper than [`MAX_DEPTH`].
     pub fn parse(text: &str) -> Result<Self, ExprError> {
         Ok(Self {

@@ -398,6 +398,7 @@ pub(crate) fn compare(op: CmpOp, a: &Value, b: &Value) -> Result<bool, ExprError
         CmpOp::In | CmpOp::NotIn => {
             let found = match b {
                 Value::List(items) => items.iter().any(|v| equal(a, v)),
+                Value::Dict(pairs) => pairs.iter().any(|(k, _)| equal(a, k)),
                 Value::Str(s) => match a {
                     Value::Str(sub) => s.contains(sub.as_str()),
                     other => {

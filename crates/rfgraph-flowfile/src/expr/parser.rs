@@ -487,6 +487,37 @@ impl Parser {
         Ok((iterable, conditions))
     }
 
+    /// The rest of `{...}` after its `{` at `start`: a dictionary
+    /// (`{}`, `{k: v, ...}`) or a set (`{a, b}`), a trailing comma allowed.
+    fn braced(&mut self, start: usize) -> Result<Node, ExprError> {
+        let mut pairs = Vec::new();
+        let mut items = Vec::new();
+        let mut is_dict = true;
+        while !self.at("}") {
+            let key = self.expr()?;
+            if pairs.is_empty() && items.is_empty() {
+                is_dict = self.at(":");
+            }
+            if is_dict {
+                self.expect(":")?;
+                let value = self.expr()?;
+                pairs.push((key, value));
+            } else {
+                items.push(key);
+            }
+            if !self.eat(",") {
+                break;
+            }
+        }
+        let end = self.expect("}")?.end;
+        let kind = if is_dict {
+            NodeKind::Dict(pairs)
+        } else {
+            NodeKind::Set(items)
+        };
+        self.node(kind, start..end)
+    }
+
     fn atom(&mut self) -> Result<Node, ExprError> {
         let t = self.bump();
         let kind = match t.tok {
@@ -548,10 +579,10 @@ impl Parser {
                 };
             }
             Tok::Sym("{") => {
-                return Err(ExprError::new(
-                    ExprErrorKind::Unsupported("a dictionary or set".into()),
-                    t.span,
-                ));
+                self.enter()?;
+                let braced = self.braced(t.span.start);
+                self.depth -= 1;
+                return braced;
             }
             Tok::Sym("lambda") | Tok::Sym("yield") | Tok::Sym("await") => {
                 return Err(ExprError::new(
@@ -622,6 +653,18 @@ mod tests {
                     c.name,
                     show(&c.iterable)
                 ),
+                NodeKind::Dict(pairs) => format!(
+                    "{{{}}}",
+                    pairs
+                        .iter()
+                        .map(|(k, v)| format!("{}:{}", show(k), show(v)))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
+                NodeKind::Set(items) => format!(
+                    "{{{}}}",
+                    items.iter().map(show).collect::<Vec<_>>().join(" ")
+                ),
                 NodeKind::Call(f, args) => format!(
                     "{}({})",
                     show(f),
@@ -654,6 +697,17 @@ mod tests {
     }
 
     #[test]
+    fn dictionaries_and_sets() {
+        assert_eq!(shape("{}"), "{}");
+        assert_eq!(shape("{'a': 1, 'b': [2],}"), "{\"a\":1 \"b\":[2]}");
+        assert_eq!(shape("{1, x}"), "{1 x}");
+        assert_eq!(shape("f({'k': {'n': 1}})"), "f({\"k\":{\"n\":1}})");
+        for bad in ["{1: 2, 3}", "{1, 2: 3}", "{:1}", "{1: }", "{1 2}", "{"] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn lists_tuples_calls_and_attributes() {
         assert_eq!(shape("[1, 2.5, 'a']"), "[1 2.5 \"a\"]");
         assert_eq!(shape("[1,]"), "[1]");
@@ -678,7 +732,7 @@ mod tests {
             ("(1 + 2", 6..6),
             ("f(a=1, 2)", 7..8),
             ("(x for x in y)", 3..6),
-            ("{1: 2}", 0..1),
+            ("{1: 2 3}", 6..7),
             ("1 2", 2..3),
             ("x if y", 6..6),
             ("a.1", 1..3),

@@ -3,6 +3,7 @@
 //! [`Pmt`] a block parameter of a given [`ParamType`] takes. Owns values
 //! only; operators are in `ops`.
 
+use super::object::Object;
 use num_complex::Complex64;
 use rfgraph::ParamType;
 use rfgraph::Pmt;
@@ -23,8 +24,18 @@ pub enum Value {
     Complex(Complex64),
     /// Text.
     Str(String),
-    /// A list or tuple.
+    /// A list or tuple (and a set, in order of first appearance).
     List(Vec<Value>),
+    /// A dictionary, in insertion order (a repeated key keeps its first
+    /// place and its last value, as in Python).
+    Dict(Vec<(Value, Value)>),
+    /// A GNU Radio message value made by the `pmt` module
+    /// (`pmt.intern("x")`, `pmt.to_pmt({...})`, `pmt.PMT_NIL`).
+    Pmt(Pmt),
+    /// A GNU Radio configuration object (`digital.header_format_default(...)`,
+    /// `fec.cc_encoder_make(...)`): a block parameter given one takes all
+    /// of its fields.
+    Object(Box<Object>),
 }
 
 impl Value {
@@ -38,6 +49,9 @@ impl Value {
             Value::Complex(_) => "complex",
             Value::Str(_) => "str",
             Value::List(_) => "list",
+            Value::Dict(_) => "dict",
+            Value::Pmt(_) => "pmt",
+            Value::Object(_) => "object",
         }
     }
 
@@ -51,6 +65,9 @@ impl Value {
             Value::Complex(c) => c.re != 0.0 || c.im != 0.0,
             Value::Str(s) => !s.is_empty(),
             Value::List(v) => !v.is_empty(),
+            Value::Dict(v) => !v.is_empty(),
+            Value::Pmt(p) => *p != Pmt::Null,
+            Value::Object(_) => true,
         }
     }
 
@@ -89,17 +106,45 @@ impl Value {
         match self {
             Value::Str(s) => s.len().max(1),
             Value::List(v) => 1 + v.iter().map(Value::weight).sum::<usize>(),
+            Value::Dict(v) => {
+                1 + v
+                    .iter()
+                    .map(|(k, v)| k.weight() + v.weight())
+                    .sum::<usize>()
+            }
             _ => 1,
         }
     }
 
     /// The [`Pmt`] a parameter of type `ty` takes, converted by the rules
     /// of run-time settings: an integer sets a float, a whole float sets
-    /// an integer, a list of numbers sets a vector.
+    /// an integer, a list of numbers sets a vector, a number sets a
+    /// one-item vector.
     ///
     /// Errors: `(expected, found)` type names when the value does not fit.
     pub fn to_pmt(&self, ty: ParamType) -> Result<Pmt, (String, String)> {
         let mismatch = || (ty.name().to_string(), self.describe());
+        match (self, ty) {
+            (Value::Pmt(p), ParamType::Any) => return Ok(p.clone()),
+            (Value::Pmt(p), _) => {
+                return Value::from_pmt(p)
+                    .filter(|v| !matches!(v, Value::Pmt(_)))
+                    .ok_or_else(mismatch)?
+                    .to_pmt(ty);
+            }
+            // A number where a vector goes is a one-item vector, as GNU
+            // Radio Companion makes it (`channel_model`'s default taps
+            // `1.0 + 1.0j`).
+            (Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Complex(_), _)
+                if matches!(
+                    ty,
+                    ParamType::FloatVec | ParamType::ComplexVec | ParamType::IntVec
+                ) =>
+            {
+                return Value::List(vec![self.clone()]).to_pmt(ty);
+            }
+            _ => {}
+        }
         match ty {
             ParamType::Bool => match self {
                 Value::Bool(b) => Ok(Pmt::Bool(*b)),
@@ -193,6 +238,19 @@ impl Value {
             Value::Float(v) => Pmt::F64(*v),
             Value::Complex(c) => Pmt::VecComplexF32(vec![[c.re as f32, c.im as f32]]),
             Value::Str(s) => Pmt::String(s.clone()),
+            Value::Pmt(p) => p.clone(),
+            Value::Object(o) => Pmt::Map(
+                o.fields
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.to_any_pmt()))
+                    .collect(),
+            ),
+            Value::Dict(pairs) => Pmt::Map(
+                pairs
+                    .iter()
+                    .map(|(k, v)| (k.key_text(), v.to_any_pmt()))
+                    .collect(),
+            ),
             Value::List(items) => {
                 let numbers = !items.is_empty()
                     && items
@@ -209,11 +267,59 @@ impl Value {
         }
     }
 
+    /// A dictionary key as a map's text key: a string as itself, other
+    /// values printed.
+    pub fn key_text(&self) -> String {
+        match self {
+            Value::Str(s) => s.clone(),
+            other => other.to_string(),
+        }
+    }
+
+    /// The expression value a message value reads as (symbols as
+    /// strings, vectors and tuples as lists, maps as dictionaries);
+    /// `None` for a number `Value` cannot hold (a `u64` past `i64`).
+    pub fn from_pmt(p: &Pmt) -> Option<Value> {
+        let list = |items: &[Pmt]| {
+            items
+                .iter()
+                .map(Value::from_pmt)
+                .collect::<Option<Vec<_>>>()
+        };
+        Some(match p {
+            Pmt::Null => Value::None,
+            Pmt::Bool(b) => Value::Bool(*b),
+            Pmt::I64(v) => Value::Int(*v),
+            Pmt::U64(v) => Value::Int(i64::try_from(*v).ok()?),
+            Pmt::F32(v) => Value::Float(f64::from(*v)),
+            Pmt::F64(v) => Value::Float(*v),
+            Pmt::Complex([re, im]) => Value::Complex(Complex64::new(*re, *im)),
+            Pmt::String(s) => Value::Str(s.clone()),
+            Pmt::Blob(b) => Value::List(b.iter().map(|&x| Value::Int(i64::from(x))).collect()),
+            Pmt::VecF32(v) => Value::List(v.iter().map(|&x| Value::Float(f64::from(x))).collect()),
+            Pmt::VecComplexF32(v) => Value::List(
+                v.iter()
+                    .map(|&[re, im]| Value::Complex(Complex64::new(f64::from(re), f64::from(im))))
+                    .collect(),
+            ),
+            Pmt::List(items) | Pmt::Tuple(items) => Value::List(list(items)?),
+            Pmt::Map(m) => Value::Dict(
+                m.iter()
+                    .map(|(k, v)| Some((Value::Str(k.clone()), Value::from_pmt(v)?)))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+            Pmt::Pair(_) | Pmt::Uniform(_) => Value::Pmt(p.clone()),
+        })
+    }
+
     /// The type name with a short form of the value, for error messages:
     /// `str "abc"`, `float 2.5`, `list of 3`.
     pub fn describe(&self) -> String {
         match self {
             Value::List(v) => format!("list of {}", v.len()),
+            Value::Dict(v) => format!("dict of {}", v.len()),
+            Value::Pmt(p) => format!("pmt {}", short(&format!("{p:?}"))),
+            Value::Object(o) => format!("{} object", o.class),
             Value::Str(s) if s.chars().count() > 24 => {
                 let short: String = s.chars().take(24).collect();
                 format!("str {short:?}...")
@@ -258,7 +364,37 @@ impl fmt::Display for Value {
                 }
                 f.write_str("]")
             }
+            Value::Dict(pairs) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in pairs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{k}: {v}")?;
+                }
+                f.write_str("}")
+            }
+            Value::Pmt(p) => write!(f, "{p:?}"),
+            Value::Object(o) => {
+                write!(f, "{}(", o.class)?;
+                for (i, (k, v)) in o.fields.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{k}={v}")?;
+                }
+                f.write_str(")")
+            }
         }
+    }
+}
+
+/// `text` cut to 24 characters, `...` marking a cut.
+fn short(text: &str) -> String {
+    if text.chars().count() > 24 {
+        format!("{}...", text.chars().take(24).collect::<String>())
+    } else {
+        text.to_string()
     }
 }
 
@@ -339,6 +475,14 @@ mod tests {
             Ok(Pmt::VecComplexF32(vec![[1.0, 2.0]]))
         );
         assert_eq!(Value::Int(1).to_pmt(ParamType::Bool), Ok(Pmt::Bool(true)));
+        assert_eq!(
+            Value::Complex(Complex64::new(1.0, 1.0)).to_pmt(ParamType::ComplexVec),
+            Ok(Pmt::VecComplexF32(vec![[1.0, 1.0]]))
+        );
+        assert_eq!(
+            Value::Float(0.5).to_pmt(ParamType::FloatVec),
+            Ok(Pmt::VecF32(vec![0.5]))
+        );
     }
 
     #[test]

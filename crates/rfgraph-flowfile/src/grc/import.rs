@@ -81,6 +81,8 @@ struct Importer<'a> {
     grc_blocks: BTreeMap<String, &'a GrcBlock>,
     created: BTreeSet<String>,
     variable_blocks: Vec<&'a GrcBlock>,
+    /// The names bound by `import` lines the expressions do not provide.
+    ignored_names: Vec<String>,
 }
 
 impl<'a> Importer<'a> {
@@ -159,9 +161,14 @@ impl<'a> Importer<'a> {
         if variables::is_variable(id) {
             if id == "import" {
                 for line in variables::unsupported_imports(b) {
-                    self.unsupported(
+                    self.ignored_names.extend(variables::imported_names(&line));
+                    self.notice(
                         b,
-                        Some(format!("`{line}`: the expressions provide math, numpy and GNU Radio's filter design")),
+                        &format!(
+                            "`{line}` is not provided (the expressions provide math, numpy, pmt \
+                             and GNU Radio's filter design): ignored, so an expression that \
+                             uses it fails where it does"
+                        ),
                     );
                 }
             }
@@ -286,6 +293,10 @@ impl<'a> Importer<'a> {
         }
         let blocks = std::mem::take(&mut self.variable_blocks);
         for b in blocks {
+            if let Some(name) = variables::reads_any(b, &self.ignored_names) {
+                let reason = format!("its value reads `{name}`, which an ignored import gives");
+                self.unsupported(b, Some(reason));
+            }
             if let Some(v) = variables::variable(b, self.at(b.pos), &env) {
                 self.doc.variables.push(v);
             }
@@ -537,6 +548,7 @@ pub fn import(
             .collect(),
         created: BTreeSet::new(),
         variable_blocks: Vec::new(),
+        ignored_names: Vec::new(),
     };
     for b in grc.blocks.iter().filter(|b| b.state == State::Enabled) {
         imp.block(b);

@@ -23,6 +23,7 @@ pub mod error;
 pub mod file;
 mod import;
 pub mod mapping;
+mod objects;
 mod translate;
 mod variables;
 mod wiring;

@@ -354,10 +354,11 @@ fn repeated_ports_take_gnu_radio_indices() {
 }
 
 #[test]
-fn every_unsupported_block_and_import_comes_in_one_error() {
+fn every_unsupported_block_comes_in_one_error_and_unknown_imports_only_matter_when_used() {
     let text = grc(
         &[
             block("imp", "import", &[("imports", "import os")], "enabled"),
+            block("path", "variable", &[("value", "os.getcwd()")], "enabled"),
             block("ofdm", "digital_ofdm_rx", &[], "enabled"),
             src("src", "int"),
             block(
@@ -379,7 +380,7 @@ fn every_unsupported_block_and_import_comes_in_one_error() {
     assert_eq!(
         ids,
         [
-            "import",
+            "variable",
             "digital_ofdm_rx",
             "analog_sig_source_x",
             "blocks_multiply_const_vxx",
@@ -388,10 +389,13 @@ fn every_unsupported_block_and_import_comes_in_one_error() {
     );
     let msg = e.to_string();
     assert!(
-        msg.starts_with("t.grc: unsupported blocks: import 'imp' (line 7: `import os`"),
+        msg.starts_with(
+            "t.grc: unsupported blocks: variable 'path' (line 14: its value reads `os`, \
+             which an ignored import gives)"
+        ),
         "{msg}"
     );
-    assert!(msg.contains("digital_ofdm_rx 'ofdm' (line 14)"), "{msg}");
+    assert!(msg.contains("digital_ofdm_rx 'ofdm' (line 21)"), "{msg}");
     assert!(
         msg.contains("no rfgraph item type for `int`") || msg.contains("not `i32`"),
         "{msg}"

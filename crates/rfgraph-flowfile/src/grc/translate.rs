@@ -60,28 +60,13 @@ fn pmt_call<'t>(text: &'t str, functions: &[&str]) -> Option<&'t str> {
     })
 }
 
-/// A GNU Radio message value (`pmt.intern("x")`, `pmt.PMT_T`, ...).
-fn pmt_value(text: &str) -> Result<Value, String> {
-    let t = text.trim();
-    if let Some(s) = quoted(t) {
-        return Ok(string_expr(s));
-    }
-    if let Some(arg) = pmt_call(t, &["intern", "string_to_symbol"]) {
-        return quoted(arg)
-            .map(string_expr)
-            .ok_or_else(|| format!("`{t}`: only string literals become symbols here"));
-    }
-    if let Some(arg) = pmt_call(
-        t,
-        &["from_long", "from_double", "from_float", "from_uint64"],
-    ) {
-        return Ok(Value::Expr(arg.trim().to_string()));
-    }
-    match t {
-        "pmt.PMT_T" => Ok(Value::Bool(true)),
-        "pmt.PMT_F" => Ok(Value::Bool(false)),
-        _ if t.starts_with("pmt.") => Err(format!("`{t}`: this message value has no rfgraph form")),
-        _ => Ok(expr_value(t)),
+/// A GNU Radio message value: a quoted string gives the string,
+/// anything else is an expression (the expressions know GNU Radio's
+/// `pmt` constructors, dictionaries and sets).
+fn pmt_value(text: &str) -> Value {
+    match quoted(text) {
+        Some(s) => string_expr(s),
+        None => expr_value(text),
     }
 }
 
@@ -111,7 +96,7 @@ fn split_top(text: &str) -> Vec<&str> {
 fn tag_pmt(text: &str) -> Result<Value, String> {
     match text.trim() {
         "pmt.PMT_NIL" => Ok(Value::Expr("None".into())),
-        v => pmt_value(v),
+        v => Ok(pmt_value(v)),
     }
 }
 
@@ -162,6 +147,17 @@ fn tags_value(text: &str, is_variable: &dyn Fn(&str) -> bool) -> Result<Value, S
     };
     if is_name(t) && is_variable(t) {
         return Ok(Value::Expr(t.to_string()));
+    }
+    if let Some(args) = [
+        "tagged_streams.make_lengthtags",
+        "digital.utils.tagged_streams.make_lengthtags",
+    ]
+    .iter()
+    .find_map(|f| t.strip_prefix(f))
+    .and_then(|r| r.trim().strip_prefix('('))
+    .and_then(|r| r.strip_suffix(')'))
+    {
+        return length_tags(args).ok_or_else(unsupported);
     }
     let inner = t
         .strip_prefix('[')
@@ -216,6 +212,47 @@ fn tags_value(text: &str, is_variable: &dyn Fn(&str) -> bool) -> Result<Value, S
         }
     }
     Ok(Value::List(tags))
+}
+
+/// GNU Radio's `tagged_streams.make_lengthtags(lengths, offsets,
+/// tagname='length', vlen=1)`: a tag `tagname` = `length // vlen` at
+/// `offset // vlen` for each pair; its arguments must be literals.
+fn length_tags(args: &str) -> Option<Value> {
+    let env = crate::expr::Env::new();
+    let parts = split_top(args);
+    let ints = |text: &str| -> Option<Vec<i64>> {
+        match crate::expr::eval(text, &env).ok()? {
+            crate::expr::Value::List(items) => items.iter().map(|v| v.as_i64()).collect(),
+            _ => None,
+        }
+    };
+    let (lengths, offsets) = (ints(parts.first()?)?, ints(parts.get(1)?)?);
+    let key = match parts.get(2) {
+        Some(k) => quoted(k.split_once('=').map_or(*k, |(_, v)| v))?.to_string(),
+        None => "length".to_string(),
+    };
+    let vlen = match parts.get(3) {
+        Some(v) => crate::expr::eval(v.split_once('=').map_or(*v, |(_, v)| v), &env)
+            .ok()?
+            .as_i64()
+            .filter(|&v| v > 0)?,
+        None => 1,
+    };
+    if lengths.len() != offsets.len() {
+        return None;
+    }
+    let tags = offsets
+        .iter()
+        .zip(&lengths)
+        .map(|(o, l)| {
+            Value::List(vec![
+                Value::Expr((o.div_euclid(vlen)).to_string()),
+                string_expr(&key),
+                Value::Expr((l.div_euclid(vlen)).to_string()),
+            ])
+        })
+        .collect();
+    Some(Value::List(tags))
 }
 
 /// A constellation object's standard name, or the expression naming a
@@ -369,7 +406,7 @@ pub fn params(
                 // unset (`file_source`'s begin tag).
                 let nil = text.trim() == "pmt.PMT_NIL" && optional;
                 if !text.is_empty() && !nil {
-                    push(&mut out, rf, pmt_value(text)?, gr)?;
+                    push(&mut out, rf, pmt_value(text), gr)?;
                 }
             }
             P::Require(gr, values) => {

@@ -26,6 +26,7 @@ const IMPORTS: &[&str] = &[
     "from gnuradio import filter",
     "from gnuradio.filter import firdes",
     "from gnuradio.fft import window",
+    "from gnuradio.digital.utils import tagged_streams",
     "from math import pi",
     "from numpy import pi",
 ];
@@ -39,6 +40,7 @@ pub fn is_variable(id: &str) -> bool {
         "variable" | "parameter" | "import" | "variable_tag_object" | "variable_constellation"
     ) || id.starts_with("variable_qtgui_")
         || taps_design(id).is_some()
+        || super::objects::is_object(id)
 }
 
 /// The `firdes` function and GNU Radio parameters of a filter-tap
@@ -118,6 +120,34 @@ pub fn unsupported_imports(block: &GrcBlock) -> Vec<String> {
         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
         .filter(|l| !l.is_empty() && !l.starts_with('#') && !IMPORTS.contains(&l.as_str()))
         .collect()
+}
+
+/// The names an `import` line binds: `import a.b` → `a`, `import a as
+/// b` → `b`, `from m import x, y as z` → `x`, `z`.
+pub fn imported_names(line: &str) -> Vec<String> {
+    let bound = |part: &str| {
+        let part = part.trim();
+        match part.split_once(" as ") {
+            Some((_, alias)) => alias.trim().to_string(),
+            None => part.split('.').next().unwrap_or(part).trim().to_string(),
+        }
+    };
+    let names = match line.trim().split_once(" import ") {
+        Some((from, what)) if from.starts_with("from ") => what,
+        _ => line.trim().strip_prefix("import ").unwrap_or(""),
+    };
+    names
+        .trim_matches(|c| c == '(' || c == ')' || c == ' ')
+        .split(',')
+        .map(bound)
+        .filter(|n| !n.is_empty() && n != "*")
+        .collect()
+}
+
+/// The first of `names` that the value of variable block `block` reads.
+pub fn reads_any(block: &GrcBlock, names: &[String]) -> Option<String> {
+    let e = expr::Expr::parse(block.text("value")).ok()?;
+    e.names().into_iter().find(|n| names.contains(n))
 }
 
 /// The number `text` evaluates to among the variables before it (GUI
@@ -225,10 +255,15 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
         // that cannot be read makes the block unsupported (see
         // `unsupported_tag_object`).
         "variable_tag_object" => v.value = super::translate::tag_object(block).ok()?,
+        id if super::objects::is_object(id) => {
+            v.value = Value::Expr(super::objects::constructor(block)?);
+        }
         "variable_constellation" => {
             // A standard constellation is its name here (what rfgraph's
             // constellation blocks take); the importer refuses others.
-            v.value = Value::Text(block.text("type").trim().to_string());
+            // A string literal, not text: text is an expression in a
+            // variable, and `qpsk` named `qpsk` would refer to itself.
+            v.value = Value::Expr(format!("{:?}", block.text("type").trim()));
         }
         "variable" | "variable_qtgui_label" => {
             // GNU Radio objects the expressions do not have, that
@@ -314,6 +349,22 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn import_lines_bind_their_modules_or_names() {
+        assert_eq!(imported_names("import subprocess"), ["subprocess"]);
+        assert_eq!(imported_names("import os.path"), ["os"]);
+        assert_eq!(imported_names("import numpy as np"), ["np"]);
+        assert_eq!(
+            imported_names("from gnuradio.digital.utils import tagged_streams"),
+            ["tagged_streams"]
+        );
+        assert_eq!(
+            imported_names("from cmath import exp, pi as p"),
+            ["exp", "p"]
+        );
+        assert_eq!(imported_names("from x import *"), Vec::<String>::new());
+    }
 
     #[test]
     fn list_items_split_at_top_level_only() {

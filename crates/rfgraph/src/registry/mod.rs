@@ -34,6 +34,8 @@ pub struct UnknownBlock {
 #[derive(Clone, Debug, Default)]
 pub struct Registry {
     specs: BTreeMap<&'static str, BlockSpec>,
+    /// Other names for registered blocks (GNU Radio's block ids).
+    aliases: BTreeMap<&'static str, &'static str>,
 }
 
 impl Registry {
@@ -64,8 +66,24 @@ impl Registry {
         self
     }
 
-    /// The block called `name`.
+    /// Makes `alias` (a GNU Radio block id such as `analog_sig_source_x`)
+    /// another name of the registered block `name`; ignored when `name`
+    /// is not registered or `alias` is a block's own name.
+    pub fn alias(&mut self, alias: &'static str, name: &'static str) -> &mut Self {
+        if self.specs.contains_key(name) && !self.specs.contains_key(alias) {
+            self.aliases.insert(alias, name);
+        }
+        self
+    }
+
+    /// The registered name `alias` stands for, when it is an alias.
+    pub fn alias_of(&self, alias: &str) -> Option<&'static str> {
+        self.aliases.get(alias).copied()
+    }
+
+    /// The block called `name` (or a name [`alias`](Self::alias)ed to it).
     pub fn get(&self, name: &str) -> Result<&BlockSpec, UnknownBlock> {
+        let name = self.alias_of(name).unwrap_or(name);
         self.specs.get(name).ok_or_else(|| UnknownBlock {
             name: name.to_string(),
             suggest: suggest::closest(name, self.specs.keys().copied()).map(str::to_string),
@@ -184,6 +202,20 @@ mod tests {
         let any: &dyn std::any::Any = fg.blocks[id.0].block.as_ref();
         let fill = any.downcast_ref::<Fill<f64>>().expect("built for f64");
         assert_eq!((fill.value, fill.left), (2.5, 10));
+    }
+
+    #[test]
+    fn an_alias_finds_its_block_and_never_shadows_one() {
+        let mut registry = Registry::new();
+        registry.add(fill_spec());
+        registry
+            .alias("gr_fill_x", "fill")
+            .alias("gr_missing", "nothing");
+        assert_eq!(registry.get("gr_fill_x").unwrap().name, "fill");
+        assert_eq!(registry.alias_of("gr_fill_x"), Some("fill"));
+        assert!(registry.get("gr_missing").is_err());
+        registry.alias("fill", "fill");
+        assert_eq!(registry.alias_of("fill"), None);
     }
 
     #[test]

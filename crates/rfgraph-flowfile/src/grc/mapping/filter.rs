@@ -14,7 +14,14 @@ const FIR_TYPE: P = P::Enum(
 );
 
 /// `fff`/`ccf` of the resamplers: real taps on real or complex streams.
-const RESAMPLER_TYPE: P = P::Enum("type", "type", &[("fff", "f32"), ("ccf", "c32")]);
+/// The resamplers' types: real or complex taps on complex items are both
+/// `c32` (their taps take either); `fcc` (real in, complex out) has no
+/// rfgraph form.
+const RESAMPLER_TYPE: P = P::Enum(
+    "type",
+    "type",
+    &[("fff", "f32"), ("ccf", "c32"), ("ccc", "c32")],
+);
 
 /// `fir_filter_ccf`/`interp_fir_filter_fff`/... of the designer blocks.
 const DESIGN_TYPE: P = P::Enum(

@@ -74,12 +74,10 @@ pub enum P {
     /// (`"packet_len"`) or `pmt.intern("key")` gives its text, anything
     /// else is taken literally (GRC's string parameters).
     Str(&'static str, &'static str),
-    /// A message value `gr` → `rf`: `pmt.intern("x")` (and quoted
-    /// strings) give the string, `pmt.PMT_T`/`PMT_F` booleans,
-    /// `pmt.from_long(x)`/`pmt.from_double(x)` the number `x`,
-    /// `pmt.PMT_NIL` leaves an optional parameter unset; other `pmt.*`
-    /// constructions make the block unsupported; anything else is an
-    /// expression.
+    /// A message value `gr` → `rf`, as an expression (which knows GNU
+    /// Radio's `pmt.*` constructors: `pmt.intern("x")`,
+    /// `pmt.to_pmt({...})`, `pmt.cons(...)`, ...); a quoted string gives
+    /// the string, and `pmt.PMT_NIL` leaves an optional parameter unset.
     Pmt(&'static str, &'static str),
     /// The GNU Radio parameter `gr` must be one of these values (or
     /// unset); any other makes the block unsupported. Nothing is passed.

@@ -1,0 +1,355 @@
+//! GNU Radio's configuration objects in expressions: header formats
+//! (`digital.header_format_counter(...)`) and FEC coder definitions
+//! (`fec.cc_encoder_make(...)`, `fec.repetition_decoder.make(...)`).
+//! Each constructor gives a [`Value::Object`]: the object's class and
+//! its fields named as the parameters of the rfgraph blocks that take
+//! it. A block parameter given an object takes all of its fields (the
+//! object's kind goes to the parameter that chooses it: `format` for a
+//! header format, `code` for a coder), so one object configures every
+//! block that names it, as in GNU Radio. Owns the constructors, their
+//! constants (`digital.packet_utils.default_access_code`,
+//! `fec.CC_STREAMING`, ...) and the objects' methods
+//! (`header_nbits()`, `rate()`).
+
+use super::builtins::{Arg, Call};
+use super::error::{ExprError, ExprErrorKind};
+use super::value::Value;
+
+/// An object: its GNU Radio class and its fields in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Object {
+    /// GNU Radio's name for what made it (`header_format_counter`,
+    /// `cc_encoder`).
+    pub class: String,
+    /// The fields, named as the block parameters they set.
+    pub fields: Vec<(String, Value)>,
+}
+
+impl Object {
+    /// The value of field `name`.
+    pub fn field(&self, name: &str) -> Option<&Value> {
+        self.fields.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+}
+
+/// GNU Radio's default access code (`digital.packet_utils.default_access_code`).
+pub const DEFAULT_ACCESS_CODE: &str =
+    "1010110011011101101001001110001011110010100011000010000011111100";
+
+/// The constructors, by dotted path, with their parameters (GNU
+/// Radio's names), how many are required, and the defaults of the rest
+/// (expression texts).
+struct Constructor {
+    path: &'static str,
+    class: &'static str,
+    /// The field that names the kind, and its value.
+    kind: (&'static str, &'static str),
+    /// `(GNU Radio's argument name, field name, default)`; no default:
+    /// required.
+    params: &'static [(&'static str, &'static str, Option<&'static str>)],
+}
+
+const CONSTRUCTORS: &[Constructor] = &[
+    Constructor {
+        path: "digital.header_format_default",
+        class: "header_format_default",
+        kind: ("format", "default"),
+        params: &[
+            ("access_code", "access_code", None),
+            ("threshold", "threshold", None),
+            ("bps", "bps", Some("1")),
+        ],
+    },
+    Constructor {
+        path: "digital.header_format_counter",
+        class: "header_format_counter",
+        kind: ("format", "counter"),
+        params: &[
+            ("access_code", "access_code", None),
+            ("threshold", "threshold", None),
+            ("bps", "bps", Some("1")),
+        ],
+    },
+    Constructor {
+        path: "digital.header_format_crc",
+        class: "header_format_crc",
+        kind: ("format", "crc"),
+        params: &[
+            ("len_key_name", "len_key_name", Some("'packet_len'")),
+            ("num_key_name", "num_key_name", Some("'packet_num'")),
+        ],
+    },
+    Constructor {
+        path: "fec.dummy_encoder_make",
+        class: "dummy_encoder",
+        kind: ("code", "dummy"),
+        params: &[("frame_size", "frame_size", None)],
+    },
+    Constructor {
+        path: "fec.dummy_decoder.make",
+        class: "dummy_decoder",
+        kind: ("code", "dummy"),
+        params: &[("frame_size", "frame_size", None)],
+    },
+    Constructor {
+        path: "fec.repetition_encoder_make",
+        class: "repetition_encoder",
+        kind: ("code", "repetition"),
+        params: &[("frame_size", "frame_size", None), ("rep", "rep", None)],
+    },
+    Constructor {
+        path: "fec.repetition_decoder.make",
+        class: "repetition_decoder",
+        kind: ("code", "repetition"),
+        params: &[
+            ("frame_size", "frame_size", None),
+            ("rep", "rep", None),
+            ("ap_prob", "ap_prob", Some("0.5")),
+        ],
+    },
+    Constructor {
+        path: "fec.cc_encoder_make",
+        class: "cc_encoder",
+        kind: ("code", "cc"),
+        params: &[
+            ("frame_size", "frame_size", None),
+            ("k", "k", None),
+            ("rate", "rate", None),
+            ("polys", "polys", None),
+            ("start_state", "state_start", Some("0")),
+            ("mode", "mode", Some("'streaming'")),
+            ("padded", "padding", Some("False")),
+        ],
+    },
+    Constructor {
+        path: "fec.cc_decoder.make",
+        class: "cc_decoder",
+        kind: ("code", "cc"),
+        params: &[
+            ("frame_size", "frame_size", None),
+            ("k", "k", None),
+            ("rate", "rate", None),
+            ("polys", "polys", None),
+            ("start_state", "state_start", Some("0")),
+            ("end_state", "state_end", Some("-1")),
+            ("mode", "mode", Some("'streaming'")),
+            ("padded", "padding", Some("False")),
+        ],
+    },
+    Constructor {
+        path: "fec.ccsds_encoder_make",
+        class: "ccsds_encoder",
+        kind: ("code", "ccsds"),
+        params: &[
+            ("frame_size", "frame_size", None),
+            ("state_start", "state_start", Some("0")),
+            ("mode", "mode", Some("'streaming'")),
+        ],
+    },
+];
+
+/// The constants: dotted path → value.
+const CONSTANTS: &[(&str, &str)] = &[
+    (
+        "digital.packet_utils.default_access_code",
+        DEFAULT_ACCESS_CODE,
+    ),
+    ("fec.CC_STREAMING", "streaming"),
+    ("fec.CC_TERMINATED", "terminated"),
+    ("fec.CC_TAILBITING", "tailbiting"),
+    ("fec.CC_TRUNCATED", "truncated"),
+];
+
+/// Alternative spellings GNU Radio also has.
+fn canonical(path: &str) -> &str {
+    match path {
+        "fec.cc_encoder.make" => "fec.cc_encoder_make",
+        "fec.dummy_encoder.make" => "fec.dummy_encoder_make",
+        "fec.repetition_encoder.make" => "fec.repetition_encoder_make",
+        "fec.ccsds_encoder.make" => "fec.ccsds_encoder_make",
+        "fec.cc_decoder_make" | "fec.cc_decoder" => "fec.cc_decoder.make",
+        "fec.dummy_decoder_make" => "fec.dummy_decoder.make",
+        "fec.repetition_decoder_make" => "fec.repetition_decoder.make",
+        other => other,
+    }
+}
+
+/// The dotted path without a leading `gnuradio.` or `gr.`.
+fn short(path: &[&str]) -> String {
+    let p = match path {
+        ["gnuradio", rest @ ..] => rest,
+        other => other,
+    };
+    p.join(".")
+}
+
+/// The value of constant `path`.
+pub(crate) fn constant(path: &[&str]) -> Option<Value> {
+    let p = short(path);
+    CONSTANTS
+        .iter()
+        .find(|(c, _)| *c == p)
+        .map(|(_, v)| Value::Str(v.to_string()))
+}
+
+/// Calls constructor `path`; `None` when it is none.
+pub(crate) fn construct(path: &[&str], call: &Call) -> Option<Result<Value, ExprError>> {
+    let p = short(path);
+    let c = CONSTRUCTORS.iter().find(|c| c.path == canonical(&p))?;
+    Some(build(c, call))
+}
+
+fn build(c: &Constructor, call: &Call) -> Result<Value, ExprError> {
+    let names: Vec<&str> = c.params.iter().map(|(gr, _, _)| *gr).collect();
+    let required = c.params.iter().take_while(|(_, _, d)| d.is_none()).count();
+    let bound: Vec<Option<&Arg>> = call.bind(&names, required, &[])?;
+    let mut fields = vec![(c.kind.0.to_string(), Value::Str(c.kind.1.to_string()))];
+    for ((_, field, default), arg) in c.params.iter().zip(bound) {
+        let value = match (arg, default) {
+            (Some(a), _) => a.value.clone(),
+            (None, Some(d)) => super::eval(d, &super::Env::new())?,
+            (None, None) => unreachable!("bind checks the required arguments"),
+        };
+        fields.push((field.to_string(), normalise(field, value, call)?));
+    }
+    Ok(Value::Object(Box::new(Object {
+        class: c.class.to_string(),
+        fields,
+    })))
+}
+
+/// GNU Radio's conventions for some fields: an access code of `'0'`
+/// (GRC's default) or empty means the default code; a cc mode is one
+/// of the `fec.CC_*` names.
+fn normalise(field: &str, v: Value, call: &Call) -> Result<Value, ExprError> {
+    match (field, v) {
+        ("access_code", Value::Str(s)) => {
+            if !s.chars().all(|c| c == '0' || c == '1') {
+                return Err(call.error(ExprErrorKind::Value(format!(
+                    "{}: the access code `{s}` is not a string of 0s and 1s",
+                    call.name
+                ))));
+            }
+            Ok(Value::Str(s))
+        }
+        ("access_code", v) => Err(call.error(ExprErrorKind::Type {
+            context: format!("the access code of `{}`", call.name),
+            expected: "str of 0s and 1s".into(),
+            found: v.type_name().into(),
+        })),
+        (_, v) => Ok(v),
+    }
+}
+
+/// `object.name()`: the methods GRC files call.
+pub(crate) fn method(o: &Object, name: &str) -> Result<Value, ExprErrorKind> {
+    let int = |field: &str| o.field(field).and_then(Value::as_i64).unwrap_or(0);
+    let unsupported =
+        || ExprErrorKind::Unsupported(format!("the method `{name}()` of a {}", o.class));
+    match (name, o.class.as_str()) {
+        ("header_nbits", class) => {
+            let ac = o
+                .field("access_code")
+                .map(|v| match v {
+                    Value::Str(s) => s.len() as i64,
+                    _ => 0,
+                })
+                .unwrap_or(0);
+            let bits = match class {
+                "header_format_default" => ac + 32,
+                "header_format_counter" => ac + 64,
+                "header_format_crc" => 32,
+                _ => return Err(unsupported()),
+            };
+            Ok(Value::Int(bits))
+        }
+        ("rate", "cc_encoder") => Ok(Value::Float(int("rate") as f64)),
+        ("rate", "cc_decoder") => Ok(Value::Float(1.0 / int("rate").max(1) as f64)),
+        ("rate", "repetition_encoder") => Ok(Value::Float(int("rep") as f64)),
+        ("rate", "repetition_decoder") => Ok(Value::Float(1.0 / int("rep").max(1) as f64)),
+        ("rate", "dummy_encoder" | "dummy_decoder") => Ok(Value::Float(1.0)),
+        // GNU Radio's CCSDS encoder reports 0.5.
+        ("rate", "ccsds_encoder") => Ok(Value::Float(0.5)),
+        _ => Err(unsupported()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::expr::{Env, Value, eval};
+
+    fn fields(text: &str) -> Vec<(String, String)> {
+        match eval(text, &Env::new()).unwrap() {
+            Value::Object(o) => o
+                .fields
+                .iter()
+                .map(|(k, v)| (k.clone(), v.to_string()))
+                .collect(),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn header_formats_carry_the_block_parameters_they_set() {
+        let f =
+            fields("digital.header_format_counter(digital.packet_utils.default_access_code, 4, 2)");
+        let names: Vec<&str> = f.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(names, ["format", "access_code", "threshold", "bps"]);
+        assert_eq!(f[0].1, "\"counter\"");
+        assert_eq!(f[2].1, "4");
+        let crc = fields("digital.header_format_crc('len', 'num')");
+        assert_eq!(crc[1], ("len_key_name".to_string(), "\"len\"".to_string()));
+        let env = Env::new();
+        let bits = |t: &str| eval(t, &env).unwrap();
+        assert_eq!(
+            bits(
+                "digital.header_format_default(digital.packet_utils.default_access_code, 0).header_nbits()"
+            ),
+            Value::Int(96)
+        );
+        assert_eq!(
+            bits(
+                "digital.header_format_counter(digital.packet_utils.default_access_code, 0, 2).header_nbits()"
+            ),
+            Value::Int(128)
+        );
+        assert_eq!(
+            bits("digital.header_format_crc().header_nbits()"),
+            Value::Int(32)
+        );
+    }
+
+    #[test]
+    fn coders_take_gnu_radios_arguments_and_report_its_rates() {
+        let f = fields("fec.cc_encoder_make(2048, 7, 2, [79, 109], 0, fec.CC_TAILBITING, False)");
+        assert_eq!(f[0].1, "\"cc\"");
+        assert!(f.contains(&("mode".to_string(), "\"tailbiting\"".to_string())));
+        assert!(f.contains(&("state_start".to_string(), "0".to_string())));
+        let env = Env::new();
+        let rate = |t: &str| eval(t, &env).unwrap();
+        assert_eq!(
+            rate("fec.cc_decoder.make(2048, 7, 2, [79, 109]).rate()"),
+            Value::Float(0.5)
+        );
+        assert_eq!(
+            rate("fec.repetition_encoder_make(64, 3).rate()"),
+            Value::Float(3.0)
+        );
+        assert_eq!(rate("fec.dummy_decoder.make(64).rate()"), Value::Float(1.0));
+    }
+
+    #[test]
+    fn bad_objects_are_errors() {
+        let env = Env::new();
+        for bad in [
+            "digital.header_format_default('10x1', 0)",
+            "digital.header_format_default(5, 0)",
+            "digital.header_format_default()",
+            "fec.cc_encoder_make(2048)",
+            "fec.dummy_encoder_make(64).header_nbits()",
+            "fec.dummy_encoder_make(64, 1, 2)",
+        ] {
+            assert!(eval(bad, &env).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! GRC's object variables: blocks such as `variable_header_format_default`
+//! or `variable_cc_encoder_def` define a variable holding a GNU Radio
+//! object (a header format, a FEC coder). Each becomes a variable whose
+//! value is the constructor call GNU Radio makes (the block YAML's
+//! `value`), which the expressions evaluate to an object; a block
+//! parameter naming the variable takes the object's fields. Owns the
+//! table from block id to constructor. GRC's parallelism (`ndim`,
+//! `dim1`, `dim2`: lists of identical coders for GNU Radio's threads)
+//! needs nothing here: rfgraph runs the one coder, and the output is the
+//! same.
+
+use super::file::GrcBlock;
+
+/// `(parameter, GRC's default)` pairs.
+type Defaults = &'static [(&'static str, &'static str)];
+
+/// `(block id, constructor template, defaults for empty parameters)`:
+/// `{name}` in the template is the block's parameter `name`.
+const OBJECTS: &[(&str, &str, Defaults)] = &[
+    (
+        "variable_header_format_default",
+        "digital.header_format_default({access_code}, {threshold}, {bps})",
+        &[("threshold", "0"), ("bps", "1")],
+    ),
+    (
+        "variable_cc_encoder_def",
+        "fec.cc_encoder_make({framebits}, {k}, {rate}, {polys}, {state_start}, {mode}, {padding})",
+        &[
+            ("framebits", "2048"),
+            ("k", "7"),
+            ("rate", "2"),
+            ("polys", "[79,109]"),
+            ("state_start", "0"),
+            ("mode", "fec.CC_STREAMING"),
+            ("padding", "False"),
+        ],
+    ),
+    (
+        "variable_cc_decoder_def",
+        "fec.cc_decoder.make({framebits}, {k}, {rate}, {polys}, {state_start}, {state_end}, \
+         {mode}, {padding})",
+        &[
+            ("framebits", "2048"),
+            ("k", "7"),
+            ("rate", "2"),
+            ("polys", "[79,109]"),
+            ("state_start", "0"),
+            ("state_end", "-1"),
+            ("mode", "fec.CC_STREAMING"),
+            ("padding", "False"),
+        ],
+    ),
+    (
+        "variable_ccsds_encoder_def",
+        "fec.ccsds_encoder_make({framebits}, {state_start}, {mode})",
+        &[
+            ("framebits", "2048"),
+            ("state_start", "0"),
+            ("mode", "fec.CC_STREAMING"),
+        ],
+    ),
+    (
+        "variable_dummy_encoder_def",
+        "fec.dummy_encoder_make({framebits})",
+        &[("framebits", "2048")],
+    ),
+    (
+        "variable_dummy_decoder_def",
+        "fec.dummy_decoder.make({framebits})",
+        &[("framebits", "2048")],
+    ),
+    (
+        "variable_repetition_encoder_def",
+        "fec.repetition_encoder_make({framebits}, {rep})",
+        &[("framebits", "2048"), ("rep", "3")],
+    ),
+    (
+        "variable_repetition_decoder_def",
+        "fec.repetition_decoder.make({framebits}, {rep}, {prob})",
+        &[("framebits", "2048"), ("rep", "3"), ("prob", "0.5")],
+    ),
+];
+
+/// True for the object variables here.
+pub fn is_object(id: &str) -> bool {
+    OBJECTS.iter().any(|(i, _, _)| *i == id)
+}
+
+/// The constructor expression of object variable `block`, or `None`
+/// when it is none.
+pub fn constructor(block: &GrcBlock) -> Option<String> {
+    let (_, template, defaults) = OBJECTS.iter().find(|(i, _, _)| *i == block.id)?;
+    let mut out = String::new();
+    let mut rest = *template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let close = open + rest[open..].find('}')?;
+        let name = &rest[open + 1..close];
+        out.push_str(&argument(block, name, defaults));
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+/// Parameter `name` of `block` as the template reads it: GRC's default
+/// when empty; an access code of `0` is GNU Radio's default code (the
+/// YAML's `int(eval(access_code)) == 0`).
+fn argument(block: &GrcBlock, name: &str, defaults: &[(&str, &str)]) -> String {
+    let text = block.text(name).trim();
+    if name == "access_code" {
+        let unquoted = text.trim_matches(|c| c == '\'' || c == '"');
+        if text.is_empty() || unquoted.trim_start_matches('0').is_empty() {
+            return "digital.packet_utils.default_access_code".into();
+        }
+    }
+    if text.is_empty() {
+        let default = defaults.iter().find(|(n, _)| *n == name).map(|(_, d)| *d);
+        return default.unwrap_or("None").to_string();
+    }
+    text.to_string()
+}
