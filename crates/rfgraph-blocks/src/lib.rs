@@ -9,9 +9,9 @@
 //! | sinks | [`VectorSink`], [`NullSink`], [`MessageSink`] |
 //! | stream utilities | [`Head`], [`Throttle`], [`Copy`](struct@Copy), [`CopyRand`], [`Map`] |
 //! | signal processing | [`DspBlock`] around any `rfgraph-dsp` kernel (FIR, resamplers, FFT, demodulators, ...) |
-//! | analog | [`analog::RandomSource`], [`analog::FastNoiseSource`], [`analog::frequency_modulator`], [`analog::single_pole_iir_filter`] |
+//! | analog | [`analog::RandomSource`], [`analog::FastNoiseSource`], [`analog::frequency_modulator`], [`analog::single_pole_iir_filter`], [`analog::dc_blocker`], [`analog::simple_squelch`] |
 //! | digital | bit packing ([`digital::repack_bits`], ...), [`digital::chunks_to_symbols`], [`digital::map_bb`], [`digital::binary_slicer`], differential coding, [`digital::constellation_decoder`], [`digital::ConstellationModulator`], [`digital::costas_loop`], [`digital::clock_recovery_mm`] |
-//! | channels | [`channels::ChannelModel`] |
+//! | channels | [`channels::ChannelModel`], [`channels::quantizer`], [`channels::amp_bal`], [`channels::impairments`], [`channels::fading_model`], [`channels::selective_fading_model`] |
 //! | messages | [`MessageBurst`], [`MessageForward`], [`MessageSink`]; in [`message`]: strobes, debug printers in GNU Radio's format, PDUs (`[Map(meta), data]`) and tagged streams |
 //! | math | in [`math`]: N-input add/subtract/multiply/divide, settable constants, complex parts and magnitudes, `nlog10`, matrices, reductions, level blocks |
 //! | type conversions | in [`convert`]: GNU Radio's scale, rounding and saturation between bytes, shorts, ints, floats and complex pairs |

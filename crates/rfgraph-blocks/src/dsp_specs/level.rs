@@ -118,7 +118,8 @@ pub(crate) fn iir_dc_blocker_spec() -> BlockSpec {
     .doc(
         "`y[n] = x[n] − x[n−1] + pole · y[n−1]`: removes the DC component, with a −3 dB \
          corner near `(1 − pole) / 2π` cycles per sample. Not GNU Radio's `dc_blocker_xx` \
-         (a moving-average design with a delay `D`), hence its own name.",
+         (a moving-average design with a delay `D`: that is `dc_blocker`), hence its own \
+         name.",
     )
     .input(PortSpec::new("in", PortItem::OfType))
     .output(PortSpec::new("out", PortItem::OfType))

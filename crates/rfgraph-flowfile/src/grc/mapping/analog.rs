@@ -79,6 +79,11 @@ pub(super) const MAPS: &[Map] = &[
         params: &[T],
     },
     Map {
+        gr: "analog_simple_squelch_cc",
+        rf: "simple_squelch",
+        params: &[],
+    },
+    Map {
         gr: "analog_sig_source_x",
         rf: "sig_source",
         params: &[

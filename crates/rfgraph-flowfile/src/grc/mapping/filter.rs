@@ -75,6 +75,11 @@ pub(super) const MAPS: &[Map] = &[
         params: &[DESIGN_TYPE, DECIM, INTERP, WINDOW],
     },
     Map {
+        gr: "dc_blocker_xx",
+        rf: "dc_blocker",
+        params: &[P::Enum("type", "type", &[("cc", "c32"), ("ff", "f32")])],
+    },
+    Map {
         gr: "fft_filter_xxx",
         rf: "fft_filter",
         params: &[FIR_TYPE],
