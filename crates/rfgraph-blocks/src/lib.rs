@@ -12,6 +12,7 @@
 //! | analog | [`analog::RandomSource`], [`analog::FastNoiseSource`], [`analog::frequency_modulator`], [`analog::single_pole_iir_filter`], [`analog::dc_blocker`], [`analog::simple_squelch`] |
 //! | digital | bit packing ([`digital::repack_bits`], ...), [`digital::chunks_to_symbols`], [`digital::map_bb`], [`digital::binary_slicer`], differential coding, [`digital::constellation_decoder`], [`digital::ConstellationModulator`], [`digital::costas_loop`], [`digital::clock_recovery_mm`] |
 //! | channels | [`channels::ChannelModel`], [`channels::quantizer`], [`channels::amp_bal`], [`channels::impairments`], [`channels::fading_model`], [`channels::selective_fading_model`] |
+//! | packets | in [`packet`]: CRC-32 on tagged streams and PDUs ([`packet::Crc32`], [`packet::Crc32Async`]), GNU Radio's header formats (`default`, `counter`, `crc`) with the protocol formatters and parser, `packet_header_default` header generator and parser |
 //! | messages | [`MessageBurst`], [`MessageForward`], [`MessageSink`]; in [`message`]: strobes, debug printers in GNU Radio's format, PDUs (`[Map(meta), data]`) and tagged streams |
 //! | math | in [`math`]: N-input add/subtract/multiply/divide, settable constants, complex parts and magnitudes, `nlog10`, matrices, reductions, level blocks |
 //! | type conversions | in [`convert`]: GNU Radio's scale, rounding and saturation between bytes, shorts, ints, floats and complex pairs |
@@ -60,6 +61,7 @@ mod message_forward;
 mod message_sink;
 mod null;
 mod pace;
+pub mod packet;
 pub mod registry;
 pub mod sample_format;
 pub mod sigmf;

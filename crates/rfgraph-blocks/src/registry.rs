@@ -2,7 +2,7 @@
 //! each block file describes its block next to its code, and [`specs`]
 //! lists them all for the `rfgraph-flowfile` crate.
 
-use crate::{convert, math, message, stream};
+use crate::{convert, math, message, packet, stream};
 use rfgraph::registry::BlockSpec;
 
 /// Every block of this crate, described for the registry, sorted by
@@ -100,6 +100,8 @@ pub fn specs() -> Vec<BlockSpec> {
         math::complex_to_real_spec(),
         math::conjugate_spec(),
         stream::const_source_spec(),
+        packet::crc32_spec(),
+        packet::crc32_async_spec(),
         stream::deinterleave_spec(),
         stream::delay_spec(),
         math::divide_spec(),
@@ -131,6 +133,8 @@ pub fn specs() -> Vec<BlockSpec> {
         math::nlog10_spec(),
         math::not_spec(),
         math::or_spec(),
+        packet::packet_headergenerator_spec(),
+        packet::packet_headerparser_spec(),
         stream::patterned_interleaver_spec(),
         message::filter_spec(),
         message::remove_spec(),
@@ -140,6 +144,9 @@ pub fn specs() -> Vec<BlockSpec> {
         message::pdu_to_tagged_stream_spec(),
         math::peak_detector2_spec(),
         stream::probe_signal_spec(),
+        packet::protocol_formatter_spec(),
+        packet::protocol_formatter_async_spec(),
+        packet::protocol_parser_spec(),
         message::random_pdu_spec(),
         stream::repeat_spec(),
         math::rms_spec(),

@@ -582,3 +582,65 @@ fn parameters_pass_by_their_declared_names_and_gnu_radio_values_translate() {
         Value::Expr("(0, 1, 1)".into())
     );
 }
+
+/// GNU Radio's CRC-32 blocks import with their parameters (the mode is
+/// GNU Radio's `True`/`False`, the length key passes by its GNU Radio
+/// name) and run: CRCs appended, then checked, on a tagged stream.
+#[test]
+fn crc32_blocks_import_and_run() {
+    let text = grc(
+        &[
+            block(
+                "src",
+                "blocks_vector_source_x",
+                &[("type", "byte"), ("vector", "list(range(40))")],
+            ),
+            block(
+                "tagger",
+                "blocks_stream_to_tagged_stream",
+                &[
+                    ("type", "byte"),
+                    ("packet_len", "8"),
+                    ("len_tag_key", "\"packet_len\""),
+                ],
+            ),
+            block(
+                "gen",
+                "digital_crc32_bb",
+                &[
+                    ("check", "False"),
+                    ("lengthtagname", "\"packet_len\""),
+                    ("packed", "True"),
+                ],
+            ),
+            block(
+                "chk",
+                "digital_crc32_bb",
+                &[
+                    ("check", "True"),
+                    ("lengthtagname", "\"packet_len\""),
+                    ("packed", "True"),
+                ],
+            ),
+            block("snk", "blocks_null_sink", &[("type", "byte")]),
+            block("pdu_crc", "digital_crc32_async_bb", &[("check", "True")]),
+        ],
+        &[
+            ("src", "0", "tagger", "0"),
+            ("tagger", "0", "gen", "0"),
+            ("gen", "0", "chk", "0"),
+            ("chk", "0", "snk", "0"),
+        ],
+    );
+    let doc = run(&text, &LoadOptions::default());
+    let chk = doc.block("chk").unwrap();
+    assert_eq!(chk.param("check").unwrap().value, Value::Bool(true));
+    assert_eq!(
+        chk.param("len_tag_key").unwrap().value,
+        Value::Expr("\"packet_len\"".into())
+    );
+    assert_eq!(
+        doc.block("pdu_crc").unwrap().param("check").unwrap().value,
+        Value::Bool(true)
+    );
+}

@@ -16,6 +16,7 @@ mod random_pdu;
 mod strobe;
 mod tagged;
 mod tagged_mux;
+mod tagged_packets;
 mod take_skip;
 
 pub use debug::{
@@ -54,4 +55,5 @@ pub(crate) use tagged::{
     tagged_stream_to_pdu_spec,
 };
 pub(crate) use tagged_mux::{multiply_length_spec, tagged_stream_mux_spec};
+pub(crate) use tagged_packets::PacketIo;
 pub(crate) use take_skip::spec as take_skip_to_pdu_spec;

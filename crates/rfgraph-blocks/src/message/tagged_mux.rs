@@ -3,6 +3,7 @@
 //! [`MultiplyLength`], scaling length tags
 //! (`tagged_stream_multiply_length`). With their registry entries.
 
+use super::tagged_packets::{PacketReader, PacketWriter};
 use crate::stream::pass_through;
 use crate::wav::ports::channel_port;
 use rfgraph::params::{ItemKind, limits};
@@ -11,7 +12,6 @@ use rfgraph::{
     Block, BoxError, Item, ParamError, ParamSet, Pmt, Ports, StreamInput, StreamOutput, Tag,
     TagPolicy, WorkIo,
 };
-use std::collections::VecDeque;
 
 /// The parameters of [`TaggedStreamMux`] (`tagged_stream_mux`).
 #[derive(ParamSet, Clone, Debug, PartialEq)]
@@ -48,14 +48,6 @@ impl TaggedStreamMuxParams {
     }
 }
 
-/// One input's packet being gathered: items and tags (offsets relative
-/// to the packet's start); `left` items still missing.
-struct Gather<T> {
-    left: Option<usize>,
-    items: Vec<T>,
-    tags: Vec<Tag>,
-}
-
 /// Joins the next packet of every input, in input order, into one output
 /// packet whose length tag is their total. The packets' other tags keep
 /// their place in the joined packet (tags on the first item of input
@@ -85,9 +77,9 @@ pub struct TaggedStreamMux<T: Item> {
     inputs: Vec<StreamInput<T>>,
     output: StreamOutput<T>,
     params: TaggedStreamMuxParams,
-    gather: Vec<Gather<T>>,
-    /// Joined packets not yet written: items, tags, items written.
-    ready: VecDeque<(Vec<T>, Vec<Tag>, usize)>,
+    gather: Vec<PacketReader<T>>,
+    /// Joined packets not yet written.
+    ready: PacketWriter<T>,
 }
 
 impl<T: Item> TaggedStreamMux<T> {
@@ -105,63 +97,9 @@ impl<T: Item> TaggedStreamMux<T> {
                 .collect(),
             output: StreamOutput::new("out"),
             params,
-            gather: (0..inputs)
-                .map(|_| Gather {
-                    left: None,
-                    items: Vec::new(),
-                    tags: Vec::new(),
-                })
-                .collect(),
-            ready: VecDeque::new(),
+            gather: (0..inputs).map(|_| PacketReader::new()).collect(),
+            ready: PacketWriter::new(),
         })
-    }
-
-    /// Reads input `k` into its gatherer, up to the end of its packet.
-    fn read(&mut self, k: usize) {
-        let key = &self.params.len_tag_key;
-        let input = &mut self.inputs[k];
-        let g = &mut self.gather[k];
-        let start = input.position();
-        let len = input.slice().len();
-        let mut tags = input.tags();
-        tags.sort_by_key(|t| t.index);
-        let mut at = 0;
-        while at < len && g.left != Some(0) {
-            let pos = start + at as u64;
-            if g.left.is_none() {
-                let next = tags
-                    .iter()
-                    .find(|t| t.index >= pos && t.key == *key && t.value.as_u64().is_some());
-                match next {
-                    Some(t) if t.index == pos => {
-                        g.left = t.value.as_u64().map(|l| l as usize);
-                    }
-                    Some(t) => {
-                        at = (t.index - start) as usize;
-                        continue;
-                    }
-                    None => {
-                        at = len;
-                        break;
-                    }
-                }
-            }
-            let left = g.left.unwrap_or(0);
-            let n = left.min(len - at);
-            let base = g.items.len() as u64;
-            g.items.extend_from_slice(&input.slice()[at..at + n]);
-            for t in &tags {
-                if t.index >= pos && t.index < pos + n as u64 && t.key != *key {
-                    g.tags.push(Tag {
-                        index: base + t.index - pos,
-                        ..t.clone()
-                    });
-                }
-            }
-            g.left = Some(left - n);
-            at += n;
-        }
-        input.consume(at);
     }
 }
 
@@ -185,15 +123,19 @@ impl<T: Item> Block for TaggedStreamMux<T> {
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
         // Gather only while nothing waits for room: memory stays bounded.
         if self.ready.is_empty() {
-            for k in 0..self.inputs.len() {
-                self.read(k);
+            let key = &self.params.len_tag_key;
+            for (g, input) in self.gather.iter_mut().zip(&mut self.inputs) {
+                g.read(input, key);
             }
-            if self.gather.iter().all(|g| g.left == Some(0)) {
+            if self.gather.iter().all(PacketReader::is_whole) {
                 let mut items = Vec::new();
                 let mut tags = Vec::new();
                 for (k, g) in self.gather.iter_mut().enumerate() {
+                    let Some((mut part, part_tags)) = g.take() else {
+                        continue;
+                    };
                     let base = items.len() as u64;
-                    for t in g.tags.drain(..) {
+                    for t in part_tags {
                         let index = if k == self.params.preserve_head && t.index == 0 {
                             0
                         } else {
@@ -201,47 +143,12 @@ impl<T: Item> Block for TaggedStreamMux<T> {
                         };
                         tags.push(Tag { index, ..t });
                     }
-                    items.append(&mut g.items);
-                    g.left = None;
+                    items.append(&mut part);
                 }
-                tags.insert(
-                    0,
-                    Tag::new(
-                        0,
-                        self.params.len_tag_key.clone(),
-                        Pmt::U64(items.len() as u64),
-                    ),
-                );
-                if !items.is_empty() {
-                    self.ready.push_back((items, tags, 0));
-                }
+                self.ready.push(key, items, tags);
             }
         }
-        let o = self.output.slice();
-        let mut written = 0;
-        let mut out_tags = Vec::new();
-        while let Some((items, tags, done)) = self.ready.front_mut() {
-            let n = (items.len() - *done).min(o.len() - written);
-            if n == 0 {
-                break;
-            }
-            rfgraph::copy_items(&mut o[written..written + n], &items[*done..*done + n]);
-            for t in tags.iter() {
-                let i = t.index as usize;
-                if i >= *done && i < *done + n {
-                    out_tags.push((written + i - *done, t.key.clone(), t.value.clone()));
-                }
-            }
-            *done += n;
-            written += n;
-            if *done == items.len() {
-                self.ready.pop_front();
-            }
-        }
-        for (offset, key, value) in out_tags {
-            self.output.add_tag(offset, &key, value);
-        }
-        self.output.produce(written);
+        self.ready.write(&mut self.output);
         Ok(())
     }
 }

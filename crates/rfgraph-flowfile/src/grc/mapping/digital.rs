@@ -55,6 +55,16 @@ pub(super) const MAPS: &[Map] = &[
         params: &[],
     },
     Map {
+        gr: "digital_crc32_async_bb",
+        rf: "crc32_async",
+        params: &[],
+    },
+    Map {
+        gr: "digital_crc32_bb",
+        rf: "crc32",
+        params: &[],
+    },
+    Map {
         gr: "digital_diff_decoder_bb",
         rf: "diff_decoder",
         params: &[DIFF_CODING],

@@ -84,6 +84,21 @@ pub(super) const MAPS: &[Map] = &[
         rf: "fft_filter",
         params: &[FIR_TYPE],
     },
+    // The same taps as GNU Radio's FFT filter: the output agrees within
+    // float rounding (rfgraph's designer filters pick their own method).
+    Map {
+        gr: "filter_fft_low_pass_filter",
+        rf: "low_pass_filter",
+        params: &[
+            P::Enum(
+                "type",
+                "type",
+                &[("ccc", "c32"), ("ccf", "c32"), ("fff", "f32")],
+            ),
+            P::Expr("decim", "decimation"),
+            WINDOW,
+        ],
+    },
     Map {
         gr: "fir_filter_xxx",
         rf: "fir_filter",
