@@ -644,3 +644,99 @@ fn crc32_blocks_import_and_run() {
         Value::Bool(true)
     );
 }
+
+/// A header format object, from GRC's `variable_header_format_default`
+/// or from a `variable` calling GNU Radio's constructor, sets every
+/// header parameter of the formatter that names it: the headers carry
+/// its access code and the packets' lengths.
+#[test]
+fn header_format_objects_configure_the_formatter() {
+    let registry = rfgraph_flowfile::standard::registry();
+    for format in [
+        block(
+            "hdr",
+            "variable_header_format_default",
+            &[
+                ("access_code", "\"10101010\""),
+                ("threshold", "0"),
+                ("bps", "1"),
+            ],
+        ),
+        block(
+            "hdr",
+            "variable",
+            &[("value", "digital.header_format_default(\"10101010\", 0)")],
+        ),
+    ] {
+        let text = grc(
+            &[
+                format,
+                block(
+                    "src",
+                    "blocks_vector_source_x",
+                    &[("type", "byte"), ("vector", "list(range(6))")],
+                ),
+                block(
+                    "tagger",
+                    "blocks_stream_to_tagged_stream",
+                    &[
+                        ("type", "byte"),
+                        ("packet_len", "3"),
+                        ("len_tag_key", "\"packet_len\""),
+                    ],
+                ),
+                block(
+                    "fmt",
+                    "digital_protocol_formatter_bb",
+                    &[("format", "hdr"), ("len_tag_key", "\"packet_len\"")],
+                ),
+                block("snk", "blocks_vector_sink_x", &[("type", "byte")]),
+            ],
+            &[
+                ("src", "0", "tagger", "0"),
+                ("tagger", "0", "fmt", "0"),
+                ("fmt", "0", "snk", "0"),
+            ],
+        );
+        let doc = grc::from_str(&text, Path::new("t.grc"), &registry).unwrap();
+        let built = build::build(&doc, &registry, &BuildOptions::default()).unwrap();
+        let id = built.blocks.iter().find(|b| b.name == "snk").unwrap().id;
+        let scheduler = built.scheduler.scheduler().unwrap();
+        let done = built
+            .flowgraph
+            .start(scheduler)
+            .unwrap()
+            .wait_timeout(WATCHDOG)
+            .unwrap();
+        let sink = done.block::<rfgraph_blocks::VectorSink<u8>>(id).unwrap();
+        // Per packet: the access code, then the 16-bit length twice.
+        assert_eq!(sink.items(), &[0xAA, 0, 3, 0, 3, 0xAA, 0, 3, 0, 3]);
+    }
+}
+
+/// An object given to a block that lacks one of its fields is an error
+/// naming the object, at the parameter.
+#[test]
+fn an_object_a_block_cannot_take_is_an_error_at_its_parameter() {
+    let registry = rfgraph_flowfile::standard::registry();
+    let text = grc(
+        &[
+            block(
+                "src",
+                "analog_sig_source_x",
+                &[("type", "float"), ("freq", "digital.header_format_crc()")],
+            ),
+            block("snk", "blocks_null_sink", &[("type", "float")]),
+        ],
+        &[("src", "0", "snk", "0")],
+    );
+    let doc = grc::from_str(&text, Path::new("t.grc"), &registry).unwrap();
+    let err = build::build(&doc, &registry, &BuildOptions::default())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains("has no parameter `format` (from the header_format_crc object)"),
+        "{err}"
+    );
+}

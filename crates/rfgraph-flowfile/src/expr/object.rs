@@ -1,6 +1,7 @@
 //! GNU Radio's configuration objects in expressions: header formats
 //! (`digital.header_format_counter(...)`) and FEC coder definitions
 //! (`fec.cc_encoder_make(...)`, `fec.repetition_decoder.make(...)`).
+//! Also GNU Radio's `digital.packet_header_default(...)`.
 //! Each constructor gives a [`Value::Object`]: the object's class and
 //! its fields named as the parameters of the rfgraph blocks that take
 //! it. A block parameter given an object takes all of its fields (the
@@ -42,8 +43,9 @@ pub const DEFAULT_ACCESS_CODE: &str =
 struct Constructor {
     path: &'static str,
     class: &'static str,
-    /// The field that names the kind, and its value.
-    kind: (&'static str, &'static str),
+    /// The field that names the kind, and its value (none when the
+    /// blocks taking it know one kind).
+    kind: Option<(&'static str, &'static str)>,
     /// `(GNU Radio's argument name, field name, default)`; no default:
     /// required.
     params: &'static [(&'static str, &'static str, Option<&'static str>)],
@@ -53,7 +55,7 @@ const CONSTRUCTORS: &[Constructor] = &[
     Constructor {
         path: "digital.header_format_default",
         class: "header_format_default",
-        kind: ("format", "default"),
+        kind: Some(("format", "default")),
         params: &[
             ("access_code", "access_code", None),
             ("threshold", "threshold", None),
@@ -63,7 +65,7 @@ const CONSTRUCTORS: &[Constructor] = &[
     Constructor {
         path: "digital.header_format_counter",
         class: "header_format_counter",
-        kind: ("format", "counter"),
+        kind: Some(("format", "counter")),
         params: &[
             ("access_code", "access_code", None),
             ("threshold", "threshold", None),
@@ -73,34 +75,45 @@ const CONSTRUCTORS: &[Constructor] = &[
     Constructor {
         path: "digital.header_format_crc",
         class: "header_format_crc",
-        kind: ("format", "crc"),
+        kind: Some(("format", "crc")),
         params: &[
             ("len_key_name", "len_key_name", Some("'packet_len'")),
             ("num_key_name", "num_key_name", Some("'packet_num'")),
         ],
     },
     Constructor {
+        path: "digital.packet_header_default",
+        class: "packet_header_default",
+        kind: None,
+        params: &[
+            ("header_len", "header_len", None),
+            ("len_tag_key", "len_tag_key", Some("'packet_len'")),
+            ("num_tag_key", "num_tag_key", Some("'packet_num'")),
+            ("bits_per_byte", "bits_per_byte", Some("1")),
+        ],
+    },
+    Constructor {
         path: "fec.dummy_encoder_make",
         class: "dummy_encoder",
-        kind: ("code", "dummy"),
+        kind: Some(("code", "dummy")),
         params: &[("frame_size", "frame_size", None)],
     },
     Constructor {
         path: "fec.dummy_decoder.make",
         class: "dummy_decoder",
-        kind: ("code", "dummy"),
+        kind: Some(("code", "dummy")),
         params: &[("frame_size", "frame_size", None)],
     },
     Constructor {
         path: "fec.repetition_encoder_make",
         class: "repetition_encoder",
-        kind: ("code", "repetition"),
+        kind: Some(("code", "repetition")),
         params: &[("frame_size", "frame_size", None), ("rep", "rep", None)],
     },
     Constructor {
         path: "fec.repetition_decoder.make",
         class: "repetition_decoder",
-        kind: ("code", "repetition"),
+        kind: Some(("code", "repetition")),
         params: &[
             ("frame_size", "frame_size", None),
             ("rep", "rep", None),
@@ -110,7 +123,7 @@ const CONSTRUCTORS: &[Constructor] = &[
     Constructor {
         path: "fec.cc_encoder_make",
         class: "cc_encoder",
-        kind: ("code", "cc"),
+        kind: Some(("code", "cc")),
         params: &[
             ("frame_size", "frame_size", None),
             ("k", "k", None),
@@ -124,7 +137,7 @@ const CONSTRUCTORS: &[Constructor] = &[
     Constructor {
         path: "fec.cc_decoder.make",
         class: "cc_decoder",
-        kind: ("code", "cc"),
+        kind: Some(("code", "cc")),
         params: &[
             ("frame_size", "frame_size", None),
             ("k", "k", None),
@@ -139,7 +152,7 @@ const CONSTRUCTORS: &[Constructor] = &[
     Constructor {
         path: "fec.ccsds_encoder_make",
         class: "ccsds_encoder",
-        kind: ("code", "ccsds"),
+        kind: Some(("code", "ccsds")),
         params: &[
             ("frame_size", "frame_size", None),
             ("state_start", "state_start", Some("0")),
@@ -203,7 +216,11 @@ fn build(c: &Constructor, call: &Call) -> Result<Value, ExprError> {
     let names: Vec<&str> = c.params.iter().map(|(gr, _, _)| *gr).collect();
     let required = c.params.iter().take_while(|(_, _, d)| d.is_none()).count();
     let bound: Vec<Option<&Arg>> = call.bind(&names, required, &[])?;
-    let mut fields = vec![(c.kind.0.to_string(), Value::Str(c.kind.1.to_string()))];
+    let mut fields: Vec<(String, Value)> = c
+        .kind
+        .iter()
+        .map(|(field, kind)| (field.to_string(), Value::Str(kind.to_string())))
+        .collect();
     for ((_, field, default), arg) in c.params.iter().zip(bound) {
         let value = match (arg, default) {
             (Some(a), _) => a.value.clone(),

@@ -13,7 +13,49 @@ const DIFF_CODING: P = P::Enum(
     ],
 );
 
+/// A parameter holding a GNU Radio object (a header format, a packet
+/// header formatter): given to one of the block's parameters, the
+/// object sets all of them (see `expr::Object`).
+const fn object(gr: &'static str, rf: &'static str) -> P {
+    P::Expr(gr, rf)
+}
+
 pub(super) const MAPS: &[Map] = &[
+    Map {
+        gr: "digital_protocol_formatter_bb",
+        rf: "protocol_formatter",
+        params: &[object("format", "format")],
+    },
+    Map {
+        gr: "digital_protocol_formatter_async",
+        rf: "protocol_formatter_async",
+        params: &[object("format", "format")],
+    },
+    Map {
+        gr: "digital_protocol_parser_b",
+        rf: "protocol_parser",
+        params: &[object("format", "format")],
+    },
+    Map {
+        gr: "digital_packet_headergenerator_bb",
+        rf: "packet_headergenerator",
+        params: &[object("header_formatter", "header_len")],
+    },
+    Map {
+        gr: "digital_packet_headergenerator_bb_default",
+        rf: "packet_headergenerator",
+        params: &[],
+    },
+    Map {
+        gr: "digital_packet_headerparser_b",
+        rf: "packet_headerparser",
+        params: &[object("header_formatter", "header_len")],
+    },
+    Map {
+        gr: "digital_packet_headerparser_b_default",
+        rf: "packet_headerparser",
+        params: &[],
+    },
     Map {
         gr: "digital_binary_slicer_fb",
         rf: "binary_slicer",
