@@ -4,7 +4,7 @@
 //!
 //! | category | blocks |
 //! |---|---|
-//! | recordings | [`FileSource`], [`FileSink`] (raw `cu8`, `cs8`, `cs16`, `cf32`, `f32`, `i16`, `u8` and every SigMF datatype, see [`sample_format`]); [`SigmfSource`], [`SigmfSink`] (SigMF 1.x, captures and annotations as tags); [`WavSource`], [`WavSink`] |
+//! | recordings | [`FileSource`], [`FileSink`] (raw `cu8`, `cs8`, `cs16`, `cf32`, `f32`, `i16`, `u8` and every SigMF datatype, see [`sample_format`]); [`FileMetaSource`], [`FileMetaSink`] (GNU Radio's metadata files, headers as tags, see [`file_meta`]); [`TaggedFileSink`] (a file per burst); [`SigmfSource`], [`SigmfSink`] (SigMF 1.x, captures and annotations as tags); [`WavSource`], [`WavSink`] |
 //! | generators | [`SignalSource`] (sine, cosine, square, triangle, sawtooth, constant), [`NoiseSource`] (uniform, Gaussian), [`RandomBytes`], [`NcoSource`], [`VectorSource`], [`NullSource`] |
 //! | sinks | [`VectorSink`], [`NullSink`], [`MessageSink`] |
 //! | stream utilities | [`Head`], [`Throttle`], [`Copy`](struct@Copy), [`CopyRand`], [`Map`] |
@@ -51,7 +51,14 @@ pub mod dsp_params {
     };
 }
 mod file;
+/// GNU Radio's metadata header, as [`FileMetaSink`] writes it and
+/// [`FileMetaSource`] reads it: [`MetaHeader`](file_meta::MetaHeader)
+/// reads one from untrusted bytes.
+pub mod file_meta {
+    pub use crate::file::{HEADER_SIZE, MetaError, MetaHeader, VERSION, decode_extras, file_type};
+}
 mod generate;
+pub mod gr_pmt;
 mod head;
 mod limit;
 pub mod math;
@@ -76,7 +83,10 @@ mod wav;
 pub use copy::{Copy, CopyParams};
 pub use copy_rand::{CopyRand, CopyRandParams};
 pub use dsp::{DspBlock, NcoSource, Retune};
-pub use file::{FileError, FileSink, FileSinkParams, FileSource, FileSourceParams, SinkMode};
+pub use file::{
+    FileError, FileMetaSink, FileMetaSinkParams, FileMetaSource, FileMetaSourceParams, FileSink,
+    FileSinkParams, FileSource, FileSourceParams, SinkMode, TaggedFileSink, TaggedFileSinkParams,
+};
 pub use generate::{
     NoiseItem, NoiseKind, NoiseSource, NoiseSourceParams, RandomBytes, RandomBytesParams,
     RandomInteger, RandomIntegers, SignalItem, SignalSource, SignalSourceParams, UnknownWaveform,

@@ -6,7 +6,8 @@
 //!
 //! - [`gr_pmt`]: GNU Radio's PMT binary serialization, as a conversion
 //!   between rfgraph's [`Pmt`](rfgraph::Pmt) and the bytes
-//!   `pmt::serialize` writes;
+//!   `pmt::serialize` writes (it lives in `rfgraph-blocks`, whose
+//!   metadata file blocks share it; re-exported here);
 //! - [`tag_header`]: gr-zeromq's stream-tag header;
 //! - the blocks: [`zmq`] (gr-zeromq's twelve), [`udp`], [`tcp`] and
 //!   [`socket_pdu`] (gr-network's), each a *blocking* block with a thread of its own,
@@ -23,7 +24,6 @@
 #![warn(missing_docs)]
 
 mod bad_frames;
-pub mod gr_pmt;
 mod items;
 pub mod link;
 pub mod registry;
@@ -35,6 +35,7 @@ pub mod udp;
 pub mod zmq;
 
 pub use bad_frames::{BadFrames, LOG_INTERVAL};
+pub use rfgraph_blocks::gr_pmt;
 pub use socket_pdu::{SocketPdu, SocketPduParams, SocketType};
 pub use tcp::{LocalAddr, TcpMode, TcpSink, TcpSinkParams, TcpSource, TcpSourceParams};
 pub use udp::{HeaderType, UdpSink, UdpSinkParams, UdpSource, UdpSourceParams};

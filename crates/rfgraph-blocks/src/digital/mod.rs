@@ -1,11 +1,13 @@
 //! Digital-communications blocks matching GNU Radio 3.10: bit packing and
 //! repacking, symbol mapping, slicing, differential coding, constellation
-//! decisions, carrier (Costas) and clock (Mueller & Müller) recovery. The
+//! decisions, carrier (Costas) and clock (Mueller & Müller) recovery,
+//! burst shaping. The
 //! arithmetic lives in `rfgraph_dsp::digital`; this module builds blocks
 //! and registry specs around it, each from one declaration of its
 //! parameters.
 
 mod bits;
+mod burst_shaper;
 mod chunks_to_symbols;
 mod clock_recovery_mm;
 mod constellation;
@@ -21,6 +23,7 @@ pub use bits::{
     ChunkBlock, ChunkParams, KBitsParams, RepackBitsParams, RepackBlock, pack_k_bits,
     packed_to_unpacked, repack_bits, unpack_k_bits, unpacked_to_packed,
 };
+pub use burst_shaper::{BurstShaper, BurstShaperParams, ShaperItem};
 pub use chunks_to_symbols::{
     ChunksToSymbolsBlock, ChunksToSymbolsParams, Symbol, chunks_to_symbols,
 };
@@ -44,6 +47,7 @@ pub(crate) use bits::{
     pack_k_bits_spec, packed_to_unpacked_spec, repack_bits_spec, unpack_k_bits_spec,
     unpacked_to_packed_spec,
 };
+pub(crate) use burst_shaper::spec as burst_shaper_spec;
 pub(crate) use chunks_to_symbols::spec as chunks_to_symbols_spec;
 pub(crate) use clock_recovery_mm::spec as clock_recovery_mm_spec;
 pub(crate) use constellation::{

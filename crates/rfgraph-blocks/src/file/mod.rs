@@ -1,9 +1,14 @@
-//! Raw recordings: [`FileSource`] and [`FileSink`] read and write headerless
+//! Recordings: [`FileSource`] and [`FileSink`] read and write headerless
 //! sample files in the formats real tools write (`cu8` from rtl-sdr,
 //! rtl_433 and dump1090, `cs8` from the HackRF, `cs16` from USRPs and SDR++,
 //! `cf32` and `f32` from GNU Radio's file sink, `i16`, `u8`, and every other
 //! [`SampleFormat`]), converting to and from `Complex32` / `f32` items on the
 //! fly (or passing the bytes through as `u8` items).
+//!
+//! GNU Radio's own file blocks live here too: [`FileMetaSource`] and
+//! [`FileMetaSink`] read and write its metadata files (segments of raw
+//! items, each after a header of PMTs, see [`MetaHeader`]), and
+//! [`TaggedFileSink`] writes each burst of a stream to a file of its own.
 //!
 //! This module owns the blocks and [`FileError`]; what the bytes mean
 //! (names, scaling, the conversion loops) belongs to
@@ -23,12 +28,23 @@
 //! [`Block::is_blocking`]: rfgraph::Block::is_blocking
 //! [`SampleFormat`]: crate::SampleFormat
 
+mod meta_header;
+mod meta_sink;
+mod meta_source;
 mod sink;
 mod source;
+mod tagged_sink;
 
+pub use meta_header::{HEADER_SIZE, MetaError, MetaHeader, VERSION, decode_extras, file_type};
+pub use meta_sink::{FileMetaSink, FileMetaSinkParams};
+pub use meta_source::{FileMetaSource, FileMetaSourceParams};
 pub use sink::{FileSink, FileSinkParams, SinkMode};
 pub use source::{FileSource, FileSourceParams};
-pub(crate) use {sink::spec as sink_spec, source::spec as source_spec};
+pub use tagged_sink::{TaggedFileSink, TaggedFileSinkParams};
+pub(crate) use {
+    meta_sink::spec as meta_sink_spec, meta_source::spec as meta_source_spec,
+    sink::spec as sink_spec, source::spec as source_spec, tagged_sink::spec as tagged_sink_spec,
+};
 
 use crate::sample_format::{SampleFormat, SampleFormatError};
 use rfgraph::ParamError;
@@ -82,6 +98,24 @@ pub enum FileError {
         /// What is wrong.
         reason: String,
     },
+    /// A GNU Radio metadata header that cannot be read, at a byte offset
+    /// of the file holding it.
+    Header {
+        /// The file (the data file, or the detached header file).
+        path: PathBuf,
+        /// Where the header starts.
+        offset: u64,
+        /// Why.
+        source: MetaError,
+    },
+    /// What a metadata sink cannot write: a tag value GNU Radio's header
+    /// cannot hold, a header that would change its size.
+    Meta {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
     /// Reading or writing failed at a byte offset (a full disk, an I/O
     /// error, a file that shrank while it was read).
     Io {
@@ -105,6 +139,8 @@ impl FileError {
             | FileError::Range { path, .. }
             | FileError::Format { path, .. }
             | FileError::Param { path, .. }
+            | FileError::Header { path, .. }
+            | FileError::Meta { path, .. }
             | FileError::Io { path, .. } => path,
         }
     }
@@ -133,6 +169,16 @@ impl fmt::Display for FileError {
             FileError::Range { path, reason } => write!(f, "`{}`: {reason}", path.display()),
             FileError::Format { path, source } => write!(f, "`{}`: {source}", path.display()),
             FileError::Param { path, reason } => write!(f, "`{}`: {reason}", path.display()),
+            FileError::Header {
+                path,
+                offset,
+                source,
+            } => write!(
+                f,
+                "`{}`: the metadata header at byte offset {offset}: {source}",
+                path.display()
+            ),
+            FileError::Meta { path, reason } => write!(f, "`{}`: {reason}", path.display()),
             FileError::Io {
                 path,
                 op,
@@ -152,6 +198,7 @@ impl std::error::Error for FileError {
         match self {
             FileError::Open { source, .. } | FileError::Io { source, .. } => Some(source),
             FileError::Format { source, .. } => Some(source),
+            FileError::Header { source, .. } => Some(source),
             _ => None,
         }
     }

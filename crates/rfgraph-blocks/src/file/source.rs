@@ -416,7 +416,12 @@ impl<T: SampleItem> FileSource<T> {
 }
 
 /// Reads `dst.len()` bytes of `file` at `at`, or fails naming the offset.
-fn read_full(file: &File, path: &Path, mut dst: &mut [u8], mut at: u64) -> Result<(), FileError> {
+pub(super) fn read_full(
+    file: &File,
+    path: &Path,
+    mut dst: &mut [u8],
+    mut at: u64,
+) -> Result<(), FileError> {
     while !dst.is_empty() {
         match file.read_at(dst, at) {
             Ok(0) => {

@@ -2,7 +2,8 @@
 //! [`MessageStrobeRandom`], [`MessageDebug`] and [`TagDebug`] (print like
 //! GNU Radio), PDUs ([`pdu`], [`PduItem`]) and their operators, tagged
 //! streams ([`StreamToTaggedStream`], [`TaggedStreamToPdu`],
-//! [`PduToTaggedStream`], [`PduToStream`]), and [`RandomPdu`]. Each
+//! [`PduToTaggedStream`], [`PduToStream`]), bursts between tags
+//! ([`TagsToPdu`]), and [`RandomPdu`]. Each
 //! registry block holds one parameter struct (`...Params`) whose fields
 //! document its parameters.
 //! [`gr_string`] writes a value as GNU Radio writes a PMT.
@@ -17,6 +18,7 @@ mod strobe;
 mod tagged;
 mod tagged_mux;
 mod tagged_packets;
+mod tags_to_pdu;
 mod take_skip;
 
 pub use debug::{
@@ -41,6 +43,7 @@ pub use tagged::{
 pub use tagged_mux::{
     MultiplyLength, MultiplyLengthParams, TaggedStreamMux, TaggedStreamMuxParams,
 };
+pub use tags_to_pdu::{TagsPduItem, TagsToPdu, TagsToPduParams};
 pub use take_skip::{TakeSkipToPdu, TakeSkipToPduParams};
 
 pub(crate) use debug::{message_debug_spec, tag_debug_spec};
@@ -56,4 +59,5 @@ pub(crate) use tagged::{
 };
 pub(crate) use tagged_mux::{multiply_length_spec, tagged_stream_mux_spec};
 pub(crate) use tagged_packets::PacketIo;
+pub(crate) use tags_to_pdu::spec as tags_to_pdu_spec;
 pub(crate) use take_skip::spec as take_skip_to_pdu_spec;

@@ -3,7 +3,8 @@
 //! [`Repeat`], [`StreamMux`]/[`StreamDemux`] (also `interleave`,
 //! `deinterleave`), [`Selector`], and the identities `stream_to_vector`
 //! and `vector_to_stream`; [`TagGate`], [`TagsStrobe`], [`BurstTagger`]
-//! add or remove tags; [`ProbeSignal`] keeps the last item. Blocks whose items move irregularly move their
+//! add or remove tags; [`TestTagVariableRate`] (GNU Radio's test block)
+//! moves them through a varying rate; [`ProbeSignal`] keeps the last item. Blocks whose items move irregularly move their
 //! tags by hand (`tags`).
 
 mod const_source;
@@ -17,6 +18,7 @@ mod selector;
 mod skiphead;
 mod tagging;
 mod tags;
+mod test_tag_variable_rate;
 
 pub use const_source::{ConstSource, ConstSourceParams};
 pub use delay::{Delay, DelayParams};
@@ -35,6 +37,7 @@ pub use skiphead::{SkipHead, SkipHeadParams};
 pub use tagging::{
     BurstTagger, BurstTaggerParams, TagGate, TagGateParams, TagsStrobe, TagsStrobeParams,
 };
+pub use test_tag_variable_rate::{TestTagVariableRate, TestTagVariableRateParams};
 
 pub(crate) use const_source::spec as const_source_spec;
 pub(crate) use delay::spec as delay_spec;
@@ -50,3 +53,4 @@ pub(crate) use selector::spec as selector_spec;
 pub(crate) use skiphead::spec as skiphead_spec;
 pub(crate) use tagging::{burst_tagger_spec, tag_gate_spec, tags_strobe_spec};
 pub(crate) use tags::pass_through;
+pub(crate) use test_tag_variable_rate::spec as test_tag_variable_rate_spec;

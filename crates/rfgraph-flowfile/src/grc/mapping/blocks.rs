@@ -45,6 +45,27 @@ pub(super) const MAPS: &[Map] = &[
     m("blocks_delay", "delay", &[T, P::Vlen]),
     m("blocks_divide_xx", "divide", &[T, P::FlatVlen]),
     m(
+        "blocks_file_meta_sink",
+        "file_meta_sink",
+        &[
+            T,
+            P::Text("file", "path"),
+            P::Vlen,
+            // Extras from GRC would need `pmt.dict_add` expressions.
+            P::Require("extra_dict", &["pmt.make_dict()"]),
+        ],
+    ),
+    m(
+        "blocks_file_meta_source",
+        "file_meta_source",
+        &[
+            T,
+            P::Text("file", "path"),
+            P::Text("hdr_file", "hdr_file"),
+            P::Vlen,
+        ],
+    ),
+    m(
         "blocks_file_sink",
         "file_sink",
         &[T, P::Text("file", "path"), P::FlatVlen],
@@ -290,6 +311,7 @@ pub(super) const MAPS: &[Map] = &[
         "tag_gate",
         &[T, P::Str("single_key", "single_key"), P::FlatVlen],
     ),
+    m("blocks_tagged_file_sink", "tagged_file_sink", &[T, P::Vlen]),
     m(
         "blocks_tagged_stream_multiply_length",
         "tagged_stream_multiply_length",
@@ -304,6 +326,11 @@ pub(super) const MAPS: &[Map] = &[
         "blocks_tags_strobe",
         "tags_strobe",
         &[T, P::Pmt("value", "value"), P::Pmt("key", "key"), P::Vlen],
+    ),
+    m(
+        "blocks_test_tag_variable_rate_ff",
+        "test_tag_variable_rate",
+        &[],
     ),
     m("blocks_threshold_ff", "threshold", &[]),
     m(

@@ -62,6 +62,14 @@ pub(super) const MAPS: &[Map] = &[
         params: &[],
     },
     Map {
+        gr: "digital_burst_shaper_xx",
+        rf: "burst_shaper",
+        params: &[
+            P::Type("type"),
+            P::Str("length_tag_name", "length_tag_name"),
+        ],
+    },
+    Map {
         gr: "digital_chunks_to_symbols_xx",
         rf: "chunks_to_symbols",
         params: &[

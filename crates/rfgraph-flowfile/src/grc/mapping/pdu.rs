@@ -55,6 +55,16 @@ pub(super) const MAPS: &[Map] = &[
         "tagged_stream_to_pdu",
         &[T, P::Str("tag", "len_tag_key")],
     ),
+    m(
+        "pdu_tags_to_pdu_x",
+        "tags_to_pdu",
+        &[
+            // GNU Radio's `i` and `s` variants have no rfgraph block.
+            P::Enum("type", "type", &[("c", "c32"), ("f", "f32"), ("b", "u8")]),
+            P::Str("start_tag", "start_tag"),
+            P::Str("end_tag", "end_tag"),
+        ],
+    ),
     m("pdu_take_skip_to_pdu", "take_skip_to_pdu", &[T]),
     m(
         "pdu_time_delta",

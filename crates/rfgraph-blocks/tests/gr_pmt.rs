@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use rfgraph::Pmt;
 use rfgraph::pmt::Uniform;
-use rfgraph_net::gr_pmt::{decode, encode};
+use rfgraph_blocks::gr_pmt::{decode, encode};
 use std::collections::BTreeMap;
 
 fn map(entries: &[(&str, Pmt)]) -> Pmt {

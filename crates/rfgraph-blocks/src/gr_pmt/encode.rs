@@ -59,18 +59,28 @@ pub fn encode_into(value: &Pmt, out: &mut Vec<u8>) -> Result<(), EncodeError> {
             encode_into(&pair.0, out)?;
             encode_into(&pair.1, out)?;
         }
-        Pmt::Map(map) => {
-            // GNU Radio's dict is a chain of (key . value) pairs, each
-            // link marked `09`; the empty dict is null.
-            for (key, value) in map {
-                out.push(tag::DICT);
-                out.push(tag::PAIR);
-                symbol(key, out)?;
-                encode_into(value, out)?;
-            }
-            out.push(tag::NULL);
-        }
+        Pmt::Map(map) => encode_dict_into(map.iter().map(|(k, v)| (k.as_str(), v)), out)?,
     }
+    Ok(())
+}
+
+/// Appends a GNU Radio dict of `entries`, in the order given (GNU Radio
+/// writes its newest entry first; a [`Pmt::Map`] is written in key
+/// order): what a header whose order must match GNU Radio's byte for
+/// byte needs.
+pub fn encode_dict_into<'a>(
+    entries: impl IntoIterator<Item = (&'a str, &'a Pmt)>,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    // GNU Radio's dict is a chain of (key . value) pairs, each link
+    // marked `09`; the empty dict is null.
+    for (key, value) in entries {
+        out.push(tag::DICT);
+        out.push(tag::PAIR);
+        symbol(key, out)?;
+        encode_into(value, out)?;
+    }
+    out.push(tag::NULL);
     Ok(())
 }
 

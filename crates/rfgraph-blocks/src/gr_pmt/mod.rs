@@ -1,6 +1,7 @@
 //! GNU Radio's PMT binary serialization (`pmt::serialize` /
 //! `pmt::deserialize`), as a conversion between rfgraph's [`Pmt`] and
-//! the bytes GNU Radio writes.
+//! the bytes GNU Radio writes. Metadata files ([`FileMetaSink`](crate::FileMetaSink)'s
+//! headers) and `rfgraph-net`'s ZeroMQ message and tag frames use it.
 //!
 //! Every value starts with one type byte; numbers are big-endian:
 //!
@@ -39,7 +40,7 @@ mod decode;
 mod encode;
 
 pub use decode::{decode, decode_prefix};
-pub use encode::{encode, encode_into};
+pub use encode::{encode, encode_dict_into, encode_into};
 
 #[cfg(doc)]
 use rfgraph::Pmt;
