@@ -41,14 +41,17 @@ impl RandomBytesParams {
             ItemKind::I32 => (i64::from(i32::MIN), i64::from(i32::MAX) + 1),
             _ => (0, 256),
         };
+        let (param, value) = if self.maximum > hi {
+            ("maximum", self.maximum)
+        } else {
+            ("minimum", self.minimum)
+        };
         if self.minimum < lo || self.maximum > hi {
             return Err(ParamError::new(
                 "random_uniform_source",
-                "minimum",
+                param,
                 format!(
-                    "[{}, {}) does not fit {} items: the range must lie in [{lo}, {hi})",
-                    self.minimum,
-                    self.maximum,
+                    "{value} is out of range for {} items: the range must lie in [{lo}, {hi})",
                     self.item.name()
                 ),
             ));
