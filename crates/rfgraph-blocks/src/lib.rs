@@ -11,6 +11,7 @@
 //! | signal processing | [`DspBlock`] around any `rfgraph-dsp` kernel (FIR, resamplers, FFT, demodulators, ...) |
 //! | analog | [`analog::RandomSource`], [`analog::FastNoiseSource`], [`analog::frequency_modulator`], [`analog::single_pole_iir_filter`] |
 //! | digital | bit packing ([`digital::repack_bits`], ...), [`digital::chunks_to_symbols`], [`digital::map_bb`], [`digital::binary_slicer`], differential coding, [`digital::constellation_decoder`], [`digital::ConstellationModulator`], [`digital::costas_loop`], [`digital::clock_recovery_mm`] |
+//! | OFDM | in [`ofdm`]: GNU Radio's OFDM blocks: [`ofdm::CarrierAllocator`], [`ofdm::CyclicPrefixer`], [`ofdm::SyncSc`] (Schmidl & Cox), [`ofdm::Chanest`], [`ofdm::FrameEqualizer`] (simple DFE and static equalizers), [`ofdm::Serializer`], [`ofdm::HeaderPayloadDemux`] |
 //! | channels | [`channels::ChannelModel`] |
 //! | messages | [`MessageBurst`], [`MessageForward`], [`MessageSink`]; in [`message`]: strobes, debug printers in GNU Radio's format, PDUs (`[Map(meta), data]`) and tagged streams |
 //! | math | in [`math`]: N-input add/subtract/multiply/divide, settable constants, complex parts and magnitudes, `nlog10`, matrices, reductions, level blocks |
@@ -59,6 +60,7 @@ mod message_burst;
 mod message_forward;
 mod message_sink;
 mod null;
+pub mod ofdm;
 mod pace;
 pub mod registry;
 pub mod sample_format;
