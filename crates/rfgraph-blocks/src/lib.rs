@@ -13,6 +13,7 @@
 //! | digital | bit packing ([`digital::repack_bits`], ...), [`digital::chunks_to_symbols`], [`digital::map_bb`], [`digital::binary_slicer`], differential coding, [`digital::constellation_decoder`], [`digital::ConstellationModulator`], [`digital::costas_loop`], [`digital::clock_recovery_mm`] |
 //! | channels | [`channels::ChannelModel`], [`channels::quantizer`], [`channels::amp_bal`], [`channels::impairments`], [`channels::fading_model`], [`channels::selective_fading_model`] |
 //! | packets | in [`packet`]: CRC-32 on tagged streams and PDUs ([`packet::Crc32`], [`packet::Crc32Async`]), GNU Radio's header formats (`default`, `counter`, `crc`) with the protocol formatters and parser, `packet_header_default` header generator and parser |
+//! | OFDM | in [`ofdm`]: GNU Radio's OFDM blocks: [`ofdm::CarrierAllocator`], [`ofdm::CyclicPrefixer`], [`ofdm::SyncSc`] (Schmidl & Cox), [`ofdm::Chanest`], [`ofdm::FrameEqualizer`] (simple DFE and static equalizers), [`ofdm::Serializer`], [`ofdm::HeaderPayloadDemux`] |
 //! | messages | [`MessageBurst`], [`MessageForward`], [`MessageSink`]; in [`message`]: strobes, debug printers in GNU Radio's format, PDUs (`[Map(meta), data]`) and tagged streams |
 //! | math | in [`math`]: N-input add/subtract/multiply/divide, settable constants, complex parts and magnitudes, `nlog10`, matrices, reductions, level blocks |
 //! | type conversions | in [`convert`]: GNU Radio's scale, rounding and saturation between bytes, shorts, ints, floats and complex pairs |
@@ -67,6 +68,7 @@ mod message_burst;
 mod message_forward;
 mod message_sink;
 mod null;
+pub mod ofdm;
 mod pace;
 pub mod packet;
 pub mod registry;

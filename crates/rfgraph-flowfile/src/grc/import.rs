@@ -254,7 +254,13 @@ impl<'a> Importer<'a> {
                 .get(name)
                 .is_some_and(|v| variables::is_variable(&v.id))
         };
-        match translate::params(b, map, spec, &at, &is_variable) {
+        let value_of = |name: &str| {
+            grc_blocks
+                .get(name)
+                .filter(|v| v.id == "variable")
+                .map(|v| v.text("value").to_string())
+        };
+        match translate::params(b, map, spec, &at, &is_variable, &value_of) {
             Ok(params) => {
                 self.doc.blocks.push(BlockInstance {
                     name: b.name.clone(),

@@ -284,6 +284,116 @@ fn constellation(text: &str) -> Result<Value, String> {
     ))
 }
 
+/// An OFDM equalizer object: its constructor, the registry's `equalizer`
+/// choice, and the registry parameters of its positional arguments.
+type EqualizerObject = (&'static str, &'static str, &'static [&'static str]);
+
+/// GNU Radio's OFDM equalizer objects: constructor, the registry's
+/// `equalizer` choice, and the registry parameter of each positional
+/// argument (keyword arguments go by their name).
+const EQUALIZERS: &[EqualizerObject] = &[
+    (
+        "ofdm_equalizer_simpledfe",
+        "simpledfe",
+        &[
+            "fft_len",
+            "constellation",
+            "occupied_carriers",
+            "pilot_carriers",
+            "pilot_symbols",
+            "symbols_skipped",
+            "alpha",
+            "input_is_shifted",
+            "enable_soft_output",
+        ],
+    ),
+    (
+        "ofdm_equalizer_static",
+        "static",
+        &[
+            "fft_len",
+            "occupied_carriers",
+            "pilot_carriers",
+            "pilot_symbols",
+            "symbols_skipped",
+            "input_is_shifted",
+        ],
+    ),
+];
+
+/// The constructor and arguments of an OFDM equalizer object's text
+/// (`digital.ofdm_equalizer_simpledfe(64, ...)`, optionally `.base()`).
+fn equalizer_call(text: &str) -> Option<(&'static EqualizerObject, &str)> {
+    let t = text.trim();
+    let t = t.strip_suffix(".base()").unwrap_or(t).trim();
+    let t = t.strip_prefix("digital.").unwrap_or(t);
+    EQUALIZERS.iter().find_map(|e| {
+        let args = t
+            .strip_prefix(e.0)?
+            .trim()
+            .strip_prefix('(')?
+            .strip_suffix(')')?;
+        Some((e, args))
+    })
+}
+
+/// True when `text` makes an OFDM equalizer object: a variable holding
+/// one is kept as text (the expressions cannot build it; the blocks
+/// that use it read its arguments).
+pub fn is_equalizer_object(text: &str) -> bool {
+    equalizer_call(text).is_some()
+}
+
+/// The registry parameters an OFDM equalizer object's constructor call
+/// gives: the `equalizer` choice, then one per argument.
+fn equalizer_params(text: &str) -> Result<Vec<(&'static str, Value)>, String> {
+    let unsupported = || {
+        format!(
+            "equalizer `{}`: rfgraph reads `digital.ofdm_equalizer_simpledfe(...)` and \
+             `digital.ofdm_equalizer_static(...)`",
+            text.trim()
+        )
+    };
+    let ((_, kind, names), args) = equalizer_call(text).ok_or_else(unsupported)?;
+    let mut out = vec![("equalizer", Value::Text(kind.to_string()))];
+    for (i, arg) in split_top(args).into_iter().enumerate() {
+        let arg = arg.trim();
+        if arg.is_empty() {
+            continue;
+        }
+        // `name=value`, not a comparison.
+        let keyword = arg.split_once('=').filter(|(k, v)| {
+            let k = k.trim();
+            !v.starts_with('=')
+                && !k.is_empty()
+                && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        let (name, value) = match keyword {
+            Some((k, v)) => {
+                let k = k.trim();
+                let name = names
+                    .iter()
+                    .find(|n| **n == k)
+                    .ok_or_else(|| format!("equalizer argument `{k}`: unknown"))?;
+                (*name, v.trim())
+            }
+            None => {
+                let name = names
+                    .get(i)
+                    .ok_or_else(|| format!("equalizer: {} arguments at most", names.len()))?;
+                (*name, arg)
+            }
+        };
+        let value = if name == "constellation" {
+            constellation(value)?
+        } else {
+            expr_value(value)
+        };
+        out.push((name, value));
+    }
+    Ok(out)
+}
+
 /// The text a GNU Radio object stands for where rfgraph takes text: a
 /// symbol (`pmt.intern("x")`) or a standard constellation
 /// (`digital.constellation_qpsk()`, optionally `.base()`).
@@ -311,13 +421,16 @@ fn is_zero(text: &str) -> bool {
 /// `block`'s parameters for `spec` by `map`; `at` turns a place in the
 /// file into a location; `is_variable` says whether a name is one of the
 /// flowgraph's variables (a string parameter naming one takes its value,
-/// as in GRC). The error is the reason the block is unsupported.
+/// as in GRC), `value_of` gives a variable's value as written (for the
+/// GNU Radio objects a variable holds). The error is the reason the
+/// block is unsupported.
 pub fn params(
     block: &GrcBlock,
     map: &Map,
     spec: &BlockSpec,
     at: &dyn Fn(super::yaml::Pos) -> Location,
     is_variable: &dyn Fn(&str) -> bool,
+    value_of: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Vec<ParamValue>, String> {
     let mut out: Vec<ParamValue> = Vec::new();
     let push =
@@ -424,6 +537,18 @@ pub fn params(
                     push(&mut out, rf, constellation(text)?, gr)?;
                 }
             }
+            P::OfdmEqualizer(gr) => {
+                let text = block.text(gr);
+                if text.trim().is_empty() {
+                    continue;
+                }
+                let t = text.trim();
+                let name = t.strip_suffix(".base()").unwrap_or(t).trim();
+                let object = value_of(name).unwrap_or_else(|| t.to_string());
+                for (rf, value) in equalizer_params(&object)? {
+                    push(&mut out, rf, value, gr)?;
+                }
+            }
             P::Fixed(rf, value) => push(&mut out, rf, Value::Text(value.into()), rf)?,
             P::Enum(gr, rf, table) => {
                 let text = block.text(gr);
@@ -502,4 +627,42 @@ pub fn params(
         push(&mut out, rf, expr_value(text), gr)?;
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equalizer_objects_give_their_arguments_by_position_and_name() {
+        let params = equalizer_params(
+            "digital.ofdm_equalizer_simpledfe(fft_len, header_mod.base(), occupied, pilots, \
+             symbols, symbols_skipped=1, alpha = 0.2).base()",
+        )
+        .unwrap();
+        let names: Vec<&str> = params.iter().map(|(n, _)| *n).collect();
+        assert_eq!(
+            names,
+            [
+                "equalizer",
+                "fft_len",
+                "constellation",
+                "occupied_carriers",
+                "pilot_carriers",
+                "pilot_symbols",
+                "symbols_skipped",
+                "alpha"
+            ]
+        );
+        assert_eq!(params[0].1, Value::Text("simpledfe".into()));
+        assert_eq!(params[2].1, Value::Expr("header_mod".into()));
+        assert_eq!(params[7].1, Value::Expr("0.2".into()));
+        let st = equalizer_params("ofdm_equalizer_static(64, ((1, 2),), ((),), ((),), 0, False)")
+            .unwrap();
+        assert_eq!(st[0].1, Value::Text("static".into()));
+        assert_eq!(st[6], ("input_is_shifted", Value::Bool(false)));
+        assert!(equalizer_params("digital.ofdm_equalizer_static(64, a=1)").is_err());
+        assert!(equalizer_params("my_equalizer(64)").is_err());
+        assert!(is_equalizer_object("digital.ofdm_equalizer_static(64)"));
+    }
 }

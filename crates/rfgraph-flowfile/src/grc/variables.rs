@@ -270,6 +270,10 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
             // rfgraph takes as text: symbols and standard constellations.
             if let Some(text) = super::translate::text_object(block.text("value")) {
                 v.value = Value::Text(text);
+            } else if super::translate::is_equalizer_object(block.text("value")) {
+                // An OFDM equalizer object: the frame equalizers that use
+                // it read its arguments (`P::OfdmEqualizer`).
+                v.value = Value::Text(block.text("value").trim().to_string());
             }
         }
         "parameter" => {

@@ -1,4 +1,4 @@
-//! GNU Radio's `digital` module: symbol mapping and synchronisation.
+//! GNU Radio's `digital` module: symbol mapping, synchronisation and OFDM.
 
 use super::{Map, P};
 
@@ -130,6 +130,16 @@ pub(super) const MAPS: &[Map] = &[
         params: &[],
     },
     Map {
+        gr: "digital_header_payload_demux",
+        rf: "header_payload_demux",
+        params: &[
+            P::Type("type"),
+            P::Str("length_tag_key", "length_tag_key"),
+            P::Str("trigger_tag_key", "trigger_tag_key"),
+            P::Str("timing_tag_key", "timing_tag_key"),
+        ],
+    },
+    Map {
         gr: "digital_map_bb",
         rf: "map",
         params: &[],
@@ -150,6 +160,43 @@ pub(super) const MAPS: &[Map] = &[
                 ],
             ),
         ],
+    },
+    Map {
+        gr: "digital_ofdm_carrier_allocator_cvc",
+        rf: "ofdm_carrier_allocator",
+        params: &[P::Str("len_tag_key", "len_tag_key")],
+    },
+    Map {
+        gr: "digital_ofdm_chanest_vcvc",
+        rf: "ofdm_chanest",
+        params: &[],
+    },
+    Map {
+        gr: "digital_ofdm_cyclic_prefixer",
+        rf: "ofdm_cyclic_prefixer",
+        params: &[P::Str("tagname", "len_tag_key")],
+    },
+    Map {
+        gr: "digital_ofdm_frame_equalizer_vcvc",
+        rf: "ofdm_frame_equalizer",
+        params: &[
+            P::OfdmEqualizer("equalizer"),
+            P::Str("len_tag_key", "len_tag_key"),
+        ],
+    },
+    Map {
+        gr: "digital_ofdm_serializer_vcc",
+        rf: "ofdm_serializer",
+        params: &[
+            P::Str("len_tag_key", "len_tag_key"),
+            P::Str("packet_len_tag_key", "packet_len_tag_key"),
+            P::Str("carr_offset_key", "carr_offset_key"),
+        ],
+    },
+    Map {
+        gr: "digital_ofdm_sync_sc_cfb",
+        rf: "ofdm_sync_sc_cfb",
+        params: &[],
     },
     Map {
         gr: "digital_pfb_clock_sync_xxx",

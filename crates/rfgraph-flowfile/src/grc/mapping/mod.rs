@@ -89,6 +89,11 @@ pub enum P {
     /// A count of vectors (`num_items` of `blocks_head`) → a count of
     /// scalars: `(gr) * (vlen)`.
     PerVector(&'static str, &'static str),
+    /// An OFDM equalizer object `gr` (`digital.ofdm_equalizer_simpledfe(...)`
+    /// or `digital.ofdm_equalizer_static(...)`, optionally `.base()`, or
+    /// a variable holding one) → the registry's `equalizer` choice and
+    /// one parameter per constructor argument.
+    OfdmEqualizer(&'static str),
     /// A list of stream tags `gr` → `rf` as `[[offset, key, value], ...]`:
     /// GNU Radio's `[gr.tag_utils.python_to_tag((offset, pmt.intern("key"),
     /// value, srcid)), ...]` (values as [`P::Pmt`] reads them, `pmt.PMT_NIL`
@@ -126,6 +131,7 @@ impl P {
             | P::PerVector(gr, rf)
             | P::Tags(gr, rf) => Some((gr, rf)),
             P::Type(gr) => Some((gr, "type")),
+            P::OfdmEqualizer(gr) => Some((gr, "equalizer")),
             P::Vlen | P::FlatVlen => Some(("vlen", "vlen")),
             P::Fixed(..) | P::Require(..) => None,
         }
