@@ -12,6 +12,7 @@
 //! | analog | [`analog::RandomSource`], [`analog::FastNoiseSource`], [`analog::frequency_modulator`], [`analog::single_pole_iir_filter`] |
 //! | digital | bit packing ([`digital::repack_bits`], ...), [`digital::chunks_to_symbols`], [`digital::map_bb`], [`digital::binary_slicer`], differential coding, [`digital::constellation_decoder`], [`digital::ConstellationModulator`], [`digital::costas_loop`], [`digital::clock_recovery_mm`] |
 //! | channels | [`channels::ChannelModel`] |
+//! | error coding | in [`fec`]: GNU Radio's FEC codes (dummy, repetition, convolutional with its K = 7 Viterbi decoder, CCSDS) on streams, tagged streams and PDUs, with puncturing, and the bit error rate |
 //! | messages | [`MessageBurst`], [`MessageForward`], [`MessageSink`]; in [`message`]: strobes, debug printers in GNU Radio's format, PDUs (`[Map(meta), data]`) and tagged streams |
 //! | math | in [`math`]: N-input add/subtract/multiply/divide, settable constants, complex parts and magnitudes, `nlog10`, matrices, reductions, level blocks |
 //! | type conversions | in [`convert`]: GNU Radio's scale, rounding and saturation between bytes, shorts, ints, floats and complex pairs |
@@ -38,6 +39,7 @@ mod copy_rand;
 pub mod digital;
 mod dsp;
 mod dsp_specs;
+pub mod fec;
 /// The parameters of the blocks made of `rfgraph-dsp` kernels (each a
 /// [`ParamSet`](rfgraph::ParamSet) that the registry entry builds from).
 pub mod dsp_params {
