@@ -14,6 +14,7 @@
 //! | channels | [`channels::ChannelModel`], [`channels::quantizer`], [`channels::amp_bal`], [`channels::impairments`], [`channels::fading_model`], [`channels::selective_fading_model`] |
 //! | packets | in [`packet`]: CRC-32 on tagged streams and PDUs ([`packet::Crc32`], [`packet::Crc32Async`]), GNU Radio's header formats (`default`, `counter`, `crc`) with the protocol formatters and parser, `packet_header_default` header generator and parser |
 //! | OFDM | in [`ofdm`]: GNU Radio's OFDM blocks: [`ofdm::CarrierAllocator`], [`ofdm::CyclicPrefixer`], [`ofdm::SyncSc`] (Schmidl & Cox), [`ofdm::Chanest`], [`ofdm::FrameEqualizer`] (simple DFE and static equalizers), [`ofdm::Serializer`], [`ofdm::HeaderPayloadDemux`] |
+//! | error coding | in [`fec`]: GNU Radio's FEC codes (dummy, repetition, convolutional with its K = 7 Viterbi decoder, CCSDS) on streams, tagged streams and PDUs, with puncturing, and the bit error rate |
 //! | messages | [`MessageBurst`], [`MessageForward`], [`MessageSink`]; in [`message`]: strobes, debug printers in GNU Radio's format, PDUs (`[Map(meta), data]`) and tagged streams |
 //! | math | in [`math`]: N-input add/subtract/multiply/divide, settable constants, complex parts and magnitudes, `nlog10`, matrices, reductions, level blocks |
 //! | type conversions | in [`convert`]: GNU Radio's scale, rounding and saturation between bytes, shorts, ints, floats and complex pairs |
@@ -40,6 +41,7 @@ mod copy_rand;
 pub mod digital;
 mod dsp;
 mod dsp_specs;
+pub mod fec;
 /// The parameters of the blocks made of `rfgraph-dsp` kernels (each a
 /// [`ParamSet`](rfgraph::ParamSet) that the registry entry builds from).
 pub mod dsp_params {

@@ -17,6 +17,7 @@ mod analog;
 mod blocks;
 mod channels;
 mod digital;
+mod fec;
 mod fft;
 mod filter;
 mod network;
@@ -231,6 +232,7 @@ pub fn all() -> impl Iterator<Item = &'static Map> {
         blocks::MAPS,
         channels::MAPS,
         digital::MAPS,
+        fec::MAPS,
         fft::MAPS,
         filter::MAPS,
         network::MAPS,

@@ -1,0 +1,286 @@
+//! [`FecCodeParams`]: the code of a FEC block, declared once and
+//! flattened into every FEC block's parameters. It stands for GNU Radio's
+//! coder objects, the GRC variables `variable_dummy_encoder_def`,
+//! `variable_repetition_encoder_def`, `variable_cc_encoder_def`,
+//! `variable_ccsds_encoder_def` and their decoder twins; its fields carry
+//! those variables' parameter names as aliases. This module also owns the
+//! rules the values must meet for an encoder or a decoder of each code.
+
+use rfgraph::{ParamChoice, ParamError, ParamSet};
+
+/// Most bits of one frame (`frame_size`) and of a block's `mtu · 8`: the
+/// Viterbi decoder keeps 64 bytes of decisions per bit of a frame (16 MB
+/// at this size).
+pub const MAX_FRAME_BITS: usize = 1 << 18;
+
+/// Most coded symbols of one frame (`frame_size · rep`, `frame_size ·
+/// rate`).
+pub const MAX_CODED_BITS: usize = 1 << 22;
+
+/// Which code a FEC block runs (GNU Radio's coder object).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, ParamChoice)]
+pub enum FecCode {
+    /// No coding: bits pass unchanged, soft values are sliced at zero
+    /// (`fec.dummy_encoder_make`, `fec.dummy_decoder.make`).
+    #[choice(alias = "dummy_encoder", alias = "dummy_decoder")]
+    Dummy,
+    /// Every bit repeated `rep` times; the decoder takes the majority
+    /// against the a-priori probability `prob`
+    /// (`fec.repetition_encoder_make`, `fec.repetition_decoder.make`).
+    #[choice(alias = "repetition_encoder", alias = "repetition_decoder")]
+    Repetition,
+    /// A convolutional code of constraint length `k`, `rate` polynomials
+    /// `polys` (`fec.cc_encoder_make`, `fec.cc_decoder.make`; the decoder
+    /// is GNU Radio's Viterbi for K = 7, rate 1/2).
+    #[choice(alias = "cc_encoder", alias = "cc_decoder")]
+    Cc,
+    /// The CCSDS K = 7, rate 1/2 encoder (polynomials 0x6d, 0x4f) on
+    /// packed bytes (`fec.ccsds_encoder_make`); decode it with `cc`,
+    /// polys `[109, 79]`.
+    #[choice(alias = "ccsds_encoder")]
+    Ccsds,
+}
+
+/// How a convolutional code treats frame edges: GNU Radio's `cc_mode_t`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, ParamChoice)]
+pub enum CcMode {
+    /// The encoder state carries from frame to frame; the decoder reads
+    /// `rate · (k − 1)` symbols of the next frame (`fec.CC_STREAMING`).
+    #[choice(alias = "fec.cc_streaming", alias = "cc_streaming")]
+    Streaming,
+    /// Each frame starts in `state_start` and is flushed back to it with
+    /// `k − 1` tail bits (`fec.CC_TERMINATED`).
+    #[choice(alias = "fec.cc_terminated", alias = "cc_terminated")]
+    Terminated,
+    /// Each frame starts in the state its own last `k − 1` bits leave
+    /// (`fec.CC_TAILBITING`).
+    #[choice(alias = "fec.cc_tailbiting", alias = "cc_tailbiting")]
+    Tailbiting,
+    /// Each frame starts in `state_start`, without a tail
+    /// (`fec.CC_TRUNCATED`).
+    #[choice(alias = "fec.cc_truncated", alias = "cc_truncated")]
+    Truncated,
+}
+
+/// The code of a FEC block: GNU Radio's encoder or decoder definition
+/// (`variable_*_encoder_def`, `variable_*_decoder_def`), flattened into
+/// each FEC block's parameters. Each code reads the fields its GNU Radio
+/// constructor takes and ignores the others: `dummy` reads `frame_size`;
+/// `repetition` `frame_size`, `rep` (and `prob` to decode); `cc`
+/// `frame_size`, `k`, `rate`, `polys`, `state_start`, `mode`, `padding`
+/// (and `state_end` to decode); `ccsds` `frame_size`, `state_start`,
+/// `mode`.
+#[derive(ParamSet, Clone, Debug, PartialEq)]
+pub struct FecCodeParams {
+    /// the code
+    #[param(default = FecCode::Dummy)]
+    pub code: FecCode,
+    /// bits per frame (GNU Radio's `framebits`; the most a tagged or
+    /// message block's frames may have); a multiple of 8 for `ccsds`
+    #[param(default = 2048, min = 1, max = MAX_FRAME_BITS, alias = "framebits")]
+    pub frame_size: usize,
+    /// repetitions of each bit (`repetition`)
+    #[param(default = 3, min = 1, max = 1 << 16)]
+    pub rep: usize,
+    /// a-priori probability of a one: the repetition decoder decides 1
+    /// when more than this fraction of a bit's copies are positive
+    #[param(default = 0.5, min = 0.0, max = 1.0)]
+    pub prob: f64,
+    /// constraint length K (`cc`; the decoder supports 7)
+    #[param(default = 7, min = 1, max = 16)]
+    pub k: u32,
+    /// inverse rate: coded bits per bit, one per polynomial (`cc`; the
+    /// decoder supports 2)
+    #[param(default = 2, min = 1, max = 16)]
+    pub rate: u32,
+    /// generator polynomials, one per coded bit of a step; a negative
+    /// one inverts its bit (`cc`)
+    #[param(default = vec![79, 109], max_len = 16)]
+    pub polys: Vec<i64>,
+    /// encoder start state (`cc`, `ccsds`)
+    #[param(default = 0, min = i32::MIN as i64, max = i32::MAX as i64)]
+    pub state_start: i64,
+    /// decoder end state of a terminated frame, −1 for the likeliest
+    /// (`cc`)
+    #[param(default = -1, min = i32::MIN as i64, max = i32::MAX as i64)]
+    pub state_end: i64,
+    /// frame edges (`cc`, `ccsds`)
+    #[param(default = CcMode::Streaming)]
+    pub mode: CcMode,
+    /// extends a terminated frame's coded bits to whole bytes (`cc`)
+    #[param(default = false)]
+    pub padding: bool,
+}
+
+impl FecCodeParams {
+    /// A `cc` code of `frame_size` bits in `mode`, with GNU Radio's
+    /// defaults otherwise (K = 7, rate 1/2, polynomials `[79, 109]`).
+    pub fn cc(frame_size: usize, mode: CcMode) -> Self {
+        Self {
+            code: FecCode::Cc,
+            frame_size,
+            mode,
+            ..Default::default()
+        }
+    }
+
+    /// The rules of an encoder of this code, as an error of `block`.
+    pub fn check_encoder(&self, block: &str) -> Result<(), ParamError> {
+        let err = |param: &str, reason: String| Err(ParamError::new(block, param, reason));
+        match self.code {
+            FecCode::Dummy => Ok(()),
+            FecCode::Repetition => self.check_repetition(block),
+            FecCode::Cc => self.check_cc(block),
+            FecCode::Ccsds if !self.frame_size.is_multiple_of(8) => err(
+                "frame_size",
+                format!(
+                    "must be a multiple of 8 for `ccsds` (it codes whole bytes), not {}",
+                    self.frame_size
+                ),
+            ),
+            FecCode::Ccsds => Ok(()),
+        }
+    }
+
+    /// The rules of a decoder of this code, as an error of `block`.
+    pub fn check_decoder(&self, block: &str) -> Result<(), ParamError> {
+        let err = |param: &str, reason: String| Err(ParamError::new(block, param, reason));
+        match self.code {
+            FecCode::Dummy => Ok(()),
+            FecCode::Repetition => self.check_repetition(block),
+            FecCode::Cc => {
+                self.check_cc(block)?;
+                if self.k != 7 {
+                    return err(
+                        "k",
+                        format!(
+                            "must be 7: the Viterbi decoder is GNU Radio's K = 7, rate 1/2 one, not K = {}",
+                            self.k
+                        ),
+                    );
+                }
+                if self.rate != 2 {
+                    return err(
+                        "rate",
+                        format!(
+                            "must be 2: the Viterbi decoder is GNU Radio's K = 7, rate 1/2 one, not rate 1/{}",
+                            self.rate
+                        ),
+                    );
+                }
+                Ok(())
+            }
+            FecCode::Ccsds => err(
+                "code",
+                "`ccsds` has no decoder (GNU Radio has none either): decode with `cc`, polys [109, 79]"
+                    .into(),
+            ),
+        }
+    }
+
+    /// Coded bits per bit of this code (at most).
+    fn expansion(&self) -> usize {
+        match self.code {
+            FecCode::Dummy => 1,
+            FecCode::Repetition => self.rep,
+            FecCode::Cc => self.rate as usize,
+            FecCode::Ccsds => 2,
+        }
+    }
+
+    /// The rule of a block whose packets or PDUs hold up to `mtu` bytes
+    /// of bits: their coded bits, which the block holds at once, stay
+    /// within [`MAX_CODED_BITS`].
+    pub fn check_mtu(&self, block: &str, mtu: usize) -> Result<(), ParamError> {
+        let coded = mtu.saturating_mul(8).saturating_mul(self.expansion());
+        if coded > MAX_CODED_BITS {
+            return Err(ParamError::new(
+                block,
+                "mtu",
+                format!(
+                    "{mtu} bytes coded at {} bits a bit exceed {MAX_CODED_BITS} coded bits",
+                    self.expansion()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_repetition(&self, block: &str) -> Result<(), ParamError> {
+        if self.frame_size.saturating_mul(self.rep) > MAX_CODED_BITS {
+            return Err(ParamError::new(
+                block,
+                "rep",
+                format!(
+                    "{} bits repeated {} times exceed {MAX_CODED_BITS} coded bits a frame",
+                    self.frame_size, self.rep
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_cc(&self, block: &str) -> Result<(), ParamError> {
+        let err = |param: &str, reason: String| Err(ParamError::new(block, param, reason));
+        if self.polys.len() != self.rate as usize {
+            return err(
+                "polys",
+                format!(
+                    "must hold `rate` = {} polynomials, not {}",
+                    self.rate,
+                    self.polys.len()
+                ),
+            );
+        }
+        if let Some(p) = self
+            .polys
+            .iter()
+            .find(|p| i32::try_from(p.unsigned_abs()).is_err())
+        {
+            return err("polys", format!("{p} does not fit 31 bits"));
+        }
+        let coded = (self.frame_size + self.k as usize) * self.rate as usize;
+        if coded > MAX_CODED_BITS {
+            return err(
+                "frame_size",
+                format!("{coded} coded bits a frame exceed {MAX_CODED_BITS}"),
+            );
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_check_what_gnu_radio_refuses() {
+        let cc = FecCodeParams::cc(100, CcMode::Terminated);
+        assert!(cc.check_encoder("b").is_ok());
+        assert!(cc.check_decoder("b").is_ok());
+        let k5 = FecCodeParams {
+            k: 5,
+            polys: vec![19, 27],
+            ..cc.clone()
+        };
+        assert!(k5.check_encoder("b").is_ok());
+        assert_eq!(k5.check_decoder("b").unwrap_err().param, "k");
+        let short = FecCodeParams {
+            polys: vec![79],
+            ..cc
+        };
+        assert_eq!(short.check_encoder("b").unwrap_err().param, "polys");
+        let ccsds = FecCodeParams {
+            code: FecCode::Ccsds,
+            frame_size: 12,
+            ..Default::default()
+        };
+        assert_eq!(ccsds.check_encoder("b").unwrap_err().param, "frame_size");
+        assert_eq!(ccsds.check_decoder("b").unwrap_err().param, "code");
+        assert_eq!(
+            CcMode::from_choice("fec.CC_TAILBITING"),
+            Some(CcMode::Tailbiting)
+        );
+    }
+}

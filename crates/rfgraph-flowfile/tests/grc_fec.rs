@@ -1,0 +1,148 @@
+//! GNU Radio's FEC blocks imported through the mapping table: their
+//! string parameters (`puncpat`, `ann`, `lentagname`, GRC's `None`), the
+//! generic decoder's item type and the asynchronous coders' enumerations
+//! reach the registry blocks, and a flowgraph of them builds. (The coder
+//! objects, `encoder_list` and friends, are not mapped here: the blocks
+//! keep their default code.)
+
+use rfgraph_flowfile::build::{self, BuildOptions};
+use rfgraph_flowfile::grc;
+use rfgraph_flowfile::model::Value;
+use std::path::Path;
+
+fn block(name: &str, id: &str, params: &[(&str, &str)]) -> String {
+    let mut s = format!("- name: {name}\n  id: {id}\n  parameters:\n");
+    for (k, v) in params {
+        s.push_str(&format!("    {k}: '{v}'\n"));
+    }
+    s.push_str("  states:\n    coordinate: [0, 0]\n    state: enabled\n");
+    s
+}
+
+fn grc(blocks: &[String], conns: &[(&str, &str, &str, &str)]) -> String {
+    let mut s = String::from("options:\n  parameters:\n    id: t\nblocks:\n");
+    for b in blocks {
+        s.push_str(b);
+    }
+    s.push_str("connections:\n");
+    for (a, ap, b, bp) in conns {
+        s.push_str(&format!("- [{a}, '{ap}', {b}, '{bp}']\n"));
+    }
+    s.push_str("metadata:\n  file_format: 1\n");
+    s
+}
+
+#[test]
+fn fec_blocks_take_their_gnu_radio_parameters() {
+    let registry = rfgraph_flowfile::standard::registry();
+    let text = grc(
+        &[
+            block(
+                "src",
+                "blocks_vector_source_x",
+                &[
+                    ("type", "byte"),
+                    ("vector", "[0, 1] * 4096"),
+                    ("repeat", "False"),
+                ],
+            ),
+            block(
+                "enc",
+                "fec_extended_encoder",
+                &[
+                    ("encoder_list", "enc_cc"),
+                    ("threadtype", "capillary"),
+                    ("puncpat", "\"110\""),
+                ],
+            ),
+            block(
+                "tagged",
+                "fec_extended_tagged_encoder",
+                &[
+                    ("encoder_list", "enc_cc"),
+                    ("lentagname", "None"),
+                    ("mtu", "1500"),
+                    ("puncpat", "\"11\""),
+                ],
+            ),
+            block(
+                "dec",
+                "fec_extended_tagged_decoder",
+                &[
+                    ("value", "fec_extended_decoder"),
+                    ("decoder_list", "dec_cc"),
+                    ("ann", "None"),
+                    ("lentagname", "\"pkt\""),
+                    ("mtu", "500"),
+                    ("puncpat", "\"11\""),
+                ],
+            ),
+            block(
+                "generic",
+                "fec_generic_decoder",
+                &[("decoder", "dec_cc"), ("itype", "float"), ("otype", "byte")],
+            ),
+            block(
+                "async",
+                "fec_async_encoder",
+                &[
+                    ("encoder", "enc_cc"),
+                    ("packed", "True"),
+                    ("rev_unpack", "False"),
+                    ("rev_pack", "True"),
+                    ("mtu", "100"),
+                ],
+            ),
+            block(
+                "ext_async",
+                "fec_extended_async_encoder",
+                &[("puncpat", "\"11\"")],
+            ),
+            block(
+                "ber",
+                "fec_ber_bf",
+                &[
+                    ("test_mode", "False"),
+                    ("berminerrors", "100"),
+                    ("berlimit", "-5.0"),
+                ],
+            ),
+            block("bytes", "blocks_null_sink", &[("type", "byte")]),
+            block("bytes2", "blocks_null_sink", &[("type", "byte")]),
+            block("floats", "blocks_null_sink", &[("type", "float")]),
+            block("fsrc", "blocks_null_source", &[("type", "float")]),
+            block("bytes3", "blocks_null_sink", &[("type", "byte")]),
+        ],
+        &[
+            ("src", "0", "enc", "0"),
+            ("enc", "0", "tagged", "0"),
+            ("tagged", "0", "bytes", "0"),
+            ("fsrc", "0", "dec", "0"),
+            ("dec", "0", "bytes2", "0"),
+            ("fsrc", "0", "generic", "0"),
+            ("generic", "0", "bytes3", "0"),
+            ("src", "0", "ber", "0"),
+            ("src", "0", "ber", "1"),
+            ("ber", "0", "floats", "0"),
+            ("async", "out", "ext_async", "in"),
+        ],
+    );
+    let doc = grc::from_str(&text, Path::new("t.grc"), &registry).unwrap();
+    let param = |b: &str, p: &str| doc.block(b).unwrap().param(p).map(|v| v.value.clone());
+    assert_eq!(param("enc", "puncpat"), Some(Value::Expr("\"110\"".into())));
+    assert_eq!(param("enc", "threadtype"), None);
+    assert_eq!(
+        param("tagged", "lentagname"),
+        Some(Value::Expr("\"None\"".into()))
+    );
+    assert_eq!(
+        param("dec", "lentagname"),
+        Some(Value::Expr("\"pkt\"".into()))
+    );
+    assert_eq!(param("dec", "ann"), Some(Value::Expr("\"None\"".into())));
+    assert_eq!(param("dec", "value"), None);
+    assert_eq!(param("generic", "itype"), Some(Value::Text("f32".into())));
+    assert_eq!(param("async", "packed"), Some(Value::Bool(true)));
+    assert_eq!(param("ber", "ber_limit"), Some(Value::Expr("-5.0".into())));
+    build::build(&doc, &registry, &BuildOptions::default()).unwrap();
+}
