@@ -296,6 +296,16 @@ fn symbol_mapping_blocks_match_gnu_radio() {
             ]),
         )],
     );
+    // GNU Radio casts each entry to a byte: -1 is 255, 300 is 44.
+    exact::<u8, u8>(
+        d,
+        "map_bb_cast",
+        "map",
+        &[(
+            "map",
+            Pmt::List(vec![Pmt::I64(-1), Pmt::I64(1), Pmt::I64(300)]),
+        )],
+    );
     exact::<f32, u8>(d, "binary_slicer", "binary_slicer", &[]);
     exact::<u8, u8>(d, "diff_encoder_4", "diff_encoder", &[("modulus", u(4))]);
     exact::<u8, u8>(d, "diff_decoder_4", "diff_decoder", &[("modulus", u(4))]);

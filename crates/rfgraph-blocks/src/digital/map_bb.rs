@@ -8,10 +8,10 @@ use rfgraph::{FixedRateBlock, ParamError, ParamSet};
 /// The parameters of `map`, GNU Radio's `digital_map_bb`.
 #[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
 pub struct MapBbParams {
-    /// the table: byte `x` becomes `map[x]`; bytes past its end pass
-    /// unchanged
+    /// the table: byte `x` becomes `map[x]` (as GNU Radio casts it to a
+    /// byte: `-1` is 255); bytes past its end pass unchanged
     #[param(default = Vec::new(), max_len = 256)]
-    pub map: Vec<u8>,
+    pub map: Vec<i64>,
 }
 
 /// The lookup of [`map_bb`]: `table[x]`, identity past the given entries.
@@ -20,10 +20,11 @@ pub struct ByteMap {
 }
 
 impl ByteMap {
-    fn new(map: &[u8]) -> Self {
+    fn new(map: &[i64]) -> Self {
         let mut table = [0u8; 256];
         for (i, t) in table.iter_mut().enumerate() {
-            *t = map.get(i).copied().unwrap_or(i as u8);
+            // GNU Radio's `(unsigned char)` cast: the low byte.
+            *t = map.get(i).map_or(i as u8, |&m| m as u8);
         }
         Self { table }
     }

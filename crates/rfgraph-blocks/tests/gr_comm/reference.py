@@ -56,6 +56,7 @@ run("chunks_sf_dim2", digital.chunks_to_symbols_sf([0.5, -1.0, 2.0, 3.5, -4.0, 0
 run("chunks_if", digital.chunks_to_symbols_if([-3.0, -1.0, 1.0, 3.0], 1),
     (bytes_in % 4).astype(np.int32), vi, kf)
 run("map_bb", digital.map_bb([3, 2, 1, 0, 7]), bytes_in % 10, vb, kb)
+run("map_bb_cast", digital.map_bb([-1, 1, 300]), bytes_in % 4, vb, kb)
 floats = rng.normal(0, 1, 1000).astype(np.float32)
 floats[:4] = [0.0, -0.0, 1e-30, -1e-30]
 run("binary_slicer", digital.binary_slicer_fb(), floats, vf, kb)

@@ -117,7 +117,7 @@ const CONSTRUCTORS: &[Constructor] = &[
         params: &[
             ("frame_size", "frame_size", None),
             ("rep", "rep", None),
-            ("ap_prob", "ap_prob", Some("0.5")),
+            ("ap_prob", "prob", Some("0.5")),
         ],
     },
     Constructor {

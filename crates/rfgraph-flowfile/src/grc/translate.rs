@@ -500,17 +500,9 @@ pub fn params(
             }
             P::Str(gr, rf) => {
                 let text = block.text(gr);
-                if text.is_empty() {
-                    continue;
+                if !text.is_empty() {
+                    push(&mut out, rf, grc_string(text, is_variable), gr)?;
                 }
-                if is_variable(text.trim()) {
-                    push(&mut out, rf, Value::Expr(text.trim().to_string()), gr)?;
-                    continue;
-                }
-                let value = quoted(text)
-                    .or_else(|| pmt_call(text, &["intern", "string_to_symbol"]).and_then(quoted))
-                    .unwrap_or(text);
-                push(&mut out, rf, string_expr(value), gr)?;
             }
             P::Pmt(gr, rf) => {
                 let text = block.text(gr);
@@ -624,9 +616,33 @@ pub fn params(
         if out.iter().any(|v| v.name == rf) || (rf == "taps" && text.replace(' ', "") == "[]") {
             continue;
         }
-        push(&mut out, rf, expr_value(text), gr)?;
+        // A text parameter is GRC's string: literal unless quoted or a
+        // variable's name (`len_tag_key: packet_len`).
+        let text_param = spec
+            .param_spec(rf)
+            .is_some_and(|p| p.ty == rfgraph::ParamType::String && p.choices.is_empty());
+        let value = if text_param {
+            grc_string(text, is_variable)
+        } else {
+            expr_value(text)
+        };
+        push(&mut out, rf, value, gr)?;
     }
     Ok(out)
+}
+
+/// A GRC string parameter's value: a quoted string or `pmt.intern("x")`
+/// gives its text, a variable's name the variable, anything else is
+/// taken literally.
+fn grc_string(text: &str, is_variable: &dyn Fn(&str) -> bool) -> Value {
+    let t = text.trim();
+    if is_variable(t) {
+        return Value::Expr(t.to_string());
+    }
+    let value = quoted(t)
+        .or_else(|| pmt_call(t, &["intern", "string_to_symbol"]).and_then(quoted))
+        .unwrap_or(t);
+    string_expr(value)
 }
 
 #[cfg(test)]

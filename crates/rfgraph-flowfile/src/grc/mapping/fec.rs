@@ -1,12 +1,19 @@
 //! GNU Radio's `fec` module: the FEC blocks. Their coder objects
 //! (`encoder_list`, `decoder_list`, `encoder`, `decoder`: GRC variables
-//! such as `variable_cc_encoder_def`) are the registry blocks' flattened
-//! `FecCodeParams`; `threadtype` does not apply (rfgraph schedules the
-//! blocks itself), nor does the extended decoders' hidden `value`.
+//! such as `variable_cc_encoder_def`, or `fec.cc_encoder_make(...)`) are
+//! expression objects (`expr::Object`) that set the registry blocks'
+//! flattened `FecCodeParams`, given to their `code` parameter; a coder
+//! is required, as in GNU Radio. `threadtype` does not apply (rfgraph
+//! schedules the blocks itself), nor does the extended decoders' hidden
+//! `value`.
 
 use super::{Map, P};
 
 const PUNCPAT: P = P::Str("puncpat", "puncpat");
+const ENCODER_LIST: P = P::Expr("encoder_list", "code");
+const DECODER_LIST: P = P::Expr("decoder_list", "code");
+const ENCODER: P = P::Expr("encoder", "code");
+const DECODER: P = P::Expr("decoder", "code");
 const ANN: P = P::Str("ann", "ann");
 const LENTAGNAME: P = P::Str("lentagname", "lentagname");
 
@@ -15,12 +22,12 @@ pub(super) const MAPS: &[Map] = &[
     Map {
         gr: "fec_async_decoder",
         rf: "async_decoder",
-        params: &[],
+        params: &[DECODER],
     },
     Map {
         gr: "fec_async_encoder",
         rf: "async_encoder",
-        params: &[],
+        params: &[ENCODER],
     },
     Map {
         gr: "fec_ber_bf",
@@ -31,27 +38,27 @@ pub(super) const MAPS: &[Map] = &[
     Map {
         gr: "fec_extended_async_encoder",
         rf: "async_encoder",
-        params: &[],
+        params: &[ENCODER_LIST],
     },
     Map {
         gr: "fec_extended_decoder",
         rf: "extended_decoder",
-        params: &[PUNCPAT, ANN],
+        params: &[DECODER_LIST, PUNCPAT, ANN],
     },
     Map {
         gr: "fec_extended_encoder",
         rf: "extended_encoder",
-        params: &[PUNCPAT],
+        params: &[ENCODER_LIST, PUNCPAT],
     },
     Map {
         gr: "fec_extended_tagged_decoder",
         rf: "extended_tagged_decoder",
-        params: &[PUNCPAT, ANN, LENTAGNAME],
+        params: &[DECODER_LIST, PUNCPAT, ANN, LENTAGNAME],
     },
     Map {
         gr: "fec_extended_tagged_encoder",
         rf: "extended_tagged_encoder",
-        params: &[PUNCPAT, LENTAGNAME],
+        params: &[ENCODER_LIST, PUNCPAT, LENTAGNAME],
     },
     Map {
         gr: "fec_generic_decoder",
