@@ -24,11 +24,49 @@ const NEEDS_MORE: &[(&str, &str)] = &[
         "digital_clock_recovery_mm_xx",
         "its omega reads `samp_per_sym`",
     ),
+    (
+        "digital_ofdm_carrier_allocator_cvc",
+        "its defaults read `fft_len`",
+    ),
+    (
+        "digital_ofdm_cyclic_prefixer",
+        "its defaults read `fft_len`",
+    ),
+    (
+        "digital_ofdm_frame_equalizer_vcvc",
+        "its defaults read `fft_len`",
+    ),
+    ("digital_ofdm_serializer_vcc", "its defaults read `fft_len`"),
+    ("fec_extended_encoder", "its coder reads `encoder_variable`"),
+    (
+        "fec_extended_tagged_encoder",
+        "its coder reads `encoder_variable`",
+    ),
+    (
+        "fec_extended_async_encoder",
+        "its coder reads `encoder_variable`",
+    ),
+    ("fec_extended_decoder", "its coder reads `decoder_variable`"),
+    (
+        "fec_extended_tagged_decoder",
+        "its coder reads `decoder_variable`",
+    ),
+    // GRC's default `special_tags` is `(,)`, which is no Python.
+    (
+        "digital_header_payload_demux",
+        "a default that is no Python",
+    ),
+    // Their default item type is complex, which rfgraph's generic coders
+    // do not take (bytes and floats only).
+    ("fec_generic_decoder", "complex items"),
+    ("fec_generic_encoder", "complex items"),
     // GNU Radio's own firdes refuses the default low cutoff of 0 Hz.
     ("band_pass_filter", "a low cutoff of 0 Hz"),
     // The default file name is empty: GRC itself refuses to generate.
     ("blocks_file_source", "an empty file name"),
     ("blocks_file_sink", "an empty file name"),
+    ("blocks_file_meta_source", "an empty file name"),
+    ("blocks_file_meta_sink", "an empty file name"),
     ("blocks_wavfile_source", "an empty file name"),
     ("blocks_wavfile_sink", "an empty file name"),
     ("blocks_file_descriptor_source", "a file descriptor"),
