@@ -1,9 +1,9 @@
 //! GNU Radio's FEC blocks imported through the mapping table: their
 //! string parameters (`puncpat`, `ann`, `lentagname`, GRC's `None`), the
 //! generic decoder's item type and the asynchronous coders' enumerations
-//! reach the registry blocks, and a flowgraph of them builds. (The coder
-//! objects, `encoder_list` and friends, are not mapped here: the blocks
-//! keep their default code.)
+//! reach the registry blocks, and a flowgraph of them builds with its
+//! coder objects (GRC's `variable_cc_encoder_def`, ...). The asynchronous
+//! coders and the tagged encoder refuse a coder for now (see the mapping).
 
 use rfgraph_flowfile::build::{self, BuildOptions};
 use rfgraph_flowfile::grc;
@@ -38,6 +38,24 @@ fn fec_blocks_take_their_gnu_radio_parameters() {
     let text = grc(
         &[
             block(
+                "enc_cc",
+                "variable_cc_encoder_def",
+                &[
+                    ("framebits", "2048"),
+                    ("polys", "[79, 109]"),
+                    ("mode", "fec.CC_TERMINATED"),
+                ],
+            ),
+            block(
+                "dec_cc",
+                "variable_cc_decoder_def",
+                &[
+                    ("framebits", "2048"),
+                    ("polys", "[79, 109]"),
+                    ("mode", "fec.CC_TERMINATED"),
+                ],
+            ),
+            block(
                 "src",
                 "blocks_vector_source_x",
                 &[
@@ -59,7 +77,6 @@ fn fec_blocks_take_their_gnu_radio_parameters() {
                 "tagged",
                 "fec_extended_tagged_encoder",
                 &[
-                    ("encoder_list", "enc_cc"),
                     ("lentagname", "None"),
                     ("mtu", "1500"),
                     ("puncpat", "\"11\""),
@@ -86,7 +103,6 @@ fn fec_blocks_take_their_gnu_radio_parameters() {
                 "async",
                 "fec_async_encoder",
                 &[
-                    ("encoder", "enc_cc"),
                     ("packed", "True"),
                     ("rev_unpack", "False"),
                     ("rev_pack", "True"),
@@ -145,4 +161,23 @@ fn fec_blocks_take_their_gnu_radio_parameters() {
     assert_eq!(param("async", "packed"), Some(Value::Bool(true)));
     assert_eq!(param("ber", "ber_limit"), Some(Value::Expr("-5.0".into())));
     build::build(&doc, &registry, &BuildOptions::default()).unwrap();
+    // The coder object sets the block's flattened code parameters.
+    assert_eq!(param("enc", "code"), Some(Value::Expr("enc_cc".into())));
+
+    // A coder given to the asynchronous encoder is refused, by name.
+    let refused = grc(
+        &[block(
+            "async",
+            "fec_async_encoder",
+            &[("encoder", "enc_cc"), ("packed", "True")],
+        )],
+        &[],
+    );
+    let err = grc::from_str(&refused, Path::new("t.grc"), &registry)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("`encoder` = `enc_cc`: not supported here yet"),
+        "{err}"
+    );
 }

@@ -517,10 +517,14 @@ pub fn params(
             P::Require(gr, values) => {
                 let text = block.text(gr);
                 if !text.is_empty() && !values.contains(&text.trim()) {
-                    return Err(format!(
-                        "`{gr}` = `{text}`: rfgraph supports only {}",
-                        values.join(", ")
-                    ));
+                    return Err(if values.is_empty() {
+                        format!("`{gr}` = `{text}`: not supported here yet")
+                    } else {
+                        format!(
+                            "`{gr}` = `{text}`: rfgraph supports only {}",
+                            values.join(", ")
+                        )
+                    });
                 }
             }
             P::Constellation(gr, rf) => {
