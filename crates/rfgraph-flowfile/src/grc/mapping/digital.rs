@@ -122,6 +122,11 @@ pub(super) const MAPS: &[Map] = &[
         params: &[],
     },
     Map {
+        gr: "digital_gmsk_mod",
+        rf: "gmsk_mod",
+        params: &[],
+    },
+    Map {
         gr: "digital_map_bb",
         rf: "map",
         params: &[],
@@ -142,6 +147,24 @@ pub(super) const MAPS: &[Map] = &[
                 ],
             ),
         ],
+    },
+    Map {
+        gr: "digital_psk_mod",
+        rf: "psk_mod",
+        params: &[P::Enum(
+            "mod_code",
+            "mod_code",
+            &[
+                ("\"gray\"", "gray"),
+                ("'gray'", "gray"),
+                ("gray", "gray"),
+                ("digital.mod_codes.GRAY_CODE", "gray"),
+                ("\"none\"", "none"),
+                ("'none'", "none"),
+                ("none", "none"),
+                ("digital.mod_codes.NO_CODE", "none"),
+            ],
+        )],
     },
     Map {
         gr: "digital_pfb_clock_sync_xxx",
