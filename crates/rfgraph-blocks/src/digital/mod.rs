@@ -1,7 +1,8 @@
 //! Digital-communications blocks matching GNU Radio 3.10: bit packing and
 //! repacking, symbol mapping, slicing, differential coding, constellation
 //! decisions, carrier (Costas) and clock (Mueller & Müller) recovery,
-//! burst shaping. The
+//! burst shaping, and GNU Radio's hierarchical PSK and GMSK modulators
+//! as single blocks. The
 //! arithmetic lives in `rfgraph_dsp::digital`; this module builds blocks
 //! and registry specs around it, each from one declaration of its
 //! parameters.
@@ -14,9 +15,12 @@ mod constellation;
 mod costas_loop;
 mod differential;
 mod fll_band_edge;
+mod gmsk_mod;
+mod gr_arb_resampler;
 mod map_bb;
 pub(crate) mod params;
 mod pfb_clock_sync;
+mod psk_mod;
 mod slicer;
 
 pub use bits::{
@@ -38,9 +42,11 @@ pub use differential::{
     DiffCoderParams, DiffCoding, DiffDecoderBlock, DiffEncoderBlock, diff_decoder, diff_encoder,
 };
 pub use fll_band_edge::{FllBandEdgeBlock, FllBandEdgeParams, fll_band_edge};
+pub use gmsk_mod::{GmskMod, GmskModParams};
 pub use map_bb::{ByteMap, ByteMapBlock, MapBbParams, map_bb};
 pub use params::{BitOrder, ItemStep, ParamMap};
 pub use pfb_clock_sync::{PfbClockSyncBlock, PfbClockSyncParams, pfb_clock_sync};
+pub use psk_mod::{PskCode, PskMod, PskModParams};
 pub use slicer::binary_slicer;
 
 pub(crate) use bits::{
@@ -56,6 +62,8 @@ pub(crate) use constellation::{
 pub(crate) use costas_loop::spec as costas_loop_spec;
 pub(crate) use differential::{diff_decoder_spec, diff_encoder_spec};
 pub(crate) use fll_band_edge::spec as fll_band_edge_spec;
+pub(crate) use gmsk_mod::spec as gmsk_mod_spec;
 pub(crate) use map_bb::spec as map_spec;
 pub(crate) use pfb_clock_sync::spec as pfb_clock_sync_spec;
+pub(crate) use psk_mod::spec as psk_mod_spec;
 pub(crate) use slicer::spec as binary_slicer_spec;

@@ -134,6 +134,11 @@ pub(super) const MAPS: &[Map] = &[
         ],
     },
     Map {
+        gr: "digital_gmsk_mod",
+        rf: "gmsk_mod",
+        params: &[],
+    },
+    Map {
         gr: "digital_map_bb",
         rf: "map",
         params: &[],
@@ -191,6 +196,24 @@ pub(super) const MAPS: &[Map] = &[
         gr: "digital_ofdm_sync_sc_cfb",
         rf: "ofdm_sync_sc_cfb",
         params: &[],
+    },
+    Map {
+        gr: "digital_psk_mod",
+        rf: "psk_mod",
+        params: &[P::Enum(
+            "mod_code",
+            "mod_code",
+            &[
+                ("\"gray\"", "gray"),
+                ("'gray'", "gray"),
+                ("gray", "gray"),
+                ("digital.mod_codes.GRAY_CODE", "gray"),
+                ("\"none\"", "none"),
+                ("'none'", "none"),
+                ("none", "none"),
+                ("digital.mod_codes.NO_CODE", "none"),
+            ],
+        )],
     },
     Map {
         gr: "digital_pfb_clock_sync_xxx",
