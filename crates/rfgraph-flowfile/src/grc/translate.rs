@@ -31,10 +31,6 @@ pub fn expr_value(text: &str) -> Value {
     }
 }
 
-/// The standard constellations GNU Radio's `digital.constellation_*()`
-/// make and rfgraph's constellation blocks take by name.
-pub const CONSTELLATIONS: &[&str] = &["bpsk", "qpsk", "dqpsk", "8psk", "16qam"];
-
 /// A Python string literal's text (`'x'`, `"x"`).
 fn quoted(text: &str) -> Option<&str> {
     let t = text.trim();
@@ -255,48 +251,12 @@ fn length_tags(args: &str) -> Option<Value> {
     Some(Value::List(tags))
 }
 
-/// A constellation object's standard name, or the expression naming a
-/// `variable_constellation`.
-fn constellation(text: &str) -> Result<Value, String> {
-    let t = text.trim();
-    let t = t.strip_suffix(".base()").unwrap_or(t);
-    if let Some(name) = t
-        .strip_prefix("digital.constellation_")
-        .and_then(|r| r.strip_suffix("()"))
-    {
-        return CONSTELLATIONS
-            .contains(&name)
-            .then(|| string_expr(name))
-            .ok_or_else(|| {
-                format!(
-                    "`{t}`: rfgraph knows the constellations {}",
-                    CONSTELLATIONS.join(", ")
-                )
-            });
-    }
-    if !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        // A variable_constellation (its value is the name).
-        return Ok(Value::Expr(t.to_string()));
-    }
-    Err(format!(
-        "`{t}`: only GNU Radio's standard constellations ({}) are supported",
-        CONSTELLATIONS.join(", ")
-    ))
-}
-
 /// The text a GNU Radio object stands for where rfgraph takes text: a
-/// symbol (`pmt.intern("x")`) or a standard constellation
-/// (`digital.constellation_qpsk()`, optionally `.base()`).
+/// symbol (`pmt.intern("x")`). (Constellations are expression objects.)
 pub fn text_object(text: &str) -> Option<String> {
     let t = text.trim();
-    if let Some(arg) = pmt_call(t, &["intern", "string_to_symbol"]) {
-        return quoted(arg).map(str::to_string);
-    }
-    let t = t.strip_suffix(".base()").unwrap_or(t);
-    let name = t
-        .strip_prefix("digital.constellation_")
-        .and_then(|r| r.strip_suffix("()"))?;
-    CONSTELLATIONS.contains(&name).then(|| name.to_string())
+    let arg = pmt_call(t, &["intern", "string_to_symbol"])?;
+    quoted(arg).map(str::to_string)
 }
 
 fn is_one(text: &str) -> bool {
@@ -416,12 +376,6 @@ pub fn params(
                         "`{gr}` = `{text}`: rfgraph supports only {}",
                         values.join(", ")
                     ));
-                }
-            }
-            P::Constellation(gr, rf) => {
-                let text = block.text(gr);
-                if !text.is_empty() {
-                    push(&mut out, rf, constellation(text)?, gr)?;
                 }
             }
             P::Fixed(rf, value) => push(&mut out, rf, Value::Text(value.into()), rf)?,
