@@ -11,8 +11,8 @@ use rfgraph::scheduler::Tpb;
 use rfgraph_blocks::channels::{ChannelModel, ChannelModelParams};
 use rfgraph_blocks::digital::{
     ChunksToSymbolsParams, ClockRecoveryMmParams, ConstellationDecoderParams, ConstellationName,
-    CostasLoopParams, DiffCoderParams, RepackBitsParams, chunks_to_symbols, clock_recovery_mm,
-    constellation_decoder, costas_loop, diff_decoder, diff_encoder, repack_bits,
+    ConstellationParams, CostasLoopParams, DiffCoderParams, RepackBitsParams, chunks_to_symbols,
+    clock_recovery_mm, constellation_decoder, costas_loop, diff_decoder, diff_encoder, repack_bits,
 };
 use rfgraph_blocks::{DspBlock, VectorSink, VectorSource};
 use rfgraph_dsp::filter::{FirCcf, InterpolatingFirCcf};
@@ -76,7 +76,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ..Default::default()
     })?);
     let decide = fg.add(constellation_decoder(ConstellationDecoderParams {
-        constellation: ConstellationName::Bpsk,
+        constellation: ConstellationParams::named(ConstellationName::Bpsk),
     })?);
     let dec = fg.add(diff_decoder(DiffCoderParams::default())?);
     let sink = fg.add(VectorSink::<u8>::new());

@@ -83,6 +83,14 @@ fn bad_values_are_errors_that_name_the_parameter() {
             "constellation",
             Pmt::from("64qam"),
         ),
+        // Custom without points.
+        (
+            "constellation_decoder",
+            "constellation",
+            Pmt::from("custom"),
+        ),
+        ("meas_evm", "constellation", Pmt::from("custom")),
+        ("constellation_decoder", "dimensionality", Pmt::U64(2)),
         ("constellation_modulator", "sps", Pmt::U64(0)),
         ("constellation_modulator", "sps", Pmt::U64(1)),
         ("constellation_modulator", "excess_bw", Pmt::F64(0.0)),

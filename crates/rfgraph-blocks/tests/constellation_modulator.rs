@@ -11,7 +11,7 @@ use num_complex::Complex32;
 use rfgraph::Flowgraph;
 use rfgraph::ParamChoice;
 use rfgraph_blocks::digital::{
-    ConstellationModulator, ConstellationModulatorParams, ConstellationName,
+    ConstellationModulator, ConstellationModulatorParams, ConstellationName, ConstellationParams,
 };
 use rfgraph_blocks::{DspBlock, VectorSink, VectorSource};
 use rfgraph_dsp::digital::Constellation;
@@ -59,7 +59,7 @@ fn modulate(
     let src = fg.add(VectorSource::new(bytes()));
     let m = fg.add(
         ConstellationModulator::new(ConstellationModulatorParams {
-            constellation,
+            constellation: ConstellationParams::named(constellation),
             differential,
             sps: SPS,
             excess_bw: 0.35,

@@ -27,8 +27,8 @@ use rfgraph::Flowgraph;
 use rfgraph_blocks::channels::{ChannelModel, ChannelModelParams};
 use rfgraph_blocks::digital::{
     ChunksToSymbolsParams, ClockRecoveryMmParams, ConstellationDecoderParams, ConstellationName,
-    CostasLoopParams, DiffCoderParams, RepackBitsParams, chunks_to_symbols, clock_recovery_mm,
-    constellation_decoder, costas_loop, diff_decoder, diff_encoder, repack_bits,
+    ConstellationParams, CostasLoopParams, DiffCoderParams, RepackBitsParams, chunks_to_symbols,
+    clock_recovery_mm, constellation_decoder, costas_loop, diff_decoder, diff_encoder, repack_bits,
 };
 use rfgraph_blocks::{DspBlock, VectorSink, VectorSource};
 use rfgraph_dsp::filter::{FirCcf, InterpolatingFirCcf};
@@ -122,7 +122,7 @@ fn modem(scheduler: Box<dyn rfgraph::Scheduler>) -> Vec<u8> {
     );
     let decide = fg.add(
         constellation_decoder(ConstellationDecoderParams {
-            constellation: ConstellationName::Bpsk,
+            constellation: ConstellationParams::named(ConstellationName::Bpsk),
         })
         .unwrap(),
     );

@@ -205,5 +205,8 @@ fn a_constellation_variable_may_be_named_after_its_type() {
     };
     let built = build_file(&path, &registry, &options).unwrap_or_else(|e| panic!("{e}"));
     let qpsk = built.variables.iter().find(|(n, _)| n == "qpsk").unwrap();
-    assert_eq!(qpsk.1.to_string(), "\"qpsk\"");
+    assert_eq!(
+        qpsk.1.to_string(),
+        "constellation_qpsk(constellation=\"qpsk\")"
+    );
 }

@@ -257,24 +257,99 @@ fn message_values_constellations_and_refusals() {
     let evm = doc.block("evm").unwrap();
     assert_eq!(
         evm.param("constellation").unwrap().value,
-        Value::Expr("\"qpsk\"".into())
+        Value::Expr("digital.constellation_qpsk().base()".into())
     );
     assert_eq!(evm.param("mode").unwrap().value, Value::Text("db".into()));
     build::build(&doc, &registry, &BuildOptions::default()).unwrap();
+}
 
-    // Custom points are refused, saying why.
-    let custom = grc(
-        &[block(
-            "cons",
-            "variable_constellation",
-            &[("type", "calcdist")],
-        )],
-        &[],
+/// A `variable_constellation` of custom points (`calcdist`) and a
+/// `variable_constellation_rect` configure the decoders: each symbol
+/// decides to the index of its point, after GNU Radio's normalization.
+#[test]
+fn custom_constellation_variables_decode() {
+    let registry = rfgraph_flowfile::standard::registry();
+    let points = "[1+1j, 2.732+0j, -1+1j, 2.732j, -1-1j, -2.732+0j, 1-1j, -2.732j]";
+    let text = grc(
+        &[
+            block(
+                "cons",
+                "variable_constellation",
+                &[
+                    ("type", "calcdist"),
+                    ("const_points", points),
+                    ("sym_map", "[0, 1, 3, 2, 7, 6, 4, 5]"),
+                    ("rot_sym", "4"),
+                    ("dims", "1"),
+                    ("normalization", "digital.constellation.POWER_NORMALIZATION"),
+                ],
+            ),
+            block(
+                "rect",
+                "variable_constellation_rect",
+                &[
+                    ("const_points", "[-1-1j, -1+1j, 1-1j, 1+1j]"),
+                    ("sym_map", "[0, 1, 2, 3]"),
+                    ("real_sect", "2"),
+                    ("imag_sect", "2"),
+                    ("w_real_sect", "1"),
+                    ("w_imag_sect", "1"),
+                ],
+            ),
+            block(
+                "src",
+                "blocks_vector_source_x",
+                &[
+                    ("type", "complex"),
+                    // Scale-free: each is nearest its point at any scale.
+                    (
+                        "vector",
+                        "[1+1j, 2.7, -1+1.1j, 3j, -1-0.9j, -2.5, 0.9-1j, -2.6j]",
+                    ),
+                    ("repeat", "False"),
+                ],
+            ),
+            block(
+                "dec",
+                "digital_constellation_decoder_cb",
+                &[("constellation", "cons")],
+            ),
+            block(
+                "dec_rect",
+                "digital_constellation_decoder_cb",
+                &[("constellation", "rect")],
+            ),
+            block("snk", "blocks_vector_sink_x", &[("type", "byte")]),
+            block("snk_rect", "blocks_vector_sink_x", &[("type", "byte")]),
+        ],
+        &[
+            ("src", "0", "dec", "0"),
+            ("src", "0", "dec_rect", "0"),
+            ("dec", "0", "snk", "0"),
+            ("dec_rect", "0", "snk_rect", "0"),
+        ],
     );
-    let err = grc::from_str(&custom, Path::new("t.grc"), &registry)
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("calcdist"), "{err}");
+    let doc = grc::from_str(&text, Path::new("t.grc"), &registry).unwrap();
+    let built = build::build(&doc, &registry, &BuildOptions::default()).unwrap();
+    let id = |n: &str| built.blocks.iter().find(|b| b.name == n).unwrap().id;
+    let (snk, snk_rect) = (id("snk"), id("snk_rect"));
+    let scheduler = built.scheduler.scheduler().unwrap();
+    let done = built
+        .flowgraph
+        .start(scheduler)
+        .unwrap()
+        .wait_timeout(WATCHDOG)
+        .unwrap();
+    let items = |id| {
+        done.block::<rfgraph_blocks::VectorSink<u8>>(id)
+            .unwrap()
+            .items()
+            .to_vec()
+    };
+    assert_eq!(items(snk), [0, 1, 2, 3, 4, 5, 6, 7]);
+    // Quadrants: re < 0 → sectors 0, 1; im < 0 → even sectors; 0 (and
+    // GNU Radio's −0) counts as positive.
+    assert_eq!(items(snk_rect), [3, 3, 1, 3, 0, 1, 2, 2]);
 }
 
 /// GNU Radio's callback parameters of the file blocks come through:

@@ -1,12 +1,14 @@
 //! `constellation_decoder` (GNU Radio `digital_constellation_decoder_cb`),
 //! `constellation_modulator` (`digital_constellation_modulator`) and
-//! `meas_evm` (`digital_meas_evm_cc`) for
-//! GNU Radio's standard constellations, named by a `constellation`
-//! parameter (`bpsk`, `qpsk`, `dqpsk`, `8psk`, `16qam`).
+//! `meas_evm` (`digital_meas_evm_cc`) for GNU Radio's standard
+//! constellations, named by a `constellation` parameter (`bpsk`, `qpsk`,
+//! `dqpsk`, `8psk`, `16qam`), or custom points
+//! ([`ConstellationParams`]).
 
+use super::constellation_params::ConstellationParams;
 use super::params::{ItemStep, ParamMap, dsp_error};
 use num_complex::Complex32;
-use rfgraph::params::{ItemKind, ParamChoice, limits};
+use rfgraph::params::{ItemKind, limits};
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 use rfgraph::{
     Block, BoxError, FixedRateBlock, ParamError, ParamSet, Ports, StreamInput, StreamOutput,
@@ -16,64 +18,13 @@ use rfgraph_dsp::Kernel;
 use rfgraph_dsp::digital::{BitRepack, Constellation, DiffEncoder, Endianness};
 use rfgraph_dsp::filter::InterpolatingFirCcf;
 
-/// One of GNU Radio's standard constellations, by the name of its
-/// `digital.constellation_<name>()` (which parses too).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, rfgraph::ParamChoice)]
-pub enum ConstellationName {
-    /// `digital.constellation_bpsk()`: −1, 1.
-    #[choice(
-        alias = "constellation_bpsk",
-        alias = "constellation_bpsk()",
-        alias = "digital.constellation_bpsk()"
-    )]
-    Bpsk,
-    /// `digital.constellation_qpsk()`: Gray-coded QPSK.
-    #[choice(
-        alias = "constellation_qpsk",
-        alias = "constellation_qpsk()",
-        alias = "digital.constellation_qpsk()"
-    )]
-    Qpsk,
-    /// `digital.constellation_dqpsk()`: QPSK for differential coding.
-    #[choice(
-        alias = "constellation_dqpsk",
-        alias = "constellation_dqpsk()",
-        alias = "digital.constellation_dqpsk()"
-    )]
-    Dqpsk,
-    /// `digital.constellation_8psk()`.
-    #[choice(
-        name = "8psk",
-        alias = "constellation_8psk",
-        alias = "constellation_8psk()",
-        alias = "digital.constellation_8psk()"
-    )]
-    Psk8,
-    /// `digital.constellation_16qam()`.
-    #[choice(
-        name = "16qam",
-        alias = "constellation_16qam",
-        alias = "constellation_16qam()",
-        alias = "digital.constellation_16qam()"
-    )]
-    Qam16,
-}
-
-impl ConstellationName {
-    /// The constellation, in GNU Radio's point order.
-    pub fn constellation(self) -> Result<Constellation, ParamError> {
-        Constellation::by_name(self.choice_name())
-            .map_err(|e| ParamError::new("constellation", "constellation", e.to_string()))
-    }
-}
-
 /// The parameters of `constellation_decoder`, GNU Radio's
 /// `digital_constellation_decoder_cb`.
 #[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
 pub struct ConstellationDecoderParams {
     /// the constellation, in GNU Radio's point order
-    #[param(default = ConstellationName::Qpsk)]
-    pub constellation: ConstellationName,
+    #[param(flatten)]
+    pub constellation: ConstellationParams,
 }
 
 /// The decision of [`constellation_decoder`]: the index of the nearest
@@ -106,18 +57,28 @@ pub type DecoderBlock = FixedRateBlock<ParamMap<ConstellationDecoderParams, Deci
 ///
 /// # Usage
 /// ```
-/// use rfgraph_blocks::digital::{ConstellationDecoderParams, ConstellationName, constellation_decoder};
-/// let dec = constellation_decoder(ConstellationDecoderParams {
-///     constellation: ConstellationName::Qpsk,
+/// use rfgraph_blocks::digital::{
+///     ConstellationDecoderParams, ConstellationName, ConstellationParams, constellation_decoder,
+/// };
+/// use num_complex::Complex32;
+/// let qpsk = constellation_decoder(ConstellationDecoderParams {
+///     constellation: ConstellationParams::named(ConstellationName::Qpsk),
 /// })?;
-/// # let _ = dec;
+/// let custom = constellation_decoder(ConstellationDecoderParams {
+///     constellation: ConstellationParams::custom(vec![
+///         Complex32::new(-1.0, 0.0),
+///         Complex32::new(0.0, 1.0),
+///         Complex32::new(1.0, 0.0),
+///     ]),
+/// })?;
+/// # let _ = (qpsk, custom);
 /// # Ok::<(), rfgraph::ParamError>(())
 /// ```
 pub fn constellation_decoder(
     params: ConstellationDecoderParams,
 ) -> Result<DecoderBlock, ParamError> {
     params.validate()?;
-    let c = params.constellation.constellation()?;
+    let c = params.constellation.build()?;
     ParamMap::block(params, Decide(c))
 }
 
@@ -130,7 +91,9 @@ pub(crate) fn constellation_decoder_spec() -> BlockSpec {
     )
     .doc(
         "GNU Radio's `digital_constellation_decoder_cb` for `digital.constellation_<name>()` \
-         objects: the output is the index of the nearest point, in GNU Radio's point order.",
+         objects or custom points (`constellation_calcdist`: the index of the nearest point; \
+         `constellation_rect`: the point nearest the centre of the sample's sector), in GNU \
+         Radio's point order.",
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::U8)).doc("point indices"))
@@ -159,8 +122,8 @@ pub enum EvmMode {
 #[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
 pub struct MeasEvmParams {
     /// the reference constellation
-    #[param(default = ConstellationName::Qpsk, alias = "cons")]
-    pub constellation: ConstellationName,
+    #[param(flatten)]
+    pub constellation: ConstellationParams,
     /// the measure written: `percent` or `db`
     #[param(default = EvmMode::Percent, alias = "meas_type")]
     pub mode: EvmMode,
@@ -212,7 +175,7 @@ pub type EvmBlock = FixedRateBlock<ParamMap<MeasEvmParams, Evm>>;
 /// ```
 pub fn meas_evm(params: MeasEvmParams) -> Result<EvmBlock, ParamError> {
     params.validate()?;
-    let constellation = params.constellation.constellation()?;
+    let constellation = params.constellation.build()?;
     let evm = Evm {
         reference: constellation.rms(),
         constellation,
@@ -242,8 +205,8 @@ pub(crate) fn meas_evm_spec() -> BlockSpec {
 #[params(check = Self::check)]
 pub struct ConstellationModulatorParams {
     /// the constellation, in GNU Radio's point order
-    #[param(default = ConstellationName::Qpsk)]
-    pub constellation: ConstellationName,
+    #[param(flatten)]
+    pub constellation: ConstellationParams,
     /// differential coding over the symbols
     #[param(default = true)]
     pub differential: bool,
@@ -322,7 +285,7 @@ impl ConstellationModulator {
     /// designed.
     pub fn new(params: ConstellationModulatorParams) -> Result<Self, ParamError> {
         params.validate()?;
-        let constellation = params.constellation.constellation()?;
+        let constellation = params.constellation.build()?;
         let sps = params.sps;
         let taps = params.taps()?;
         let refused = dsp_error("constellation_modulator", "constellation", &[]);

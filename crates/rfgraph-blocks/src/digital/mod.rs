@@ -12,6 +12,7 @@ mod burst_shaper;
 mod chunks_to_symbols;
 mod clock_recovery_mm;
 mod constellation;
+mod constellation_params;
 mod costas_loop;
 mod differential;
 mod fll_band_edge;
@@ -33,9 +34,11 @@ pub use chunks_to_symbols::{
 };
 pub use clock_recovery_mm::{ClockRecoveryMmBlock, ClockRecoveryMmParams, clock_recovery_mm};
 pub use constellation::{
-    ConstellationDecoderParams, ConstellationModulator, ConstellationModulatorParams,
-    ConstellationName, Decide, DecoderBlock, Evm, EvmBlock, EvmMode, MeasEvmParams,
-    constellation_decoder, meas_evm,
+    ConstellationDecoderParams, ConstellationModulator, ConstellationModulatorParams, Decide,
+    DecoderBlock, Evm, EvmBlock, EvmMode, MeasEvmParams, constellation_decoder, meas_evm,
+};
+pub use constellation_params::{
+    ConstellationName, ConstellationNormalization, ConstellationParams,
 };
 pub use costas_loop::{CostasLoopBlock, CostasLoopParams, costas_loop};
 pub use differential::{

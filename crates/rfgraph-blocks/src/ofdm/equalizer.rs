@@ -5,7 +5,7 @@
 //! equalization of a frame of symbols.
 
 use super::carriers::{CarrierSets, SymbolSets};
-use crate::digital::ConstellationName;
+use crate::digital::ConstellationParams;
 use num_complex::Complex32;
 use rfgraph::ParamError;
 use rfgraph::params::limits;
@@ -46,9 +46,9 @@ pub struct OfdmEqualizerParams {
     #[param(default = 64, min = 1, max = limits::MAX_FFT)]
     pub fft_len: usize,
     /// the constellation of the data carriers (`simpledfe` decides on
-    /// it), by GNU Radio's name
-    #[param(default = ConstellationName::Bpsk)]
-    pub constellation: ConstellationName,
+    /// it): a standard one by name, or custom points
+    #[param(flatten)]
+    pub constellation: ConstellationParams,
     /// the carriers equalized, one list per symbol (all lists count
     /// together: `ofdm_txrx.py` lists its data carriers only, so its
     /// pilots pass untouched); an empty list of lists: every carrier
@@ -161,7 +161,7 @@ impl Equalizer {
                 pilot_symbols[i][k] = s;
             }
         }
-        let decide = p.constellation.constellation()?;
+        let decide = p.constellation.build()?;
         let skipped = p.symbols_skipped;
         Ok(Self {
             kind: p.equalizer,

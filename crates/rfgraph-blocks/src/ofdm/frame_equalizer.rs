@@ -168,13 +168,13 @@ impl Frames {
 ///
 /// # Usage
 /// ```
-/// use rfgraph_blocks::digital::ConstellationName;
+/// use rfgraph_blocks::digital::{ConstellationName, ConstellationParams};
 /// use rfgraph_blocks::ofdm::{EqualizerKind, FrameEqualizer, FrameEqualizerParams, OfdmEqualizerParams};
 /// // ofdm_txrx.py's payload equalizer.
 /// let eq = FrameEqualizer::new(FrameEqualizerParams {
 ///     equalizer: OfdmEqualizerParams {
 ///         equalizer: EqualizerKind::Simpledfe,
-///         constellation: ConstellationName::Bpsk,
+///         constellation: ConstellationParams::named(ConstellationName::Bpsk),
 ///         symbols_skipped: 1,
 ///         ..Default::default()
 ///     },

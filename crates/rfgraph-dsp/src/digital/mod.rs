@@ -21,7 +21,7 @@ mod skip;
 pub use bits::{BitRepack, Endianness, Word};
 pub use chunks::ChunksToSymbols;
 pub use clock_recovery_mm::{ClockRecoveryMm, MmSample};
-pub use constellation::Constellation;
+pub use constellation::{Constellation, Normalization};
 pub use costas::CostasLoop;
 pub use differential::{DiffDecoder, DiffEncoder};
 pub use fll_band_edge::FllBandEdge;

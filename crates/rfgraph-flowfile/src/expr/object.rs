@@ -1,7 +1,10 @@
 //! GNU Radio's configuration objects in expressions: header formats
 //! (`digital.header_format_counter(...)`) and FEC coder definitions
 //! (`fec.cc_encoder_make(...)`, `fec.repetition_decoder.make(...)`).
-//! Also GNU Radio's `digital.packet_header_default(...)`.
+//! Also GNU Radio's `digital.packet_header_default(...)` and its
+//! constellations (`digital.constellation_calcdist(...)`,
+//! `digital.constellation_rect(...)`, `digital.constellation_qpsk()`, ...:
+//! the field `constellation` is `custom` or the standard name).
 //! Each constructor gives a [`Value::Object`]: the object's class and
 //! its fields named as the parameters of the rfgraph blocks that take
 //! it. A block parameter given an object takes all of its fields (the
@@ -159,6 +162,71 @@ const CONSTRUCTORS: &[Constructor] = &[
             ("mode", "mode", Some("'streaming'")),
         ],
     },
+    Constructor {
+        path: "digital.constellation_calcdist",
+        class: "constellation_calcdist",
+        kind: Some(("constellation", "custom")),
+        params: &[
+            ("constell", "points", None),
+            ("pre_diff_code", "symbol_map", None),
+            ("rotational_symmetry", "rotational_symmetry", None),
+            ("dimensionality", "dimensionality", None),
+            (
+                "normalization",
+                "normalization",
+                Some("digital.constellation.AMPLITUDE_NORMALIZATION"),
+            ),
+        ],
+    },
+    Constructor {
+        path: "digital.constellation_rect",
+        class: "constellation_rect",
+        kind: Some(("constellation", "custom")),
+        params: &[
+            ("constell", "points", None),
+            ("pre_diff_code", "symbol_map", None),
+            ("rotational_symmetry", "rotational_symmetry", None),
+            ("real_sectors", "real_sectors", None),
+            ("imag_sectors", "imag_sectors", None),
+            ("width_real_sectors", "real_sector_width", None),
+            ("width_imag_sectors", "imag_sector_width", None),
+            (
+                "normalization",
+                "normalization",
+                Some("digital.constellation.AMPLITUDE_NORMALIZATION"),
+            ),
+        ],
+    },
+    Constructor {
+        path: "digital.constellation_bpsk",
+        class: "constellation_bpsk",
+        kind: Some(("constellation", "bpsk")),
+        params: &[],
+    },
+    Constructor {
+        path: "digital.constellation_qpsk",
+        class: "constellation_qpsk",
+        kind: Some(("constellation", "qpsk")),
+        params: &[],
+    },
+    Constructor {
+        path: "digital.constellation_dqpsk",
+        class: "constellation_dqpsk",
+        kind: Some(("constellation", "dqpsk")),
+        params: &[],
+    },
+    Constructor {
+        path: "digital.constellation_8psk",
+        class: "constellation_8psk",
+        kind: Some(("constellation", "8psk")),
+        params: &[],
+    },
+    Constructor {
+        path: "digital.constellation_16qam",
+        class: "constellation_16qam",
+        kind: Some(("constellation", "16qam")),
+        params: &[],
+    },
 ];
 
 /// The constants: dotted path → value.
@@ -171,6 +239,9 @@ const CONSTANTS: &[(&str, &str)] = &[
     ("fec.CC_TERMINATED", "terminated"),
     ("fec.CC_TAILBITING", "tailbiting"),
     ("fec.CC_TRUNCATED", "truncated"),
+    ("digital.constellation.NO_NORMALIZATION", "none"),
+    ("digital.constellation.AMPLITUDE_NORMALIZATION", "amplitude"),
+    ("digital.constellation.POWER_NORMALIZATION", "power"),
 ];
 
 /// Alternative spellings GNU Radio also has.
@@ -183,6 +254,8 @@ fn canonical(path: &str) -> &str {
         "fec.cc_decoder_make" | "fec.cc_decoder" => "fec.cc_decoder.make",
         "fec.dummy_decoder_make" => "fec.dummy_decoder.make",
         "fec.repetition_decoder_make" => "fec.repetition_decoder.make",
+        // GNU Radio's qpsk.py: `qpsk_constellation()` is `constellation_qpsk()`.
+        "digital.qpsk_constellation" => "digital.constellation_qpsk",
         other => other,
     }
 }
@@ -287,8 +360,67 @@ pub(crate) fn method(o: &Object, name: &str) -> Result<Value, ExprErrorKind> {
         ("rate", "dummy_encoder" | "dummy_decoder") => Ok(Value::Float(1.0)),
         // GNU Radio's CCSDS encoder reports 0.5.
         ("rate", "ccsds_encoder") => Ok(Value::Float(0.5)),
+        ("base", class) if class.starts_with("constellation_") => {
+            Ok(Value::Object(Box::new(o.clone())))
+        }
+        ("points" | "arity" | "bits_per_symbol", class) if class.starts_with("constellation_") => {
+            let c = constellation(o)
+                .map_err(|e| ExprErrorKind::Value(format!("the {}: {e}", o.class)))?;
+            Ok(match name {
+                "points" => Value::List(
+                    c.points()
+                        .iter()
+                        .map(|p| {
+                            Value::Complex(num_complex::Complex64::new(p.re as f64, p.im as f64))
+                        })
+                        .collect(),
+                ),
+                "arity" => Value::Int(c.arity() as i64),
+                _ => Value::Int(c.bits_per_symbol() as i64),
+            })
+        }
         _ => Err(unsupported()),
     }
+}
+
+/// The constellation a constellation object makes, its points normalised
+/// as GNU Radio's constructor does.
+fn constellation(o: &Object) -> Result<rfgraph_dsp::digital::Constellation, String> {
+    use rfgraph_dsp::digital::{Constellation, Normalization};
+    let kind = match o.field("constellation") {
+        Some(Value::Str(k)) => k.as_str(),
+        _ => return Err("no constellation kind".into()),
+    };
+    if kind != "custom" {
+        return Constellation::by_name(kind).map_err(|e| e.to_string());
+    }
+    let list = |field: &str| match o.field(field) {
+        Some(Value::List(items)) => Ok(items.clone()),
+        Some(other) => Err(format!("{field} is a {}, not a list", other.type_name())),
+        None => Ok(Vec::new()),
+    };
+    let points = list("points")?
+        .iter()
+        .map(|v| {
+            v.as_complex()
+                .map(|c| num_complex::Complex32::new(c.re as f32, c.im as f32))
+                .ok_or_else(|| format!("the point {v} is not a number"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let map = list("symbol_map")?
+        .iter()
+        .map(|v| {
+            v.as_i64()
+                .and_then(|i| u8::try_from(i).ok())
+                .ok_or_else(|| format!("the symbol {v} is not a byte"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let normalization = match o.field("normalization") {
+        Some(Value::Str(n)) if n == "none" => Normalization::None,
+        Some(Value::Str(n)) if n == "power" => Normalization::Power,
+        _ => Normalization::Amplitude,
+    };
+    Constellation::custom(&points, &map, normalization).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -353,6 +485,62 @@ mod tests {
             Value::Float(3.0)
         );
         assert_eq!(rate("fec.dummy_decoder.make(64).rate()"), Value::Float(1.0));
+    }
+
+    #[test]
+    fn constellations_carry_their_points_and_report_gnu_radios_sizes() {
+        let f = fields(
+            "digital.constellation_calcdist([1+1j, 3, -2j, -1], [0, 1, 3, 2], 4, 1, \
+             digital.constellation.POWER_NORMALIZATION)",
+        );
+        let names: Vec<&str> = f.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "constellation",
+                "points",
+                "symbol_map",
+                "rotational_symmetry",
+                "dimensionality",
+                "normalization"
+            ]
+        );
+        assert_eq!(f[0].1, "\"custom\"");
+        assert_eq!(f[5].1, "\"power\"");
+        let env = Env::new();
+        let v = |t: &str| eval(t, &env).unwrap();
+        // GNU Radio scales to mean power 1: 3 becomes 1.5.
+        match v(
+            "digital.constellation_calcdist([1+1j, 3, -2j, -1], [], 4, 1, \
+                 digital.constellation.POWER_NORMALIZATION).base().points()",
+        ) {
+            Value::List(p) => assert_eq!(p[1].as_complex().unwrap().re, 1.5),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            v("digital.constellation_rect([1, -1, 1j, -1j], [], 4, 2, 2, 1, 1).arity()"),
+            Value::Int(4)
+        );
+        assert_eq!(
+            v("digital.constellation_8psk().bits_per_symbol()"),
+            Value::Int(3)
+        );
+        assert_eq!(
+            fields("digital.qpsk_constellation()")[0].1,
+            "\"qpsk\"".to_string()
+        );
+        assert_eq!(
+            v("digital.constellation_16qam().base().arity()"),
+            Value::Int(16)
+        );
+        assert!(eval("digital.constellation_calcdist([1, -1], [0])", &env).is_err());
+        assert!(
+            eval(
+                "digital.constellation_calcdist([], [], 4, 1).points()",
+                &env
+            )
+            .is_err()
+        );
     }
 
     #[test]

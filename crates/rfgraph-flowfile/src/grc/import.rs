@@ -172,9 +172,6 @@ impl<'a> Importer<'a> {
                     );
                 }
             }
-            if let Some(reason) = variables::unsupported_constellation(b) {
-                self.unsupported(b, Some(reason));
-            }
             if let Some(reason) = variables::unsupported_tag_object(b) {
                 self.unsupported(b, Some(reason));
             }

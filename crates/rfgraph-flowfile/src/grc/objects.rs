@@ -1,6 +1,6 @@
 //! GRC's object variables: blocks such as `variable_header_format_default`
 //! or `variable_cc_encoder_def` define a variable holding a GNU Radio
-//! object (a header format, a FEC coder). Each becomes a variable whose
+//! object (a header format, a FEC coder, a constellation). Each becomes a variable whose
 //! value is the constructor call GNU Radio makes (the block YAML's
 //! `value`), which the expressions evaluate to an object; a block
 //! parameter naming the variable takes the object's fields. Owns the
@@ -21,6 +21,35 @@ const OBJECTS: &[(&str, &str, Defaults)] = &[
         "variable_header_format_default",
         "digital.header_format_default({access_code}, {threshold}, {bps})",
         &[("threshold", "0"), ("bps", "1")],
+    ),
+    (
+        "variable_constellation",
+        "digital.constellation_calcdist({const_points}, {sym_map}, {rot_sym}, {dims}, \
+         {normalization})",
+        &[
+            ("const_points", "[-1-1j, -1+1j, 1+1j, 1-1j]"),
+            ("sym_map", "[0, 1, 3, 2]"),
+            ("rot_sym", "4"),
+            ("dims", "1"),
+            (
+                "normalization",
+                "digital.constellation.AMPLITUDE_NORMALIZATION",
+            ),
+        ],
+    ),
+    (
+        "variable_constellation_rect",
+        "digital.constellation_rect({const_points}, {sym_map}, {rot_sym}, {real_sect}, \
+         {imag_sect}, {w_real_sect}, {w_imag_sect})",
+        &[
+            ("const_points", "[-1-1j, -1+1j, 1+1j, 1-1j]"),
+            ("sym_map", "[0, 1, 3, 2]"),
+            ("rot_sym", "4"),
+            ("real_sect", "2"),
+            ("imag_sect", "2"),
+            ("w_real_sect", "1"),
+            ("w_imag_sect", "1"),
+        ],
     ),
     (
         "variable_cc_encoder_def",
@@ -87,9 +116,19 @@ pub fn is_object(id: &str) -> bool {
 }
 
 /// The constructor expression of object variable `block`, or `None`
-/// when it is none.
+/// when it is none. A `variable_constellation` of a standard `type`
+/// (`qpsk`, ...) is `digital.constellation_<type>()`, as in its YAML.
 pub fn constructor(block: &GrcBlock) -> Option<String> {
     let (_, template, defaults) = OBJECTS.iter().find(|(i, _, _)| *i == block.id)?;
+    if block.id == "variable_constellation" {
+        let t = block.text("type").trim();
+        if !t.is_empty() && t != "calcdist" {
+            if !t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return None;
+            }
+            return Some(format!("digital.constellation_{t}()"));
+        }
+    }
     let mut out = String::new();
     let mut rest = *template;
     while let Some(open) = rest.find('{') {

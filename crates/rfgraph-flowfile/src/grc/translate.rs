@@ -31,10 +31,6 @@ pub fn expr_value(text: &str) -> Value {
     }
 }
 
-/// The standard constellations GNU Radio's `digital.constellation_*()`
-/// make and rfgraph's constellation blocks take by name.
-pub const CONSTELLATIONS: &[&str] = &["bpsk", "qpsk", "dqpsk", "8psk", "16qam"];
-
 /// A Python string literal's text (`'x'`, `"x"`).
 fn quoted(text: &str) -> Option<&str> {
     let t = text.trim();
@@ -255,35 +251,6 @@ fn length_tags(args: &str) -> Option<Value> {
     Some(Value::List(tags))
 }
 
-/// A constellation object's standard name, or the expression naming a
-/// `variable_constellation`.
-fn constellation(text: &str) -> Result<Value, String> {
-    let t = text.trim();
-    let t = t.strip_suffix(".base()").unwrap_or(t);
-    if let Some(name) = t
-        .strip_prefix("digital.constellation_")
-        .and_then(|r| r.strip_suffix("()"))
-    {
-        return CONSTELLATIONS
-            .contains(&name)
-            .then(|| string_expr(name))
-            .ok_or_else(|| {
-                format!(
-                    "`{t}`: rfgraph knows the constellations {}",
-                    CONSTELLATIONS.join(", ")
-                )
-            });
-    }
-    if !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        // A variable_constellation (its value is the name).
-        return Ok(Value::Expr(t.to_string()));
-    }
-    Err(format!(
-        "`{t}`: only GNU Radio's standard constellations ({}) are supported",
-        CONSTELLATIONS.join(", ")
-    ))
-}
-
 /// An OFDM equalizer object: its constructor, the registry's `equalizer`
 /// choice, and the registry parameters of its positional arguments.
 type EqualizerObject = (&'static str, &'static str, &'static [&'static str]);
@@ -384,29 +351,19 @@ fn equalizer_params(text: &str) -> Result<Vec<(&'static str, Value)>, String> {
                 (*name, arg)
             }
         };
-        let value = if name == "constellation" {
-            constellation(value)?
-        } else {
-            expr_value(value)
-        };
-        out.push((name, value));
+        // A constellation is an expression object too: it sets the
+        // equalizer's flattened constellation parameters.
+        out.push((name, expr_value(value)));
     }
     Ok(out)
 }
 
 /// The text a GNU Radio object stands for where rfgraph takes text: a
-/// symbol (`pmt.intern("x")`) or a standard constellation
-/// (`digital.constellation_qpsk()`, optionally `.base()`).
+/// symbol (`pmt.intern("x")`). (Constellations are expression objects.)
 pub fn text_object(text: &str) -> Option<String> {
     let t = text.trim();
-    if let Some(arg) = pmt_call(t, &["intern", "string_to_symbol"]) {
-        return quoted(arg).map(str::to_string);
-    }
-    let t = t.strip_suffix(".base()").unwrap_or(t);
-    let name = t
-        .strip_prefix("digital.constellation_")
-        .and_then(|r| r.strip_suffix("()"))?;
-    CONSTELLATIONS.contains(&name).then(|| name.to_string())
+    let arg = pmt_call(t, &["intern", "string_to_symbol"])?;
+    quoted(arg).map(str::to_string)
 }
 
 fn is_one(text: &str) -> bool {
@@ -525,12 +482,6 @@ pub fn params(
                             values.join(", ")
                         )
                     });
-                }
-            }
-            P::Constellation(gr, rf) => {
-                let text = block.text(gr);
-                if !text.is_empty() {
-                    push(&mut out, rf, constellation(text)?, gr)?;
                 }
             }
             P::OfdmEqualizer(gr) => {
@@ -675,7 +626,7 @@ mod tests {
             ]
         );
         assert_eq!(params[0].1, Value::Text("simpledfe".into()));
-        assert_eq!(params[2].1, Value::Expr("header_mod".into()));
+        assert_eq!(params[2].1, Value::Expr("header_mod.base()".into()));
         assert_eq!(params[7].1, Value::Expr("0.2".into()));
         let st = equalizer_params("ofdm_equalizer_static(64, ((1, 2),), ((),), ((),), 0, False)")
             .unwrap();

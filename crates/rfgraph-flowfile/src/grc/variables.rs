@@ -37,7 +37,7 @@ const IMPORTS: &[&str] = &[
 pub fn is_variable(id: &str) -> bool {
     matches!(
         id,
-        "variable" | "parameter" | "import" | "variable_tag_object" | "variable_constellation"
+        "variable" | "parameter" | "import" | "variable_tag_object"
     ) || id.starts_with("variable_qtgui_")
         || taps_design(id).is_some()
         || super::objects::is_object(id)
@@ -67,21 +67,6 @@ fn taps_design(id: &str) -> Option<(&'static str, &'static [&'static str])> {
         )),
         _ => None,
     }
-}
-
-/// Why a `variable_constellation` cannot be imported: rfgraph's
-/// constellation blocks know GNU Radio's standard constellations by
-/// name, not custom points (`calcdist`).
-pub fn unsupported_constellation(block: &GrcBlock) -> Option<String> {
-    let t = block.text("type").trim();
-    (block.id == "variable_constellation" && !super::translate::CONSTELLATIONS.contains(&t)).then(
-        || {
-            format!(
-                "type `{t}`: rfgraph's constellation blocks know only {}, not custom points",
-                super::translate::CONSTELLATIONS.join(", ")
-            )
-        },
-    )
 }
 
 /// Why a `variable_tag_object` cannot be imported: its key or value has
@@ -258,16 +243,9 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
         id if super::objects::is_object(id) => {
             v.value = Value::Expr(super::objects::constructor(block)?);
         }
-        "variable_constellation" => {
-            // A standard constellation is its name here (what rfgraph's
-            // constellation blocks take); the importer refuses others.
-            // A string literal, not text: text is an expression in a
-            // variable, and `qpsk` named `qpsk` would refer to itself.
-            v.value = Value::Expr(format!("{:?}", block.text("type").trim()));
-        }
         "variable" | "variable_qtgui_label" => {
             // GNU Radio objects the expressions do not have, that
-            // rfgraph takes as text: symbols and standard constellations.
+            // rfgraph takes as text: symbols.
             if let Some(text) = super::translate::text_object(block.text("value")) {
                 v.value = Value::Text(text);
             } else if super::translate::is_equalizer_object(block.text("value")) {

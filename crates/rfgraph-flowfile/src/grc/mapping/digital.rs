@@ -83,13 +83,13 @@ pub(super) const MAPS: &[Map] = &[
     Map {
         gr: "digital_constellation_decoder_cb",
         rf: "constellation_decoder",
-        params: &[P::Constellation("constellation", "constellation")],
+        params: &[P::Expr("constellation", "constellation")],
     },
     Map {
         gr: "digital_constellation_modulator",
         rf: "constellation_modulator",
         params: &[
-            P::Constellation("constellation", "constellation"),
+            P::Expr("constellation", "constellation"),
             P::Require("truncate", &["False"]),
         ],
     },
@@ -147,7 +147,7 @@ pub(super) const MAPS: &[Map] = &[
         gr: "digital_meas_evm_cc",
         rf: "meas_evm",
         params: &[
-            P::Constellation("cons", "constellation"),
+            P::Expr("cons", "constellation"),
             P::Enum(
                 "meas_type",
                 "mode",

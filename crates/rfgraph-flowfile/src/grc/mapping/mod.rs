@@ -83,10 +83,6 @@ pub enum P {
     /// The GNU Radio parameter `gr` must be one of these values (or
     /// unset); any other makes the block unsupported. Nothing is passed.
     Require(&'static str, &'static [&'static str]),
-    /// A constellation object `gr` → `rf` as a name (`qpsk`, ...):
-    /// `digital.constellation_qpsk()` (optionally `.base()`) or the name
-    /// of a `variable_constellation` (whose value is that name).
-    Constellation(&'static str, &'static str),
     /// A count of vectors (`num_items` of `blocks_head`) → a count of
     /// scalars: `(gr) * (vlen)`.
     PerVector(&'static str, &'static str),
@@ -128,7 +124,6 @@ impl P {
             | P::NonZero(gr, rf)
             | P::Str(gr, rf)
             | P::Pmt(gr, rf)
-            | P::Constellation(gr, rf)
             | P::PerVector(gr, rf)
             | P::Tags(gr, rf) => Some((gr, rf)),
             P::Type(gr) => Some((gr, "type")),
