@@ -281,6 +281,14 @@ pub(crate) fn constant(path: &[&str]) -> Option<Value> {
 /// Calls constructor `path`; `None` when it is none.
 pub(crate) fn construct(path: &[&str], call: &Call) -> Option<Result<Value, ExprError>> {
     let p = short(path);
+    // GNU Radio's `digital.psk_2()` (also `psk_2_0x0`): BPSK's points
+    // and pre-differential code, `([-1, 1], [0, 1])`.
+    if matches!(p.as_str(), "digital.psk_2" | "digital.psk_2_0x0") {
+        return Some(call.positional(0, 0).map(|_| {
+            let ints = |v: [i64; 2]| Value::List(v.map(Value::Int).to_vec());
+            Value::List(vec![ints([-1, 1]), ints([0, 1])])
+        }));
+    }
     let c = CONSTRUCTORS.iter().find(|c| c.path == canonical(&p))?;
     Some(build(c, call))
 }
@@ -362,6 +370,20 @@ pub(crate) fn method(o: &Object, name: &str) -> Result<Value, ExprErrorKind> {
         ("rate", "ccsds_encoder") => Ok(Value::Float(0.5)),
         ("base", class) if class.starts_with("constellation_") => {
             Ok(Value::Object(Box::new(o.clone())))
+        }
+        // GNU Radio's pre-differential code: a custom constellation's
+        // symbol map; of the standard ones, QPSK's and DQPSK's.
+        ("pre_diff_code", class) if class.starts_with("constellation_") => {
+            let code: Vec<i64> = match o.field("constellation") {
+                Some(Value::Str(n)) if n == "qpsk" => vec![0, 2, 3, 1],
+                Some(Value::Str(n)) if n == "dqpsk" => vec![0, 1, 3, 2],
+                Some(Value::Str(n)) if n == "custom" => match o.field("symbol_map") {
+                    Some(Value::List(m)) => m.iter().filter_map(Value::as_i64).collect(),
+                    _ => Vec::new(),
+                },
+                _ => Vec::new(),
+            };
+            Ok(Value::List(code.into_iter().map(Value::Int).collect()))
         }
         ("points" | "arity" | "bits_per_symbol", class) if class.starts_with("constellation_") => {
             let c = constellation(o)
@@ -541,6 +563,31 @@ mod tests {
             )
             .is_err()
         );
+    }
+
+    #[test]
+    fn pre_diff_codes_are_gnu_radios() {
+        let env = Env::new();
+        let code = |t: &str| eval(t, &env).unwrap().to_string();
+        assert_eq!(
+            code("digital.constellation_qpsk().pre_diff_code()"),
+            "[0, 2, 3, 1]"
+        );
+        assert_eq!(code("digital.constellation_bpsk().pre_diff_code()"), "[]");
+        assert_eq!(
+            code("digital.constellation_calcdist([-1, 1], [0, 1], 2, 1).pre_diff_code()"),
+            "[0, 1]"
+        );
+    }
+
+    #[test]
+    fn psk_2_gives_bpsk_points_and_code() {
+        let env = Env::new();
+        assert_eq!(
+            eval("digital.psk_2()", &env).unwrap().to_string(),
+            "[[-1, 1], [0, 1]]"
+        );
+        assert!(eval("digital.psk_2(1)", &env).is_err());
     }
 
     #[test]
