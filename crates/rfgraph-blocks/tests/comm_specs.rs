@@ -73,7 +73,6 @@ fn bad_values_are_errors_that_name_the_parameter() {
         ("chunks_to_symbols", "dimension", Pmt::U64(3)),
         ("chunks_to_symbols", "symbol_table", Pmt::VecF32(vec![])),
         ("chunks_to_symbols", "output_type", Pmt::from("i16")),
-        ("map", "map", Pmt::List(vec![Pmt::I64(300)])),
         ("map", "map", Pmt::List(vec![Pmt::I64(0); 257])),
         ("diff_encoder", "modulus", Pmt::U64(1)),
         ("diff_decoder", "coding", Pmt::from("manchester")),

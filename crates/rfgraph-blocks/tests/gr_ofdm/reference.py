@@ -331,8 +331,8 @@ def run_eq(case, data, tags, eq, block_args, params):
 
 bpsk_pts = np.array([-1, 1], dtype=np.complex64)
 qpsk_pts = np.array(digital.constellation_qpsk().points(), dtype=np.complex64)
-txrx_eq = {"fft_len": FFT, "occupied_carriers": OCC, "pilot_carriers": PILOTS,
-           "pilot_symbols": [cjson(s) for s in PILOT_SYMS]}
+txrx_eq = {"fft_len": FFT, "constellation": "bpsk", "occupied_carriers": OCC,
+           "pilot_carriers": PILOTS, "pilot_symbols": [cjson(s) for s in PILOT_SYMS]}
 data, tags = eq_frames([3, 5, 1, 4], [0, 2, -2, 4], True, bpsk_pts)
 run_eq("eq_simpledfe", data, tags,
        digital.ofdm_equalizer_simpledfe(FFT, digital.constellation_bpsk().base(), OCC, PILOTS, PILOT_SYMS),
