@@ -15,11 +15,9 @@ use num_complex::Complex32;
 use rfgraph::registry::Registry;
 use rfgraph::{Flowgraph, Item, Pmt};
 use rfgraph_blocks::{VectorSink, VectorSource};
+use rfgraph_testkit::read_items as load;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-const PYTHON: &str = rfgraph_testkit::GNURADIO_PYTHON;
 
 /// GNU Radio's 8-point star, in the script's order, and its map.
 const R3: f32 = 1.0 + 1.732_050_8;
@@ -35,40 +33,19 @@ const STAR8: [[f32; 2]; 8] = [
 ];
 const STAR8_MAP: [i64; 8] = [0, 1, 3, 2, 7, 6, 4, 5];
 
-/// Runs the reference script once per test process; `None` when GNU
-/// Radio is absent (and not under CI).
+/// GNU Radio's outputs, written once per test process by
+/// `gr_constellations/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
     static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {
-        if !rfgraph_testkit::gnuradio("gr_constellations", "gnuradio.digital") {
-            return None;
-        }
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_constellations");
-        let script =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_constellations/reference.py");
-        let out = Command::new(PYTHON)
-            .arg(&script)
-            .arg(&dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{} failed: {}\n{}",
-            script.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Some(dir)
+        rfgraph_testkit::gnuradio_reference(
+            "gr_constellations",
+            "gnuradio.digital",
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_constellations/reference.py"),
+            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_constellations"),
+        )
     })
     .clone()
-}
-
-fn load<T: bytemuck::Pod>(path: &Path) -> Vec<T> {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    bytes
-        .chunks_exact(std::mem::size_of::<T>())
-        .map(bytemuck::pod_read_unaligned)
-        .collect()
 }
 
 /// Runs registered block `name` with `params` on `input`.

@@ -17,33 +17,18 @@ use rfgraph::{Block, BoxError, Flowgraph, MessageOutput, Pmt, Ports, Tag, WorkIo
 use rfgraph_blocks::{MessageSink, VectorSink, VectorSource};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-const PYTHON: &str = rfgraph_testkit::GNURADIO_PYTHON;
-
-/// Runs the reference script once per test process; `None` when GNU
-/// Radio is absent (and not under CI).
+/// GNU Radio's outputs, written once per test process by
+/// `gr_packets/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
     static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {
-        if !rfgraph_testkit::gnuradio("gr_packets", "gnuradio.digital, pmt") {
-            return None;
-        }
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_packets");
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_packets/reference.py");
-        let out = Command::new(PYTHON)
-            .arg(&script)
-            .arg(&dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{} failed: {}\n{}",
-            script.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Some(dir)
+        rfgraph_testkit::gnuradio_reference(
+            "gr_packets",
+            "gnuradio.digital, pmt",
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_packets/reference.py"),
+            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_packets"),
+        )
     })
     .clone()
 }

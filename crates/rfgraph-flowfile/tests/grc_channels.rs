@@ -6,35 +6,16 @@
 //! Radio's parameters under the registry's names, and gives one output
 //! per input.
 
+use common::grc_text::{block, grc};
 use rfgraph_flowfile::build::{self, BuildOptions};
 use rfgraph_flowfile::grc::{self, LoadOptions};
 use rfgraph_flowfile::model::{Document, Value};
 use std::path::Path;
 use std::time::Duration;
 
+mod common;
+
 const WATCHDOG: Duration = Duration::from_secs(10);
-
-fn block(name: &str, id: &str, params: &[(&str, &str)]) -> String {
-    let mut s = format!("- name: {name}\n  id: {id}\n  parameters:\n");
-    for (k, v) in params {
-        s.push_str(&format!("    {k}: '{v}'\n"));
-    }
-    s.push_str("  states:\n    coordinate: [0, 0]\n    state: enabled\n");
-    s
-}
-
-fn grc(blocks: &[String], conns: &[(&str, &str, &str, &str)]) -> String {
-    let mut s = String::from("options:\n  parameters:\n    id: t\nblocks:\n");
-    for b in blocks {
-        s.push_str(b);
-    }
-    s.push_str("connections:\n");
-    for (a, ap, b, bp) in conns {
-        s.push_str(&format!("- [{a}, '{ap}', {b}, '{bp}']\n"));
-    }
-    s.push_str("metadata:\n  file_format: 1\n");
-    s
-}
 
 /// `dut` (GNU Radio block `id` with `params`) between a vector source of
 /// `input` and a vector sink, both of GNU Radio item type `item`, with a

@@ -5,32 +5,13 @@
 //! coder objects (GRC's `variable_cc_encoder_def`, ...). The asynchronous
 //! coders and the tagged encoder refuse a coder for now (see the mapping).
 
+use common::grc_text::{block, grc};
 use rfgraph_flowfile::build::{self, BuildOptions};
 use rfgraph_flowfile::grc;
 use rfgraph_flowfile::model::Value;
 use std::path::Path;
 
-fn block(name: &str, id: &str, params: &[(&str, &str)]) -> String {
-    let mut s = format!("- name: {name}\n  id: {id}\n  parameters:\n");
-    for (k, v) in params {
-        s.push_str(&format!("    {k}: '{v}'\n"));
-    }
-    s.push_str("  states:\n    coordinate: [0, 0]\n    state: enabled\n");
-    s
-}
-
-fn grc(blocks: &[String], conns: &[(&str, &str, &str, &str)]) -> String {
-    let mut s = String::from("options:\n  parameters:\n    id: t\nblocks:\n");
-    for b in blocks {
-        s.push_str(b);
-    }
-    s.push_str("connections:\n");
-    for (a, ap, b, bp) in conns {
-        s.push_str(&format!("- [{a}, '{ap}', {b}, '{bp}']\n"));
-    }
-    s.push_str("metadata:\n  file_format: 1\n");
-    s
-}
+mod common;
 
 #[test]
 fn fec_blocks_take_their_gnu_radio_parameters() {

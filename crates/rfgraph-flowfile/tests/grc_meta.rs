@@ -4,39 +4,18 @@
 //! (GNU Radio's parameter names and values, as GRC writes them), and a
 //! metadata file written by one imported flowgraph plays in another.
 
+use common::grc_text::{self, block, grc};
 use rfgraph_flowfile::build::{self, BuildOptions};
 use rfgraph_flowfile::grc;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+mod common;
+
 const WATCHDOG: Duration = Duration::from_secs(30);
 
-fn block(name: &str, id: &str, params: &[(&str, &str)]) -> String {
-    let mut s = format!("- name: {name}\n  id: {id}\n  parameters:\n");
-    for (k, v) in params {
-        s.push_str(&format!("    {k}: '{v}'\n"));
-    }
-    s.push_str("  states:\n    coordinate: [0, 0]\n    state: enabled\n");
-    s
-}
-
-fn grc(blocks: &[String], conns: &[(&str, &str, &str, &str)]) -> String {
-    let mut s = String::from("options:\n  parameters:\n    id: t\nblocks:\n");
-    for b in blocks {
-        s.push_str(b);
-    }
-    s.push_str("connections:\n");
-    for (a, ap, b, bp) in conns {
-        s.push_str(&format!("- [{a}, '{ap}', {b}, '{bp}']\n"));
-    }
-    s.push_str("metadata:\n  file_format: 1\n");
-    s
-}
-
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rfgraph-grc-meta-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    grc_text::scratch_file("grc-meta", name)
 }
 
 /// Imports `text`, builds it and runs it to completion.

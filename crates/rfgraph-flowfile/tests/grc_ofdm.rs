@@ -7,51 +7,18 @@
 //! back the symbols it was fed; the cyclic prefixer, the Schmidl & Cox
 //! synchroniser and the channel estimator run beside it.
 
+use common::grc_text::{self, block, c32s, grc};
 use rfgraph_flowfile::build::{self, BuildOptions};
 use rfgraph_flowfile::grc::{self, LoadOptions};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+mod common;
+
 const WATCHDOG: Duration = Duration::from_secs(30);
 
-fn block(name: &str, id: &str, params: &[(&str, &str)]) -> String {
-    let mut s = format!("- name: {name}\n  id: {id}\n  parameters:\n");
-    for (k, v) in params {
-        s.push_str(&format!("    {k}: '{}'\n", v.replace('\'', "''")));
-    }
-    s.push_str("  states:\n    coordinate: [0, 0]\n    state: enabled\n");
-    s
-}
-
-fn grc(blocks: &[String], conns: &[(&str, &str, &str, &str)]) -> String {
-    let mut s = String::from("options:\n  parameters:\n    id: t\nblocks:\n");
-    for b in blocks {
-        s.push_str(b);
-    }
-    s.push_str("connections:\n");
-    for (a, ap, b, bp) in conns {
-        s.push_str(&format!("- [{a}, '{ap}', {b}, '{bp}']\n"));
-    }
-    s.push_str("metadata:\n  file_format: 1\n");
-    s
-}
-
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rfgraph-grc-ofdm-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-fn c32s(bytes: &[u8]) -> Vec<(f32, f32)> {
-    bytes
-        .chunks_exact(8)
-        .map(|c| {
-            (
-                f32::from_le_bytes(c[..4].try_into().unwrap()),
-                f32::from_le_bytes(c[4..].try_into().unwrap()),
-            )
-        })
-        .collect()
+    grc_text::scratch_file("grc-ofdm", name)
 }
 
 fn file_sink(name: &str, path: &Path) -> String {

@@ -94,6 +94,47 @@ pub fn gnuradio(test: &str, modules: &str) -> bool {
     }
 }
 
+/// Runs GNU Radio reference script `script` (a path) with output
+/// directory `dir` as its one argument, when [`GNURADIO_PYTHON`] imports
+/// `modules`; gives `dir`, or `None` after [`skip`]ping `test`. Panics,
+/// with the script's stderr, when the script fails. Tests call it once
+/// per process (from a `OnceLock`): the script writes every case's input
+/// and GNU Radio's output.
+pub fn gnuradio_reference(
+    test: &str,
+    modules: &str,
+    script: &std::path::Path,
+    dir: &std::path::Path,
+) -> Option<std::path::PathBuf> {
+    if !gnuradio(test, modules) {
+        return None;
+    }
+    let out = std::process::Command::new(GNURADIO_PYTHON)
+        .arg(script)
+        .arg(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {GNURADIO_PYTHON}: {e}"));
+    assert!(
+        out.status.success(),
+        "{} failed: {}\n{}",
+        script.display(),
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(dir.to_path_buf())
+}
+
+/// The items of a little-endian file of plain `T`s (`f32`, `[f32; 2]`,
+/// `u8`, ...), as reference scripts write them with numpy's `tofile`.
+/// Panics, naming the file, when it cannot be read.
+pub fn read_items<T: bytemuck::Pod>(path: &std::path::Path) -> Vec<T> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    bytes
+        .chunks_exact(std::mem::size_of::<T>())
+        .map(bytemuck::pod_read_unaligned)
+        .collect()
+}
+
 /// The Python with the PyPI packages the tests use as independent
 /// references (`sigmf`, `pyModeS`), when it imports `modules`: the one
 /// `RFGRAPH_TEST_PYTHON` names (`.ci/run` makes a venv and sets it), else

@@ -1,59 +1,23 @@
 //! `fading_model` (GNU Radio `channels_fading_model`): flat Rayleigh or
 //! Rician fading, the stream times one sum-of-sinusoids gain.
 
-use super::flat_fader::{FaderShape, FlatFader};
+use super::fader_params::FaderParams;
+use super::flat_fader::FlatFader;
 use num_complex::Complex32;
 use rfgraph::params::ItemKind;
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 use rfgraph::{BoxError, FixedRateBlock, FixedRateKernel, ParamError, ParamSet};
 
-/// The most sinusoids a fader sums (the work per sample grows with it).
-pub(crate) const MAX_SINUSOIDS: usize = 4096;
-
 /// The parameters of [`FadingModel`] (`fading_model`, GNU Radio's
-/// `channels_fading_model`). `max_doppler` and `k_factor` may change
-/// while it runs, as GNU Radio's `set_fDTs` and `set_K` allow.
+/// `channels_fading_model`).
 #[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
 pub struct FadingModelParams {
-    /// sinusoids summed (8 is GNU Radio's advice)
-    #[param(default = 8, min = 1, max = MAX_SINUSOIDS, alias = "N")]
-    pub sinusoids: usize,
-    /// normalised maximum Doppler frequency, `fD·Ts` (Doppler in Hz over
-    /// the sample rate); a change also restarts the random walk's step
-    #[param(
-        default = 0.01,
-        min = 0.0,
-        unit = "cycles/sample",
-        alias = "fDTs",
-        settable
-    )]
-    pub max_doppler: f32,
-    /// a line-of-sight path: Rician fading of factor `k_factor`;
-    /// otherwise Rayleigh
-    #[param(default = false, alias = "LOS")]
-    pub los: bool,
-    /// Rician factor: power of the line-of-sight path over the scattered
-    /// power (with `los` only)
-    #[param(
-        default = 4.0,
-        min = 0.0,
-        alias = "K",
-        alias = "rician_factor",
-        settable
-    )]
-    pub k_factor: f32,
+    /// how it fades
+    #[param(flatten)]
+    pub fader: FaderParams,
     /// seed of the phases (`seed + 1` seeds the random walk)
     #[param(default = 0)]
     pub seed: u32,
-}
-
-impl FadingModelParams {
-    fn shape(&self) -> FaderShape {
-        FaderShape {
-            fdts: self.max_doppler,
-            k: self.k_factor,
-        }
-    }
 }
 
 /// The arithmetic of [`FadingModel`].
@@ -87,7 +51,7 @@ impl FixedRateKernel for FadingModelKernel {
     }
 
     fn params_changed(&mut self, _name: &str) -> Result<(), BoxError> {
-        self.fader.update(self.params.shape());
+        self.fader.update(self.params.fader.shape());
         Ok(())
     }
 }
@@ -121,10 +85,13 @@ pub type FadingModel = FixedRateBlock<FadingModelKernel>;
 ///
 /// # Usage
 /// ```
-/// use rfgraph_blocks::channels::{FadingModelParams, fading_model};
+/// use rfgraph_blocks::channels::{FaderParams, FadingModelParams, fading_model};
 /// let fading = fading_model(FadingModelParams {
-///     max_doppler: 100.0 / 1e6,
-///     los: true,
+///     fader: FaderParams {
+///         max_doppler: 100.0 / 1e6,
+///         los: true,
+///         ..Default::default()
+///     },
 ///     seed: 7,
 ///     ..Default::default()
 /// })?;
@@ -133,7 +100,12 @@ pub type FadingModel = FixedRateBlock<FadingModelKernel>;
 /// ```
 pub fn fading_model(params: FadingModelParams) -> Result<FadingModel, ParamError> {
     params.validate()?;
-    let fader = FlatFader::new(params.sinusoids, params.shape(), params.los, params.seed);
+    let fader = FlatFader::new(
+        params.fader.sinusoids,
+        params.fader.shape(),
+        params.fader.los,
+        params.seed,
+    );
     FixedRateBlock::new(FadingModelKernel { params, fader })
 }
 

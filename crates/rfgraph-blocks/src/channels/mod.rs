@@ -12,6 +12,7 @@
 
 mod amp_bal;
 mod channel_model;
+mod fader_params;
 mod fading_model;
 mod flat_fader;
 mod fxpt;
@@ -23,6 +24,7 @@ mod selective_fading_model;
 
 pub use amp_bal::{AmpBal, AmpBalKernel, AmpBalParams, amp_bal};
 pub use channel_model::{ChannelModel, ChannelModelParams};
+pub use fader_params::FaderParams;
 pub use fading_model::{FadingModel, FadingModelKernel, FadingModelParams, fading_model};
 pub use impairments::{Impairments, ImpairmentsKernel, ImpairmentsParams, impairments};
 pub use quantizer::{Quantizer, QuantizerKernel, QuantizerParams, quantizer};

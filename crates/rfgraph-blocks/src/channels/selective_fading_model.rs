@@ -2,8 +2,8 @@
 //! frequency-selective fading, a few independently fading rays at
 //! fractional delays spread over an FIR filter.
 
-use super::fading_model::MAX_SINUSOIDS;
-use super::flat_fader::{FaderShape, FlatFader, SinCosTable};
+use super::fader_params::FaderParams;
+use super::flat_fader::{FlatFader, SinCosTable};
 use num_complex::Complex32;
 use rfgraph::params::ItemKind;
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
@@ -21,32 +21,9 @@ const MAX_NTAPS: usize = 1 << 16;
 #[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
 #[params(check = Self::check)]
 pub struct SelectiveFadingModelParams {
-    /// sinusoids summed per ray
-    #[param(default = 8, min = 1, max = MAX_SINUSOIDS, alias = "N")]
-    pub sinusoids: usize,
-    /// normalised maximum Doppler frequency, `fD·Ts`; a change also
-    /// restarts the random walks' steps
-    #[param(
-        default = 0.01,
-        min = 0.0,
-        unit = "cycles/sample",
-        alias = "fDTs",
-        settable
-    )]
-    pub max_doppler: f32,
-    /// the first ray is a line-of-sight path (Rician of factor
-    /// `k_factor`); otherwise all are Rayleigh
-    #[param(default = false, alias = "LOS")]
-    pub los: bool,
-    /// Rician factor of the first ray (with `los` only)
-    #[param(
-        default = 4.0,
-        min = 0.0,
-        alias = "K",
-        alias = "rician_factor",
-        settable
-    )]
-    pub k_factor: f32,
+    /// how each ray fades (`los` and `k_factor` concern the first ray)
+    #[param(flatten)]
+    pub fader: FaderParams,
     /// seed: ray `i` draws its phases from `seed + i` and its walk from
     /// `seed + i + 1`
     #[param(default = 0)]
@@ -85,13 +62,6 @@ impl SelectiveFadingModelParams {
             );
         }
         Ok(())
-    }
-
-    fn shape(&self) -> FaderShape {
-        FaderShape {
-            fdts: self.max_doppler,
-            k: self.k_factor,
-        }
     }
 }
 
@@ -167,7 +137,7 @@ impl FixedRateKernel for SelectiveFadingModelKernel {
 
     fn params_changed(&mut self, _name: &str) -> Result<(), BoxError> {
         for fader in &mut self.faders {
-            fader.update(self.params.shape());
+            fader.update(self.params.fader.shape());
         }
         Ok(())
     }
@@ -220,7 +190,12 @@ pub fn selective_fading_model(
     let faders = (0..params.delays.len())
         .map(|i| {
             let seed = (params.seed as u32).wrapping_add(i as u32);
-            FlatFader::new(params.sinusoids, params.shape(), i == 0 && params.los, seed)
+            FlatFader::new(
+                params.fader.sinusoids,
+                params.fader.shape(),
+                i == 0 && params.fader.los,
+                seed,
+            )
         })
         .collect();
     let weights = params

@@ -240,11 +240,13 @@ impl<T: PduItem> Block for TaggedStreamToPdu<T> {
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
         let key = &self.params.len_tag_key;
         let start = self.input.position();
-        // Tags are those of the last slice: form it first.
-        self.input.slice();
+        // Tags are those of the last slice: form it first, and read no
+        // further than it (a later slice may hold items whose tags these
+        // are not).
+        let available = self.input.slice().len();
         let mut tags = self.input.tags();
         tags.sort_by_key(|t| t.index);
-        let items = self.input.slice();
+        let items = &self.input.slice()[..available];
         let mut k = 0;
         while k < items.len() {
             let at = start + k as u64;

@@ -3,7 +3,7 @@
 //! Radio's `digital_ofdm_carrier_allocator_cvc`).
 
 use super::carriers::{CarrierSets, SymbolSets};
-use super::packets::{Gather, MAX_PACKET_ITEMS, Outbox, Packet};
+use super::packets::{self, Gather, MAX_PACKET_ITEMS, Outbox, Packet};
 use num_complex::Complex32;
 use rfgraph::params::{ItemKind, limits};
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
@@ -282,18 +282,16 @@ impl Block for CarrierAllocator {
     }
 
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
-        loop {
-            if !self.outbox.drain(&mut self.output) {
-                io.in_flight();
-                return Ok(());
-            }
-            let Some(packet) = self.gather.next(&mut self.input) else {
-                return Ok(());
-            };
-            if let Some((items, tags)) = self.allocate.frame(&packet, &self.params.len_tag_key) {
-                self.outbox.push(items, tags);
-            }
-        }
+        let (allocate, key) = (&self.allocate, &self.params.len_tag_key);
+        packets::work_frames(
+            &mut self.gather,
+            &mut self.outbox,
+            &mut self.input,
+            &mut self.output,
+            io,
+            |packet, _| allocate.frame(packet, key),
+        );
+        Ok(())
     }
 }
 

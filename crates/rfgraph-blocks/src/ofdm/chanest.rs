@@ -345,12 +345,14 @@ impl Block for Chanest {
         let (sync, data) = (e.sync_syms * n, self.params.n_data_symbols * n);
         let frame = sync + data;
         let start = self.input.position();
-        let _ = self.input.slice();
+        // The tags are those of this slice: later slices may hold more
+        // items, whose tags this one does not have.
+        let available = self.input.slice().len();
         let tags = self.input.tags();
         let with_taps = self.taps.is_connected();
         let (mut read, mut written, mut frames) = (0, 0, 0);
         loop {
-            let i = self.input.slice();
+            let i = &self.input.slice()[..available];
             if i.len() < read + frame
                 || self.output.slice().len() < written + data
                 || (with_taps && self.taps.slice().len() < (frames + 1) * n)

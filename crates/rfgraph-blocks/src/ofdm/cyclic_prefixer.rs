@@ -3,7 +3,7 @@
 //! `digital_ofdm_cyclic_prefixer`), on whole tagged frames or on a
 //! continuous stream of symbols.
 
-use super::packets::{Gather, Outbox, Packet};
+use super::packets::{self, Gather, Outbox, Packet};
 use num_complex::Complex32;
 use rfgraph::params::{ItemKind, ParamType, ParamValue, PmtTypeError, describe, limits};
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
@@ -299,12 +299,14 @@ impl CyclicPrefixer {
     fn continuous(&mut self) {
         let n = self.params.fft_len;
         let start = self.input.position();
-        let _ = self.input.slice();
+        // The tags are those of this slice: later slices may hold more
+        // items, whose tags this one does not have.
+        let available = self.input.slice().len();
         let tags = self.input.tags();
         let (mut read, mut written) = (0, 0);
         loop {
             let len = self.shaper.next_len();
-            if self.input.slice().len() < read + n || self.output.slice().len() < written + len {
+            if available < read + n || self.output.slice().len() < written + len {
                 break;
             }
             let symbol = &self.input.slice()[read..read + n];
@@ -343,17 +345,16 @@ impl Block for CyclicPrefixer {
             self.continuous();
             return Ok(());
         };
-        loop {
-            if !outbox.drain(&mut self.output) {
-                io.in_flight();
-                return Ok(());
-            }
-            let Some(packet) = gather.next(&mut self.input) else {
-                return Ok(());
-            };
-            let (items, tags) = self.shaper.frame(&packet, gather.key());
-            outbox.push(items, tags);
-        }
+        let shaper = &mut self.shaper;
+        packets::work_frames(
+            gather,
+            outbox,
+            &mut self.input,
+            &mut self.output,
+            io,
+            |packet, key| Some(shaper.frame(packet, key)),
+        );
+        Ok(())
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::chanest::{CARR_OFFSET_KEY, CHAN_TAPS_KEY};
 use super::equalizer::{Equalizer, OfdmEqualizerParams};
-use super::packets::{Gather, Outbox, Packet, length_of};
+use super::packets::{self, Gather, Outbox, Packet, length_of};
 use num_complex::Complex32;
 use rfgraph::params::{ItemKind, limits};
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
@@ -236,17 +236,16 @@ impl Block for FrameEqualizer {
     }
 
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
-        loop {
-            if !self.outbox.drain(&mut self.output) {
-                io.in_flight();
-                return Ok(());
-            }
-            let Some(packet) = self.gather.next(&mut self.input) else {
-                return Ok(());
-            };
-            let (items, tags) = self.frames.frame(&packet, &self.params);
-            self.outbox.push(items, tags);
-        }
+        let (frames, params) = (&mut self.frames, &self.params);
+        packets::work_frames(
+            &mut self.gather,
+            &mut self.outbox,
+            &mut self.input,
+            &mut self.output,
+            io,
+            |packet, _| Some(frames.frame(packet, params)),
+        );
+        Ok(())
     }
 }
 

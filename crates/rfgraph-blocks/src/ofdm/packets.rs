@@ -9,7 +9,7 @@
 //! their tags (GNU Radio stops with "Missing length tag" there), and so
 //! is a packet whose length is zero or larger than [`MAX_PACKET_ITEMS`].
 
-use rfgraph::{Item, Pmt, StreamInput, StreamOutput, Tag};
+use rfgraph::{Item, Pmt, StreamInput, StreamOutput, Tag, WorkIo};
 use std::collections::VecDeque;
 
 /// The most stream items one packet may have: a length tag asking for
@@ -238,6 +238,33 @@ impl<T: Item> Outbox<T> {
             }
         }
         true
+    }
+}
+
+/// One `work` call of a block that turns whole packets into whole
+/// packets: writes what waits, then reads packets from `input` and queues
+/// what `frame` makes of each (given the length key; `None` drops the
+/// packet) while `output` keeps up. Reports the packets still waiting to
+/// `io` as in flight.
+pub(crate) fn work_frames<I: Item, O: Item>(
+    gather: &mut Gather<I>,
+    outbox: &mut Outbox<O>,
+    input: &mut StreamInput<I>,
+    output: &mut StreamOutput<O>,
+    io: &mut WorkIo,
+    mut frame: impl FnMut(&Packet<I>, &str) -> Option<(Vec<O>, Vec<Tag>)>,
+) {
+    loop {
+        if !outbox.drain(output) {
+            io.in_flight();
+            return;
+        }
+        let Some(packet) = gather.next(input) else {
+            return;
+        };
+        if let Some((items, tags)) = frame(&packet, gather.key()) {
+            outbox.push(items, tags);
+        }
     }
 }
 

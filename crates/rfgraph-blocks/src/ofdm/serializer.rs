@@ -4,7 +4,7 @@
 //! continuous stream of symbols.
 
 use super::carriers::CarrierSets;
-use super::packets::{Gather, MAX_PACKET_ITEMS, Outbox, Packet, length_of};
+use super::packets::{self, Gather, MAX_PACKET_ITEMS, Outbox, Packet, length_of};
 use num_complex::Complex32;
 use rfgraph::params::{ItemKind, limits};
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
@@ -286,13 +286,15 @@ impl Serializer {
         let n = self.params.fft_len;
         let drop_key = &self.params.packet_len_tag_key;
         let start = self.input.position();
-        let _ = self.input.slice();
+        // The tags are those of this slice: later slices may hold more
+        // items, whose tags this one does not have.
+        let available = self.input.slice().len();
         let tags = self.input.tags();
         let s = &mut self.serialize;
         let (mut read, mut written) = (0, 0);
         loop {
             let carriers = &s.occupied[s.set];
-            let i = self.input.slice();
+            let i = &self.input.slice()[..available];
             if i.len() < read + n {
                 break;
             }
@@ -337,17 +339,16 @@ impl Block for Serializer {
             self.continuous();
             return Ok(());
         };
-        loop {
-            if !outbox.drain(&mut self.output) {
-                io.in_flight();
-                return Ok(());
-            }
-            let Some(packet) = gather.next(&mut self.input) else {
-                return Ok(());
-            };
-            let (items, tags) = self.serialize.frame(&packet, &self.params);
-            outbox.push(items, tags);
-        }
+        let (serialize, params) = (&mut self.serialize, &self.params);
+        packets::work_frames(
+            gather,
+            outbox,
+            &mut self.input,
+            &mut self.output,
+            io,
+            |packet, _| Some(serialize.frame(packet, params)),
+        );
+        Ok(())
     }
 }
 

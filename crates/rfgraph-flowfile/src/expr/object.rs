@@ -318,7 +318,7 @@ fn build(c: &Constructor, call: &Call) -> Result<Value, ExprError> {
 
 /// GNU Radio's conventions for some fields: an access code of `'0'`
 /// (GRC's default) or empty means the default code; a cc mode is one
-/// of the `fec.CC_*` names.
+/// of the `fec.CC_*` names; a rectangular constellation has sectors.
 fn normalise(field: &str, v: Value, call: &Call) -> Result<Value, ExprError> {
     match (field, v) {
         ("access_code", Value::Str(s)) => {
@@ -335,6 +335,19 @@ fn normalise(field: &str, v: Value, call: &Call) -> Result<Value, ExprError> {
             expected: "str of 0s and 1s".into(),
             found: v.type_name().into(),
         })),
+        // GNU Radio indexes sectors by `count - 1`: a rectangular
+        // constellation without sectors reads outside its table there.
+        ("real_sectors" | "imag_sectors", Value::Int(n)) if n < 1 => {
+            Err(call.error(ExprErrorKind::Value(format!(
+                "{}: a rectangular constellation needs at least one {} sector, not {n}",
+                call.name,
+                if field == "real_sectors" {
+                    "real"
+                } else {
+                    "imaginary"
+                }
+            ))))
+        }
         (_, v) => Ok(v),
     }
 }

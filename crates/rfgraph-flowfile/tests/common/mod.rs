@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod grc_text;
+
 use rfgraph::ParamSet;
 use rfgraph::params::NoParams;
 use rfgraph::registry::{BlockSpec, ItemKind, PortItem, PortSpec, Registry};
