@@ -123,6 +123,21 @@ pub struct ConstellationParams {
     /// width of an imaginary sector, before normalization
     #[param(default = 1.0, alias = "w_imag_sect")]
     pub imag_sector_width: f64,
+    /// the soft-decision LUT (GNU Radio's `soft_dec_lut`): none, `auto`
+    /// (`gen_soft_dec_lut`) or one of GNU Radio's table generators
+    #[param(default = super::soft_decoder::SoftDecLut::None)]
+    pub soft_dec_lut: super::soft_decoder::SoftDecLut,
+    /// bits of LUT precision per axis (GNU Radio's `precision`)
+    #[param(default = 8, max = 12)]
+    pub precision: u32,
+    /// precision of a generated table (`soft_dec_table_generator`'s
+    /// `prec`)
+    #[param(default = 8, max = 12)]
+    pub soft_dec_table_precision: u32,
+    /// maximum symbol energy of a generated table
+    /// (`soft_dec_table_generator`'s `Es`)
+    #[param(default = 1.0)]
+    pub soft_dec_es: f64,
 }
 
 impl ConstellationParams {

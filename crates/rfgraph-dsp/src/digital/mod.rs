@@ -17,6 +17,7 @@ pub mod mmse;
 pub mod mmse_resampler;
 pub mod pfb_clock_sync;
 mod skip;
+pub mod soft_decision;
 
 pub use bits::{BitRepack, Endianness, Word};
 pub use chunks::ChunksToSymbols;
@@ -28,3 +29,4 @@ pub use fll_band_edge::FllBandEdge;
 pub use mmse::MmseInterpolator;
 pub use mmse_resampler::MmseResampler;
 pub use pfb_clock_sync::PfbClockSync;
+pub use soft_decision::{SoftDecider, SoftGenerator};

@@ -32,6 +32,7 @@
 //! [`MAX_ITEMS`] items in all, comprehensions up to [`MAX_STEPS`]
 //! iterations.
 
+mod adaptive;
 mod ast;
 mod builtins;
 mod error;
@@ -39,10 +40,12 @@ mod eval;
 mod filters;
 mod lexer;
 mod methods;
+mod modulate;
 mod object;
 mod ops;
 mod parser;
 mod pmt;
+mod soft_dec;
 mod value;
 
 pub use error::{ExprError, ExprErrorKind};

@@ -272,6 +272,9 @@ fn short(path: &[&str]) -> String {
 /// The value of constant `path`.
 pub(crate) fn constant(path: &[&str]) -> Option<Value> {
     let p = short(path);
+    if let Some(v) = super::soft_dec::constant(&p) {
+        return Some(v);
+    }
     CONSTANTS
         .iter()
         .find(|(c, _)| *c == p)
@@ -289,26 +292,46 @@ pub(crate) fn construct(path: &[&str], call: &Call) -> Option<Result<Value, Expr
             Value::List(vec![ints([-1, 1]), ints([0, 1])])
         }));
     }
+    if let Some(made) = super::soft_dec::construct(&p, call) {
+        return Some(made);
+    }
+    if let Some(made) = super::adaptive::construct(&p, call) {
+        return Some(made);
+    }
+    if let Some(made) = super::modulate::construct(&p, call) {
+        return Some(made);
+    }
     let c = CONSTRUCTORS.iter().find(|c| c.path == canonical(&p))?;
     Some(build(c, call))
 }
 
 fn build(c: &Constructor, call: &Call) -> Result<Value, ExprError> {
-    let names: Vec<&str> = c.params.iter().map(|(gr, _, _)| *gr).collect();
-    let required = c.params.iter().take_while(|(_, _, d)| d.is_none()).count();
+    // Constellations also take their soft-decision LUT.
+    let constellation = c.class.starts_with("constellation_");
+    let extra = if constellation {
+        super::soft_dec::PARAMS
+    } else {
+        &[]
+    };
+    let params: Vec<_> = c.params.iter().chain(extra).collect();
+    let names: Vec<&str> = params.iter().map(|(gr, _, _)| *gr).collect();
+    let required = params.iter().take_while(|(_, _, d)| d.is_none()).count();
     let bound: Vec<Option<&Arg>> = call.bind(&names, required, &[])?;
     let mut fields: Vec<(String, Value)> = c
         .kind
         .iter()
         .map(|(field, kind)| (field.to_string(), Value::Str(kind.to_string())))
         .collect();
-    for ((_, field, default), arg) in c.params.iter().zip(bound) {
+    for ((_, field, default), arg) in params.iter().zip(bound) {
         let value = match (arg, default) {
             (Some(a), _) => a.value.clone(),
             (None, Some(d)) => super::eval(d, &super::Env::new())?,
             (None, None) => unreachable!("bind checks the required arguments"),
         };
         fields.push((field.to_string(), normalise(field, value, call)?));
+    }
+    if constellation {
+        super::soft_dec::expand(&mut fields, call)?;
     }
     Ok(Value::Object(Box::new(Object {
         class: c.class.to_string(),
@@ -381,9 +404,13 @@ pub(crate) fn method(o: &Object, name: &str) -> Result<Value, ExprErrorKind> {
         ("rate", "dummy_encoder" | "dummy_decoder") => Ok(Value::Float(1.0)),
         // GNU Radio's CCSDS encoder reports 0.5.
         ("rate", "ccsds_encoder") => Ok(Value::Float(0.5)),
-        ("base", class) if class.starts_with("constellation_") => {
+        ("base", class)
+            if class.starts_with("constellation_") || class.starts_with("adaptive_algorithm_") =>
+        {
             Ok(Value::Object(Box::new(o.clone())))
         }
+        ("to_basic_block", "generic_mod") => Ok(Value::Object(Box::new(o.clone()))),
+        ("base", "generic_mod") => Ok(Value::Object(Box::new(o.clone()))),
         // GNU Radio's pre-differential code: a custom constellation's
         // symbol map; of the standard ones, QPSK's and DQPSK's.
         ("pre_diff_code", class) if class.starts_with("constellation_") => {
@@ -420,7 +447,7 @@ pub(crate) fn method(o: &Object, name: &str) -> Result<Value, ExprErrorKind> {
 
 /// The constellation a constellation object makes, its points normalised
 /// as GNU Radio's constructor does.
-fn constellation(o: &Object) -> Result<rfgraph_dsp::digital::Constellation, String> {
+pub(crate) fn constellation(o: &Object) -> Result<rfgraph_dsp::digital::Constellation, String> {
     use rfgraph_dsp::digital::{Constellation, Normalization};
     let kind = match o.field("constellation") {
         Some(Value::Str(k)) => k.as_str(),
@@ -576,6 +603,44 @@ mod tests {
             )
             .is_err()
         );
+    }
+
+    #[test]
+    fn soft_decision_luts_are_fields_of_the_constellation() {
+        let f = fields("digital.constellation_qpsk(soft_dec_lut='auto', precision=6)");
+        assert!(f.contains(&("soft_dec_lut".to_string(), "\"auto\"".to_string())));
+        assert!(f.contains(&("precision".to_string(), "6".to_string())));
+        let f = fields(
+            "digital.constellation_bpsk(soft_dec_lut=\
+             digital.soft_dec_table_generator(digital.sd_psk_2, 4, 2), precision=4)",
+        );
+        assert!(f.contains(&("soft_dec_lut".to_string(), "\"sd_psk_2\"".to_string())));
+        assert!(f.contains(&("soft_dec_table_precision".to_string(), "4".to_string())));
+        let env = Env::new();
+        for bad in [
+            "digital.constellation_qpsk(soft_dec_lut='often')",
+            "digital.constellation_qpsk(soft_dec_lut='auto', precision=13)",
+            "digital.soft_dec_table_generator(digital.sd_psk_2)",
+            "digital.soft_dec_table_generator('sd_psk_8', 8)",
+            "digital.adaptive_algorithm_lms(3, 0.1)",
+            "digital.adaptive_algorithm_cma(digital.constellation_qpsk(), 0.1)",
+            "digital.modulate_vector_bc(digital.constellation_qpsk(), [1], [1])",
+        ] {
+            assert!(eval(bad, &env).is_err(), "{bad}");
+        }
+        let alg = fields("digital.adaptive_algorithm_cma(digital.constellation_qpsk(), 0.1, 2)");
+        assert_eq!(alg[0], ("algorithm".to_string(), "\"cma\"".to_string()));
+        assert!(alg.contains(&("constellation".to_string(), "\"qpsk\"".to_string())));
+        match eval(
+            "digital.modulate_vector_bc(digital.generic_mod(digital.constellation_bpsk(), \
+             False, 2).to_basic_block(), [255], [1])",
+            &env,
+        )
+        .unwrap()
+        {
+            Value::List(v) => assert_eq!(v.len(), 16),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -25,7 +25,7 @@ const OBJECTS: &[(&str, &str, Defaults)] = &[
     (
         "variable_constellation",
         "digital.constellation_calcdist({const_points}, {sym_map}, {rot_sym}, {dims}, \
-         {normalization})",
+         {normalization}, soft_dec_lut={soft_dec_lut}, precision={precision})",
         &[
             ("const_points", "[-1-1j, -1+1j, 1+1j, 1-1j]"),
             ("sym_map", "[0, 1, 3, 2]"),
@@ -35,13 +35,18 @@ const OBJECTS: &[(&str, &str, Defaults)] = &[
                 "normalization",
                 "digital.constellation.AMPLITUDE_NORMALIZATION",
             ),
+            ("soft_dec_lut", "None"),
+            ("precision", "8"),
         ],
     ),
     (
         "variable_constellation_rect",
         "digital.constellation_rect({const_points}, {sym_map}, {rot_sym}, {real_sect}, \
-         {imag_sect}, {w_real_sect}, {w_imag_sect})",
+         {imag_sect}, {w_real_sect}, {w_imag_sect}, soft_dec_lut={soft_dec_lut}, \
+         precision={precision})",
         &[
+            ("soft_dec_lut", "None"),
+            ("precision", "8"),
             ("const_points", "[-1-1j, -1+1j, 1+1j, 1-1j]"),
             ("sym_map", "[0, 1, 3, 2]"),
             ("rot_sym", "4"),
@@ -50,6 +55,16 @@ const OBJECTS: &[(&str, &str, Defaults)] = &[
             ("w_real_sect", "1"),
             ("w_imag_sect", "1"),
         ],
+    ),
+    (
+        "variable_adaptive_algorithm",
+        "digital.adaptive_algorithm_{type}({cons}, {step_size})",
+        &[("type", "lms"), ("step_size", ".0001"), ("modulus", "2")],
+    ),
+    (
+        "variable_modulate_vector",
+        "digital.modulate_vector_bc({mod}, {data}, {taps})",
+        &[("taps", "[1]")],
     ),
     (
         "variable_cc_encoder_def",
@@ -126,11 +141,26 @@ pub fn constructor(block: &GrcBlock) -> Option<String> {
             if !t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
                 return None;
             }
-            return Some(format!("digital.constellation_{t}()"));
+            let lut = argument(block, "soft_dec_lut", &[("soft_dec_lut", "None")]);
+            let precision = argument(block, "precision", &[("precision", "8")]);
+            return Some(format!(
+                "digital.constellation_{t}(soft_dec_lut={lut}, precision={precision})"
+            ));
+        }
+    }
+    // CMA takes a modulus too; the type names the constructor.
+    let mut template = *template;
+    if block.id == "variable_adaptive_algorithm" {
+        let t = block.text("type").trim();
+        if !matches!(t, "" | "lms" | "nlms" | "cma") {
+            return None;
+        }
+        if t == "cma" {
+            template = "digital.adaptive_algorithm_cma({cons}, {step_size}, {modulus})";
         }
     }
     let mut out = String::new();
-    let mut rest = *template;
+    let mut rest = template;
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         let close = open + rest[open..].find('}')?;

@@ -86,6 +86,33 @@ pub(super) const MAPS: &[Map] = &[
         params: &[P::Expr("constellation", "constellation")],
     },
     Map {
+        gr: "digital_corr_est_cc",
+        rf: "corr_est",
+        params: &[P::Enum(
+            "threshold_method",
+            "threshold_method",
+            &[
+                ("digital.THRESHOLD_ABSOLUTE", "absolute"),
+                ("digital.THRESHOLD_DYNAMIC", "dynamic"),
+            ],
+        )],
+    },
+    Map {
+        gr: "digital_linear_equalizer",
+        rf: "linear_equalizer",
+        params: &[P::Expr("alg", "algorithm")],
+    },
+    Map {
+        gr: "digital_decision_feedback_equalizer",
+        rf: "decision_feedback_equalizer",
+        params: &[P::Expr("alg", "algorithm")],
+    },
+    Map {
+        gr: "digital_constellation_soft_decoder_cf",
+        rf: "constellation_soft_decoder",
+        params: &[P::Expr("constellation", "constellation")],
+    },
+    Map {
         gr: "digital_constellation_modulator",
         rf: "constellation_modulator",
         params: &[
