@@ -382,11 +382,17 @@ impl<'a> Importer<'a> {
                 }
                 let spec = *spec;
                 let fallback = *fallback;
-                let name = if port == "0" {
+                // Port 0 keeps the block's name; others add theirs, and
+                // step past a GRC block already called that (a sink
+                // `x_0`'s port 1 and another sink `x_0_1`).
+                let mut name = if port == "0" {
                     block.clone()
                 } else {
                     format!("{block}_{port}")
                 };
+                while port != "0" && self.grc_blocks.contains_key(name.as_str()) {
+                    name.push('_');
+                }
                 let ports = if output { &spec.outputs } else { &spec.inputs };
                 let port_spec = ports.first().ok_or("a null block without ports")?;
                 if self.created.insert(name.clone()) {
