@@ -289,6 +289,17 @@ pub(crate) fn construct(path: &[&str], call: &Call) -> Option<Result<Value, Expr
             Value::List(vec![ints([-1, 1]), ints([0, 1])])
         }));
     }
+    // `digital.psk_4()` (also `psk_4_0x0_0_1`): QPSK's Gray-coded points
+    // and code, `([-1-1j, 1-1j, -1+1j, 1+1j], [0, 1, 2, 3])`.
+    if matches!(p.as_str(), "digital.psk_4" | "digital.psk_4_0x0_0_1") {
+        return Some(call.positional(0, 0).map(|_| {
+            let c = |re, im| Value::Complex(num_complex::Complex64::new(re, im));
+            Value::List(vec![
+                Value::List(vec![c(-1.0, -1.0), c(1.0, -1.0), c(-1.0, 1.0), c(1.0, 1.0)]),
+                Value::List((0..4).map(Value::Int).collect()),
+            ])
+        }));
+    }
     let c = CONSTRUCTORS.iter().find(|c| c.path == canonical(&p))?;
     Some(build(c, call))
 }
@@ -588,6 +599,25 @@ mod tests {
             "[[-1, 1], [0, 1]]"
         );
         assert!(eval("digital.psk_2(1)", &env).is_err());
+    }
+
+    #[test]
+    fn psk_4_gives_qpsk_points_and_code() {
+        let env = Env::new();
+        // GNU Radio 3.10: ([(-1-1j), (1-1j), (-1+1j), (1+1j)], [0, 1, 2, 3])
+        let v = eval("digital.psk_4()", &env).unwrap();
+        let Value::List(parts) = &v else {
+            panic!("{v}")
+        };
+        let Value::List(points) = &parts[0] else {
+            panic!("{v}")
+        };
+        let want = [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)];
+        for (p, (re, im)) in points.iter().zip(want) {
+            assert_eq!(*p, Value::Complex(num_complex::Complex64::new(re, im)));
+        }
+        assert_eq!(parts[1].to_string(), "[0, 1, 2, 3]");
+        assert!(eval("digital.psk_4(1)", &env).is_err());
     }
 
     #[test]
