@@ -197,6 +197,7 @@ pub fn specs() -> Vec<BlockSpec> {
         message::tagged_stream_to_pdu_spec(),
         stream::tags_strobe_spec(),
         message::tags_to_pdu_spec(),
+        message::var_to_msg_spec(),
         stream::test_tag_variable_rate_spec(),
         message::take_skip_to_pdu_spec(),
         math::threshold_spec(),

@@ -3,7 +3,8 @@
 //! GNU Radio), PDUs ([`pdu`], [`PduItem`]) and their operators, tagged
 //! streams ([`StreamToTaggedStream`], [`TaggedStreamToPdu`],
 //! [`PduToTaggedStream`], [`PduToStream`]), bursts between tags
-//! ([`TagsToPdu`]), and [`RandomPdu`]. Each
+//! ([`TagsToPdu`]), [`RandomPdu`], and [`VarToMsg`] (a variable's
+//! changes as message pairs). Each
 //! registry block holds one parameter struct (`...Params`) whose fields
 //! document its parameters.
 //! [`gr_string`] writes a value as GNU Radio writes a PMT.
@@ -20,6 +21,7 @@ mod tagged_mux;
 mod tagged_packets;
 mod tags_to_pdu;
 mod take_skip;
+mod var_to_msg;
 
 pub use debug::{
     MessageDebug, MessageDebugParams, TagDebug, TagDebugParams, format_message, format_tags,
@@ -45,6 +47,7 @@ pub use tagged_mux::{
 };
 pub use tags_to_pdu::{TagsPduItem, TagsToPdu, TagsToPduParams};
 pub use take_skip::{TakeSkipToPdu, TakeSkipToPduParams};
+pub use var_to_msg::{VarToMsg, VarToMsgParams};
 
 pub(crate) use debug::{message_debug_spec, tag_debug_spec};
 pub(crate) use pdu_set::spec as pdu_set_spec;
@@ -61,3 +64,4 @@ pub(crate) use tagged_mux::{multiply_length_spec, tagged_stream_mux_spec};
 pub(crate) use tagged_packets::PacketIo;
 pub(crate) use tags_to_pdu::spec as tags_to_pdu_spec;
 pub(crate) use take_skip::spec as take_skip_to_pdu_spec;
+pub(crate) use var_to_msg::spec as var_to_msg_spec;

@@ -139,7 +139,7 @@ impl<'r> Expander<'r, '_> {
                     ),
                 ));
             }
-            if b.kind.ends_with(".toml") {
+            if b.kind.ends_with(".toml") || b.kind.ends_with(".grc") {
                 let sub = self.hierarchical(doc, b, &env, prefix, stack)?;
                 hier.insert(b.name.clone(), sub.exposed.clone());
                 flat.blocks.extend(sub.blocks);

@@ -193,7 +193,8 @@ fn build_one(
     registry: &Registry,
     options: &BuildOptions,
 ) -> Result<Built, FileError> {
-    let loader = |p: &Path| crate::toml::load(p);
+    // A hierarchical block is a TOML file, or a GRC hierarchical block.
+    let loader = |p: &Path| load_document(p, registry);
     let expander = expand::Expander {
         registry,
         loader: &loader,

@@ -669,6 +669,25 @@ mod tests {
     }
 
     #[test]
+    fn psk_4_gives_qpsk_points_and_code() {
+        let env = Env::new();
+        // GNU Radio 3.10: ([(-1-1j), (1-1j), (-1+1j), (1+1j)], [0, 1, 2, 3])
+        let v = eval("digital.psk_4()", &env).unwrap();
+        let Value::List(parts) = &v else {
+            panic!("{v}")
+        };
+        let Value::List(points) = &parts[0] else {
+            panic!("{v}")
+        };
+        let want = [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)];
+        for (p, (re, im)) in points.iter().zip(want) {
+            assert_eq!(*p, Value::Complex(num_complex::Complex64::new(re, im)));
+        }
+        assert_eq!(parts[1].to_string(), "[0, 1, 2, 3]");
+        assert!(eval("digital.psk_4(1)", &env).is_err());
+    }
+
+    #[test]
     fn bad_objects_are_errors() {
         let env = Env::new();
         for bad in [

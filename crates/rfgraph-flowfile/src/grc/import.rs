@@ -12,14 +12,15 @@
 use super::error::{GrcError, Unsupported};
 use super::file::{self, GrcBlock, GrcConnection, GrcFile, State};
 use super::yaml::Pos;
-use super::{mapping, translate, variables, wiring};
+use super::{hier, mapping, translate, variables, wiring};
 use crate::model::{
-    BlockInstance, BlockOptions, Connection, ConnectionKind, Document, Endpoint, Location,
-    ParamValue, Value,
+    BlockInstance, BlockOptions, Connection, ConnectionKind, Document, Endpoint, ExposedPort,
+    Location, ParamValue, PortDirection, Value,
 };
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec, Registry};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// How to load a file.
@@ -69,6 +70,23 @@ enum Placed<'r> {
         /// The item type when the connection does not tell.
         ty: &'static str,
     },
+    /// A hierarchical block (another `.grc` file).
+    Hier(Rc<hier::Interface>),
+    /// A pad of this file (a port of the hierarchical block it is).
+    Pad,
+}
+
+/// A connection between a pad and an inner block: one end of an exposed
+/// port.
+struct PadLink {
+    /// Input (`pad_source`) or output (`pad_sink`).
+    direction: PortDirection,
+    /// The port's index in the interface's side.
+    port: usize,
+    /// The inner block's end.
+    inner: Endpoint,
+    /// Where the connection is written.
+    at: Location,
 }
 
 struct Importer<'a> {
@@ -83,6 +101,10 @@ struct Importer<'a> {
     variable_blocks: Vec<&'a GrcBlock>,
     /// The names bound by `import` lines the expressions do not provide.
     ignored_names: Vec<String>,
+    /// This file's ports, if it is a hierarchical block.
+    interface: hier::Interface,
+    /// The connections to its pads.
+    pad_links: Vec<PadLink>,
 }
 
 impl<'a> Importer<'a> {
@@ -188,6 +210,10 @@ impl<'a> Importer<'a> {
         if is_ignored(id) || wiring::is_virtual(id) {
             return;
         }
+        if hier::is_pad(id) {
+            self.placed.insert(b.name.clone(), Placed::Pad);
+            return;
+        }
         let gui = id.starts_with("qtgui_");
         if gui && b.param("value").is_some() {
             // A message widget (digital number control, ...): its name is
@@ -235,6 +261,9 @@ impl<'a> Importer<'a> {
             return;
         }
         let Some(map) = mapping::find(id) else {
+            if self.hier_block(b) {
+                return;
+            }
             let close = rfgraph::registry::suggest::closest(id, mapping::all().map(|m| m.gr));
             self.unsupported(b, close.map(|c| format!("did you mean `{c}`?")));
             return;
@@ -322,6 +351,19 @@ impl<'a> Importer<'a> {
                 }
             }
             Placed::PerPort { ty, .. } => Some(ty.to_string()),
+            Placed::Hier(iface) => iface
+                .outputs
+                .iter()
+                .find(|p| !p.message && p.key == port)
+                .and_then(|p| p.ty)
+                .map(str::to_string),
+            Placed::Pad => self
+                .interface
+                .inputs
+                .iter()
+                .find(|p| p.pad == block && p.pad_port.is_some_and(|i| i.to_string() == port))
+                .and_then(|p| p.ty)
+                .map(str::to_string),
         }
     }
 
@@ -376,6 +418,23 @@ impl<'a> Importer<'a> {
                     }
                 }
             }
+            Some(Placed::Hier(iface)) => {
+                let ports = if output {
+                    &iface.outputs
+                } else {
+                    &iface.inputs
+                };
+                let found = ports.iter().find(|p| p.message != stream && p.key == *port);
+                match found {
+                    Some(p) => Ok(Some(Endpoint::new(block.clone(), p.name.clone()))),
+                    None => Err(format!(
+                        "hierarchical block `{block}` has no {} {} `{port}`",
+                        if stream { "stream" } else { "message" },
+                        if output { "output" } else { "input" }
+                    )),
+                }
+            }
+            Some(Placed::Pad) => Err("a pad connected straight to a pad".into()),
             Some(Placed::PerPort { spec, ty: fallback }) => {
                 if !stream {
                     return Ok(None);
@@ -449,6 +508,12 @@ impl<'a> Importer<'a> {
         } else {
             None
         };
+        let pad_src = matches!(self.placed.get(&c.src), Some(Placed::Pad));
+        let pad_dst = matches!(self.placed.get(&c.dst), Some(Placed::Pad));
+        if pad_src != pad_dst {
+            self.pad_link(c, pad_src, stream, ty);
+            return Ok(());
+        }
         let ends = [
             (true, &c.src, self.endpoint(c, true, None)),
             (false, &c.dst, self.endpoint(c, false, ty)),
@@ -482,6 +547,267 @@ impl<'a> Importer<'a> {
             )),
         }
         Ok(())
+    }
+}
+
+impl Importer<'_> {
+    /// `b` as a use of the hierarchical block file with its id (see
+    /// [`hier::find`]): a block whose kind is the file's path, with the
+    /// parameters the file declares. False when there is none.
+    fn hier_block(&mut self, b: &GrcBlock) -> bool {
+        let dir = self.path.parent().unwrap_or(Path::new("")).to_path_buf();
+        let Some(found) = hier::find(&b.id, &dir) else {
+            return false;
+        };
+        let iface = hier::interface(&found.grc);
+        // The file's name when it is next to this one, else its path.
+        let kind = match found.path.parent() {
+            Some(p) if p == dir || (dir.as_os_str().is_empty() && p == Path::new(".")) => found
+                .path
+                .file_name()
+                .map_or_else(|| found.path.clone(), PathBuf::from),
+            _ => found.path.clone(),
+        };
+        let grc_blocks = &self.grc_blocks;
+        let is_variable = |name: &str| {
+            grc_blocks
+                .get(name)
+                .is_some_and(|v| variables::is_variable(&v.id))
+        };
+        let params = iface
+            .params
+            .iter()
+            .filter(|p| !b.text(&p.name).is_empty())
+            .map(|p| {
+                let text = b.text(&p.name);
+                ParamValue {
+                    name: p.name.clone(),
+                    value: if p.string {
+                        translate::grc_string(text, &is_variable)
+                    } else {
+                        translate::expr_value(text)
+                    },
+                    at: self.at(b.pos_of(&p.name)),
+                }
+            })
+            .collect();
+        self.doc.blocks.push(BlockInstance {
+            name: b.name.clone(),
+            kind: kind.display().to_string(),
+            at: self.at(b.pos),
+            kind_at: self.at(b.id_pos),
+            params,
+            options: BlockOptions::default(),
+        });
+        self.placed
+            .insert(b.name.clone(), Placed::Hier(Rc::new(iface)));
+        true
+    }
+
+    /// A connection between one of this file's pads and an inner block:
+    /// remembered as one end of the exposed port.
+    fn pad_link(&mut self, c: &GrcConnection, pad_src: bool, stream: bool, ty: Option<String>) {
+        let (pad, pad_port) = if pad_src {
+            (&c.src, &c.src_port)
+        } else {
+            (&c.dst, &c.dst_port)
+        };
+        let side = if pad_src {
+            &self.interface.inputs
+        } else {
+            &self.interface.outputs
+        };
+        let index = side.iter().position(|p| {
+            p.pad == *pad
+                && match p.pad_port {
+                    Some(i) => stream && i.to_string() == *pad_port,
+                    None => !stream,
+                }
+        });
+        let Some(port) = index else {
+            if let Some(b) = self.grc_blocks.get(pad.as_str()).copied() {
+                self.unsupported(b, Some(format!("a pad without port `{pad_port}`")));
+            }
+            return;
+        };
+        // The inner end: the other one.
+        let (inner, name) = if pad_src {
+            (self.endpoint(c, false, ty), &c.dst)
+        } else {
+            (self.endpoint(c, true, None), &c.src)
+        };
+        match inner {
+            Ok(Some(inner)) => self.pad_links.push(PadLink {
+                direction: if pad_src {
+                    PortDirection::Input
+                } else {
+                    PortDirection::Output
+                },
+                port,
+                inner,
+                at: self.at(c.pos),
+            }),
+            Ok(None) => self.doc.notices.push(format!(
+                "{}:{}: the connection {}.{} -> {}.{} touches a GUI or hardware message port and is left out",
+                self.file, c.pos.line, c.src, c.src_port, c.dst, c.dst_port
+            )),
+            Err(reason) => {
+                if let Some(b) = self.grc_blocks.get(name.as_str()).copied() {
+                    self.unsupported(b, Some(reason));
+                }
+            }
+        }
+    }
+
+    /// The exposed ports, from the connections to the pads. A stream
+    /// input that feeds several inner blocks goes through a `copy` block
+    /// (`{pad}_fanout`, and `{pad}_fanout{i}` for a pad's further
+    /// streams); a message input feeding several, or an output fed by
+    /// several, is unsupported.
+    fn exposed_ports(&mut self) {
+        let links = std::mem::take(&mut self.pad_links);
+        for direction in [PortDirection::Input, PortDirection::Output] {
+            let side = match direction {
+                PortDirection::Input => self.interface.inputs.clone(),
+                PortDirection::Output => self.interface.outputs.clone(),
+            };
+            for (i, port) in side.iter().enumerate() {
+                let ends: Vec<&PadLink> = links
+                    .iter()
+                    .filter(|l| l.direction == direction && l.port == i)
+                    .collect();
+                let Some(first) = ends.first() else {
+                    continue;
+                };
+                let kind = if port.message {
+                    ConnectionKind::Message
+                } else {
+                    ConnectionKind::Stream
+                };
+                let pad = self.grc_blocks.get(port.pad.as_str()).copied();
+                let inner = if ends.len() == 1 {
+                    first.inner.clone()
+                } else if direction == PortDirection::Input && !port.message {
+                    let (Some(ty), Ok(spec), Some(pad)) = (port.ty, self.registry.get("copy"), pad)
+                    else {
+                        if let Some(pad) = pad {
+                            self.unsupported(
+                                pad,
+                                Some("a pad of any type feeding several blocks".into()),
+                            );
+                        }
+                        continue;
+                    };
+                    let name = match port.pad_port {
+                        Some(0) | None => format!("{}_fanout", port.pad),
+                        Some(n) => format!("{}_fanout{n}", port.pad),
+                    };
+                    self.doc.blocks.push(BlockInstance {
+                        name: name.clone(),
+                        kind: spec.name.to_string(),
+                        at: self.at(pad.pos),
+                        kind_at: self.at(pad.id_pos),
+                        params: vec![ParamValue {
+                            name: "type".into(),
+                            value: Value::Text(ty.to_string()),
+                            at: self.at(pad.pos),
+                        }],
+                        options: BlockOptions::default(),
+                    });
+                    for l in &ends {
+                        self.doc.connections.push(Connection {
+                            from: Endpoint::new(name.clone(), "out"),
+                            to: l.inner.clone(),
+                            kind,
+                            at: l.at.clone(),
+                        });
+                    }
+                    Endpoint::new(name, "in")
+                } else {
+                    if let Some(pad) = pad {
+                        let what = match direction {
+                            PortDirection::Input => "a message pad feeding several blocks",
+                            PortDirection::Output => "a pad fed by several blocks",
+                        };
+                        self.unsupported(pad, Some(what.into()));
+                    }
+                    continue;
+                };
+                self.doc.ports.push(ExposedPort {
+                    name: port.name.clone(),
+                    direction,
+                    kind,
+                    inner,
+                    at: first.at.clone(),
+                });
+            }
+        }
+    }
+
+    /// A null sink on every stream output of a hierarchical block that
+    /// nothing here reads (GNU Radio lets an optional pad stay
+    /// unconnected; rfgraph's inner block needs its output read):
+    /// `{block}_{port}_null`.
+    fn drain_hier_outputs(&mut self) {
+        let Ok(null) = self.registry.get("null_sink") else {
+            return;
+        };
+        let hiers: Vec<(String, Rc<hier::Interface>)> = self
+            .placed
+            .iter()
+            .filter_map(|(name, p)| match p {
+                Placed::Hier(i) => Some((name.clone(), i.clone())),
+                _ => None,
+            })
+            .collect();
+        for (block, iface) in hiers {
+            let Some(b) = self.doc.block(&block).cloned() else {
+                continue;
+            };
+            for port in iface.outputs.iter().filter(|p| !p.message) {
+                let read = self
+                    .doc
+                    .connections
+                    .iter()
+                    .any(|c| c.from.block == block && c.from.port == port.name);
+                let Some(ty) = port.ty.filter(|_| !read) else {
+                    continue;
+                };
+                let name = format!("{block}_{}_null", port.key);
+                let mut params = vec![ParamValue {
+                    name: "type".into(),
+                    value: Value::Text(ty.to_string()),
+                    at: b.at.clone(),
+                }];
+                let input = null.inputs.first();
+                if let Some(count) = input.and_then(|p| p.count) {
+                    params.push(ParamValue {
+                        name: count.into(),
+                        value: Value::Int(1),
+                        at: b.at.clone(),
+                    });
+                }
+                let in_name = match input {
+                    Some(p) if p.count.is_some() => format!("{}0", p.name),
+                    Some(p) => p.name.to_string(),
+                    None => continue,
+                };
+                self.doc.blocks.push(BlockInstance {
+                    name: name.clone(),
+                    kind: null.name.to_string(),
+                    at: b.at.clone(),
+                    kind_at: b.kind_at.clone(),
+                    params,
+                    options: BlockOptions::default(),
+                });
+                self.doc.connections.push(Connection {
+                    from: Endpoint::new(block.clone(), port.name.clone()),
+                    to: Endpoint::new(name, in_name),
+                    kind: ConnectionKind::Stream,
+                    at: b.at.clone(),
+                });
+            }
+        }
     }
 }
 
@@ -558,6 +884,8 @@ pub fn import(
         created: BTreeSet::new(),
         variable_blocks: Vec::new(),
         ignored_names: Vec::new(),
+        interface: hier::interface(grc),
+        pad_links: Vec::new(),
     };
     for b in grc.blocks.iter().filter(|b| b.state == State::Enabled) {
         imp.block(b);
@@ -572,6 +900,8 @@ pub fn import(
     {
         imp.connection(c)?;
     }
+    imp.exposed_ports();
+    imp.drain_hier_outputs();
     if !imp.unsupported.is_empty() {
         let mut blocks = imp.unsupported;
         blocks.sort_by_key(|u| u.pos);

@@ -9,6 +9,8 @@
 //! - `translate`, `variables`, `wiring`, `import`: one block's
 //!   parameters; variables, GUI variables and imports; virtual, bypassed
 //!   and disabled blocks; the whole document.
+//! - [`hier`]: hierarchical blocks (`generate_options: hb` files): their
+//!   pads and parameters, and finding one by its id.
 //! - [`error`]: errors with file, line, column and key, and the one list
 //!   of every unsupported block.
 //!
@@ -21,6 +23,7 @@
 
 pub mod error;
 pub mod file;
+pub mod hier;
 mod import;
 pub mod mapping;
 mod objects;

@@ -589,7 +589,7 @@ pub fn params(
 /// A GRC string parameter's value: a quoted string or `pmt.intern("x")`
 /// gives its text, a variable's name the variable, anything else is
 /// taken literally.
-fn grc_string(text: &str, is_variable: &dyn Fn(&str) -> bool) -> Value {
+pub fn grc_string(text: &str, is_variable: &dyn Fn(&str) -> bool) -> Value {
     let t = text.trim();
     if is_variable(t) {
         return Value::Expr(t.to_string());

@@ -137,7 +137,8 @@ pub struct BlockInstance {
     /// The instance name, unique in the document.
     pub name: String,
     /// The registry name (`low_pass_filter`), or the path of a
-    /// hierarchical block file (relative to the document's directory).
+    /// hierarchical block file, `.toml` or a GRC hierarchical block's
+    /// `.grc` (relative to the document's directory).
     pub kind: String,
     /// Where the block is defined.
     pub at: Location,

@@ -160,6 +160,13 @@ pub(super) const MAPS: &[Map] = &[
         &[T, P::PerVector("samples_per_second", "sample_rate")],
     ),
     m("blocks_unpack_k_bits_bb", "unpack_k_bits", &[]),
+    // `msgname` is GRC string text: a variable's name there is the name
+    // itself (GRC makes text of what does not evaluate to a string).
+    m(
+        "blocks_var_to_msg",
+        "var_to_msg",
+        &[P::Text("msgname", "msgname"), P::Expr("target", "target")],
+    ),
     m("blocks_vector_sink_x", "vector_sink", &[T, P::FlatVlen]),
     m(
         "blocks_vector_source_x",
