@@ -17,43 +17,23 @@ use num_complex::Complex32;
 use rfgraph::registry::Registry;
 use rfgraph::{Flowgraph, Item, Pmt, Tag};
 use rfgraph_blocks::{VectorSink, VectorSource};
+use rfgraph_testkit::read_items as load;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-const PYTHON: &str = rfgraph_testkit::GNURADIO_PYTHON;
-
+/// GNU Radio's outputs, written once per test process by
+/// `gr_equalizers/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
     static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {
-        if !rfgraph_testkit::gnuradio("gr_equalizers", "gnuradio.digital") {
-            return None;
-        }
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_equalizers");
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_equalizers/reference.py");
-        let out = Command::new(PYTHON)
-            .arg(&script)
-            .arg(&dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{} failed: {}\n{}",
-            script.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Some(dir)
+        rfgraph_testkit::gnuradio_reference(
+            "gr_equalizers",
+            "gnuradio.digital",
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_equalizers/reference.py"),
+            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_equalizers"),
+        )
     })
     .clone()
-}
-
-fn load<T: bytemuck::Pod>(path: &Path) -> Vec<T> {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    bytes
-        .chunks_exact(std::mem::size_of::<T>())
-        .map(bytemuck::pod_read_unaligned)
-        .collect()
 }
 
 fn registry() -> Registry {

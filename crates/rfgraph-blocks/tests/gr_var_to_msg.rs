@@ -16,28 +16,17 @@ use rfgraph::{Flowgraph, Pmt};
 use rfgraph_blocks::MessageSink;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
+/// GNU Radio's messages, written by `gr_var_to_msg/reference.py`; `None`
+/// when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    if !rfgraph_testkit::gnuradio("gr_var_to_msg", "gnuradio.blocks, pmt") {
-        return None;
-    }
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_var_to_msg");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_var_to_msg/reference.py");
-    let out = Command::new(rfgraph_testkit::GNURADIO_PYTHON)
-        .arg(&script)
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{} failed: {}\n{}",
-        script.display(),
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(dir)
+    rfgraph_testkit::gnuradio_reference(
+        "gr_var_to_msg",
+        "gnuradio.blocks, pmt",
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_var_to_msg/reference.py"),
+        &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_var_to_msg"),
+    )
 }
 
 fn registry() -> Registry {

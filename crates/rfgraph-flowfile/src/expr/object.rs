@@ -292,6 +292,14 @@ pub(crate) fn construct(path: &[&str], call: &Call) -> Option<Result<Value, Expr
             Value::List(vec![ints([-1, 1]), ints([0, 1])])
         }));
     }
+    // `uhd.get_version_string()`, which GRC files show in a label: there
+    // is no UHD here (radios go through seify), and the text says so.
+    if p == "uhd.get_version_string" {
+        return Some(
+            call.positional(0, 0)
+                .map(|_| Value::Str("no UHD: rfgraph reaches radios through seify".into())),
+        );
+    }
     if let Some(made) = super::soft_dec::construct(&p, call) {
         return Some(made);
     }
@@ -666,6 +674,16 @@ mod tests {
             "[[-1, 1], [0, 1]]"
         );
         assert!(eval("digital.psk_2(1)", &env).is_err());
+    }
+
+    #[test]
+    fn uhd_version_is_text_that_says_there_is_no_uhd() {
+        let env = Env::new();
+        match eval("uhd.get_version_string()", &env).unwrap() {
+            Value::Str(s) => assert!(s.contains("no UHD"), "{s}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(eval("uhd.get_version_string(1)", &env).is_err());
     }
 
     #[test]
