@@ -289,6 +289,9 @@ pub(crate) fn construct(path: &[&str], call: &Call) -> Option<Result<Value, Expr
             Value::List(vec![ints([-1, 1]), ints([0, 1])])
         }));
     }
+    if let Some(made) = super::ldpc::construct(&p, call) {
+        return Some(made);
+    }
     let c = CONSTRUCTORS.iter().find(|c| c.path == canonical(&p))?;
     Some(build(c, call))
 }
@@ -342,6 +345,9 @@ fn normalise(field: &str, v: Value, call: &Call) -> Result<Value, ExprError> {
 /// `object.name()`: the methods GRC files call.
 pub(crate) fn method(o: &Object, name: &str) -> Result<Value, ExprErrorKind> {
     let int = |field: &str| o.field(field).and_then(Value::as_i64).unwrap_or(0);
+    if let Some(r) = super::ldpc::method(o, name) {
+        return r;
+    }
     let unsupported =
         || ExprErrorKind::Unsupported(format!("the method `{name}()` of a {}", o.class));
     match (name, o.class.as_str()) {
