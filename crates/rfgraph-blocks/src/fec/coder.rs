@@ -10,6 +10,7 @@ use super::cc_decoder::CcDecoder;
 use super::cc_encoder::CcEncoder;
 use super::ccsds::CcsdsEncoder;
 use super::dummy::Dummy;
+use super::ldpc::coder::{LdpcDecoder, LdpcEncoder};
 use super::params::{FecCode, FecCodeParams};
 use super::repetition::Repetition;
 use rfgraph::ParamError;
@@ -87,6 +88,7 @@ enum EncoderKind {
     Repetition(Repetition),
     Cc(CcEncoder),
     Ccsds(CcsdsEncoder),
+    Ldpc(LdpcEncoder),
 }
 
 /// An encoder of a [`FecCodeParams`] code: frames of
@@ -114,6 +116,9 @@ impl Encoder {
             FecCode::Repetition => EncoderKind::Repetition(Repetition::new(p)),
             FecCode::Cc => EncoderKind::Cc(CcEncoder::new(p)),
             FecCode::Ccsds => EncoderKind::Ccsds(CcsdsEncoder::new(p)),
+            FecCode::Ldpc | FecCode::LdpcH | FecCode::LdpcG => {
+                EncoderKind::Ldpc(LdpcEncoder::new(p, block)?)
+            }
         }))
     }
 
@@ -124,6 +129,7 @@ impl Encoder {
             EncoderKind::Repetition(c) => c.frame_size(),
             EncoderKind::Cc(c) => c.input_size(),
             EncoderKind::Ccsds(c) => c.input_size(),
+            EncoderKind::Ldpc(c) => c.input_size(),
         }
     }
 
@@ -134,6 +140,7 @@ impl Encoder {
             EncoderKind::Repetition(c) => c.coded_size(),
             EncoderKind::Cc(c) => c.output_size(),
             EncoderKind::Ccsds(c) => c.output_size(),
+            EncoderKind::Ldpc(c) => c.output_size(),
         }
     }
 
@@ -144,6 +151,7 @@ impl Encoder {
             EncoderKind::Repetition(c) => c.rep() as f64,
             EncoderKind::Cc(c) => c.rate(),
             EncoderKind::Ccsds(_) => 0.5,
+            EncoderKind::Ldpc(c) => c.rate(),
         }
     }
 
@@ -161,6 +169,7 @@ impl Encoder {
             EncoderKind::Repetition(c) => c.set_frame_size(bits),
             EncoderKind::Cc(c) => c.set_frame_size(bits),
             EncoderKind::Ccsds(c) => c.set_frame_size(bits),
+            EncoderKind::Ldpc(c) => c.set_frame_size(bits),
         }
     }
 
@@ -176,6 +185,7 @@ impl Encoder {
             EncoderKind::Repetition(c) => c.encode(input, output),
             EncoderKind::Cc(c) => c.encode(input, output),
             EncoderKind::Ccsds(c) => c.encode(input, output),
+            EncoderKind::Ldpc(c) => c.encode(input, output),
         }
     }
 }
@@ -185,6 +195,7 @@ enum DecoderKind {
     Dummy(Dummy),
     Repetition(Repetition),
     Cc(CcDecoder),
+    Ldpc(LdpcDecoder),
 }
 
 /// A decoder of a [`FecCodeParams`] code: frames of
@@ -212,6 +223,9 @@ impl Decoder {
             FecCode::Dummy => DecoderKind::Dummy(Dummy::new(p)),
             FecCode::Repetition => DecoderKind::Repetition(Repetition::new(p)),
             FecCode::Cc => DecoderKind::Cc(CcDecoder::new(p)),
+            FecCode::Ldpc | FecCode::LdpcH | FecCode::LdpcG => {
+                DecoderKind::Ldpc(LdpcDecoder::new(p, block)?)
+            }
             FecCode::Ccsds => unreachable!("check_decoder refuses ccsds"),
         }))
     }
@@ -230,6 +244,7 @@ impl Decoder {
             DecoderKind::Dummy(c) => c.frame_size(),
             DecoderKind::Repetition(c) => c.coded_size(),
             DecoderKind::Cc(c) => c.input_size(),
+            DecoderKind::Ldpc(c) => c.input_size(),
         }
     }
 
@@ -239,6 +254,7 @@ impl Decoder {
             DecoderKind::Dummy(c) => c.frame_size(),
             DecoderKind::Repetition(c) => c.frame_size(),
             DecoderKind::Cc(c) => c.output_size(),
+            DecoderKind::Ldpc(c) => c.output_size(),
         }
     }
 
@@ -257,6 +273,7 @@ impl Decoder {
             DecoderKind::Dummy(_) => 1.0,
             DecoderKind::Repetition(c) => 1.0 / c.rep() as f64,
             DecoderKind::Cc(_) => 0.5,
+            DecoderKind::Ldpc(c) => c.rate(),
         }
     }
 
@@ -267,6 +284,7 @@ impl Decoder {
             DecoderKind::Dummy(c) => c.set_frame_size(bits),
             DecoderKind::Repetition(c) => c.set_frame_size(bits),
             DecoderKind::Cc(c) => c.set_frame_size(bits),
+            DecoderKind::Ldpc(c) => c.set_frame_size(bits),
         }
     }
 
@@ -285,6 +303,7 @@ impl Decoder {
                 let bytes: Vec<u8> = input[..n].iter().map(|&x| uchar_rounded(x)).collect();
                 c.decode(&bytes, output);
             }
+            DecoderKind::Ldpc(c) => c.decode(input, output),
         }
     }
 

@@ -1,6 +1,7 @@
 //! Forward error correction matching GNU Radio 3.10's `gr-fec`: the codes
 //! (`dummy`, `repetition`, convolutional `cc` with GNU Radio's K = 7,
-//! rate 1/2 Viterbi decoder, `ccsds`) and the blocks that run them on
+//! rate 1/2 Viterbi decoder, `ccsds`, the LDPC codes `ldpc`, `ldpc_h`,
+//! `ldpc_g`) and the blocks that run them on
 //! streams, tagged streams and PDUs, with puncturing and a bit error
 //! rate meter.
 //!
@@ -25,6 +26,8 @@
 //! | `generic_encoder` | `fec_generic_encoder` | [`FrameEncoder`] |
 //! | `generic_decoder` | `fec_generic_decoder` | [`FrameDecoder`] |
 //! | `ber` | `fec_ber_bf` | [`Ber`] |
+//!
+//! The LDPC codes (`ldpc`, `ldpc_h`, `ldpc_g`) live in [`ldpc`].
 
 mod async_decoder;
 mod async_encoder;
@@ -36,6 +39,7 @@ mod coder;
 mod dummy;
 mod extended_decoder;
 mod extended_encoder;
+pub mod ldpc;
 mod packets;
 mod params;
 mod pending;

@@ -39,6 +39,22 @@ pub enum FecCode {
     /// polys `[109, 79]`.
     #[choice(alias = "ccsds_encoder")]
     Ccsds,
+    /// LDPC of an alist parity check matrix `file`, decoded by belief
+    /// propagation for noise `sigma` in up to `max_iter` iterations
+    /// (`fec.ldpc_encoder_make`, `fec.ldpc_decoder.make`).
+    #[choice(alias = "ldpc_encoder", alias = "ldpc_decoder")]
+    Ldpc,
+    /// LDPC of a parity check matrix `file` of gap `gap`, encoded by
+    /// Richardson and Urbanke's method, decoded by bit flipping in up to
+    /// `max_iter` rounds (`fec.ldpc_H_matrix`,
+    /// `fec.ldpc_par_mtrx_encoder_make_H`, `fec.ldpc_bit_flip_decoder`).
+    #[choice(alias = "ldpc_par_mtrx_encoder", alias = "ldpc_H_matrix")]
+    LdpcH,
+    /// LDPC of a systematic generator matrix `file`, `G = [I P]`,
+    /// decoded by bit flipping (`fec.ldpc_G_matrix`,
+    /// `fec.ldpc_gen_mtrx_encoder_make`, `fec.ldpc_bit_flip_decoder`).
+    #[choice(alias = "ldpc_gen_mtrx_encoder", alias = "ldpc_G_matrix")]
+    LdpcG,
 }
 
 /// How a convolutional code treats frame edges: GNU Radio's `cc_mode_t`.
@@ -69,7 +85,8 @@ pub enum CcMode {
 /// `repetition` `frame_size`, `rep` (and `prob` to decode); `cc`
 /// `frame_size`, `k`, `rate`, `polys`, `state_start`, `mode`, `padding`
 /// (and `state_end` to decode); `ccsds` `frame_size`, `state_start`,
-/// `mode`.
+/// `mode`; the LDPC codes `file`, `sigma`, `max_iter`, `gap`
+/// (frames are whole codewords, `frame_size` unused).
 #[derive(ParamSet, Clone, Debug, PartialEq)]
 pub struct FecCodeParams {
     /// the code
@@ -110,6 +127,9 @@ pub struct FecCodeParams {
     /// extends a terminated frame's coded bits to whole bytes (`cc`)
     #[param(default = false)]
     pub padding: bool,
+    /// the LDPC codes' settings
+    #[param(flatten)]
+    pub ldpc: super::ldpc::LdpcParams,
 }
 
 impl FecCodeParams {
@@ -139,6 +159,7 @@ impl FecCodeParams {
                 ),
             ),
             FecCode::Ccsds => Ok(()),
+            FecCode::Ldpc | FecCode::LdpcH | FecCode::LdpcG => Ok(()),
         }
     }
 
@@ -170,6 +191,7 @@ impl FecCodeParams {
                 }
                 Ok(())
             }
+            FecCode::Ldpc | FecCode::LdpcH | FecCode::LdpcG => Ok(()),
             FecCode::Ccsds => err(
                 "code",
                 "`ccsds` has no decoder (GNU Radio has none either): decode with `cc`, polys [109, 79]"
@@ -185,6 +207,8 @@ impl FecCodeParams {
             FecCode::Repetition => self.rep,
             FecCode::Cc => self.rate as usize,
             FecCode::Ccsds => 2,
+            // GNU Radio's LDPC files code at rates down to 1/4.
+            FecCode::Ldpc | FecCode::LdpcH | FecCode::LdpcG => 4,
         }
     }
 

@@ -38,6 +38,7 @@ mod builtins;
 mod error;
 mod eval;
 mod filters;
+mod ldpc;
 mod lexer;
 mod methods;
 mod modulate;

@@ -281,6 +281,19 @@ pub(crate) fn constant(path: &[&str]) -> Option<Value> {
         .map(|(_, v)| Value::Str(v.to_string()))
 }
 
+/// A family of constructors in a module of its own: the result of
+/// calling `path` (shortened), or `None` when the family has no such
+/// constructor.
+type Family = fn(&str, &Call) -> Option<Result<Value, ExprError>>;
+
+/// The families, asked in turn before the constructors here.
+const FAMILIES: &[Family] = &[
+    super::soft_dec::construct,
+    super::adaptive::construct,
+    super::modulate::construct,
+    super::ldpc::construct,
+];
+
 /// Calls constructor `path`; `None` when it is none.
 pub(crate) fn construct(path: &[&str], call: &Call) -> Option<Result<Value, ExprError>> {
     let p = short(path);
@@ -300,14 +313,11 @@ pub(crate) fn construct(path: &[&str], call: &Call) -> Option<Result<Value, Expr
                 .map(|_| Value::Str("no UHD: rfgraph reaches radios through seify".into())),
         );
     }
-    if let Some(made) = super::soft_dec::construct(&p, call) {
-        return Some(made);
-    }
-    if let Some(made) = super::adaptive::construct(&p, call) {
-        return Some(made);
-    }
-    if let Some(made) = super::modulate::construct(&p, call) {
-        return Some(made);
+    // The objects whose constructors live in their own modules.
+    for construct in FAMILIES {
+        if let Some(made) = construct(&p, call) {
+            return Some(made);
+        }
     }
     let c = CONSTRUCTORS.iter().find(|c| c.path == canonical(&p))?;
     Some(build(c, call))
@@ -386,6 +396,9 @@ fn normalise(field: &str, v: Value, call: &Call) -> Result<Value, ExprError> {
 /// `object.name()`: the methods GRC files call.
 pub(crate) fn method(o: &Object, name: &str) -> Result<Value, ExprErrorKind> {
     let int = |field: &str| o.field(field).and_then(Value::as_i64).unwrap_or(0);
+    if let Some(r) = super::ldpc::method(o, name) {
+        return r;
+    }
     let unsupported =
         || ExprErrorKind::Unsupported(format!("the method `{name}()` of a {}", o.class));
     match (name, o.class.as_str()) {

@@ -123,6 +123,42 @@ const OBJECTS: &[(&str, &str, Defaults)] = &[
         "fec.repetition_decoder.make({framebits}, {rep}, {prob})",
         &[("framebits", "2048"), ("rep", "3"), ("prob", "0.5")],
     ),
+    // The LDPC objects (expressions in `expr/ldpc.rs`).
+    (
+        "variable_ldpc_encoder_def",
+        "fec.ldpc_encoder_make({file})",
+        &[],
+    ),
+    (
+        "variable_ldpc_decoder_def",
+        "fec.ldpc_decoder.make({file}, {sigma}, {max_iter})",
+        &[("sigma", "0.5"), ("max_iter", "50")],
+    ),
+    (
+        "variable_ldpc_H_matrix_def",
+        "fec.ldpc_H_matrix({filename}, {gap})",
+        &[("gap", "0")],
+    ),
+    (
+        "variable_ldpc_G_matrix_def",
+        "fec.ldpc_G_matrix({filename})",
+        &[],
+    ),
+    (
+        "variable_ldpc_encoder_H_def",
+        "fec.ldpc_par_mtrx_encoder_make_H({H})",
+        &[],
+    ),
+    (
+        "variable_ldpc_encoder_G_def",
+        "fec.ldpc_gen_mtrx_encoder_make({G})",
+        &[],
+    ),
+    (
+        "variable_ldpc_bit_flip_decoder_def",
+        "fec.ldpc_bit_flip_decoder.make({matrix_object}.get_base_sptr(), {max_iterations})",
+        &[("max_iterations", "100")],
+    ),
 ];
 
 /// True for the object variables here.
