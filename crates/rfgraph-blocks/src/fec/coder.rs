@@ -11,6 +11,7 @@ use super::cc_encoder::CcEncoder;
 use super::ccsds::CcsdsEncoder;
 use super::dummy::Dummy;
 use super::params::{FecCode, FecCodeParams};
+use super::polar::{PolarDecoder, PolarEncoder};
 use super::repetition::Repetition;
 use rfgraph::ParamError;
 
@@ -87,6 +88,7 @@ enum EncoderKind {
     Repetition(Repetition),
     Cc(CcEncoder),
     Ccsds(CcsdsEncoder),
+    Polar(Box<PolarEncoder>),
 }
 
 /// An encoder of a [`FecCodeParams`] code: frames of
@@ -114,6 +116,9 @@ impl Encoder {
             FecCode::Repetition => EncoderKind::Repetition(Repetition::new(p)),
             FecCode::Cc => EncoderKind::Cc(CcEncoder::new(p)),
             FecCode::Ccsds => EncoderKind::Ccsds(CcsdsEncoder::new(p)),
+            FecCode::Polar | FecCode::PolarList | FecCode::PolarSystematic => EncoderKind::Polar(
+                Box::new(PolarEncoder::new(&p.polar, p.polar_variant(), block)?),
+            ),
         }))
     }
 
@@ -124,6 +129,7 @@ impl Encoder {
             EncoderKind::Repetition(c) => c.frame_size(),
             EncoderKind::Cc(c) => c.input_size(),
             EncoderKind::Ccsds(c) => c.input_size(),
+            EncoderKind::Polar(c) => c.input_size(),
         }
     }
 
@@ -134,23 +140,30 @@ impl Encoder {
             EncoderKind::Repetition(c) => c.coded_size(),
             EncoderKind::Cc(c) => c.output_size(),
             EncoderKind::Ccsds(c) => c.output_size(),
+            EncoderKind::Polar(c) => c.output_size(),
         }
     }
 
-    /// Coded bits per bit (GNU Radio's `rate()`).
+    /// Coded bits per bit (GNU Radio's `rate()`; a polar encoder's is
+    /// GNU Radio's too, `K / N`).
     pub fn rate(&self) -> f64 {
         match &self.0 {
             EncoderKind::Dummy(_) => 1.0,
             EncoderKind::Repetition(c) => c.rep() as f64,
             EncoderKind::Cc(c) => c.rate(),
             EncoderKind::Ccsds(_) => 0.5,
+            EncoderKind::Polar(c) => 1.0 / c.expansion(),
         }
     }
 
     /// True when a frame's input is packed bytes, most significant bit
     /// first (GNU Radio's input conversion `"pack"`: `ccsds`).
     pub fn packed_input(&self) -> bool {
-        matches!(self.0, EncoderKind::Ccsds(_))
+        match &self.0 {
+            EncoderKind::Ccsds(_) => true,
+            EncoderKind::Polar(c) => c.packed_input(),
+            _ => false,
+        }
     }
 
     /// Sets the bits of the next frames, cut to the constructed frame
@@ -161,6 +174,8 @@ impl Encoder {
             EncoderKind::Repetition(c) => c.set_frame_size(bits),
             EncoderKind::Cc(c) => c.set_frame_size(bits),
             EncoderKind::Ccsds(c) => c.set_frame_size(bits),
+            // GNU Radio's polar coders keep their block size.
+            EncoderKind::Polar(_) => false,
         }
     }
 
@@ -176,6 +191,7 @@ impl Encoder {
             EncoderKind::Repetition(c) => c.encode(input, output),
             EncoderKind::Cc(c) => c.encode(input, output),
             EncoderKind::Ccsds(c) => c.encode(input, output),
+            EncoderKind::Polar(c) => c.encode(input, output),
         }
     }
 }
@@ -185,6 +201,7 @@ enum DecoderKind {
     Dummy(Dummy),
     Repetition(Repetition),
     Cc(CcDecoder),
+    Polar(Box<PolarDecoder>),
 }
 
 /// A decoder of a [`FecCodeParams`] code: frames of
@@ -213,6 +230,9 @@ impl Decoder {
             FecCode::Repetition => DecoderKind::Repetition(Repetition::new(p)),
             FecCode::Cc => DecoderKind::Cc(CcDecoder::new(p)),
             FecCode::Ccsds => unreachable!("check_decoder refuses ccsds"),
+            FecCode::Polar | FecCode::PolarList | FecCode::PolarSystematic => DecoderKind::Polar(
+                Box::new(PolarDecoder::new(&p.polar, p.polar_variant(), block)?),
+            ),
         }))
     }
 
@@ -230,6 +250,7 @@ impl Decoder {
             DecoderKind::Dummy(c) => c.frame_size(),
             DecoderKind::Repetition(c) => c.coded_size(),
             DecoderKind::Cc(c) => c.input_size(),
+            DecoderKind::Polar(c) => c.input_size(),
         }
     }
 
@@ -239,6 +260,7 @@ impl Decoder {
             DecoderKind::Dummy(c) => c.frame_size(),
             DecoderKind::Repetition(c) => c.frame_size(),
             DecoderKind::Cc(c) => c.output_size(),
+            DecoderKind::Polar(c) => c.output_size(),
         }
     }
 
@@ -257,6 +279,7 @@ impl Decoder {
             DecoderKind::Dummy(_) => 1.0,
             DecoderKind::Repetition(c) => 1.0 / c.rep() as f64,
             DecoderKind::Cc(_) => 0.5,
+            DecoderKind::Polar(c) => c.output_size() as f64 / c.input_size() as f64,
         }
     }
 
@@ -267,6 +290,7 @@ impl Decoder {
             DecoderKind::Dummy(c) => c.set_frame_size(bits),
             DecoderKind::Repetition(c) => c.set_frame_size(bits),
             DecoderKind::Cc(c) => c.set_frame_size(bits),
+            DecoderKind::Polar(_) => false,
         }
     }
 
@@ -280,6 +304,7 @@ impl Decoder {
         match &mut self.0 {
             DecoderKind::Dummy(c) => c.decode(input, output),
             DecoderKind::Repetition(c) => c.decode(input, output),
+            DecoderKind::Polar(c) => c.decode(input, output),
             DecoderKind::Cc(c) => {
                 let n = c.input_size() + c.history();
                 let bytes: Vec<u8> = input[..n].iter().map(|&x| uchar_rounded(x)).collect();

@@ -1,6 +1,7 @@
 //! Forward error correction matching GNU Radio 3.10's `gr-fec`: the codes
 //! (`dummy`, `repetition`, convolutional `cc` with GNU Radio's K = 7,
-//! rate 1/2 Viterbi decoder, `ccsds`) and the blocks that run them on
+//! rate 1/2 Viterbi decoder, `ccsds`, [`polar`] codes with GNU Radio's
+//! successive cancellation (list) decoders) and the blocks that run them on
 //! streams, tagged streams and PDUs, with puncturing and a bit error
 //! rate meter.
 //!
@@ -39,6 +40,7 @@ mod extended_encoder;
 mod packets;
 mod params;
 mod pending;
+pub mod polar;
 mod puncture;
 mod repetition;
 mod tagged_decoder;

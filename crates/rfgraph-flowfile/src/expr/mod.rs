@@ -43,6 +43,7 @@ mod object;
 mod ops;
 mod parser;
 mod pmt;
+mod polar;
 mod value;
 
 pub use error::{ExprError, ExprErrorKind};

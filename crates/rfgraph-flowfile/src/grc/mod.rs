@@ -24,6 +24,7 @@ pub mod file;
 mod import;
 pub mod mapping;
 mod objects;
+mod polar_objects;
 mod translate;
 mod variables;
 mod wiring;
