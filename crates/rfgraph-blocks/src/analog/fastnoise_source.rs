@@ -55,9 +55,57 @@ pub struct FastNoiseParams {
     /// stop after this many items (endless when not set)
     #[param(unit = "items")]
     pub items: Option<u64>,
-    /// stream item type
-    #[param(name = "type", kinds(F32, C32))]
+    /// stream item type (`i16` and `i32`: the float noise truncated,
+    /// as GNU Radio's `fastnoise_source_s` / `_i` cast it)
+    #[param(name = "type", kinds(F32, C32, I16, I32))]
     pub item: ItemKind,
+}
+
+/// An output item of a [`FastNoiseSource`] whose pool holds `T` noise:
+/// the noise itself, or for `i16` / `i32` the float noise truncated as
+/// GNU Radio's C cast truncates it (through a 32-bit integer; NaN and
+/// values beyond it give `i32::MIN`, whose low 16 bits are 0).
+pub trait FastNoiseOutput<T>: rfgraph::Item + Copy {
+    /// The output item of pool value `x`.
+    fn from_noise(x: T) -> Self;
+}
+
+impl FastNoiseOutput<f32> for f32 {
+    #[inline]
+    fn from_noise(x: f32) -> Self {
+        x
+    }
+}
+
+impl FastNoiseOutput<Complex32> for Complex32 {
+    #[inline]
+    fn from_noise(x: Complex32) -> Self {
+        x
+    }
+}
+
+/// x86's `cvttss2si`: truncation, `i32::MIN` when out of range.
+#[inline]
+fn truncate_i32(x: f32) -> i32 {
+    if !(-2147483648.0..2147483648.0).contains(&x) {
+        i32::MIN
+    } else {
+        x as i32
+    }
+}
+
+impl FastNoiseOutput<f32> for i32 {
+    #[inline]
+    fn from_noise(x: f32) -> Self {
+        truncate_i32(x)
+    }
+}
+
+impl FastNoiseOutput<f32> for i16 {
+    #[inline]
+    fn from_noise(x: f32) -> Self {
+        truncate_i32(x) as i16
+    }
 }
 
 /// Fast noise: a pool of `samples` noise values is made once, then each
@@ -68,10 +116,11 @@ pub struct FastNoiseParams {
 /// generator; a new amplitude rescales the pool from the next item on.
 ///
 /// # Parameters
-/// [`FastNoiseParams`]; `T` is the item type.
+/// [`FastNoiseParams`]; `T` is the noise's type, `O` the item type
+/// (`T`, or `i16` / `i32` for `f32` noise, see [`FastNoiseOutput`]).
 ///
 /// # Stream Outputs
-/// - `out`: `T` (`f32` or `Complex32`)
+/// - `out`: `O` (`f32`, `Complex32`, `i16` or `i32`)
 ///
 /// # Usage
 /// ```
@@ -85,8 +134,8 @@ pub struct FastNoiseParams {
 /// # let _ = noise;
 /// # Ok::<(), rfgraph::ParamError>(())
 /// ```
-pub struct FastNoiseSource<T: NoiseItem> {
-    output: StreamOutput<T>,
+pub struct FastNoiseSource<T: NoiseItem, O: FastNoiseOutput<T> = T> {
+    output: StreamOutput<O>,
     params: FastNoiseParams,
     /// The noise the output picks from: unit noise times the amplitude.
     pool: Vec<T>,
@@ -97,7 +146,7 @@ pub struct FastNoiseSource<T: NoiseItem> {
     limit: Limit,
 }
 
-impl<T: NoiseItem> FastNoiseSource<T> {
+impl<T: NoiseItem, O: FastNoiseOutput<T>> FastNoiseSource<T, O> {
     /// A pool of `params.samples` values of `params.kind` noise scaled by
     /// `params.amplitude` (the item type is `T`'s; `params.item` is what
     /// the registry builds from).
@@ -144,7 +193,7 @@ fn scaled_pool<T: NoiseItem>(params: &FastNoiseParams, rng: &mut Xoshiro256PlusP
     pool
 }
 
-impl<T: NoiseItem> Block for FastNoiseSource<T> {
+impl<T: NoiseItem, O: FastNoiseOutput<T>> Block for FastNoiseSource<T, O> {
     fn ports(&mut self) -> Ports<'_> {
         Ports::new().output(&mut self.output)
     }
@@ -168,7 +217,7 @@ impl<T: NoiseItem> Block for FastNoiseSource<T> {
         let len = self.pool.len() as u128;
         for o in &mut out[..n] {
             let i = ((self.rng.next_u64() as u128 * len) >> 64) as usize;
-            *o = self.pool[i];
+            *o = O::from_noise(self.pool[i]);
         }
         self.output.produce(n);
         self.limit.spend(n, io);
@@ -181,18 +230,41 @@ pub(crate) fn spec() -> BlockSpec {
         "fastnoise_source",
         "Sources",
         "Noise picked at random from a precomputed pool.",
-        |p| {
-            rfgraph::for_item_kinds!(p.item, { F32 => f32, C32 => Complex32 } as T
-                => FastNoiseSource::<T>::new(p)?)
+        |p| match p.item {
+            ItemKind::I16 => Ok(Box::new(FastNoiseSource::<f32, i16>::new(p)?) as Box<dyn Block>),
+            ItemKind::I32 => Ok(Box::new(FastNoiseSource::<f32, i32>::new(p)?) as Box<dyn Block>),
+            _ => rfgraph::for_item_kinds!(p.item, { F32 => f32, C32 => Complex32 } as T
+                    => FastNoiseSource::<T>::new(p)?),
         },
     )
     .doc(
         "GNU Radio's `analog_fastnoise_source_x`: a pool of `samples` noise values, each \
-         output a random pick from it. Uniform and Gaussian noise (GNU Radio's Laplacian and \
+         output a random pick from it (`i16` and `i32` items: the float pick truncated, as GNU \
+         Radio's integer sources cast it). Uniform and Gaussian noise (GNU Radio's Laplacian and \
          impulse kinds are not implemented); scaling as `noise_source`. The kind and the \
          amplitude may change while it runs, as with GNU Radio's `set_type` and \
          `set_amplitude`: a new kind draws a new pool from the running generator, a new \
          amplitude rescales the pool. Endless unless `items` is set.",
     )
     .output(PortSpec::new("out", PortItem::OfType))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_items_truncate_as_gnu_radio_casts() {
+        assert_eq!(i16::from_noise(2.9), 2);
+        assert_eq!(i16::from_noise(-2.9), -2);
+        assert_eq!(i32::from_noise(f32::NAN), i32::MIN);
+        assert_eq!(i32::from_noise(3e9), i32::MIN);
+        assert_eq!(i16::from_noise(70000.5), 70000i32 as i16);
+        let mut given = std::collections::BTreeMap::new();
+        given.insert("type".to_string(), rfgraph::Pmt::String("i16".into()));
+        given.insert("amp".to_string(), rfgraph::Pmt::F64(100.0));
+        assert!(spec().build(given.clone()).is_ok());
+        given.insert("type".to_string(), rfgraph::Pmt::String("i32".into()));
+        assert!(spec().build(given).is_ok());
+    }
 }

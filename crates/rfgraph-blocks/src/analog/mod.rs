@@ -17,7 +17,7 @@ mod wfm_tx;
 
 pub use agc2::{Agc2Block, Agc2Params, agc2};
 pub use dc_blocker::{DcBlocker, DcBlockerKernel, DcBlockerParams, DcSample, dc_blocker};
-pub use fastnoise_source::{FastNoiseKind, FastNoiseParams, FastNoiseSource};
+pub use fastnoise_source::{FastNoiseKind, FastNoiseOutput, FastNoiseParams, FastNoiseSource};
 pub use frequency_modulator::{
     FrequencyModulatorBlock, FrequencyModulatorParams, frequency_modulator,
 };

@@ -12,6 +12,7 @@ use super::ccsds::CcsdsEncoder;
 use super::dummy::Dummy;
 use super::ldpc::coder::{LdpcDecoder, LdpcEncoder};
 use super::params::{FecCode, FecCodeParams};
+use super::polar::{PolarDecoder, PolarEncoder};
 use super::repetition::Repetition;
 use rfgraph::ParamError;
 
@@ -89,6 +90,7 @@ enum EncoderKind {
     Cc(CcEncoder),
     Ccsds(CcsdsEncoder),
     Ldpc(LdpcEncoder),
+    Polar(Box<PolarEncoder>),
 }
 
 /// An encoder of a [`FecCodeParams`] code: frames of
@@ -119,6 +121,9 @@ impl Encoder {
             FecCode::Ldpc | FecCode::LdpcH | FecCode::LdpcG => {
                 EncoderKind::Ldpc(LdpcEncoder::new(p, block)?)
             }
+            FecCode::Polar | FecCode::PolarList | FecCode::PolarSystematic => EncoderKind::Polar(
+                Box::new(PolarEncoder::new(&p.polar, p.polar_variant(), block)?),
+            ),
         }))
     }
 
@@ -130,6 +135,7 @@ impl Encoder {
             EncoderKind::Cc(c) => c.input_size(),
             EncoderKind::Ccsds(c) => c.input_size(),
             EncoderKind::Ldpc(c) => c.input_size(),
+            EncoderKind::Polar(c) => c.input_size(),
         }
     }
 
@@ -141,10 +147,12 @@ impl Encoder {
             EncoderKind::Cc(c) => c.output_size(),
             EncoderKind::Ccsds(c) => c.output_size(),
             EncoderKind::Ldpc(c) => c.output_size(),
+            EncoderKind::Polar(c) => c.output_size(),
         }
     }
 
-    /// Coded bits per bit (GNU Radio's `rate()`).
+    /// Coded bits per bit (GNU Radio's `rate()`; a polar encoder's is
+    /// GNU Radio's too, `K / N`).
     pub fn rate(&self) -> f64 {
         match &self.0 {
             EncoderKind::Dummy(_) => 1.0,
@@ -152,13 +160,18 @@ impl Encoder {
             EncoderKind::Cc(c) => c.rate(),
             EncoderKind::Ccsds(_) => 0.5,
             EncoderKind::Ldpc(c) => c.rate(),
+            EncoderKind::Polar(c) => 1.0 / c.expansion(),
         }
     }
 
     /// True when a frame's input is packed bytes, most significant bit
     /// first (GNU Radio's input conversion `"pack"`: `ccsds`).
     pub fn packed_input(&self) -> bool {
-        matches!(self.0, EncoderKind::Ccsds(_))
+        match &self.0 {
+            EncoderKind::Ccsds(_) => true,
+            EncoderKind::Polar(c) => c.packed_input(),
+            _ => false,
+        }
     }
 
     /// Sets the bits of the next frames, cut to the constructed frame
@@ -170,6 +183,8 @@ impl Encoder {
             EncoderKind::Cc(c) => c.set_frame_size(bits),
             EncoderKind::Ccsds(c) => c.set_frame_size(bits),
             EncoderKind::Ldpc(c) => c.set_frame_size(bits),
+            // GNU Radio's polar coders keep their block size.
+            EncoderKind::Polar(_) => false,
         }
     }
 
@@ -186,6 +201,7 @@ impl Encoder {
             EncoderKind::Cc(c) => c.encode(input, output),
             EncoderKind::Ccsds(c) => c.encode(input, output),
             EncoderKind::Ldpc(c) => c.encode(input, output),
+            EncoderKind::Polar(c) => c.encode(input, output),
         }
     }
 }
@@ -196,6 +212,7 @@ enum DecoderKind {
     Repetition(Repetition),
     Cc(CcDecoder),
     Ldpc(LdpcDecoder),
+    Polar(Box<PolarDecoder>),
 }
 
 /// A decoder of a [`FecCodeParams`] code: frames of
@@ -227,6 +244,9 @@ impl Decoder {
                 DecoderKind::Ldpc(LdpcDecoder::new(p, block)?)
             }
             FecCode::Ccsds => unreachable!("check_decoder refuses ccsds"),
+            FecCode::Polar | FecCode::PolarList | FecCode::PolarSystematic => DecoderKind::Polar(
+                Box::new(PolarDecoder::new(&p.polar, p.polar_variant(), block)?),
+            ),
         }))
     }
 
@@ -245,6 +265,7 @@ impl Decoder {
             DecoderKind::Repetition(c) => c.coded_size(),
             DecoderKind::Cc(c) => c.input_size(),
             DecoderKind::Ldpc(c) => c.input_size(),
+            DecoderKind::Polar(c) => c.input_size(),
         }
     }
 
@@ -255,6 +276,7 @@ impl Decoder {
             DecoderKind::Repetition(c) => c.frame_size(),
             DecoderKind::Cc(c) => c.output_size(),
             DecoderKind::Ldpc(c) => c.output_size(),
+            DecoderKind::Polar(c) => c.output_size(),
         }
     }
 
@@ -274,6 +296,7 @@ impl Decoder {
             DecoderKind::Repetition(c) => 1.0 / c.rep() as f64,
             DecoderKind::Cc(_) => 0.5,
             DecoderKind::Ldpc(c) => c.rate(),
+            DecoderKind::Polar(c) => c.output_size() as f64 / c.input_size() as f64,
         }
     }
 
@@ -285,6 +308,7 @@ impl Decoder {
             DecoderKind::Repetition(c) => c.set_frame_size(bits),
             DecoderKind::Cc(c) => c.set_frame_size(bits),
             DecoderKind::Ldpc(c) => c.set_frame_size(bits),
+            DecoderKind::Polar(_) => false,
         }
     }
 
@@ -298,6 +322,7 @@ impl Decoder {
         match &mut self.0 {
             DecoderKind::Dummy(c) => c.decode(input, output),
             DecoderKind::Repetition(c) => c.decode(input, output),
+            DecoderKind::Polar(c) => c.decode(input, output),
             DecoderKind::Cc(c) => {
                 let n = c.input_size() + c.history();
                 let bytes: Vec<u8> = input[..n].iter().map(|&x| uchar_rounded(x)).collect();

@@ -1,7 +1,8 @@
 //! Forward error correction matching GNU Radio 3.10's `gr-fec`: the codes
 //! (`dummy`, `repetition`, convolutional `cc` with GNU Radio's K = 7,
 //! rate 1/2 Viterbi decoder, `ccsds`, the LDPC codes `ldpc`, `ldpc_h`,
-//! `ldpc_g`) and the blocks that run them on
+//! `ldpc_g`, [`polar`] codes with GNU Radio's successive cancellation
+//! (list) decoders) and the blocks that run them on
 //! streams, tagged streams and PDUs, with puncturing and a bit error
 //! rate meter.
 //!
@@ -43,6 +44,7 @@ pub mod ldpc;
 mod packets;
 mod params;
 mod pending;
+pub mod polar;
 mod puncture;
 mod repetition;
 mod tagged_decoder;

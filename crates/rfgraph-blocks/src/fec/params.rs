@@ -55,6 +55,24 @@ pub enum FecCode {
     /// `fec.ldpc_gen_mtrx_encoder_make`, `fec.ldpc_bit_flip_decoder`).
     #[choice(alias = "ldpc_gen_mtrx_encoder", alias = "ldpc_G_matrix")]
     LdpcG,
+    /// A polar code of [`PolarParams`](super::polar::PolarParams), the
+    /// successive cancellation decoder (`fec.polar_encoder.make`,
+    /// `fec.polar_decoder_sc.make`).
+    #[choice(alias = "polar_encoder", alias = "polar_decoder_sc")]
+    Polar,
+    /// A polar code decoded by the successive cancellation list decoder
+    /// of `max_list_size` paths (`fec.polar_decoder_sc_list.make`;
+    /// encodes as `polar`).
+    #[choice(alias = "polar_decoder_sc_list")]
+    PolarList,
+    /// The systematic polar code, frozen bits 0
+    /// (`fec.polar_encoder_systematic.make`,
+    /// `fec.polar_decoder_sc_systematic.make`).
+    #[choice(
+        alias = "polar_encoder_systematic",
+        alias = "polar_decoder_sc_systematic"
+    )]
+    PolarSystematic,
 }
 
 /// How a convolutional code treats frame edges: GNU Radio's `cc_mode_t`.
@@ -130,6 +148,10 @@ pub struct FecCodeParams {
     /// the LDPC codes' settings
     #[param(flatten)]
     pub ldpc: super::ldpc::LdpcParams,
+    /// the polar code's settings (`polar`, `polar_list`,
+    /// `polar_systematic`)
+    #[param(flatten)]
+    pub polar: super::polar::PolarParams,
 }
 
 impl FecCodeParams {
@@ -160,6 +182,9 @@ impl FecCodeParams {
             ),
             FecCode::Ccsds => Ok(()),
             FecCode::Ldpc | FecCode::LdpcH | FecCode::LdpcG => Ok(()),
+            FecCode::Polar | FecCode::PolarList | FecCode::PolarSystematic => {
+                super::polar::PolarEncoder::new(&self.polar, self.polar_variant(), block).map(drop)
+            }
         }
     }
 
@@ -197,6 +222,18 @@ impl FecCodeParams {
                 "`ccsds` has no decoder (GNU Radio has none either): decode with `cc`, polys [109, 79]"
                     .into(),
             ),
+            FecCode::Polar | FecCode::PolarList | FecCode::PolarSystematic => {
+                super::polar::PolarDecoder::new(&self.polar, self.polar_variant(), block).map(drop)
+            }
+        }
+    }
+
+    /// Which polar coder `code` names.
+    pub(crate) fn polar_variant(&self) -> super::polar::Variant {
+        match self.code {
+            FecCode::PolarList => super::polar::Variant::List,
+            FecCode::PolarSystematic => super::polar::Variant::Systematic,
+            _ => super::polar::Variant::Plain,
         }
     }
 
@@ -209,6 +246,10 @@ impl FecCodeParams {
             FecCode::Ccsds => 2,
             // GNU Radio's LDPC files code at rates down to 1/4.
             FecCode::Ldpc | FecCode::LdpcH | FecCode::LdpcG => 4,
+            FecCode::Polar | FecCode::PolarList | FecCode::PolarSystematic => self
+                .polar
+                .block_size
+                .div_ceil(self.polar.num_info_bits.max(1)),
         }
     }
 

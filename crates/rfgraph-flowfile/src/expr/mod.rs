@@ -46,6 +46,7 @@ mod object;
 mod ops;
 mod parser;
 mod pmt;
+mod polar;
 mod soft_dec;
 mod value;
 

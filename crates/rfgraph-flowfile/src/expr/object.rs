@@ -43,15 +43,15 @@ pub const DEFAULT_ACCESS_CODE: &str =
 /// The constructors, by dotted path, with their parameters (GNU
 /// Radio's names), how many are required, and the defaults of the rest
 /// (expression texts).
-struct Constructor {
-    path: &'static str,
-    class: &'static str,
+pub(super) struct Constructor {
+    pub(super) path: &'static str,
+    pub(super) class: &'static str,
     /// The field that names the kind, and its value (none when the
     /// blocks taking it know one kind).
-    kind: Option<(&'static str, &'static str)>,
+    pub(super) kind: Option<(&'static str, &'static str)>,
     /// `(GNU Radio's argument name, field name, default)`; no default:
     /// required.
-    params: &'static [(&'static str, &'static str, Option<&'static str>)],
+    pub(super) params: &'static [(&'static str, &'static str, Option<&'static str>)],
 }
 
 const CONSTRUCTORS: &[Constructor] = &[
@@ -254,6 +254,11 @@ fn canonical(path: &str) -> &str {
         "fec.cc_decoder_make" | "fec.cc_decoder" => "fec.cc_decoder.make",
         "fec.dummy_decoder_make" => "fec.dummy_decoder.make",
         "fec.repetition_decoder_make" => "fec.repetition_decoder.make",
+        "fec.polar_encoder_make" => "fec.polar_encoder.make",
+        "fec.polar_decoder_sc_make" => "fec.polar_decoder_sc.make",
+        "fec.polar_decoder_sc_list_make" => "fec.polar_decoder_sc_list.make",
+        "fec.polar_encoder_systematic_make" => "fec.polar_encoder_systematic.make",
+        "fec.polar_decoder_sc_systematic_make" => "fec.polar_decoder_sc_systematic.make",
         // GNU Radio's qpsk.py: `qpsk_constellation()` is `constellation_qpsk()`.
         "digital.qpsk_constellation" => "digital.constellation_qpsk",
         other => other,
@@ -271,6 +276,9 @@ fn short(path: &[&str]) -> String {
 
 /// The value of constant `path`.
 pub(crate) fn constant(path: &[&str]) -> Option<Value> {
+    if let Some(v) = super::polar::constant(path) {
+        return Some(v);
+    }
     let p = short(path);
     if let Some(v) = super::soft_dec::constant(&p) {
         return Some(v);
@@ -319,7 +327,13 @@ pub(crate) fn construct(path: &[&str], call: &Call) -> Option<Result<Value, Expr
             return Some(made);
         }
     }
-    let c = CONSTRUCTORS.iter().find(|c| c.path == canonical(&p))?;
+    if let Some(made) = super::polar::construct(path, call) {
+        return Some(made);
+    }
+    let c = CONSTRUCTORS
+        .iter()
+        .chain(super::polar::CONSTRUCTORS)
+        .find(|c| c.path == canonical(&p))?;
     Some(build(c, call))
 }
 
@@ -423,6 +437,9 @@ pub(crate) fn method(o: &Object, name: &str) -> Result<Value, ExprErrorKind> {
         ("rate", "repetition_encoder") => Ok(Value::Float(int("rep") as f64)),
         ("rate", "repetition_decoder") => Ok(Value::Float(1.0 / int("rep").max(1) as f64)),
         ("rate", "dummy_encoder" | "dummy_decoder") => Ok(Value::Float(1.0)),
+        ("rate", class) if class.starts_with("polar_") => {
+            super::polar::rate(o).ok_or_else(unsupported)
+        }
         // GNU Radio's CCSDS encoder reports 0.5.
         ("rate", "ccsds_encoder") => Ok(Value::Float(0.5)),
         ("base", class)

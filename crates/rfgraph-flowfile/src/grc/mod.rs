@@ -27,6 +27,7 @@ pub mod hier;
 mod import;
 pub mod mapping;
 mod objects;
+mod polar_objects;
 mod translate;
 mod variables;
 mod wiring;

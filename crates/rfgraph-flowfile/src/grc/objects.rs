@@ -12,7 +12,7 @@
 use super::file::GrcBlock;
 
 /// `(parameter, GRC's default)` pairs.
-type Defaults = &'static [(&'static str, &'static str)];
+pub(super) type Defaults = &'static [(&'static str, &'static str)];
 
 /// `(block id, constructor template, defaults for empty parameters)`:
 /// `{name}` in the template is the block's parameter `name`.
@@ -161,16 +161,21 @@ const OBJECTS: &[(&str, &str, Defaults)] = &[
     ),
 ];
 
+/// The object variables: these and the polar ones.
+fn all() -> impl Iterator<Item = &'static (&'static str, &'static str, Defaults)> {
+    OBJECTS.iter().chain(super::polar_objects::OBJECTS)
+}
+
 /// True for the object variables here.
 pub fn is_object(id: &str) -> bool {
-    OBJECTS.iter().any(|(i, _, _)| *i == id)
+    all().any(|(i, _, _)| *i == id)
 }
 
 /// The constructor expression of object variable `block`, or `None`
 /// when it is none. A `variable_constellation` of a standard `type`
 /// (`qpsk`, ...) is `digital.constellation_<type>()`, as in its YAML.
 pub fn constructor(block: &GrcBlock) -> Option<String> {
-    let (_, template, defaults) = OBJECTS.iter().find(|(i, _, _)| *i == block.id)?;
+    let (_, template, defaults) = all().find(|(i, _, _)| *i == block.id)?;
     if block.id == "variable_constellation" {
         let t = block.text("type").trim();
         if !t.is_empty() && t != "calcdist" {
