@@ -193,7 +193,7 @@ fn build_one(
     registry: &Registry,
     options: &BuildOptions,
 ) -> Result<Built, FileError> {
-    let loader = |p: &Path| crate::toml::load(p);
+    let loader = |p: &Path| crate::builtin::load(p).unwrap_or_else(|| crate::toml::load(p));
     let expander = expand::Expander {
         registry,
         loader: &loader,

@@ -40,6 +40,7 @@ mod filters;
 mod lexer;
 mod methods;
 mod object;
+mod ofdm_sync;
 mod ops;
 mod parser;
 mod pmt;
