@@ -15,6 +15,8 @@
 //! - `grc`: GNU Radio Companion import.
 //! - [`duration`]: durations such as `2ms`, in files and on the command
 //!   line.
+//! - [`builtin`]: hierarchical flowgraphs shipped inside rfgraph
+//!   (`builtin/digital_ofdm_tx.toml`, GNU Radio's Python hier blocks).
 //! - [`build`]: a document into a flowgraph, each block built from its
 //!   declared parameters, with errors placed at the file's line.
 //!
@@ -25,6 +27,7 @@
 #![warn(missing_docs)]
 
 pub mod build;
+pub mod builtin;
 pub mod duration;
 pub mod expr;
 pub mod grc;

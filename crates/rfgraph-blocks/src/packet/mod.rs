@@ -5,7 +5,8 @@
 //! ([`HeaderFormatter`]) and reader ([`HeaderParser`]), and the blocks
 //! around them ([`ProtocolFormatter`], [`ProtocolFormatterAsync`],
 //! [`ProtocolParser`]), and the older fixed-length header of the OFDM
-//! examples ([`PacketHeaderParams`], [`PacketHeader`],
+//! examples, `packet_header_default` and `packet_header_ofdm`
+//! ([`PacketHeaderParams`], [`PacketHeaderKind`], [`PacketHeader`],
 //! [`PacketHeaderGenerator`], [`PacketHeaderParser`]). Each matches GNU
 //! Radio 3.10 value for value; the checksums are [`crc32`] and [`crc8`].
 
@@ -15,6 +16,7 @@ mod crc32_async;
 mod header_format;
 mod header_parser;
 mod packet_header;
+mod packet_header_ofdm;
 mod packet_headergenerator;
 mod packet_headerparser;
 mod protocol_formatter;
@@ -27,6 +29,7 @@ pub use crc32_async::{Crc32Async, Crc32AsyncParams};
 pub use header_format::{DEFAULT_ACCESS_CODE, HeaderFormat, HeaderFormatParams, HeaderFormatter};
 pub use header_parser::{HeaderParser, Parsed};
 pub use packet_header::{PacketHeader, PacketHeaderParams};
+pub use packet_header_ofdm::PacketHeaderKind;
 pub use packet_headergenerator::{PacketHeaderGenerator, PacketHeaderGeneratorParams};
 pub use packet_headerparser::{PacketHeaderParser, PacketHeaderParserParams};
 pub use protocol_formatter::{ProtocolFormatter, ProtocolFormatterParams};

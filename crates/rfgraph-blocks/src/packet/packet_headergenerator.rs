@@ -23,7 +23,8 @@ pub struct PacketHeaderGeneratorParams {
 /// `len_tag_key`), its `packet_header_default` header (see
 /// [`PacketHeader`]) as a packet of `header_len` bytes of its own; the
 /// payload and the input's other tags are not written. Headers are
-/// numbered from 0. As GNU Radio's `digital_packet_headergenerator_bb`.
+/// numbered from 0. As GNU Radio's `digital_packet_headergenerator_bb`
+/// (with `packet_header_default` or `packet_header_ofdm`).
 ///
 /// # Parameters
 /// [`PacketHeaderGeneratorParams`].
@@ -94,7 +95,7 @@ pub(crate) fn spec() -> BlockSpec {
         "The packet_header_default header of every packet of a tagged byte stream.",
         |p| Ok(Box::new(PacketHeaderGenerator::new(p)?)),
     )
-    .doc("For every packet on `in` (length tags `len_tag_key`), writes a header of `header_len` bytes as a packet of its own: 12 bits of payload length, 12 bits of header number (from 0) and the CRC-8 of both, each spread over bytes of `bits_per_byte` bits, least significant first; zero-padded or cut to `header_len`. The payload and the input's other tags are not written. GNU Radio's `digital_packet_headergenerator_bb` with a `packet_header_default` (also its `_default` variant).")
+    .doc("For every packet on `in` (length tags `len_tag_key`), writes a header of `header_len` bytes as a packet of its own: 12 bits of payload length, 12 bits of header number (from 0) and the CRC-8 of both, each spread over bytes of `bits_per_byte` bits, least significant first; zero-padded or cut to `header_len`. The payload and the input's other tags are not written. GNU Radio's `digital_packet_headergenerator_bb` with a `packet_header_default` (also its `_default` variant). With `header_format = ofdm`, GNU Radio's `packet_header_ofdm`: the header has one byte per carrier of the first `n_syms` lists of `occupied_carriers` (`bits_per_byte` is its bits per header symbol), XORed with GNU Radio's scrambling mask when `scramble_header`.")
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::U8)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::U8)))
 }

@@ -25,7 +25,8 @@ pub struct PacketHeaderParserParams {
 /// `header_data` the header's metadata as a map (the tags on its bytes,
 /// then the payload length under `len_tag_key` and the header number
 /// under `num_tag_key`), or `false` when its CRC fails. As GNU Radio's
-/// `digital_packet_headerparser_b`; a last, incomplete header is not
+/// `digital_packet_headerparser_b` (with `packet_header_default` or
+/// `packet_header_ofdm`); a last, incomplete header is not
 /// read.
 ///
 /// # Parameters
@@ -57,7 +58,7 @@ impl PacketHeaderParser {
     /// Errors: a `header_len` or `bits_per_byte` out of range.
     pub fn new(params: PacketHeaderParserParams) -> Result<Self, ParamError> {
         params.validate()?;
-        let len = params.header.header_len;
+        let len = params.header.header_bytes();
         Ok(Self {
             input: StreamInput::new("in").with_min_items(len),
             output: MessageOutput::new("header_data"),
@@ -83,7 +84,7 @@ impl Block for PacketHeaderParser {
     }
 
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
-        let len = self.params.header.header_len;
+        let len = self.header.len();
         let start = self.input.position();
         // Tags are those of the last slice: form it first, and read no
         // further than it (items arriving meanwhile wait, with their tags).
@@ -116,7 +117,7 @@ pub(crate) fn spec() -> BlockSpec {
         "Posts the metadata of every packet_header_default header of a stream.",
         |p| Ok(Box::new(PacketHeaderParser::new(p)?)),
     )
-    .doc("Reads `in` `header_len` bytes at a time, each a header of 12 bits of payload length, 12 bits of header number and a CRC-8, spread over bytes of `bits_per_byte` bits, least significant first. Posts on `header_data` a map of the tags on the header's bytes, the length under `len_tag_key` and the number under `num_tag_key` (not read when empty), or `false` when the CRC (as far as the header holds it) fails. A last, incomplete header is not read. GNU Radio's `digital_packet_headerparser_b` with a `packet_header_default` (also its `_default` variant).")
+    .doc("Reads `in` `header_len` bytes at a time, each a header of 12 bits of payload length, 12 bits of header number and a CRC-8, spread over bytes of `bits_per_byte` bits, least significant first. Posts on `header_data` a map of the tags on the header's bytes, the length under `len_tag_key` and the number under `num_tag_key` (not read when empty), or `false` when the CRC (as far as the header holds it) fails. A last, incomplete header is not read. GNU Radio's `digital_packet_headerparser_b` with a `packet_header_default` (also its `_default` variant). With `header_format = ofdm`, GNU Radio's `packet_header_ofdm`: the header has one byte per carrier of the first `n_syms` lists of `occupied_carriers`, descrambled first when `scramble_header`; the length is given in payload symbols (`bits_per_payload_sym` bits each, rounded up) and the number of payload OFDM symbols follows under `frame_len_tag_key`.")
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::U8)))
     .message_output("header_data")
 }

@@ -253,7 +253,7 @@ impl<'r> Expander<'r, '_> {
     ) -> Result<Flat<'r>, FileError> {
         let key = format!("blocks.{}.kind", b.name);
         let dir = doc.path.parent().unwrap_or(Path::new(""));
-        let path = dir.join(&b.kind);
+        let path = crate::builtin::path(&b.kind).unwrap_or_else(|| dir.join(&b.kind));
         let canon = path.canonicalize().unwrap_or_else(|_| path.clone());
         if stack.contains(&canon) || stack.len() >= MAX_NESTING {
             return Err(FileError::new(

@@ -193,8 +193,9 @@ fn build_one(
     registry: &Registry,
     options: &BuildOptions,
 ) -> Result<Built, FileError> {
-    // A hierarchical block is a TOML file, or a GRC hierarchical block.
-    let loader = |p: &Path| load_document(p, registry);
+    // A hierarchical block is one of rfgraph's built-in ones, a TOML
+    // file, or a GRC hierarchical block.
+    let loader = |p: &Path| crate::builtin::load(p).unwrap_or_else(|| load_document(p, registry));
     let expander = expand::Expander {
         registry,
         loader: &loader,

@@ -43,6 +43,7 @@ mod lexer;
 mod methods;
 mod modulate;
 mod object;
+mod ofdm_sync;
 mod ops;
 mod parser;
 mod pmt;

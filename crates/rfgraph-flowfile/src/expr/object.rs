@@ -1,7 +1,9 @@
 //! GNU Radio's configuration objects in expressions: header formats
 //! (`digital.header_format_counter(...)`) and FEC coder definitions
 //! (`fec.cc_encoder_make(...)`, `fec.repetition_decoder.make(...)`).
-//! Also GNU Radio's `digital.packet_header_default(...)` and its
+//! Also GNU Radio's `digital.packet_header_default(...)`,
+//! `digital.packet_header_ofdm(...)` (their `base()` and `formatter()`
+//! are themselves) and its
 //! constellations (`digital.constellation_calcdist(...)`,
 //! `digital.constellation_rect(...)`, `digital.constellation_qpsk()`, ...:
 //! the field `constellation` is `custom` or the standard name).
@@ -87,12 +89,31 @@ const CONSTRUCTORS: &[Constructor] = &[
     Constructor {
         path: "digital.packet_header_default",
         class: "packet_header_default",
-        kind: None,
+        kind: Some(("header_format", "default")),
         params: &[
             ("header_len", "header_len", None),
             ("len_tag_key", "len_tag_key", Some("'packet_len'")),
             ("num_tag_key", "num_tag_key", Some("'packet_num'")),
             ("bits_per_byte", "bits_per_byte", Some("1")),
+        ],
+    },
+    Constructor {
+        path: "digital.packet_header_ofdm",
+        class: "packet_header_ofdm",
+        kind: Some(("header_format", "ofdm")),
+        params: &[
+            ("occupied_carriers", "occupied_carriers", None),
+            ("n_syms", "n_syms", None),
+            ("len_tag_key", "len_tag_key", Some("'packet_len'")),
+            (
+                "frame_len_tag_key",
+                "frame_len_tag_key",
+                Some("'frame_len'"),
+            ),
+            ("num_tag_key", "num_tag_key", Some("'packet_num'")),
+            ("bits_per_header_sym", "bits_per_byte", Some("1")),
+            ("bits_per_payload_sym", "bits_per_payload_sym", Some("1")),
+            ("scramble_header", "scramble_header", Some("False")),
         ],
     },
     Constructor {
@@ -305,6 +326,9 @@ const FAMILIES: &[Family] = &[
 /// Calls constructor `path`; `None` when it is none.
 pub(crate) fn construct(path: &[&str], call: &Call) -> Option<Result<Value, ExprError>> {
     let p = short(path);
+    if let Some(made) = super::ofdm_sync::construct(&p, call) {
+        return Some(made);
+    }
     // GNU Radio's `digital.psk_2()` (also `psk_2_0x0`): BPSK's points
     // and pre-differential code, `([-1, 1], [0, 1])`.
     if matches!(p.as_str(), "digital.psk_2" | "digital.psk_2_0x0") {
@@ -442,6 +466,11 @@ pub(crate) fn method(o: &Object, name: &str) -> Result<Value, ExprErrorKind> {
         }
         // GNU Radio's CCSDS encoder reports 0.5.
         ("rate", "ccsds_encoder") => Ok(Value::Float(0.5)),
+        // A packet header object is its own formatter (GNU Radio's
+        // `base()` and `formatter()` give the same C++ object).
+        ("base" | "formatter", "packet_header_default" | "packet_header_ofdm") => {
+            Ok(Value::Object(Box::new(o.clone())))
+        }
         ("base", class)
             if class.starts_with("constellation_") || class.starts_with("adaptive_algorithm_") =>
         {
@@ -733,6 +762,37 @@ mod tests {
         }
         assert_eq!(parts[1].to_string(), "[0, 1, 2, 3]");
         assert!(eval("digital.psk_4(1)", &env).is_err());
+    }
+
+    #[test]
+    fn packet_header_ofdm_sets_the_header_blocks_parameters() {
+        let f = fields(
+            "digital.packet_header_ofdm(((1, 2, 3),), n_syms=1, len_tag_key='l', \
+             bits_per_header_sym=2, bits_per_payload_sym=3, scramble_header=True).base()",
+        );
+        let names: Vec<&str> = f.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "header_format",
+                "occupied_carriers",
+                "n_syms",
+                "len_tag_key",
+                "frame_len_tag_key",
+                "num_tag_key",
+                "bits_per_byte",
+                "bits_per_payload_sym",
+                "scramble_header"
+            ]
+        );
+        assert_eq!(f[0].1, "\"ofdm\"");
+        assert_eq!(f[4].1, "\"frame_len\"");
+        assert_eq!(f[6].1, "2");
+        assert_eq!(
+            fields("digital.packet_header_default(32).formatter()")[0].1,
+            "\"default\""
+        );
+        assert!(eval("digital.packet_header_ofdm(((1,),))", &Env::new()).is_err());
     }
 
     #[test]

@@ -13,13 +13,9 @@ const DIFF_CODING: P = P::Enum(
     ],
 );
 
-/// A parameter holding a GNU Radio object (a header format): given to
-/// one of the block's parameters, the object sets all of them (see
-/// `expr::Object`). The packet header blocks that take a formatter
-/// object (`digital_packet_headergenerator_bb`) are not mapped: GNU
-/// Radio changes that object while running, which rfgraph's blocks do
-/// not take yet, and their OFDM formatter is not built; their `_default`
-/// variants are.
+/// A parameter holding a GNU Radio object (a header format, a packet
+/// header): given to one of the block's parameters, the object sets all
+/// of them (see `expr::Object`).
 const fn object(gr: &'static str, rf: &'static str) -> P {
     P::Expr(gr, rf)
 }
@@ -39,6 +35,24 @@ pub(super) const MAPS: &[Map] = &[
         gr: "digital_protocol_parser_b",
         rf: "protocol_parser",
         params: &[object("format", "format")],
+    },
+    // The formatter object (`packet_header_default` or
+    // `packet_header_ofdm`) sets the header's parameters; the block's own
+    // length tag key comes after it and wins, as in GNU Radio, where the
+    // generator reads its own key. GNU Radio's `set_header_formatter`
+    // callback is not taken: the object is fixed at start.
+    Map {
+        gr: "digital_packet_headergenerator_bb",
+        rf: "packet_headergenerator",
+        params: &[
+            object("header_formatter", "header_format"),
+            P::Str("len_tag_key", "len_tag_key"),
+        ],
+    },
+    Map {
+        gr: "digital_packet_headerparser_b",
+        rf: "packet_headerparser",
+        params: &[object("header_formatter", "header_format")],
     },
     Map {
         gr: "digital_packet_headergenerator_bb_default",
