@@ -261,7 +261,7 @@ impl<'a> Importer<'a> {
             return;
         }
         let Some(map) = mapping::find(id) else {
-            if self.hier_block(b) {
+            if self.builtin_block(b) || self.hier_block(b) {
                 return;
             }
             let close = rfgraph::registry::suggest::closest(id, mapping::all().map(|m| m.gr));
@@ -551,6 +551,97 @@ impl<'a> Importer<'a> {
 }
 
 impl Importer<'_> {
+    /// `b` as one of rfgraph's built-in hierarchical blocks (GNU Radio's
+    /// Python hier blocks, `builtin/<id>.toml`, see [`crate::builtin`]):
+    /// its GRC parameters become the flowgraph's variables of the same
+    /// names. A `raw` parameter left empty (`()`, GNU Radio's "use the
+    /// default", which its template then omits) is not passed. False
+    /// when rfgraph has no such built-in block.
+    fn builtin_block(&mut self, b: &GrcBlock) -> bool {
+        let kind = format!("{}{}.toml", crate::builtin::PREFIX, b.id);
+        let Some(Ok(doc)) = crate::builtin::load(Path::new(&kind)) else {
+            return false;
+        };
+        let registry = self.registry;
+        let port = |p: &crate::model::ExposedPort| {
+            let ty = doc
+                .block(&p.inner.block)
+                .and_then(|inner| registry.get(&inner.kind).ok())
+                .and_then(|spec| {
+                    let ports = match p.direction {
+                        PortDirection::Input => &spec.inputs,
+                        PortDirection::Output => &spec.outputs,
+                    };
+                    ports.iter().find(|s| s.name == p.inner.port)
+                })
+                .and_then(|s| match s.item {
+                    PortItem::Fixed(k) => Some(k.name()),
+                    _ => None,
+                });
+            (p.direction, p.kind, p.name.clone(), ty)
+        };
+        let mut iface = hier::Interface::default();
+        for (direction, kind, name, ty) in doc.ports.iter().map(port) {
+            let side = match direction {
+                PortDirection::Input => &mut iface.inputs,
+                PortDirection::Output => &mut iface.outputs,
+            };
+            let message = kind == ConnectionKind::Message;
+            let streams = side.iter().filter(|p| !p.message).count();
+            side.push(hier::Port {
+                key: if message {
+                    name.clone()
+                } else {
+                    streams.to_string()
+                },
+                name,
+                message,
+                ty,
+                pad: String::new(),
+                pad_port: (!message).then_some(streams),
+                optional: false,
+            });
+        }
+        let grc_blocks = &self.grc_blocks;
+        let is_variable = |name: &str| {
+            grc_blocks
+                .get(name)
+                .is_some_and(|v| variables::is_variable(&v.id))
+        };
+        let mut params = Vec::new();
+        for v in &doc.variables {
+            let text = b.text(&v.name);
+            if matches!(text.trim(), "" | "()" | "[]") {
+                continue;
+            }
+            let string = matches!(v.value, Value::Text(_));
+            params.push(ParamValue {
+                name: v.name.clone(),
+                value: if string {
+                    translate::grc_string(text, &is_variable)
+                } else {
+                    translate::expr_value(text)
+                },
+                at: self.at(b.pos_of(&v.name)),
+            });
+            iface.params.push(hier::Param {
+                name: v.name.clone(),
+                string,
+            });
+        }
+        self.doc.blocks.push(BlockInstance {
+            name: b.name.clone(),
+            kind,
+            at: self.at(b.pos),
+            kind_at: self.at(b.id_pos),
+            params,
+            options: BlockOptions::default(),
+        });
+        self.placed
+            .insert(b.name.clone(), Placed::Hier(Rc::new(iface)));
+        true
+    }
+
     /// `b` as a use of the hierarchical block file with its id (see
     /// [`hier::find`]): a block whose kind is the file's path, with the
     /// parameters the file declares. False when there is none.
