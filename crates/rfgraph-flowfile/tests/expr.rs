@@ -289,6 +289,7 @@ fn seeds() -> Vec<&'static str> {
         "'abc'[1:] + str(len(taps))",
         "[t * 2 for t in taps if t > 0.3]",
         "min(taps) < max(1, 2) and not None or (1, 2)",
+        "sorted(map(lambda a, b: (a, b) * x, taps, 'ab'), key=lambda p: p[0])",
     ]
 }
 
@@ -301,7 +302,7 @@ proptest! {
     /// never panic.
     #[test]
     fn mutated_expressions_never_panic(
-        seed in 0usize..8,
+        seed in 0usize..9,
         edits in proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..3), 0..6),
     ) {
         let mut bytes = seeds()[seed].as_bytes().to_vec();
@@ -342,4 +343,49 @@ fn deep_nesting_is_an_error_not_a_crash() {
     ] {
         assert!(eval(&text, &env()).is_err());
     }
+}
+
+/// A lambda closes over the variables it reads, so calling it later
+/// needs no environment; calls nest only so deep; names it reads count
+/// as the expression's names.
+#[test]
+fn lambdas_close_over_variables_and_nest_boundedly() {
+    let mut env = Env::new();
+    env.set("k", Value::Int(3));
+    let Value::Function(f) = eval("lambda x, y: x * k + y", &env).unwrap() else {
+        panic!("a lambda is a function")
+    };
+    assert_eq!(f.params(), ["x", "y"]);
+    assert_eq!(
+        f.call(vec![Value::Int(2), Value::Int(1)]).unwrap(),
+        Value::Int(7)
+    );
+    assert!(f.call(vec![Value::Int(2)]).is_err());
+    assert_eq!(
+        eval("lambda x: x", &env).unwrap().to_string(),
+        "<lambda(x)>"
+    );
+    assert_eq!(eval("bool(lambda: 0)", &env).unwrap(), Value::Bool(true));
+
+    let e = eval("(lambda f: f(f))(lambda f: f(f))", &env).unwrap_err();
+    assert!(e.to_string().contains("nested"), "{e}");
+    let many = "list(map(lambda i: [j for j in range(5000)], range(5000)))";
+    assert!(eval(many, &env).is_err());
+
+    let names = Expr::parse("lambda x: x * k + np.pi").unwrap().names();
+    assert!(names.contains(&"k".to_string()), "{names:?}");
+    assert!(!names.contains(&"x".to_string()), "{names:?}");
+}
+
+/// The access code variable of GNU Radio's `example_corr_est*.grc`
+/// (`ac`), as GNU Radio 3.10 evaluates it: 64 ints, the code's bits.
+#[test]
+fn corr_est_access_code_variable() {
+    let text = "list(map(lambda x: int(x), list(digital.packet_utils.default_access_code)))";
+    let want: Vec<Value> = rfgraph_flowfile::expr::DEFAULT_ACCESS_CODE
+        .chars()
+        .map(|c| Value::Int(i64::from(c == '1')))
+        .collect();
+    assert_eq!(want.len(), 64);
+    assert_eq!(eval(text, &Env::new()).unwrap(), Value::List(want));
 }

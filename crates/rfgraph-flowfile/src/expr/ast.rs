@@ -104,6 +104,15 @@ pub(crate) enum NodeKind {
     Dict(Vec<(Node, Node)>),
     /// `{a, b, ...}`.
     Set(Vec<Node>),
+    /// `lambda a, b: body`.
+    Lambda(Box<LambdaDef>),
+}
+
+/// The parts of a `lambda`: its parameters' names and its body.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct LambdaDef {
+    pub params: Vec<String>,
+    pub body: Node,
 }
 
 /// The parts of a list comprehension (one `for`, any `if`s).
@@ -190,6 +199,15 @@ impl Node {
                 c.conditions.iter().for_each(|n| n.names(&mut inner));
                 out.extend(inner.into_iter().filter(|n| *n != c.name));
             }
+            NodeKind::Lambda(l) => {
+                let mut inner = Vec::new();
+                l.body.names(&mut inner);
+                out.extend(
+                    inner
+                        .into_iter()
+                        .filter(|n| !l.params.iter().any(|p| p == n)),
+                );
+            }
             NodeKind::Int(_)
             | NodeKind::Float(_)
             | NodeKind::Imag(_)
@@ -223,6 +241,7 @@ fn children_depth(kind: &NodeKind) -> usize {
             .depth
             .max(c.iterable.depth)
             .max(max(&mut c.conditions.iter())),
+        NodeKind::Lambda(l) => l.body.depth,
         _ => 0,
     }
 }

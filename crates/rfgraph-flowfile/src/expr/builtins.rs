@@ -410,7 +410,7 @@ fn float_to_int(f: f64, a: &Arg, what: &str) -> Result<Value, ExprError> {
 }
 
 /// The items of an iterable argument (a list, or a string's characters).
-fn items(function: &str, a: &Arg) -> Result<Vec<Value>, ExprError> {
+pub(crate) fn items(function: &str, a: &Arg) -> Result<Vec<Value>, ExprError> {
     match &a.value {
         Value::List(v) => Ok(v.clone()),
         Value::Str(s) => Ok(s.chars().map(|c| Value::Str(c.to_string())).collect()),

@@ -123,8 +123,8 @@ pub enum ExprErrorKind {
         /// The length indexed.
         len: usize,
     },
-    /// Python that rfgraph does not evaluate (generators, lambdas,
-    /// dictionaries, methods).
+    /// Python that rfgraph does not evaluate (generators, lambdas'
+    /// defaults, methods with arguments).
     #[error("{0} is not supported in flowgraph expressions")]
     Unsupported(String),
 }

@@ -6,12 +6,15 @@
 use super::ast::{Node, NodeKind, Subscript};
 use super::builtins::{self, Arg};
 use super::error::{ExprError, ExprErrorKind};
+use super::function::Function;
+use super::functional;
 use super::ops;
 use super::value::Value;
 use super::{Env, MAX_STEPS};
 use num_complex::Complex64;
 use std::cell::{Cell, RefCell};
 use std::ops::Range;
+use std::sync::Arc;
 
 thread_local! {
     /// Comprehension variables in scope, innermost last.
@@ -49,8 +52,30 @@ fn lookup(name: &str, env: &Env) -> Option<Value> {
     local.or_else(|| env.get(name).cloned())
 }
 
-/// Counts one comprehension step; errors past [`MAX_STEPS`].
-fn step(span: &Range<usize>) -> Result<(), ExprError> {
+/// Evaluates `f` with `scope` as the only local variables (a lambda's
+/// parameters and the values it closes over), the caller's hidden.
+pub(crate) fn with_scope<R>(scope: Vec<(String, Value)>, f: impl FnOnce() -> R) -> R {
+    /// Puts the caller's locals back, also when `f` unwinds.
+    struct Restore(Vec<(String, Value)>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let outer = std::mem::take(&mut self.0);
+            LOCALS.with(|l| *l.borrow_mut() = outer);
+        }
+    }
+    let outer = LOCALS.with(|l| std::mem::replace(&mut *l.borrow_mut(), scope));
+    let _restore = Restore(outer);
+    f()
+}
+
+/// Starts the step count afresh (a new evaluation).
+pub(crate) fn reset_steps() {
+    STEPS.with(|s| s.set(0));
+}
+
+/// Counts one comprehension step or lambda call; errors past
+/// [`MAX_STEPS`].
+pub(crate) fn step(span: &Range<usize>) -> Result<(), ExprError> {
     let n = STEPS.with(|s| {
         s.set(s.get() + 1);
         s.get()
@@ -99,7 +124,7 @@ fn bounded(v: Value, what: &str) -> Result<Value, ExprErrorKind> {
 
 /// Evaluates `root`, a whole expression: the step count starts afresh.
 pub(crate) fn eval_root(root: &Node, env: &Env) -> Result<Value, ExprError> {
-    STEPS.with(|s| s.set(0));
+    reset_steps();
     eval(root, env)
 }
 
@@ -264,7 +289,20 @@ pub(crate) fn eval(node: &Node, env: &Env) -> Result<Value, ExprError> {
             }
             Value::List(out)
         }
+        NodeKind::Lambda(def) => Value::Function(Arc::new(Function::new(def, |n| lookup(n, env)))),
         NodeKind::Call(f, args) => {
+            // A lambda called by name or as the result of an expression
+            // (`f(2)`, `(lambda x: x)(2)`, `g(1)(2)`).
+            let callee = match f.dotted() {
+                Some(path) if path.len() == 1 => lookup(path[0], env),
+                Some(_) => None,
+                None if matches!(f.kind, NodeKind::Attr(..)) => None,
+                None => Some(eval(f, env)?),
+            };
+            if let Some(Value::Function(func)) = callee {
+                let values = positional(args, env)?;
+                return func.call_at(values, &node.span);
+            }
             // A method: the callee is an attribute of a value, not of a
             // module (`np.arange(8).tolist()`, `taps.tolist()`).
             if let NodeKind::Attr(base, name) = &f.kind
@@ -277,6 +315,20 @@ pub(crate) fn eval(node: &Node, env: &Env) -> Result<Value, ExprError> {
                 }
                 let v = eval(base, env)?;
                 return super::methods::call(v, name).map_err(at);
+            }
+            if let Some(path) = f.dotted()
+                && let [name @ ("map" | "filter" | "sorted")] = path[..]
+                && lookup(name, env).is_none()
+            {
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(Arg {
+                        name: a.name.clone(),
+                        value: eval(&a.value, env)?,
+                        span: a.value.span.clone(),
+                    });
+                }
+                return functional::call(name, values, node.span.clone());
             }
             let Some(path) = f.dotted() else {
                 return Err(at(ExprErrorKind::Unsupported(
@@ -300,6 +352,21 @@ pub(crate) fn eval(node: &Node, env: &Env) -> Result<Value, ExprError> {
             builtins::call(&path, values, env, f.span.clone(), node.span.clone())?
         }
     })
+}
+
+/// The values of a lambda call's arguments, which must be positional.
+fn positional(args: &[super::ast::Arg], env: &Env) -> Result<Vec<Value>, ExprError> {
+    let mut values = Vec::with_capacity(args.len());
+    for a in args {
+        if let Some(name) = &a.name {
+            return Err(ExprError::new(
+                ExprErrorKind::Unsupported(format!("the keyword argument `{name}=` to a lambda")),
+                a.value.span.clone(),
+            ));
+        }
+        values.push(eval(&a.value, env)?);
+    }
+    Ok(values)
 }
 
 fn attribute(v: Value, attr: &str) -> Result<Value, ExprErrorKind> {

@@ -14,7 +14,9 @@
 //! arithmetic (`+ - * / // % **`, unary signs, bit operations on
 //! integers), comparisons (chained, `in`, `is None`), `and`/`or`/`not`,
 //! `a if c else b`, indexing and slicing, list comprehensions with one
-//! `for` (`[i / 8 for i in range(8) if i % 2]`); the built-ins `int`, `float`,
+//! `for` (`[i / 8 for i in range(8) if i % 2]`); `lambda a, b: ...`
+//! (a [`Value::Function`] closing over the variables it reads, called as
+//! `f(x)` or by `map`, `filter` and `sorted(key=)`); the built-ins `int`, `float`,
 //! `complex`, `bool`, `str`, `abs`, `round`, `min`, `max`, `sum`, `len`,
 //! `range`, `list`, `tuple`, `pow`; dictionaries and sets (`{"k": 1}`,
 //! `{1, 2}`: a set is a list without repeats); GNU Radio's message
@@ -38,6 +40,8 @@ mod builtins;
 mod error;
 mod eval;
 mod filters;
+mod function;
+mod functional;
 mod ldpc;
 mod lexer;
 mod methods;
@@ -52,6 +56,7 @@ mod soft_dec;
 mod value;
 
 pub use error::{ExprError, ExprErrorKind};
+pub use function::{Function, MAX_CALL_DEPTH};
 pub use object::{DEFAULT_ACCESS_CODE, Object};
 pub use value::Value;
 
@@ -78,7 +83,7 @@ pub struct Expr {
 impl Expr {
     /// Parses `text`.
     ///
-    /// Errors: a syntax error, unsupported Python (lambdas, dictionary
+    /// Errors: a syntax error, unsupported Python (lambda defaults, dictionary
     /// comprehensions, comprehensions with several `for`s), a text longer than [`MAX_TEXT`] or nested
     /// deeper than [`MAX_DEPTH`].
     pub fn parse(text: &str) -> Result<Self, ExprError> {

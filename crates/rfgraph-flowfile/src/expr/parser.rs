@@ -4,7 +4,7 @@
 //! attributes), by recursive descent with a depth bound. Owns parsing
 //! only; names mean nothing here.
 
-use super::ast::{Arg, BinOp, CmpOp, Comprehension, Node, NodeKind, Subscript, UnOp};
+use super::ast::{Arg, BinOp, CmpOp, Comprehension, LambdaDef, Node, NodeKind, Subscript, UnOp};
 use super::error::{ExprError, ExprErrorKind};
 use super::lexer::{Tok, Token, tokenize};
 use super::{MAX_DEPTH, MAX_TEXT};
@@ -94,7 +94,7 @@ impl Parser {
     fn unexpected(&self) -> ExprError {
         match self.peek() {
             Tok::End => syntax("unexpected end of expression", self.span()),
-            Tok::Sym(s @ ("for" | "lambda" | "yield" | "await" | ":=")) => ExprError::new(
+            Tok::Sym(s @ ("for" | "yield" | "await" | ":=")) => ExprError::new(
                 ExprErrorKind::Unsupported(match *s {
                     "for" => "a comprehension".to_string(),
                     other => format!("`{other}`"),
@@ -164,7 +164,7 @@ impl Parser {
 
     fn ternary(&mut self) -> Result<Node, ExprError> {
         if self.at("lambda") {
-            return Err(self.unexpected());
+            return self.lambda();
         }
         let then = self.or_test()?;
         if !self.eat("if") {
@@ -184,6 +184,50 @@ impl Parser {
             NodeKind::IfElse(Box::new(cond), Box::new(then), Box::new(other)),
             span,
         )
+    }
+
+    /// `lambda a, b: body` (plain positional parameters only).
+    fn lambda(&mut self) -> Result<Node, ExprError> {
+        let start = self.bump().span.start;
+        let mut params: Vec<String> = Vec::new();
+        while !self.at(":") {
+            let t = self.bump();
+            let Tok::Name(name) = t.tok else {
+                return Err(match t.tok {
+                    Tok::Sym("*" | "**" | "=") => ExprError::new(
+                        ExprErrorKind::Unsupported(
+                            "lambda parameters other than plain names".into(),
+                        ),
+                        t.span,
+                    ),
+                    Tok::End => syntax("expected `:` in a lambda", t.span),
+                    other => syntax(
+                        format!("expected a parameter name, found {}", describe(&other)),
+                        t.span,
+                    ),
+                });
+            };
+            if params.contains(&name) {
+                return Err(syntax(
+                    format!("duplicate argument `{name}` in a lambda"),
+                    t.span,
+                ));
+            }
+            params.push(name);
+            if self.at("=") {
+                return Err(ExprError::new(
+                    ExprErrorKind::Unsupported("lambda parameters with defaults".into()),
+                    self.span(),
+                ));
+            }
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.expect(":")?;
+        let body = self.expr()?;
+        let span = start..body.span.end;
+        self.node(NodeKind::Lambda(Box::new(LambdaDef { params, body })), span)
     }
 
     fn or_test(&mut self) -> Result<Node, ExprError> {
@@ -584,7 +628,7 @@ impl Parser {
                 self.depth -= 1;
                 return braced;
             }
-            Tok::Sym("lambda") | Tok::Sym("yield") | Tok::Sym("await") => {
+            Tok::Sym("yield") | Tok::Sym("await") => {
                 return Err(ExprError::new(
                     ExprErrorKind::Unsupported(format!("`{}`", describe(&t.tok))),
                     t.span,
@@ -665,6 +709,9 @@ mod tests {
                     "{{{}}}",
                     items.iter().map(show).collect::<Vec<_>>().join(" ")
                 ),
+                NodeKind::Lambda(l) => {
+                    format!("(lambda {}: {})", l.params.join(" "), show(&l.body))
+                }
                 NodeKind::Call(f, args) => format!(
                     "{}({})",
                     show(f),
@@ -679,6 +726,36 @@ mod tests {
             }
         }
         show(&parse(text).unwrap())
+    }
+
+    #[test]
+    fn lambdas_parse_with_lowest_precedence() {
+        assert_eq!(shape("lambda x: x + 1"), "(lambda x: (+ x 1))");
+        assert_eq!(shape("lambda: 3"), "(lambda : 3)");
+        assert_eq!(
+            shape("lambda a, b,: a if b else c"),
+            "(lambda a b: (if b a c))"
+        );
+        assert_eq!(
+            shape("map(lambda x: int(x), y)"),
+            "map((lambda x: int(x)) y)"
+        );
+        assert_eq!(
+            shape("lambda x: lambda y: x * y"),
+            "(lambda x: (lambda y: (* x y)))"
+        );
+        for bad in ["lambda x", "lambda 1: 2", "lambda x, x: x", "1 + lambda: 2"] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+        for unsupported in ["lambda x=1: x", "lambda *a: a", "lambda **k: k"] {
+            assert!(
+                matches!(
+                    parse(unsupported).map_err(|e| e.kind),
+                    Err(ExprErrorKind::Unsupported(_))
+                ),
+                "{unsupported}"
+            );
+        }
     }
 
     #[test]

@@ -88,6 +88,7 @@ pub(crate) fn constant(name: &str) -> Option<Value> {
 pub(crate) fn to_pmt(value: &Value) -> Result<Pmt, String> {
     Ok(match value {
         Value::Pmt(p) => p.clone(),
+        Value::Function(_) => return Err("a function has no message form".into()),
         Value::None => Pmt::Null,
         Value::Bool(b) => Pmt::Bool(*b),
         Value::Int(v) => Pmt::I64(*v),

@@ -3,11 +3,13 @@
 //! [`Pmt`] a block parameter of a given [`ParamType`] takes. Owns values
 //! only; operators are in `ops`.
 
+use super::function::Function;
 use super::object::Object;
 use num_complex::Complex64;
 use rfgraph::ParamType;
 use rfgraph::Pmt;
 use std::fmt;
+use std::sync::Arc;
 
 /// The value of an expression.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,6 +38,9 @@ pub enum Value {
     /// `fec.cc_encoder_make(...)`): a block parameter given one takes all
     /// of its fields.
     Object(Box<Object>),
+    /// A function made by `lambda x: ...`, with the values it closes
+    /// over (see [`Function`]).
+    Function(Arc<Function>),
 }
 
 impl Value {
@@ -52,6 +57,7 @@ impl Value {
             Value::Dict(_) => "dict",
             Value::Pmt(_) => "pmt",
             Value::Object(_) => "object",
+            Value::Function(_) => "function",
         }
     }
 
@@ -67,7 +73,7 @@ impl Value {
             Value::List(v) => !v.is_empty(),
             Value::Dict(v) => !v.is_empty(),
             Value::Pmt(p) => *p != Pmt::Null,
-            Value::Object(_) => true,
+            Value::Object(_) | Value::Function(_) => true,
         }
     }
 
@@ -232,7 +238,7 @@ impl Value {
     /// `VecComplexF32`, other lists as `List`.
     pub fn to_any_pmt(&self) -> Pmt {
         match self {
-            Value::None => Pmt::Null,
+            Value::None | Value::Function(_) => Pmt::Null,
             Value::Bool(b) => Pmt::Bool(*b),
             Value::Int(v) => Pmt::I64(*v),
             Value::Float(v) => Pmt::F64(*v),
@@ -334,6 +340,7 @@ impl fmt::Display for Value {
     /// Python's `repr`-like form (`str()` of a string is the string).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Value::Function(func) => write!(f, "{func}"),
             Value::None => f.write_str("None"),
             Value::Bool(true) => f.write_str("True"),
             Value::Bool(false) => f.write_str("False"),
