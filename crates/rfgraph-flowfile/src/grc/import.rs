@@ -12,7 +12,7 @@
 use super::error::{GrcError, Unsupported};
 use super::file::{self, GrcBlock, GrcConnection, GrcFile, State};
 use super::yaml::Pos;
-use super::{hier, mapping, translate, variables, wiring};
+use super::{file_taps, hier, mapping, translate, variables, wiring};
 use crate::model::{
     BlockInstance, BlockOptions, Connection, ConnectionKind, Document, Endpoint, ExposedPort,
     Location, ParamValue, PortDirection, Value,
@@ -305,7 +305,7 @@ impl<'a> Importer<'a> {
     /// The variables, in file order. GRC writes them sorted by name, not
     /// by dependency: their values are evaluated until nothing changes,
     /// so that GUI ranges get numeric bounds whatever the order.
-    fn variables(&mut self) {
+    fn variables(&mut self) -> Result<(), GrcError> {
         let mut env = crate::expr::Env::new();
         let draft: Vec<_> = self
             .variable_blocks
@@ -329,10 +329,16 @@ impl<'a> Importer<'a> {
                 let reason = format!("its value reads `{name}`, which an ignored import gives");
                 self.unsupported(b, Some(reason));
             }
-            if let Some(v) = variables::variable(b, self.at(b.pos), &env) {
+            if let Some(mut v) = variables::variable(b, self.at(b.pos), &env) {
+                if file_taps::is_file_taps(&b.id) {
+                    v.value = file_taps::value(b, &env).map_err(|message| {
+                        GrcError::at(&self.file, b.pos_of("file"), b.key("file"), message)
+                    })?;
+                }
                 self.doc.variables.push(v);
             }
         }
+        Ok(())
     }
 
     /// The item type flowing out of `block.port`, if known.
@@ -981,7 +987,7 @@ pub fn import(
     for b in grc.blocks.iter().filter(|b| b.state == State::Enabled) {
         imp.block(b);
     }
-    imp.variables();
+    imp.variables()?;
     let connections = wiring::resolve(grc, &imp.file)?;
     // Blocks that are unsupported already: their connections say no more.
     let bad: BTreeSet<String> = imp.unsupported.iter().map(|u| u.name.clone()).collect();

@@ -8,7 +8,8 @@
 //!   parameters translate.
 //! - `translate`, `variables`, `wiring`, `import`: one block's
 //!   parameters; variables, GUI variables and imports; virtual, bypassed
-//!   and disabled blocks; the whole document.
+//!   and disabled blocks; the whole document; `file_taps`: the taps
+//!   loader variable (`variable_file_filter_taps`).
 //! - [`hier`]: hierarchical blocks (`generate_options: hb` files): their
 //!   pads and parameters, and finding one by its id.
 //! - [`error`]: errors with file, line, column and key, and the one list
@@ -23,6 +24,7 @@
 
 pub mod error;
 pub mod file;
+mod file_taps;
 pub mod hier;
 mod import;
 pub mod mapping;

@@ -544,6 +544,18 @@ pub fn params(
                     push(&mut out, rf, tags_value(text, is_variable)?, gr)?;
                 }
             }
+            P::Call { rf, func, args } => {
+                let first = args.first().map_or("", |(gr, _)| *gr);
+                let args: Vec<String> = args
+                    .iter()
+                    .map(|(gr, default)| {
+                        let text = block.text(gr);
+                        format!("({})", if text.is_empty() { default } else { text })
+                    })
+                    .collect();
+                let value = Value::Expr(format!("{func}({})", args.join(", ")));
+                push(&mut out, rf, value, first)?;
+            }
             P::PerVector(gr, rf) => {
                 let text = block.text(gr);
                 if text.is_empty() {

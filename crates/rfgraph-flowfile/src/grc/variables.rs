@@ -41,6 +41,7 @@ pub fn is_variable(id: &str) -> bool {
     ) || id.starts_with("variable_qtgui_")
         || taps_design(id).is_some()
         || super::objects::is_object(id)
+        || super::file_taps::is_file_taps(id)
 }
 
 /// The `firdes` function and GNU Radio parameters of a filter-tap
@@ -232,6 +233,12 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
         };
         let args: Vec<&str> = params.iter().map(|p| block.text(p)).collect();
         v.value = Value::Expr(format!("firdes.{function}({})", args.join(", ")));
+        return Some(v);
+    }
+    if super::file_taps::is_file_taps(&block.id) {
+        // Its taps, read from the file when the importer has every
+        // variable (`file_taps::value`); none until then.
+        v.value = Value::Expr("[]".into());
         return Some(v);
     }
     match block.id.as_str() {

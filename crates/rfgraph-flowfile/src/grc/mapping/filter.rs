@@ -62,6 +62,20 @@ const WINDOW: P = P::Enum(
     ],
 );
 
+/// `firdes.root_raised_cosine(gain, samp_rate, sym_rate, alpha, ntaps)`:
+/// the taps GNU Radio's RRC filter blocks design (defaults: their YAML's).
+const RRC_TAPS: P = P::Call {
+    rf: "taps",
+    func: "firdes.root_raised_cosine",
+    args: &[
+        ("gain", "1"),
+        ("samp_rate", "samp_rate"),
+        ("sym_rate", "1.0"),
+        ("alpha", "0.35"),
+        ("ntaps", "11*samp_rate"),
+    ],
+};
+
 /// The entries.
 pub(super) const MAPS: &[Map] = &[
     Map {
@@ -97,6 +111,21 @@ pub(super) const MAPS: &[Map] = &[
             ),
             P::Expr("decim", "decimation"),
             WINDOW,
+        ],
+    },
+    // GNU Radio's `fft_filter_xxx` with `firdes.root_raised_cosine` taps:
+    // the same taps (`nthreads` does not change the output).
+    Map {
+        gr: "filter_fft_rrc_filter",
+        rf: "fft_filter",
+        params: &[
+            P::Enum(
+                "type",
+                "type",
+                &[("ccc", "c32"), ("ccf", "c32"), ("fff", "f32")],
+            ),
+            P::Expr("decim", "decimation"),
+            RRC_TAPS,
         ],
     },
     Map {

@@ -96,6 +96,19 @@ pub enum P {
     /// value, srcid)), ...]` (values as [`P::Pmt`] reads them, `pmt.PMT_NIL`
     /// as none); any other form makes the block unsupported.
     Tags(&'static str, &'static str),
+    /// The registry parameter `rf` is the expression `func(a, b, ...)`
+    /// over GNU Radio parameters (`firdes.root_raised_cosine(gain,
+    /// samp_rate, ...)` for taps a GNU Radio block designs in its
+    /// template): each argument is a GNU Radio parameter and the text it
+    /// takes when the flowgraph leaves it empty (GRC's default).
+    Call {
+        /// The registry parameter.
+        rf: &'static str,
+        /// The function the expression calls.
+        func: &'static str,
+        /// Its arguments: (GNU Radio parameter, default text).
+        args: &'static [(&'static str, &'static str)],
+    },
 }
 
 impl P {
@@ -107,6 +120,7 @@ impl P {
             P::Require(gr, _) => vec![gr],
             P::Only { when, gr, .. } => vec![when, gr],
             P::PerVector(gr, _) => vec![gr, "vlen"],
+            P::Call { args, .. } => args.iter().map(|(gr, _)| *gr).collect(),
             _ => self.translates().map(|(gr, _)| gr).into_iter().collect(),
         }
     }
@@ -129,7 +143,7 @@ impl P {
             P::Type(gr) => Some((gr, "type")),
             P::OfdmEqualizer(gr) => Some((gr, "equalizer")),
             P::Vlen | P::FlatVlen => Some(("vlen", "vlen")),
-            P::Fixed(..) | P::Require(..) => None,
+            P::Fixed(..) | P::Require(..) | P::Call { .. } => None,
         }
     }
 }
