@@ -37,6 +37,7 @@ const NEEDS_MORE: &[(&str, &str)] = &[
         "its defaults read `fft_len`",
     ),
     ("digital_ofdm_serializer_vcc", "its defaults read `fft_len`"),
+    ("blocks_var_to_msg", "its target reads `freq`"),
     ("fec_extended_encoder", "its coder reads `encoder_variable`"),
     (
         "fec_extended_tagged_encoder",
