@@ -1,6 +1,7 @@
 //! Digital-communications blocks matching GNU Radio 3.10: bit packing and
 //! repacking, symbol mapping, slicing, differential coding, constellation
-//! decisions, carrier (Costas) and clock (Mueller & Müller) recovery,
+//! decisions, carrier (Costas) and clock (Mueller & Müller, polyphase, and GNU
+//! Radio's symbol synchronizer with its detectors) recovery,
 //! burst shaping, and GNU Radio's hierarchical PSK and GMSK modulators
 //! as single blocks. The
 //! arithmetic lives in `rfgraph_dsp::digital`; this module builds blocks
@@ -14,15 +15,18 @@ mod clock_recovery_mm;
 mod constellation;
 mod constellation_params;
 mod costas_loop;
+mod diag_block;
 mod differential;
 mod fll_band_edge;
 mod gmsk_mod;
 mod gr_arb_resampler;
 mod map_bb;
+mod mmse_resampler;
 pub(crate) mod params;
 mod pfb_clock_sync;
 mod psk_mod;
 mod slicer;
+mod symbol_sync;
 
 pub use bits::{
     ChunkBlock, ChunkParams, KBitsParams, RepackBitsParams, RepackBlock, pack_k_bits,
@@ -41,16 +45,19 @@ pub use constellation_params::{
     ConstellationName, ConstellationNormalization, ConstellationParams,
 };
 pub use costas_loop::{CostasLoopBlock, CostasLoopParams, costas_loop};
+pub use diag_block::{DiagBlock, Diagnosed};
 pub use differential::{
     DiffCoderParams, DiffCoding, DiffDecoderBlock, DiffEncoderBlock, diff_decoder, diff_encoder,
 };
 pub use fll_band_edge::{FllBandEdgeBlock, FllBandEdgeParams, fll_band_edge};
 pub use gmsk_mod::{GmskMod, GmskModParams};
 pub use map_bb::{ByteMap, ByteMapBlock, MapBbParams, map_bb};
+pub use mmse_resampler::{MmseResamplerBlock, MmseResamplerParams, mmse_resampler};
 pub use params::{BitOrder, ItemStep, ParamMap};
 pub use pfb_clock_sync::{PfbClockSyncBlock, PfbClockSyncParams, pfb_clock_sync};
 pub use psk_mod::{PskCode, PskMod, PskModParams};
 pub use slicer::binary_slicer;
+pub use symbol_sync::{ResampType, SymbolSyncBlock, SymbolSyncParams, TedType, symbol_sync};
 
 pub(crate) use bits::{
     pack_k_bits_spec, packed_to_unpacked_spec, repack_bits_spec, unpack_k_bits_spec,
@@ -67,6 +74,8 @@ pub(crate) use differential::{diff_decoder_spec, diff_encoder_spec};
 pub(crate) use fll_band_edge::spec as fll_band_edge_spec;
 pub(crate) use gmsk_mod::spec as gmsk_mod_spec;
 pub(crate) use map_bb::spec as map_spec;
+pub(crate) use mmse_resampler::spec as mmse_resampler_spec;
 pub(crate) use pfb_clock_sync::spec as pfb_clock_sync_spec;
 pub(crate) use psk_mod::spec as psk_mod_spec;
 pub(crate) use slicer::spec as binary_slicer_spec;
+pub(crate) use symbol_sync::spec as symbol_sync_spec;

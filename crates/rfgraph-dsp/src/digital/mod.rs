@@ -17,6 +17,7 @@ pub mod mmse;
 pub mod mmse_resampler;
 pub mod pfb_clock_sync;
 mod skip;
+pub mod symbol_sync;
 
 pub use bits::{BitRepack, Endianness, Word};
 pub use chunks::ChunksToSymbols;
@@ -28,3 +29,6 @@ pub use fll_band_edge::FllBandEdge;
 pub use mmse::MmseInterpolator;
 pub use mmse_resampler::MmseResampler;
 pub use pfb_clock_sync::PfbClockSync;
+pub use symbol_sync::{
+    InterpResampler, ResamplerKind, SymbolSync, SyncSample, TedKind, TimingErrorDetector,
+};

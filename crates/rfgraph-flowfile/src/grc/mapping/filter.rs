@@ -65,6 +65,11 @@ const WINDOW: P = P::Enum(
 /// The entries.
 pub(super) const MAPS: &[Map] = &[
     Map {
+        gr: "mmse_resampler_xx",
+        rf: "mmse_resampler",
+        params: &[P::Type("type")],
+    },
+    Map {
         gr: "band_pass_filter",
         rf: "band_pass_filter",
         params: &[DESIGN_TYPE, DECIM, INTERP, WINDOW],
