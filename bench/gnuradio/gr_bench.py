@@ -213,7 +213,7 @@ WATCHDOG_GRACE_S = 20.0
 DSP_MAX_NOUTPUT_ITEMS = 65536
 DSP_POOL_SAMPLES = 8192
 DSP_KERNELS = ("fir-fff", "fir-ccf", "fir-ccc", "fft", "resamp-ccf",
-               "quad-demod", "rotator")
+               "quad-demod", "rotator", "symsync-cc")
 DSP_DEFAULT_TAPS = {"fir-fff": 64, "fir-ccf": 64, "fir-ccc": 64, "fft": 1024,
                     "resamp-ccf": 64}
 SAXPY_A = 0.5
@@ -554,6 +554,13 @@ def dsp_kernel(name: str, taps: int | None):
         return analog.quadrature_demod_cf(1.0), True, gr.sizeof_float, 1
     if name == "rotator":
         return blocks.rotator_cc(0.01), True, gr.sizeof_gr_complex, 1
+    if name == "symsync-cc":
+        # Gardner detector, MMSE 8-tap resampler, 4 samples per symbol.
+        from gnuradio import digital
+        return (digital.symbol_sync_cc(digital.TED_GARDNER, 4.0, 0.045, 1.0, 1.0, 1.5, 1,
+                                       digital.constellation_bpsk().base(),
+                                       digital.IR_MMSE_8TAP, 128, []),
+                True, gr.sizeof_gr_complex, 1)
     raise ValueError(f"unknown kernel {name}")
 
 

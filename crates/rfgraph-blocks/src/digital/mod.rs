@@ -1,6 +1,7 @@
 //! Digital-communications blocks matching GNU Radio 3.10: bit packing and
 //! repacking, symbol mapping, slicing, differential coding, constellation
-//! decisions, carrier (Costas) and clock (Mueller & Müller) recovery,
+//! decisions, carrier (Costas) and clock (Mueller & Müller, polyphase, and GNU
+//! Radio's symbol synchronizer with its detectors) recovery,
 //! burst shaping, and GNU Radio's hierarchical PSK and GMSK modulators
 //! as single blocks. The
 //! arithmetic lives in `rfgraph_dsp::digital`; this module builds blocks
@@ -16,18 +17,21 @@ mod constellation;
 mod constellation_params;
 mod corr_est;
 mod costas_loop;
+mod diag_block;
 mod differential;
 mod equalizer;
 mod fll_band_edge;
 mod gmsk_mod;
 mod gr_arb_resampler;
 mod map_bb;
+mod mmse_resampler;
 mod modulate_vector;
 pub(crate) mod params;
 mod pfb_clock_sync;
 mod psk_mod;
 mod slicer;
 mod soft_decoder;
+mod symbol_sync;
 
 pub use adaptive::{Adaptive, AdaptiveParams, AlgorithmKind};
 pub use bits::{
@@ -48,6 +52,7 @@ pub use constellation_params::{
 };
 pub use corr_est::{CorrEst, CorrEstParams, ThresholdMethod};
 pub use costas_loop::{CostasLoopBlock, CostasLoopParams, costas_loop};
+pub use diag_block::{DiagBlock, Diagnosed};
 pub use differential::{
     DiffCoderParams, DiffCoding, DiffDecoderBlock, DiffEncoderBlock, diff_decoder, diff_encoder,
 };
@@ -58,12 +63,14 @@ pub use equalizer::{
 pub use fll_band_edge::{FllBandEdgeBlock, FllBandEdgeParams, fll_band_edge};
 pub use gmsk_mod::{GmskMod, GmskModParams};
 pub use map_bb::{ByteMap, ByteMapBlock, MapBbParams, map_bb};
+pub use mmse_resampler::{MmseResamplerBlock, MmseResamplerParams, mmse_resampler};
 pub use modulate_vector::{GenericMod, modulate_vector};
 pub use params::{BitOrder, ItemStep, ParamMap};
 pub use pfb_clock_sync::{PfbClockSyncBlock, PfbClockSyncParams, pfb_clock_sync};
 pub use psk_mod::{PskCode, PskMod, PskModParams};
 pub use slicer::binary_slicer;
 pub use soft_decoder::{SoftDecLut, SoftDecoder, SoftDecoderParams};
+pub use symbol_sync::{ResampType, SymbolSyncBlock, SymbolSyncParams, TedType, symbol_sync};
 
 pub(crate) use bits::{
     pack_k_bits_spec, packed_to_unpacked_spec, repack_bits_spec, unpack_k_bits_spec,
@@ -84,7 +91,9 @@ pub(crate) use equalizer::{
 pub(crate) use fll_band_edge::spec as fll_band_edge_spec;
 pub(crate) use gmsk_mod::spec as gmsk_mod_spec;
 pub(crate) use map_bb::spec as map_spec;
+pub(crate) use mmse_resampler::spec as mmse_resampler_spec;
 pub(crate) use pfb_clock_sync::spec as pfb_clock_sync_spec;
 pub(crate) use psk_mod::spec as psk_mod_spec;
 pub(crate) use slicer::spec as binary_slicer_spec;
 pub(crate) use soft_decoder::spec as constellation_soft_decoder_spec;
+pub(crate) use symbol_sync::spec as symbol_sync_spec;

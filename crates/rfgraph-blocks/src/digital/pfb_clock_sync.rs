@@ -1,8 +1,8 @@
 //! `pfb_clock_sync`: polyphase filter-bank clock recovery (GNU Radio
 //! `digital_pfb_clock_sync_xxx`, complex, one output per symbol).
 
+use super::diag_block::DiagBlock;
 use super::params::dsp_error;
-use crate::DspBlock;
 use rfgraph::params::ItemKind;
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 use rfgraph::{ParamError, ParamSet};
@@ -95,12 +95,12 @@ impl PfbClockSyncParams {
 }
 
 /// The block [`pfb_clock_sync`] builds.
-pub type PfbClockSyncBlock = DspBlock<PfbClockSync, PfbClockSyncParams>;
+pub type PfbClockSyncBlock = DiagBlock<PfbClockSync, PfbClockSyncParams>;
 
 /// Recovers symbol timing with a bank of `filter_size` matched filters and
 /// their derivatives, writing one matched-filtered sample per symbol (GNU
-/// Radio's `pfb_clock_sync_ccf` with `osps = 1`; its error, rate and phase
-/// outputs are not provided). The taps and the loop bandwidth may change
+/// Radio's `pfb_clock_sync_ccf` with `osps = 1`, with its optional error,
+/// rate and phase outputs). The taps and the loop bandwidth may change
 /// while it runs.
 ///
 /// # Parameters
@@ -111,6 +111,8 @@ pub type PfbClockSyncBlock = DspBlock<PfbClockSync, PfbClockSyncParams>;
 ///
 /// # Stream Outputs
 /// - `out`: `Complex32`, one per symbol
+/// - `err`, `rate`, `phase`: `f32` (optional), per symbol: the previous
+///   symbol's timing error, the rate and the filter-arm phase
 ///
 /// # Usage
 /// ```
@@ -124,14 +126,19 @@ pub type PfbClockSyncBlock = DspBlock<PfbClockSync, PfbClockSyncParams>;
 pub fn pfb_clock_sync(params: PfbClockSyncParams) -> Result<PfbClockSyncBlock, ParamError> {
     params.validate()?;
     let kernel = params.kernel()?;
-    Ok(DspBlock::tuned(kernel, params, |kernel, p, name| {
-        if name == "taps" {
-            kernel.set_taps(&p.prototype()?)?;
-        } else {
-            kernel.set_loop_bandwidth(p.loop_bw)?;
-        }
-        Ok(())
-    }))
+    Ok(DiagBlock::new(
+        kernel,
+        params,
+        ["err", "rate", "phase"],
+        |kernel, p, name| {
+            if name == "taps" {
+                kernel.set_taps(&p.prototype()?)?;
+            } else {
+                kernel.set_loop_bandwidth(p.loop_bw)?;
+            }
+            Ok(())
+        },
+    ))
 }
 
 pub(crate) fn spec() -> BlockSpec {
@@ -147,10 +154,26 @@ pub(crate) fn spec() -> BlockSpec {
          gains (damping 2·filter_size), per-sample loop updates and rate clipping, and the \
          same history of zeros before the first sample. The taps and the loop bandwidth may \
          change while it runs (GNU Radio's `update_taps`, `set_loop_bandwidth`): new arms \
-         filter from the next symbol on, the loop's phase and rate kept. The error/rate/phase \
-         outputs and `time_est` tags are not implemented. Empty `taps` means an RRC with \
+         filter from the next symbol on, the loop's phase and rate kept. The optional `err`, \
+         `rate` and `phase` outputs carry GNU Radio's per-symbol values; `time_est` tags are \
+         not implemented. Empty `taps` means an RRC with \
          roll-off 0.35 designed as GNU Radio's examples do.",
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::C32)).doc("one sample per symbol"))
+    .output(
+        PortSpec::new("err", PortItem::Fixed(ItemKind::F32))
+            .optional()
+            .doc("the previous symbol's timing error"),
+    )
+    .output(
+        PortSpec::new("rate", PortItem::Fixed(ItemKind::F32))
+            .optional()
+            .doc("the loop's rate"),
+    )
+    .output(
+        PortSpec::new("phase", PortItem::Fixed(ItemKind::F32))
+            .optional()
+            .doc("the filter-arm phase"),
+    )
 }

@@ -15,6 +15,7 @@ use clap::Args;
 use num_complex::Complex32;
 use rfgraph::{BlockId, Flowgraph, Item};
 use rfgraph_blocks::{DspBlock, Head, NullSink, VectorSource};
+use rfgraph_dsp::digital::{ResamplerKind, SymbolSync, TedKind};
 use rfgraph_dsp::{
     Ccc, Ccf, Fff, Fft, FftDirection, Fir, QuadratureDemod, RationalResampler, Rotator, Window,
     design,
@@ -29,12 +30,14 @@ pub const KERNELS: &[&str] = &[
     "resamp-ccf",
     "quad-demod",
     "rotator",
+    "symsync-cc",
 ];
 
 /// Options of `rfgraph bench dsp`.
 #[derive(Args, Debug, Clone)]
 pub struct DspArgs {
-    /// Kernel: fir-fff, fir-ccf, fir-ccc, fft, resamp-ccf, quad-demod, rotator.
+    /// Kernel: fir-fff, fir-ccf, fir-ccc, fft, resamp-ccf, quad-demod, rotator,
+    /// symsync-cc (symbol sync: Gardner, MMSE 8-tap, 4 samples/symbol).
     #[arg(long)]
     pub kernel: String,
     /// Taps (FIR, resampler; default 64) or FFT size (default 1024).
@@ -96,7 +99,7 @@ fn build(args: &DspArgs) -> anyhow::Result<(Flowgraph, Option<usize>)> {
     let n = args.items;
     let taps = match args.kernel.as_str() {
         "fft" => args.taps.unwrap_or(1024),
-        "quad-demod" | "rotator" => 0,
+        "quad-demod" | "rotator" | "symsync-cc" => 0,
         _ => args.taps.unwrap_or(64),
     };
     match args.kernel.as_str() {
@@ -141,6 +144,21 @@ fn build(args: &DspArgs) -> anyhow::Result<(Flowgraph, Option<usize>)> {
         }
         "rotator" => {
             let b = fg.add(DspBlock::new(Rotator::new(0.01)?));
+            pipe::<Complex32, Complex32>(&mut fg, random_c32(SOURCE_LEN), n, b)?;
+        }
+        "symsync-cc" => {
+            let sync = SymbolSync::<Complex32>::new(
+                TedKind::Gardner,
+                4.0,
+                0.045,
+                1.0,
+                1.0,
+                1.5,
+                1,
+                None,
+                &ResamplerKind::Mmse8Tap,
+            )?;
+            let b = fg.add(DspBlock::new(sync));
             pipe::<Complex32, Complex32>(&mut fg, random_c32(SOURCE_LEN), n, b)?;
         }
         other => bail!("unknown kernel `{other}`; known: {}", KERNELS.join(", ")),

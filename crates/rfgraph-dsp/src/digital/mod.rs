@@ -18,6 +18,7 @@ pub mod mmse_resampler;
 pub mod pfb_clock_sync;
 mod skip;
 pub mod soft_decision;
+pub mod symbol_sync;
 
 pub use bits::{BitRepack, Endianness, Word};
 pub use chunks::ChunksToSymbols;
@@ -30,3 +31,6 @@ pub use mmse::MmseInterpolator;
 pub use mmse_resampler::MmseResampler;
 pub use pfb_clock_sync::PfbClockSync;
 pub use soft_decision::{SoftDecider, SoftGenerator};
+pub use symbol_sync::{
+    InterpResampler, ResamplerKind, SymbolSync, SyncSample, TedKind, TimingErrorDetector,
+};

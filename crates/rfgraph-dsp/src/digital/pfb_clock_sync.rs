@@ -30,6 +30,8 @@ pub struct PfbClockSync {
     k: f32,
     rate_i: i64,
     rate_f: f32,
+    /// The last symbol's timing error.
+    error: f32,
     init: (f32, f32),
     /// Buffered input, starting with the zeros GNU Radio's history puts
     /// before the first sample.
@@ -142,6 +144,7 @@ impl PfbClockSync {
             k: init_phase,
             rate_i,
             rate_f: (rate - rate_i as f64) as f32,
+            error: 0.0,
             init: (init_phase, (rate - rate_i as f64) as f32),
             buf,
             pos: 0,
@@ -203,6 +206,33 @@ impl Kernel for PfbClockSync {
     type Output = Complex32;
 
     fn process(&mut self, input: &[Complex32], output: &mut [Complex32]) -> (usize, usize) {
+        self.process_diag(input, output, None)
+    }
+
+    fn min_output(&self) -> usize {
+        1
+    }
+
+    fn ratio(&self) -> Ratio {
+        Ratio::new(1, self.sps as u64)
+    }
+
+    fn reset(&mut self) {
+        self.reset_state();
+    }
+}
+
+impl PfbClockSync {
+    /// [`Kernel::process`], also writing per output GNU Radio's optional
+    /// outputs `[err, rate, phase]` into `diag` (as long as `output`): the
+    /// previous symbol's error, the rate and the arm phase `k` after the
+    /// step to the next output.
+    pub fn process_diag(
+        &mut self,
+        input: &[Complex32],
+        output: &mut [Complex32],
+        mut diag: Option<&mut [[f32; 3]]>,
+    ) -> (usize, usize) {
         let room = self.buf.capacity() - self.buf.len();
         let take = input.len().min(room);
         self.buf.extend_from_slice(&input[..take]);
@@ -230,9 +260,13 @@ impl Kernel for PfbClockSync {
             output[produced] = y;
             produced += 1;
             self.k += self.rate_i as f32 + self.rate_f;
+            if let Some(slot) = diag.as_deref_mut().and_then(|d| d.get_mut(produced - 1)) {
+                *slot = [self.error, self.rate_f, self.k];
+            }
             let d = dot(&self.diff_arms[filt as usize], x);
             let error = (y.im * d.im + y.re * d.re) / 2.0;
             let error = if error.is_finite() { error } else { 0.0 };
+            self.error = error;
             for _ in 0..self.sps {
                 self.rate_f += self.beta * error;
                 self.k += self.rate_f + self.alpha * error;
@@ -250,15 +284,8 @@ impl Kernel for PfbClockSync {
         (take, produced)
     }
 
-    fn min_output(&self) -> usize {
-        1
-    }
-
-    fn ratio(&self) -> Ratio {
-        Ratio::new(1, self.sps as u64)
-    }
-
-    fn reset(&mut self) {
+    fn reset_state(&mut self) {
+        self.error = 0.0;
         (self.k, self.rate_f) = self.init;
         let history = self.taps_per_arm + 2 * self.sps;
         self.buf.clear();

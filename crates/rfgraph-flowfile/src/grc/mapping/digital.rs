@@ -257,6 +257,14 @@ pub(super) const MAPS: &[Map] = &[
         )],
     },
     Map {
+        gr: "digital_symbol_sync_xx",
+        rf: "symbol_sync",
+        params: &[
+            P::Enum("type", "type", &[("cc", "c32"), ("ff", "f32")]),
+            P::Expr("constellation", "constellation"),
+        ],
+    },
+    Map {
         gr: "digital_pfb_clock_sync_xxx",
         rf: "pfb_clock_sync",
         params: &[P::Require("type", &["ccf"])],

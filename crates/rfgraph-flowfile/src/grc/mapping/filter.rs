@@ -79,6 +79,11 @@ const RRC_TAPS: P = P::Call {
 /// The entries.
 pub(super) const MAPS: &[Map] = &[
     Map {
+        gr: "mmse_resampler_xx",
+        rf: "mmse_resampler",
+        params: &[P::Type("type")],
+    },
+    Map {
         gr: "band_pass_filter",
         rf: "band_pass_filter",
         params: &[DESIGN_TYPE, DECIM, INTERP, WINDOW],
