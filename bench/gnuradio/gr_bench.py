@@ -96,6 +96,18 @@ msg     P pipes of S ``pdu.pdu_filter`` forwarders -> ``blocks.message_debug``
         and then a system "done" message are queued in each pipe's first
         forwarder before ``tb.run()``; GRCon'19 Fig. 2.
 dsp     source -> head(N) -> kernel -> null_sink, one kernel per run.
+        ``viterbi``: fec.extended_decoder around fec.cc_decoder (K=7, r=1/2,
+        polys [109, 79], 2048-bit terminated frames), float soft symbols in,
+        N rounded down to whole frames of 4108 symbols; records add
+        ``decoded_bits_per_s``.  ``ofdm-rx``: rfgraph's bench/dsp_ofdm.rs,
+        two chains in one top block on ofdm_txrx.py's defaults (64
+        carriers, CP 16, QPSK): frames with prefixes -> ofdm_sync_sc_cfb
+        -> null sinks, and the same frames without prefixes (frame_len tag
+        = 20 data symbols per frame of 2 sync + 20 data symbols) -> fft_vcc
+        (shifted, no window) -> ofdm_chanest_vcvc -> ofdm_frame_equalizer_vcvc
+        (simpledfe) -> ofdm_serializer_vcc -> null sink.  N counts received
+        samples (with prefixes), rounded down to whole frames; records add
+        ``frames_per_s``.
 io      raw files, as ``rfgraph bench io`` (which makes the files and runs
         this with ``--gnuradio``): ``source-cu8`` is
         file_source(sizeof_char) -> interleaved_char_to_complex(scale 128)
@@ -213,7 +225,10 @@ WATCHDOG_GRACE_S = 20.0
 DSP_MAX_NOUTPUT_ITEMS = 65536
 DSP_POOL_SAMPLES = 8192
 DSP_KERNELS = ("fir-fff", "fir-ccf", "fir-ccc", "fft", "resamp-ccf",
-               "quad-demod", "rotator", "symsync-cc")
+               "quad-demod", "rotator", "symsync-cc", "viterbi", "ofdm-rx")
+# dsp --kernel viterbi: rfgraph's bench/dsp_viterbi.rs, the same code.
+VITERBI_FRAME_BITS = 2048
+VITERBI_FRAME_SYMBOLS = 2 * (VITERBI_FRAME_BITS + 6)
 DSP_DEFAULT_TAPS = {"fir-fff": 64, "fir-ccf": 64, "fir-ccc": 64, "fft": 1024,
                     "resamp-ccf": 64}
 SAXPY_A = 0.5
@@ -561,7 +576,19 @@ def dsp_kernel(name: str, taps: int | None):
                                        digital.constellation_bpsk().base(),
                                        digital.IR_MMSE_8TAP, 128, []),
                 True, gr.sizeof_gr_complex, 1)
+    if name == "viterbi":
+        return viterbi_decoder(), False, gr.sizeof_char, 1
     raise ValueError(f"unknown kernel {name}")
+
+
+def viterbi_decoder():
+    """GNU Radio's K=7 Viterbi decoder as a flowgraph runs it: the
+    extended decoder (soft float -> uchar mapping, fec.decoder) around a
+    terminated cc_decoder of VITERBI_FRAME_BITS-bit frames."""
+    from gnuradio import fec
+    dec = fec.cc_decoder.make(VITERBI_FRAME_BITS, 7, 2, [109, 79], 0, -1,
+                              fec.CC_TERMINATED, False)
+    return fec.extended_decoder(dec, None, None, "11")
 
 
 def dsp_source(kind: str, is_complex: bool, vlen: int, pool):
@@ -574,14 +601,108 @@ def dsp_source(kind: str, is_complex: bool, vlen: int, pool):
     return blocks.vector_source_f([z.real for z in pool], True, vlen)
 
 
+OFDM_FFT_LEN = 64
+OFDM_CP_LEN = 16
+OFDM_DATA_SYMBOLS = 20
+OFDM_POOL_FRAMES = 8
+OFDM_FRAME_SAMPLES = (OFDM_DATA_SYMBOLS + 2) * (OFDM_FFT_LEN + OFDM_CP_LEN)
+
+
+def ofdm_pool():
+    """OFDM_POOL_FRAMES random frames (2 sync + data symbols, QPSK data,
+    ofdm_txrx.py's pilots) as lists of time-domain symbols."""
+    from gnuradio.digital import ofdm_txrx as txrx
+    fft_len = OFDM_FFT_LEN
+    occ = txrx._def_occupied_carriers
+    pil = txrx._def_pilot_carriers
+    psym = txrx._def_pilot_symbols
+    sync1 = txrx._make_sync_word1(fft_len, occ, pil)
+    sync2 = txrx._make_sync_word2(fft_len, occ, pil)
+    rng = numpy.random.default_rng(7)
+    qpsk = numpy.array([1 + 1j, -1 + 1j, -1 - 1j, 1 - 1j]) / math.sqrt(2)
+    frames = []
+    for _ in range(OFDM_POOL_FRAMES):
+        syms = [numpy.array(sync1, complex), numpy.array(sync2, complex)]
+        for d in range(OFDM_DATA_SYMBOLS):
+            x = numpy.zeros(fft_len, complex)
+            for k in occ[d % len(occ)]:
+                x[k + fft_len // 2] = qpsk[rng.integers(4)]
+            for k, v in zip(pil[d % len(pil)], psym[d % len(psym)]):
+                x[k + fft_len // 2] = v
+            syms.append(x)
+        frames.append([numpy.fft.ifft(numpy.fft.ifftshift(x)) for x in syms])
+    return frames, sync1, sync2, occ, pil, psym
+
+
+def run_dsp_ofdm(args: argparse.Namespace, emit: Emit) -> None:
+    """dsp --kernel ofdm-rx: the receiver's acquisition and demodulation
+    chains (see the module docstring), timing tb.run(65536)."""
+    from gnuradio import digital
+    frames, sync1, sync2, occ, pil, psym = ofdm_pool()
+    nframes = max(1, args.items // OFDM_FRAME_SAMPLES)
+    symbols = OFDM_DATA_SYMBOLS + 2
+    timed = numpy.concatenate([numpy.concatenate([numpy.concatenate([t[-OFDM_CP_LEN:], t]) for t in fr])
+                               for fr in frames]).astype(numpy.complex64)
+    payload = numpy.concatenate([numpy.concatenate(fr) for fr in frames]).astype(numpy.complex64)
+    for run in range(args.repeat):
+        tb = gr.top_block(f"dsp-ofdm-{run}")
+        tags = [gr.tag_utils.python_to_tag((f * symbols, pmt.intern("frame_len"),
+                                            pmt.from_long(OFDM_DATA_SYMBOLS), pmt.intern("src")))
+                for f in range(OFDM_POOL_FRAMES)]
+        src_t = blocks.vector_source_c(timed.tolist(), True)
+        head_t = blocks.head(gr.sizeof_gr_complex, nframes * OFDM_FRAME_SAMPLES)
+        sync = digital.ofdm_sync_sc_cfb(OFDM_FFT_LEN, OFDM_CP_LEN)
+        tb.connect(src_t, head_t, sync)
+        tb.connect((sync, 0), blocks.null_sink(gr.sizeof_float))
+        tb.connect((sync, 1), blocks.null_sink(gr.sizeof_char))
+        src_f = blocks.vector_source_c(payload.tolist(), True, OFDM_FFT_LEN, tags)
+        head_f = blocks.head(gr.sizeof_gr_complex * OFDM_FFT_LEN, nframes * symbols)
+        ffts = fft.fft_vcc(OFDM_FFT_LEN, True, (), True)
+        chanest = digital.ofdm_chanest_vcvc(sync1, sync2, OFDM_DATA_SYMBOLS)
+        eq = digital.ofdm_equalizer_simpledfe(OFDM_FFT_LEN, digital.constellation_qpsk().base(),
+                                              occ, pil, psym, 0)
+        frame_eq = digital.ofdm_frame_equalizer_vcvc(eq.base(), OFDM_CP_LEN, "frame_len", True, 0)
+        ser = digital.ofdm_serializer_vcc(OFDM_FFT_LEN, occ, "frame_len", "", 0, "", True)
+        sink = blocks.null_sink(gr.sizeof_gr_complex)
+        tb.connect(src_f, head_f, ffts, chanest, frame_eq, ser, sink)
+        timing = timed_run(tb, args.timeout, f"dsp ofdm-rx run {run}", DSP_MAX_NOUTPUT_ITEMS)
+        seconds = timing.seconds
+        processed = nframes * OFDM_FRAME_SAMPLES
+        if int(head_t.nitems_written(0)) != processed:
+            raise BenchError(f"dsp ofdm-rx run {run}: head wrote {head_t.nitems_written(0)}, "
+                             f"expected {processed}")
+        rec = base_record("dsp", run, timing)
+        rec.update({
+            "kernel": "ofdm-rx",
+            "taps": None,
+            "items": args.items,
+            "items_processed": processed,
+            "items_out": int(sink.nitems_read(0)),
+            "items_per_s": processed / seconds,
+            "block_items_per_s": processed / seconds,
+            "frames_per_s": nframes / seconds,
+            "source": "random",
+            "max_noutput_items": DSP_MAX_NOUTPUT_ITEMS,
+        })
+        emit(rec)
+        log(f"dsp ofdm-rx run {run}: {nframes} frames: {seconds:.3f} s, "
+            f"{nframes / seconds / 1e3:.1f} k frames/s")
+        del tb
+
+
 def run_dsp(args: argparse.Namespace, emit: Emit) -> None:
     """source -> head(N) -> kernel -> null_sink, timing only tb.run(65536)."""
+    if args.kernel == "ofdm-rx":
+        run_dsp_ofdm(args, emit)
+        return
     taps = args.taps if args.taps is not None else DSP_DEFAULT_TAPS.get(args.kernel)
     rng = random.Random(12345)
     vlen = taps if args.kernel == "fft" else 1
     pool_len = vlen * max(1, math.ceil(DSP_POOL_SAMPLES / vlen))
     pool = [complex(rng.gauss(0, 1), rng.gauss(0, 1)) for _ in range(pool_len)]
     nvec = args.items // vlen  # head counts vectors for fft
+    if args.kernel == "viterbi":
+        nvec = max(1, args.items // VITERBI_FRAME_SYMBOLS) * VITERBI_FRAME_SYMBOLS
     processed = nvec * vlen
     for run in range(args.repeat):
         tb = gr.top_block(f"dsp-{run}")
@@ -609,6 +730,9 @@ def run_dsp(args: argparse.Namespace, emit: Emit) -> None:
             "source": args.source,
             "max_noutput_items": DSP_MAX_NOUTPUT_ITEMS,
         })
+        if args.kernel == "viterbi":
+            rec["decoded_bits_per_s"] = (processed // VITERBI_FRAME_SYMBOLS * VITERBI_FRAME_BITS
+                                         / seconds)
         emit(rec)
         log(f"dsp {args.kernel} run {run}: taps {taps}, {processed} items: "
             f"{seconds:.3f} s, {rec['items_per_s'] / 1e6:.1f} M items/s")
@@ -1189,7 +1313,7 @@ def validate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         except ValueError as exc:
             parser.error(f"latency --period: {exc}")
     if args.experiment == "dsp":
-        if args.kernel in ("quad-demod", "rotator"):
+        if args.kernel in ("quad-demod", "rotator", "viterbi", "ofdm-rx"):
             if args.taps is not None:
                 log(f"dsp: --taps is ignored by {args.kernel}")
             args.taps = None

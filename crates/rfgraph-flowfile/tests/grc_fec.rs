@@ -3,7 +3,7 @@
 //! generic decoder's item type and the asynchronous coders' enumerations
 //! reach the registry blocks, and a flowgraph of them builds with its
 //! coder objects (GRC's `variable_cc_encoder_def`, ...). The asynchronous
-//! coders and the tagged encoder refuse a coder for now (see the mapping).
+//! coders and the tagged encoder take their coder objects too.
 
 use common::grc_text::{block, grc};
 use rfgraph_flowfile::build::{self, BuildOptions};
@@ -145,20 +145,70 @@ fn fec_blocks_take_their_gnu_radio_parameters() {
     // The coder object sets the block's flattened code parameters.
     assert_eq!(param("enc", "code"), Some(Value::Expr("enc_cc".into())));
 
-    // A coder given to the asynchronous encoder is refused, by name.
-    let refused = grc(
-        &[block(
-            "async",
-            "fec_async_encoder",
-            &[("encoder", "enc_cc"), ("packed", "True")],
-        )],
-        &[],
+    // The asynchronous coders and the tagged encoder take their coder.
+    let coded = grc(
+        &[
+            block(
+                "enc_cc",
+                "variable_cc_encoder_def",
+                &[
+                    ("framebits", "2048"),
+                    ("polys", "[79, 109]"),
+                    ("mode", "fec.CC_TERMINATED"),
+                ],
+            ),
+            block(
+                "dec_cc",
+                "variable_cc_decoder_def",
+                &[
+                    ("framebits", "2048"),
+                    ("polys", "[79, 109]"),
+                    ("mode", "fec.CC_TERMINATED"),
+                ],
+            ),
+            block(
+                "async",
+                "fec_async_encoder",
+                &[("encoder", "enc_cc"), ("packed", "True")],
+            ),
+            block(
+                "ext_async",
+                "fec_extended_async_encoder",
+                &[("encoder_list", "enc_cc"), ("puncpat", "\"11\"")],
+            ),
+            block(
+                "adec",
+                "fec_async_decoder",
+                &[("decoder", "dec_cc"), ("packed", "False")],
+            ),
+            block(
+                "tagged",
+                "fec_extended_tagged_encoder",
+                &[
+                    ("encoder_list", "enc_cc"),
+                    ("lentagname", "\"pkt\""),
+                    ("mtu", "100"),
+                    ("puncpat", "\"11\""),
+                ],
+            ),
+            block("src", "blocks_null_source", &[("type", "byte")]),
+            block("bytes", "blocks_null_sink", &[("type", "byte")]),
+        ],
+        &[
+            ("async", "out", "ext_async", "in"),
+            ("src", "0", "tagged", "0"),
+            ("tagged", "0", "bytes", "0"),
+        ],
     );
-    let err = grc::from_str(&refused, Path::new("t.grc"), &registry)
-        .unwrap_err()
-        .to_string();
-    assert!(
-        err.contains("`encoder` = `enc_cc`: not supported here yet"),
-        "{err}"
+    let doc = grc::from_str(&coded, Path::new("t.grc"), &registry).unwrap();
+    let param = |b: &str, p: &str| doc.block(b).unwrap().param(p).map(|v| v.value.clone());
+    assert_eq!(param("async", "code"), Some(Value::Expr("enc_cc".into())));
+    assert_eq!(
+        param("ext_async", "code"),
+        Some(Value::Expr("enc_cc".into()))
     );
+    assert_eq!(param("ext_async", "puncpat"), None);
+    assert_eq!(param("adec", "code"), Some(Value::Expr("dec_cc".into())));
+    assert_eq!(param("tagged", "code"), Some(Value::Expr("enc_cc".into())));
+    build::build(&doc, &registry, &BuildOptions::default()).unwrap();
 }

@@ -11,7 +11,7 @@
 
 use super::cc_encoder::parity;
 use super::params::{CcMode, FecCodeParams};
-use super::viterbi::{Branch, Decisions, Metrics, STATES, decision_index, trellis};
+use super::viterbi::{Branch, Decisions, Kernel, Metrics, STATES, decision_index, trellis};
 
 /// The `k − 1` of the only supported code.
 const TAIL: usize = 6;
@@ -25,6 +25,8 @@ const UNBIASED: u8 = 31;
 pub(crate) struct CcDecoder {
     /// GNU Radio's `Branchtab`.
     branch: Branch,
+    /// The trellis kernel this CPU runs fastest.
+    kernel: Kernel,
     mode: CcMode,
     padding: usize,
     frame_size: usize,
@@ -65,6 +67,7 @@ impl CcDecoder {
         };
         let mut d = Self {
             branch: Branch::new(branch),
+            kernel: Kernel::best(),
             mode: p.mode,
             padding,
             frame_size: p.frame_size,
@@ -141,7 +144,14 @@ impl CcDecoder {
     /// current metrics; returns the index of the likeliest end state (the
     /// first of equals).
     fn update(&mut self, syms: &[u8], steps: usize) -> usize {
-        let last = trellis(&self.branch, self.metrics, syms, steps, &mut self.decisions);
+        let last = trellis(
+            self.kernel,
+            &self.branch,
+            self.metrics,
+            syms,
+            steps,
+            &mut self.decisions,
+        );
         let mut best = 0;
         for (s, &m) in last.iter().enumerate() {
             if m < last[best] {
@@ -160,22 +170,35 @@ impl CcDecoder {
         let dif = tail - TAIL;
         let mut state = (end as u32 as usize) & (STATES - 1);
         let mut boundary = 0;
-        let mut step = |n: usize, state: &mut usize| {
-            let k = self.decisions[n + tail][decision_index(*state)];
-            *state = (*state >> 1) | (k as usize) << (TAIL - 1);
-            out[(n + dif) % fs] = k;
+        let decisions = &self.decisions[tail..tail + bits];
+        // One step back: the state's decision bit, no branch.
+        let back = |d: Decisions, state: &mut usize| -> u8 {
+            let k = ((d >> decision_index(*state)) & 1) as usize;
+            *state = (*state >> 1) | k << (TAIL - 1);
+            k as u8
         };
-        let mut n = bits;
-        if let Some(stop) = fs.checked_sub(TAIL) {
-            while n > stop {
-                n -= 1;
-                step(n, &mut state);
+        // The steps from `fs − 6` on also give the next frame's start
+        // (none in a frame shorter than 6 bits).
+        let stop = fs.checked_sub(TAIL).map_or(bits, |s| s.min(bits));
+        if dif == 0 {
+            // Bit n is step n + tail's: no wrap (all but tail-biting).
+            let (head, rest) = out[..bits].split_at_mut(stop);
+            for (o, &d) in rest.iter_mut().zip(&decisions[stop..]).rev() {
+                *o = back(d, &mut state);
                 boundary = state as i32;
             }
-        }
-        while n != 0 {
-            n -= 1;
-            step(n, &mut state);
+            for (o, &d) in head.iter_mut().zip(&decisions[..stop]).rev() {
+                *o = back(d, &mut state);
+            }
+        } else {
+            // Tail-biting: bit (n + dif) mod fs.
+            for n in (0..bits).rev() {
+                let k = back(decisions[n], &mut state);
+                if n >= stop {
+                    boundary = state as i32;
+                }
+                out[(n + dif) % fs] = k;
+            }
         }
         boundary
     }

@@ -28,10 +28,21 @@ pub enum SoftInput {
 
 /// The soft byte of float `x` as the extended and tagged decoders make
 /// it: GNU Radio's `multiply_const_ff(48)`, `add_const_ff(128)` and
-/// `float_to_uchar` (rounded half to even, saturated).
+/// `float_to_uchar` (rounded half to even, saturated). After the clamp
+/// to `[0, 255]`, adding and subtracting 2²³ rounds half to even exactly
+/// as `round_ties_even` does (NaN stays NaN, then 0), without the libm
+/// call that costs x86-64's baseline a sixth of the decoder's time, and
+/// in loops the compiler vectorises.
 #[inline]
 pub fn uchar_rounded(x: f32) -> u8 {
-    crate::convert::round::to_u8(x * 48.0 + 128.0)
+    const MAGIC: f32 = 8_388_608.0;
+    let y = (x * 48.0 + 128.0).clamp(0.0, 255.0);
+    ((y + MAGIC) - MAGIC) as u8
+}
+
+/// [`uchar_rounded`] of every value.
+fn soft_bytes(input: &[f32]) -> Vec<u8> {
+    input.iter().map(|&x| uchar_rounded(x)).collect()
 }
 
 /// The soft byte of float `x` as the asynchronous decoder makes it:
@@ -325,7 +336,7 @@ impl Decoder {
             DecoderKind::Polar(c) => c.decode(input, output),
             DecoderKind::Cc(c) => {
                 let n = c.input_size() + c.history();
-                let bytes: Vec<u8> = input[..n].iter().map(|&x| uchar_rounded(x)).collect();
+                let bytes = soft_bytes(&input[..n]);
                 c.decode(&bytes, output);
             }
             DecoderKind::Ldpc(c) => c.decode(input, output),
@@ -352,6 +363,29 @@ impl Decoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The soft bytes are GNU Radio's rounding (`float_to_uchar` of
+    /// `48·x + 128`), value for value: every half step (the ties), the
+    /// range's ends, NaN and infinities.
+    #[test]
+    fn soft_bytes_are_uchar_rounded() {
+        let mut xs: Vec<f32> = (-3000..3000).map(|i| i as f32 / 96.0).collect();
+        xs.extend((0..20000).map(|i| (i as f32 * 0.618_034).sin() * 3.0));
+        xs.extend([
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MAX,
+            f32::MIN,
+            0.0,
+            -0.0,
+        ]);
+        let want: Vec<u8> = xs
+            .iter()
+            .map(|&x| crate::convert::round::to_u8(x * 48.0 + 128.0))
+            .collect();
+        assert_eq!(soft_bytes(&xs), want);
+    }
 
     #[test]
     fn soft_bytes_round_or_truncate() {

@@ -20,7 +20,7 @@
 //! |---|---|---|
 //! | `extended_encoder` | `fec_extended_encoder` | [`FrameEncoder`] |
 //! | `extended_decoder` | `fec_extended_decoder` | [`FrameDecoder`] |
-//! | `extended_tagged_encoder` | `fec_extended_tagged_encoder` | [`TaggedEncoder`] |
+//! | `extended_tagged_encoder` | `fec_extended_tagged_encoder` | [`TaggedEncoder`], [`PackedTaggedEncoder`] (`ccsds`) |
 //! | `extended_tagged_decoder` | `fec_extended_tagged_decoder` | [`TaggedDecoder`] |
 //! | `async_encoder` | `fec_async_encoder`, `fec_extended_async_encoder` | [`AsyncEncoder`] |
 //! | `async_decoder` | `fec_async_decoder` | [`AsyncDecoder`] |
@@ -49,7 +49,9 @@ mod puncture;
 mod repetition;
 mod tagged_decoder;
 mod tagged_encoder;
+mod tagged_packed;
 mod viterbi;
+mod viterbi_simd;
 
 pub use async_decoder::{AsyncDecoder, AsyncDecoderParams};
 pub use async_encoder::{AsyncEncoder, AsyncEncoderParams};
@@ -66,6 +68,7 @@ pub use extended_encoder::{
 pub use params::{CcMode, FecCode, FecCodeParams, MAX_CODED_BITS, MAX_FRAME_BITS};
 pub use tagged_decoder::{ExtendedTaggedDecoderParams, TaggedDecoder};
 pub use tagged_encoder::{ExtendedTaggedEncoderParams, TaggedEncoder};
+pub use tagged_packed::PackedTaggedEncoder;
 
 pub(crate) use async_decoder::spec as async_decoder_spec;
 pub(crate) use async_encoder::spec as async_encoder_spec;

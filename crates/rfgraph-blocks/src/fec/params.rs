@@ -9,7 +9,7 @@
 use rfgraph::{ParamChoice, ParamError, ParamSet};
 
 /// Most bits of one frame (`frame_size`) and of a block's `mtu · 8`: the
-/// Viterbi decoder keeps 64 bytes of decisions per bit of a frame (16 MB
+/// Viterbi decoder keeps 8 bytes of decisions per bit of a frame (2 MB
 /// at this size).
 pub const MAX_FRAME_BITS: usize = 1 << 18;
 

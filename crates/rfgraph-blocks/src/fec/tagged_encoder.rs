@@ -10,6 +10,7 @@ use super::packets::Packets;
 use super::params::{FecCodeParams, MAX_FRAME_BITS};
 use super::pending::Pending;
 use super::puncture::Puncture;
+use super::tagged_packed::PackedTaggedEncoder;
 use rfgraph::params::ItemKind;
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 use rfgraph::{
@@ -62,7 +63,10 @@ impl ExtendedTaggedEncoderParams {
 /// `frame_size` bits are coded when it is longer) and becomes one packet
 /// of coded bits, punctured by `puncpat` from its first bit on, whose
 /// length tag gives its length. Its other tags keep their relative place.
-/// The code's state carries from packet to packet as in GNU Radio.
+/// The code's state carries from packet to packet as in GNU Radio. A
+/// code of packed bytes (`ccsds`) is refused here: GNU Radio packs the
+/// stream in front of its tagged encoder then, which
+/// [`PackedTaggedEncoder`](super::PackedTaggedEncoder) reproduces.
 ///
 /// # Parameters
 /// [`ExtendedTaggedEncoderParams`].
@@ -91,7 +95,6 @@ pub struct TaggedEncoder {
     encoder: Encoder,
     puncture: Option<Puncture>,
     packets: Packets<u8>,
-    packed: Vec<u8>,
     coded: Vec<u8>,
     pending: Pending<u8>,
 }
@@ -109,6 +112,13 @@ impl TaggedEncoder {
             ));
         }
         let mut encoder = Encoder::new(&params.fec, "extended_tagged_encoder")?;
+        if encoder.packed_input() {
+            return Err(ParamError::new(
+                "extended_tagged_encoder",
+                "code",
+                "a code of packed bytes (ccsds) is coded by PackedTaggedEncoder, as GNU Radio packs in front of its tagged encoder",
+            ));
+        }
         encoder.set_frame_size(params.mtu * 8);
         let puncture = Puncture::parse(&params.puncpat, "extended_tagged_encoder")?;
         Ok(Self {
@@ -118,7 +128,6 @@ impl TaggedEncoder {
             params,
             encoder,
             puncture,
-            packed: Vec::new(),
             coded: Vec::new(),
             pending: Pending::new(),
         })
@@ -127,19 +136,9 @@ impl TaggedEncoder {
     /// Codes one packet of `bits` with its `tags` into the pending output.
     fn code(&mut self, bits: &[u8], tags: Vec<(usize, String, Pmt)>) {
         self.encoder.set_frame_size(bits.len());
-        let frame = if self.encoder.packed_input() {
-            self.packed.clear();
-            self.packed.extend(
-                bits.chunks_exact(8)
-                    .map(|c| c.iter().fold(0u8, |acc, &b| (acc << 1) | (b & 1))),
-            );
-            &self.packed[..]
-        } else {
-            bits
-        };
         self.coded.clear();
         self.coded.resize(self.encoder.output_size(), 0);
-        self.encoder.encode(frame, &mut self.coded);
+        self.encoder.encode(bits, &mut self.coded);
         let out = self.pending.refill();
         match &self.puncture {
             None => out.extend_from_slice(&self.coded),
@@ -202,12 +201,14 @@ pub(crate) fn spec() -> BlockSpec {
                 let puncture = Puncture::parse(&p.puncpat, "extended_tagged_encoder")?;
                 let pack = encoder.packed_input();
                 Ok(Box::new(FrameEncoder::new(p, encoder, puncture, pack)) as Box<dyn Block>)
+            } else if Encoder::new(&p.fec, "extended_tagged_encoder")?.packed_input() {
+                Ok(Box::new(PackedTaggedEncoder::new(p)?))
             } else {
                 Ok(Box::new(TaggedEncoder::new(p)?))
             }
         },
     )
-    .doc("GNU Radio's `fec.extended_tagged_encoder`: each packet of `n` bits (one per byte, marked by a length tag `lentagname`) becomes one frame of the code (`frame_size` set to `n`; a packet longer than `frame_size` has only its first `frame_size` bits coded, one longer than `8·mtu` bits stops the run as in GNU Radio) and one packet of coded bits, punctured by `puncpat` from its first bit on, with a length tag of its length; its other tags keep their relative place. The code's state carries between packets as in GNU Radio. With `lentagname` `None` the block codes the stream in frames of `frame_size` bits, as `extended_encoder`.")
+    .doc("GNU Radio's `fec.extended_tagged_encoder`: each packet of `n` bits (one per byte, marked by a length tag `lentagname`) becomes one frame of the code (`frame_size` set to `n`; a packet longer than `frame_size` has only its first `frame_size` bits coded, one longer than `8·mtu` bits stops the run as in GNU Radio) and one packet of coded bits, punctured by `puncpat` from its first bit on, with a length tag of its length; its other tags keep their relative place. The code's state carries between packets as in GNU Radio. With `lentagname` `None` the block codes the stream in frames of `frame_size` bits, as `extended_encoder`. A `ccsds` code takes packed bytes: as GNU Radio, the bits are packed eight at a time regardless of packets and a length tag of `n` (moved to byte `index / 8`) then marks a packet of `n` bytes, so equal packets are coded one in eight (see `PackedTaggedEncoder`).")
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::U8)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::U8)))
 }

@@ -13,18 +13,21 @@
 //! VOLK's generic butterfly (metrics 0…31, wrapping sums, the lower half
 //! on a tie) and another renormalisation, as the kernel does.
 //!
-//! The steps are whole-array operations the compiler keeps in vector
-//! registers (the average as `(a | b) − ((a ^ b) >> 1)`, saturating adds,
-//! minima, compares). Decisions are kept as bytes, 64 per step (`1` when
-//! the state was reached from the upper half), in the order
-//! [`decision_index`] gives: packing them into bits cost a quarter of the
-//! speed.
+//! The steps run on the widest kernel this CPU has: AVX2 or SSE2
+//! ([`viterbi_simd`](super::viterbi_simd), chosen at run time) on x86-64,
+//! elsewhere the portable step here (whole-array operations the compiler
+//! vectorises as it can: the average as `(a | b) − ((a ^ b) >> 1)`,
+//! saturating adds, minima, compares). All give the same metrics and
+//! decisions; the tests run every kernel this machine can against the
+//! portable one. A step's 64 decisions are the bits of one `u64` (`1`
+//! when the state was reached from the upper half), bit
+//! [`decision_index`] for each state.
 
 /// Trellis states.
 pub(crate) const STATES: usize = 64;
 const HALF: usize = 32;
 /// State 0's metric above which the kernel renormalises.
-const RENORMALIZE: u8 = 210;
+pub(crate) const RENORMALIZE: u8 = 210;
 
 /// The 64 path metrics.
 pub(crate) type Metrics = [u8; STATES];
@@ -37,6 +40,11 @@ pub(crate) struct Branch([[u8; HALF]; 2]);
 impl Branch {
     pub(crate) fn new(table: [[u8; HALF]; 2]) -> Self {
         Self(table)
+    }
+
+    /// The two rows of expected bits.
+    pub(crate) fn rows(&self) -> &[[u8; HALF]; 2] {
+        &self.0
     }
 }
 
@@ -56,8 +64,17 @@ pub(crate) fn decision_index(state: usize) -> usize {
     (state >> 1) + HALF * (state & 1)
 }
 
-/// One step's decisions.
-pub(crate) type Decisions = [u8; STATES];
+/// One step's decisions: bit [`decision_index`] for each state.
+pub(crate) type Decisions = u64;
+
+/// The decisions of one step kept as bytes (the portable steps), packed
+/// into their bits.
+#[inline]
+fn pack(dec: &[u8; STATES]) -> Decisions {
+    dec.iter()
+        .enumerate()
+        .fold(0, |acc, (i, &d)| acc | ((d as u64 & 1) << i))
+}
 
 /// VOLK's generic butterfly step (a frame's odd last step).
 fn generic_step(
@@ -66,7 +83,7 @@ fn generic_step(
     new: &mut Metrics,
     s0: u8,
     s1: u8,
-    dec: &mut Decisions,
+    dec: &mut [u8; STATES],
 ) {
     const MAX: u8 = 31;
     for i in 0..HALF {
@@ -94,7 +111,7 @@ fn spiral_step(
     new: &mut Metrics,
     s0: u8,
     s1: u8,
-    dec: &mut Decisions,
+    dec: &mut [u8; STATES],
 ) {
     let (lo, hi) = old.split_at(HALF);
     let mut even = [0u8; HALF];
@@ -123,35 +140,103 @@ fn spiral_step(
     }
 }
 
+/// The kernels that run a frame's paired steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kernel {
+    /// The portable step (on x86-64 only the tests run it).
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+    Portable,
+    /// SSE2 (x86-64).
+    #[cfg(target_arch = "x86_64")]
+    Sse2,
+    /// AVX2 (x86-64, detected at run time).
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU runs.
+    pub(crate) fn best() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if super::viterbi_simd::has_avx2() {
+                Kernel::Avx2
+            } else {
+                Kernel::Sse2
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        Kernel::Portable
+    }
+
+    /// Every kernel this CPU runs.
+    #[cfg(test)]
+    pub(crate) fn available() -> Vec<Self> {
+        #[allow(unused_mut)]
+        let mut all = vec![Kernel::Portable];
+        #[cfg(target_arch = "x86_64")]
+        {
+            all.push(Kernel::Sse2);
+            if super::viterbi_simd::has_avx2() {
+                all.push(Kernel::Avx2);
+            }
+        }
+        all
+    }
+
+    /// Runs `decisions.len()` steps (an even number) over the symbol
+    /// pairs of `syms` from the metrics `m`.
+    fn steps(self, branch: &Branch, m: &mut Metrics, syms: &[u8], decisions: &mut [Decisions]) {
+        match self {
+            Kernel::Portable => {
+                let mut other = [0u8; STATES];
+                let mut dec = [0u8; STATES];
+                for (quad, d) in syms.chunks_exact(4).zip(decisions.chunks_exact_mut(2)) {
+                    spiral_step(branch, m, &mut other, quad[0], quad[1], &mut dec);
+                    d[0] = pack(&dec);
+                    spiral_step(branch, &other, m, quad[2], quad[3], &mut dec);
+                    d[1] = pack(&dec);
+                }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Sse2 => super::viterbi_simd::steps_sse2(branch, m, syms, decisions),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => {
+                // SAFETY: `Avx2` is chosen (by `best`, `available`) only
+                // when the CPU has AVX2.
+                unsafe { super::viterbi_simd::steps_avx2(branch, m, syms, decisions) }
+            }
+        }
+    }
+}
+
 /// Runs `steps` trellis steps over the symbol pairs of `syms` from the
-/// metrics `start`, one step's decisions each into `decisions` (resized
-/// to `steps`); returns the final metrics.
+/// metrics `start` on `kernel`, one step's decisions each into
+/// `decisions` (resized to `steps`); returns the final metrics.
 pub(crate) fn trellis(
+    kernel: Kernel,
     branch: &Branch,
     start: Metrics,
     syms: &[u8],
     steps: usize,
     decisions: &mut Vec<Decisions>,
 ) -> Metrics {
-    decisions.resize(steps, [0; STATES]);
-    let (mut a, mut b) = (start, [0u8; STATES]);
-    let pairs = syms[..4 * (steps / 2)].chunks_exact(4);
-    for (quad, dec) in pairs.zip(decisions.chunks_exact_mut(2)) {
-        let (d0, d1) = dec.split_at_mut(1);
-        spiral_step(branch, &a, &mut b, quad[0], quad[1], &mut d0[0]);
-        spiral_step(branch, &b, &mut a, quad[2], quad[3], &mut d1[0]);
-    }
+    decisions.resize(steps, 0);
+    let mut a = start;
+    let paired = 2 * (steps / 2);
+    kernel.steps(
+        branch,
+        &mut a,
+        &syms[..2 * paired],
+        &mut decisions[..paired],
+    );
     renormalize(&mut a);
     if steps % 2 == 1 {
         let at = 2 * (steps - 1);
-        generic_step(
-            branch,
-            &a,
-            &mut b,
-            syms[at],
-            syms[at + 1],
-            &mut decisions[steps - 1],
-        );
+        let mut b = [0u8; STATES];
+        let mut dec = [0u8; STATES];
+        generic_step(branch, &a, &mut b, syms[at], syms[at + 1], &mut dec);
+        decisions[steps - 1] = pack(&dec);
         renormalize(&mut b);
         return b;
     }
@@ -175,6 +260,42 @@ mod tests {
 
     /// Ties go to the upper half (decision 1) in the kernel's steps and to
     /// the lower half in the generic one.
+    /// Every kernel gives the portable one's metrics and decisions, on
+    /// random symbols, symbols at the extremes (saturation,
+    /// renormalisation) and from every start.
+    #[test]
+    fn every_kernel_matches_the_portable_one() {
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for trial in 0..60 {
+            let branch = Branch::new(std::array::from_fn(|_| {
+                std::array::from_fn(|_| if next() & 1 == 1 { 255 } else { 0 })
+            }));
+            let steps = 2 + (next() % 300) as usize;
+            let syms: Vec<u8> = (0..2 * steps)
+                .map(|_| match trial % 3 {
+                    0 => next() as u8,
+                    1 => [0, 255][(next() & 1) as usize],
+                    _ => [0, 1, 127, 128, 254, 255][(next() % 6) as usize],
+                })
+                .collect();
+            let start: Metrics = std::array::from_fn(|_| (next() % 64) as u8);
+            let mut want = Vec::new();
+            let m = trellis(Kernel::Portable, &branch, start, &syms, steps, &mut want);
+            for kernel in Kernel::available() {
+                let mut got = Vec::new();
+                let n = trellis(kernel, &branch, start, &syms, steps, &mut got);
+                assert_eq!(n, m, "{kernel:?} metrics, trial {trial}");
+                assert_eq!(got, want, "{kernel:?} decisions, trial {trial}");
+            }
+        }
+    }
+
     #[test]
     fn ties_go_where_volk_sends_them() {
         let branch = Branch::new([[0; HALF]; 2]);

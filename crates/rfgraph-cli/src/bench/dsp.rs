@@ -8,6 +8,10 @@
 //! covers the scheduler's creation and the whole `Flowgraph::run` (rings,
 //! `init`, threads, run, `deinit`). `gr_bench.py dsp` makes its pool, taps,
 //! kernel block and top block first and times `tb.run(65536)`, the same span.
+//!
+//! Two kernels are more than one block, each in its own module: `viterbi`
+//! (the FEC decoder, [`dsp_viterbi`](super::dsp_viterbi)) and `ofdm-rx`
+//! (the OFDM receiver's chains, [`dsp_ofdm`](super::dsp_ofdm)).
 
 use super::{Record, setup};
 use anyhow::{Context, bail};
@@ -31,13 +35,16 @@ pub const KERNELS: &[&str] = &[
     "quad-demod",
     "rotator",
     "symsync-cc",
+    "viterbi",
+    "ofdm-rx",
 ];
 
 /// Options of `rfgraph bench dsp`.
 #[derive(Args, Debug, Clone)]
 pub struct DspArgs {
     /// Kernel: fir-fff, fir-ccf, fir-ccc, fft, resamp-ccf, quad-demod, rotator,
-    /// symsync-cc (symbol sync: Gardner, MMSE 8-tap, 4 samples/symbol).
+    /// symsync-cc (symbol sync: Gardner, MMSE 8-tap, 4 samples/symbol),
+    /// viterbi (see `dsp_viterbi`), ofdm-rx (see `dsp_ofdm`).
     #[arg(long)]
     pub kernel: String,
     /// Taps (FIR, resampler; default 64) or FFT size (default 1024).
@@ -94,12 +101,15 @@ fn pipe<I: Item, O: Item>(
     Ok(sink)
 }
 
-fn build(args: &DspArgs) -> anyhow::Result<(Flowgraph, Option<usize>)> {
+/// The graph, the taps, and the block whose consumed items the record
+/// counts when it is no `DspBlock`.
+fn build(args: &DspArgs) -> anyhow::Result<(Flowgraph, Option<usize>, Option<BlockId>)> {
     let mut fg = Flowgraph::new();
+    let mut measured = None;
     let n = args.items;
     let taps = match args.kernel.as_str() {
         "fft" => args.taps.unwrap_or(1024),
-        "quad-demod" | "rotator" | "symsync-cc" => 0,
+        "quad-demod" | "rotator" | "symsync-cc" | "viterbi" | "ofdm-rx" => 0,
         _ => args.taps.unwrap_or(64),
     };
     match args.kernel.as_str() {
@@ -161,9 +171,19 @@ fn build(args: &DspArgs) -> anyhow::Result<(Flowgraph, Option<usize>)> {
             let b = fg.add(DspBlock::new(sync));
             pipe::<Complex32, Complex32>(&mut fg, random_c32(SOURCE_LEN), n, b)?;
         }
+        "viterbi" => {
+            let b = super::dsp_viterbi::add(&mut fg)?;
+            let whole = super::dsp_viterbi::whole_frames(n);
+            pipe::<f32, u8>(&mut fg, random_f32(SOURCE_LEN), whole, b)?;
+            measured = Some(b);
+        }
+        "ofdm-rx" => {
+            let frames = super::dsp_ofdm::whole_frames(n);
+            measured = Some(super::dsp_ofdm::add(&mut fg, frames)?);
+        }
         other => bail!("unknown kernel `{other}`; known: {}", KERNELS.join(", ")),
     }
-    Ok((fg, (taps > 0).then_some(taps)))
+    Ok((fg, (taps > 0).then_some(taps), measured))
 }
 
 /// Runs the experiment.
@@ -172,18 +192,21 @@ pub fn run(args: &DspArgs) -> anyhow::Result<()> {
         bail!("--items must be positive");
     }
     for run in 0..args.repeat {
-        let (fg, taps) = build(args)?;
+        let (fg, taps, measured) = build(args)?;
         let (done, span) = setup::run_timed(
             fg,
             || setup::scheduler(&args.scheduler, None, &[], false),
             &format!("dsp run {run}"),
         )?;
-        let processed = done
-            .stats()
-            .iter()
-            .find(|s| s.type_name.contains("DspBlock"))
-            .map(|s| s.items_consumed)
-            .context("no DSP block in the graph")?;
+        let stats = done.stats();
+        let processed = match measured {
+            Some(b) => stats.get(b.0).map(|s| s.items_consumed),
+            None => stats
+                .iter()
+                .find(|s| s.type_name.contains("DspBlock"))
+                .map(|s| s.items_consumed),
+        }
+        .context("no DSP block in the graph")?;
         let seconds = span.seconds;
         let record = Record::new("dsp", &args.scheduler, run, span)
             .field("kernel", args.kernel.clone())
@@ -192,6 +215,17 @@ pub fn run(args: &DspArgs) -> anyhow::Result<()> {
             .field("items_processed", processed)
             .field("items_per_s", processed as f64 / seconds)
             .field("block_items_per_s", processed as f64 / seconds);
+        let record = match args.kernel.as_str() {
+            "viterbi" => record.field(
+                "decoded_bits_per_s",
+                super::dsp_viterbi::decoded_bits_per_s(processed, seconds),
+            ),
+            "ofdm-rx" => record.field(
+                "frames_per_s",
+                (processed / super::dsp_ofdm::FRAME_SAMPLES) as f64 / seconds,
+            ),
+            _ => record,
+        };
         record.print();
         record.summary();
     }

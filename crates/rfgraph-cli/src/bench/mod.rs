@@ -51,6 +51,8 @@ mod adsb;
 mod bare;
 mod chain;
 mod dsp;
+mod dsp_ofdm;
+mod dsp_viterbi;
 mod file;
 mod fm;
 mod fused;

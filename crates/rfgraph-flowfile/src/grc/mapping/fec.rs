@@ -12,14 +12,12 @@ use super::{Map, P};
 const PUNCPAT: P = P::Str("puncpat", "puncpat");
 const ENCODER_LIST: P = P::Expr("encoder_list", "code");
 const DECODER_LIST: P = P::Expr("decoder_list", "code");
-/// The asynchronous coders and the tagged encoder refuse their coder:
-/// GNU Radio's fecapi examples through them do not match GNU Radio yet
-/// (rfgraph's tagged CCSDS encoder codes every packet where GNU Radio's
-/// codes every eighth; the PDU paths differ in bit order), so they stay
-/// unsupported rather than run differently.
-const NO_ENCODER: P = P::Require("encoder", &[]);
-const NO_DECODER: P = P::Require("decoder", &[]);
-const NO_ENCODER_LIST: P = P::Require("encoder_list", &[]);
+/// The asynchronous coders' coder objects. Their `packed`, `rev_unpack`,
+/// `rev_pack` and `mtu` pass by name. A `ccsds` code in the tagged
+/// encoder runs as GNU Radio's, behind its packer (one packet in eight
+/// coded when the packets are equal; see the registry block's docs).
+const ENCODER: P = P::Expr("encoder", "code");
+const DECODER: P = P::Expr("decoder", "code");
 const ANN: P = P::Str("ann", "ann");
 const LENTAGNAME: P = P::Str("lentagname", "lentagname");
 
@@ -28,12 +26,12 @@ pub(super) const MAPS: &[Map] = &[
     Map {
         gr: "fec_async_decoder",
         rf: "async_decoder",
-        params: &[NO_DECODER],
+        params: &[DECODER],
     },
     Map {
         gr: "fec_async_encoder",
         rf: "async_encoder",
-        params: &[NO_ENCODER],
+        params: &[ENCODER],
     },
     Map {
         gr: "fec_ber_bf",
@@ -44,7 +42,7 @@ pub(super) const MAPS: &[Map] = &[
     Map {
         gr: "fec_extended_async_encoder",
         rf: "async_encoder",
-        params: &[NO_ENCODER_LIST],
+        params: &[ENCODER_LIST],
     },
     Map {
         gr: "fec_extended_decoder",
@@ -64,7 +62,7 @@ pub(super) const MAPS: &[Map] = &[
     Map {
         gr: "fec_extended_tagged_encoder",
         rf: "extended_tagged_encoder",
-        params: &[NO_ENCODER_LIST, PUNCPAT, LENTAGNAME],
+        params: &[ENCODER_LIST, PUNCPAT, LENTAGNAME],
     },
     Map {
         gr: "fec_generic_decoder",
