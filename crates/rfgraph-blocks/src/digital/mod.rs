@@ -26,6 +26,7 @@ mod modulate_vector;
 pub(crate) mod params;
 mod pfb_clock_sync;
 mod psk_mod;
+mod repack_tagged;
 mod slicer;
 mod soft_decoder;
 
@@ -62,6 +63,7 @@ pub use modulate_vector::{GenericMod, modulate_vector};
 pub use params::{BitOrder, ItemStep, ParamMap};
 pub use pfb_clock_sync::{PfbClockSyncBlock, PfbClockSyncParams, pfb_clock_sync};
 pub use psk_mod::{PskCode, PskMod, PskModParams};
+pub use repack_tagged::TaggedRepack;
 pub use slicer::binary_slicer;
 pub use soft_decoder::{SoftDecLut, SoftDecoder, SoftDecoderParams};
 
