@@ -48,6 +48,10 @@ pub struct ChannelModelParams {
     /// noise seed
     #[param(default = 0)]
     pub seed: u64,
+    /// drop the input's tags instead of passing them on (GNU Radio's
+    /// `block_tags`)
+    #[param(default = false)]
+    pub block_tags: bool,
 }
 
 /// The largest `epsilon` (the resampler's).
@@ -215,6 +219,10 @@ impl Block for ChannelModel {
     }
 
     fn tag_policy(&self) -> TagPolicy {
+        if self.params.block_tags {
+            // Manual, and no tag written: none passes.
+            return TagPolicy::Manual;
+        }
         let r = rfgraph_dsp::Ratio::approximate(1.0 / self.params.epsilon);
         TagPolicy::Propagate {
             interpolation: r.interpolation,
@@ -236,8 +244,8 @@ pub(crate) fn spec() -> BlockSpec {
          `frequency_offset` → plus complex Gaussian noise of RMS `noise_voltage` from a pool \
          of 8192 values. All but the seed may change while it runs, as with GNU Radio's \
          setters: new taps keep the filter's history, a new offset keeps the phase. The \
-         noise is seeded xoshiro256++, not GNU Radio's generator. `block_tags` is not \
-         implemented (tags propagate).",
+         noise is seeded xoshiro256++, not GNU Radio's generator. Tags propagate (scaled \
+         by `1 / epsilon`) unless `block_tags` drops them all.",
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::C32)))

@@ -26,10 +26,12 @@ pub struct RepackBitsParams {
     /// which end of a byte is read and written first
     #[param(default = BitOrder::Msb)]
     pub endianness: BitOrder,
-    /// tagged-stream mode only; ignored
+    /// tagged-stream mode: drop a packet's leftover bits that do not fill
+    /// an output byte (else they make a last byte)
     #[param(default = false)]
     pub align_output: bool,
-    /// tagged-stream mode only; ignored
+    /// the key of the length tags: when set, each packet is repacked on
+    /// its own (GNU Radio's tagged-stream mode)
     #[param(default = "")]
     pub len_tag_key: String,
 }
@@ -273,14 +275,22 @@ pub(crate) fn repack_bits_spec() -> BlockSpec {
         "repack_bits",
         "Digital",
         "Regroups k bits per input byte into l bits per output byte.",
-        |p| boxed(repack_bits(p)),
+        |p| {
+            if p.len_tag_key.is_empty() {
+                boxed(repack_bits(p))
+            } else {
+                boxed(super::TaggedRepack::new(p))
+            }
+        },
     )
     .doc(
-        "GNU Radio's `blocks_repack_bits_bb` in stream mode: bits carried over between \
-         bytes; the last bits that do not fill an output byte are dropped. `k` and `l` may \
-         change while it runs (GNU Radio's `set_k_and_l`): the bits already read go out \
-         `l` at a time, and every next byte gives `k`. Tagged-stream mode (`len_tag_key`) \
-         is not implemented: the parameters are accepted and the stream is repacked as one.",
+        "GNU Radio's `blocks_repack_bits_bb`. In stream mode (no `len_tag_key`) bits are \
+         carried over between bytes; the last bits that do not fill an output byte are \
+         dropped. `k` and `l` may change while it runs (GNU Radio's `set_k_and_l`): the bits \
+         already read go out `l` at a time, and every next byte gives `k`. In tagged-stream \
+         mode (`len_tag_key` set) each packet is repacked on its own: `n` bytes give \
+         `n * k / l` bytes plus one for leftover bits (zero-filled) unless `align_output` \
+         drops them, with a length tag saying so; other tags move to `index * k / l`.",
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::U8)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::U8)))
