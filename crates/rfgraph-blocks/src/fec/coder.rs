@@ -199,13 +199,26 @@ impl Encoder {
         }
     }
 
-    /// Encodes one frame.
+    /// Encodes one frame. An `input` shorter than
+    /// [`input_size`](Self::input_size) (a packet shorter than the frame
+    /// of a code whose frame size is fixed, such as polar codes) is
+    /// followed by zeros, where GNU Radio reads on past its packet.
     ///
     /// # Panics
-    /// If `input` holds fewer than [`input_size`](Self::input_size)
-    /// items or `output` room for fewer than
-    /// [`output_size`](Self::output_size).
+    /// If `output` has room for fewer than
+    /// [`output_size`](Self::output_size) items.
     pub fn encode(&mut self, input: &[u8], output: &mut [u8]) {
+        let need = self.input_size();
+        if input.len() < need {
+            let mut padded = input.to_vec();
+            padded.resize(need, 0);
+            self.encode_frame(&padded, output);
+        } else {
+            self.encode_frame(input, output);
+        }
+    }
+
+    fn encode_frame(&mut self, input: &[u8], output: &mut [u8]) {
         match &mut self.0 {
             EncoderKind::Dummy(c) => c.encode(input, output),
             EncoderKind::Repetition(c) => c.encode(input, output),
@@ -385,6 +398,33 @@ mod tests {
             .map(|&x| crate::convert::round::to_u8(x * 48.0 + 128.0))
             .collect();
         assert_eq!(soft_bytes(&xs), want);
+    }
+
+    /// A polar code keeps its frame: a shorter packet (a tagged packet)
+    /// is coded as if zeros followed it, never read past its end.
+    #[test]
+    fn a_short_frame_is_coded_as_if_zeros_followed() {
+        let p = FecCodeParams {
+            code: FecCode::Polar,
+            polar: super::super::polar::PolarParams {
+                block_size: 32,
+                num_info_bits: 16,
+                frozen_bit_positions: (0..16).collect(),
+                frozen_bit_values: vec![0; 16],
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let mut e = Encoder::new(&p, "test").unwrap();
+        assert_eq!(e.input_size(), 16);
+        let mut short = vec![0; e.output_size()];
+        e.encode(&[1, 0, 1, 1, 0, 1], &mut short);
+        let mut whole = vec![0; e.output_size()];
+        let mut padded = vec![1, 0, 1, 1, 0, 1];
+        padded.resize(16, 0);
+        e.encode(&padded, &mut whole);
+        assert_eq!(short, whole);
+        assert!(short.iter().any(|&b| b != 0));
     }
 
     #[test]

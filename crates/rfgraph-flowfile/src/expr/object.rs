@@ -345,6 +345,18 @@ pub(crate) fn construct(path: &[&str], call: &Call) -> Option<Result<Value, Expr
                 .map(|_| Value::Str("no UHD: rfgraph reaches radios through seify".into())),
         );
     }
+    // `uhd.tune_request(freq, lo_off)`: the radio is tuned to `freq`
+    // (the LO offset is the device's business; seify takes the centre).
+    if p == "uhd.tune_request" {
+        return Some(call.positional(1, 2).and_then(|args| match &args[0].value {
+            v @ (Value::Int(_) | Value::Float(_)) => Ok(v.clone()),
+            v => Err(call.error(ExprErrorKind::Type {
+                context: "the frequency of `uhd.tune_request`".into(),
+                expected: "number".into(),
+                found: v.type_name().into(),
+            })),
+        }));
+    }
     // The objects whose constructors live in their own modules.
     for construct in FAMILIES {
         if let Some(made) = construct(&p, call) {
@@ -743,6 +755,11 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(eval("uhd.get_version_string(1)", &env).is_err());
+        assert_eq!(
+            eval("uhd.tune_request(433e6, 1e6)", &env).unwrap(),
+            Value::Float(433e6)
+        );
+        assert!(eval("uhd.tune_request('x')", &env).is_err());
     }
 
     #[test]
