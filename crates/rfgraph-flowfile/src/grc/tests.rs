@@ -359,7 +359,7 @@ fn every_unsupported_block_comes_in_one_error_and_unknown_imports_only_matter_wh
         &[
             block("imp", "import", &[("imports", "import os")], "enabled"),
             block("path", "variable", &[("value", "os.getcwd()")], "enabled"),
-            block("ofdm", "digital_ofdm_rx", &[], "enabled"),
+            block("ofdm", "dtv_dvbt2_p1insertion_cc", &[], "enabled"),
             src("src", "int"),
             block(
                 "m",
@@ -368,7 +368,7 @@ fn every_unsupported_block_comes_in_one_error_and_unknown_imports_only_matter_wh
                 "enabled",
             ),
             block("ad", "blocks_add_xxx", &[], "enabled"),
-            block("dis", "digital_ofdm_tx", &[], "disabled"),
+            block("dis", "dtv_dvbt2_modulator_bc", &[], "disabled"),
         ],
         &[("src", "0", "m", "0")],
     );
@@ -381,7 +381,7 @@ fn every_unsupported_block_comes_in_one_error_and_unknown_imports_only_matter_wh
         ids,
         [
             "variable",
-            "digital_ofdm_rx",
+            "dtv_dvbt2_p1insertion_cc",
             "analog_sig_source_x",
             "blocks_multiply_const_vxx",
             "blocks_add_xxx"
@@ -395,7 +395,7 @@ fn every_unsupported_block_comes_in_one_error_and_unknown_imports_only_matter_wh
         ),
         "{msg}"
     );
-    assert!(msg.contains("digital_ofdm_rx 'ofdm' (line 21)"), "{msg}");
+    assert!(msg.contains("dtv_dvbt2_p1insertion_cc 'ofdm' (line 21)"), "{msg}");
     assert!(
         msg.contains("no rfgraph item type for `int`") || msg.contains("not `i32`"),
         "{msg}"
@@ -403,7 +403,7 @@ fn every_unsupported_block_comes_in_one_error_and_unknown_imports_only_matter_wh
     assert!(msg.contains("vlen `2`"), "{msg}");
     assert!(msg.contains("did you mean `blocks_add_xx`?"), "{msg}");
     assert!(
-        !msg.contains("digital_ofdm_tx"),
+        !msg.contains("dtv_dvbt2_modulator_bc"),
         "disabled blocks are dropped: {msg}"
     );
 }
