@@ -16,6 +16,28 @@ const BLOCKS: &str = "/usr/share/gnuradio/grc/blocks";
 /// blocks' thread count (rfgraph runs the FFT on its scheduler's thread).
 const NOTHING_TO_SET: &[&str] = &["nthreads"];
 
+/// Callback parameters rfgraph does not change while running yet, each
+/// with why: `(GNU Radio block id, parameter)`.
+const NOT_YET: &[(&str, &str, &str)] = &[
+    // The correlator derives its scaled threshold and tag delay when built.
+    (
+        "digital_corr_est_cc",
+        "mark_delay",
+        "fixed when the block is built",
+    ),
+    (
+        "digital_corr_est_cc",
+        "threshold",
+        "fixed when the block is built",
+    ),
+    // GNU Radio's `set_header_formatter` swaps the formatter object.
+    (
+        "digital_packet_headergenerator_bb",
+        "header_formatter",
+        "a header format object is not swapped while running",
+    ),
+];
+
 /// The parameters `${name}` a callback template reads. `${id}` is the
 /// block's own name and `${type.size}` an attribute of an enumeration
 /// option chosen when the block is built, not a value that changes.
@@ -87,6 +109,9 @@ fn every_gnu_radio_callback_parameter_of_a_mapped_block_is_settable() {
         let params: BTreeSet<String> = callbacks.iter().flat_map(|c| references(c)).collect();
         let spec = registry.get(map.rf).unwrap();
         for gr in params {
+            if NOT_YET.iter().any(|(b, p, _)| *b == id && *p == gr) {
+                continue;
+            }
             let Some(rf) = map.registry_param(spec, &gr) else {
                 if !NOTHING_TO_SET.contains(&gr.as_str()) {
                     failures.push(format!("{id}.{gr}: a callback parameter the mapping drops"));

@@ -38,6 +38,7 @@ const NEEDS_MORE: &[(&str, &str)] = &[
     ),
     ("digital_ofdm_serializer_vcc", "its defaults read `fft_len`"),
     ("blocks_var_to_msg", "its target reads `freq`"),
+    ("digital_symbol_sync_xx", "its sps reads `sps`"),
     ("fec_extended_encoder", "its coder reads `encoder_variable`"),
     (
         "fec_extended_tagged_encoder",

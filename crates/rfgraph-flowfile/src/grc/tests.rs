@@ -395,7 +395,10 @@ fn every_unsupported_block_comes_in_one_error_and_unknown_imports_only_matter_wh
         ),
         "{msg}"
     );
-    assert!(msg.contains("dtv_dvbt2_p1insertion_cc 'ofdm' (line 21)"), "{msg}");
+    assert!(
+        msg.contains("dtv_dvbt2_p1insertion_cc 'ofdm' (line 21)"),
+        "{msg}"
+    );
     assert!(
         msg.contains("no rfgraph item type for `int`") || msg.contains("not `i32`"),
         "{msg}"

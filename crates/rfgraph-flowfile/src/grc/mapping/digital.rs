@@ -262,6 +262,46 @@ pub(super) const MAPS: &[Map] = &[
         params: &[
             P::Enum("type", "type", &[("cc", "c32"), ("ff", "f32")]),
             P::Expr("constellation", "constellation"),
+            // GRC's enumerations name GNU Radio's constants.
+            P::Enum(
+                "ted_type",
+                "ted_type",
+                &[
+                    ("digital.TED_MUELLER_AND_MULLER", "mueller_and_muller"),
+                    (
+                        "digital.TED_MOD_MUELLER_AND_MULLER",
+                        "ted_mod_mueller_and_muller",
+                    ),
+                    ("digital.TED_ZERO_CROSSING", "zero_crossing"),
+                    ("digital.TED_GARDNER", "gardner"),
+                    ("digital.TED_EARLY_LATE", "early_late"),
+                    (
+                        "digital.TED_DANDREA_AND_MENGALI_GEN_MSK",
+                        "ted_dandrea_and_mengali_gen_msk",
+                    ),
+                    (
+                        "digital.TED_MENGALI_AND_DANDREA_GMSK",
+                        "ted_mengali_and_dandrea_gmsk",
+                    ),
+                    (
+                        "digital.TED_SIGNAL_TIMES_SLOPE_ML",
+                        "ted_signal_times_slope_ml",
+                    ),
+                    (
+                        "digital.TED_SIGNUM_TIMES_SLOPE_ML",
+                        "ted_signum_times_slope_ml",
+                    ),
+                ],
+            ),
+            P::Enum(
+                "resamp_type",
+                "resamp_type",
+                &[
+                    ("digital.IR_MMSE_8TAP", "mmse8_tap"),
+                    ("digital.IR_PFB_NO_MF", "pfb_no_mf"),
+                    ("digital.IR_PFB_MF", "pfb_mf"),
+                ],
+            ),
         ],
     },
     Map {

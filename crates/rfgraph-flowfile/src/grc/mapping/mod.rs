@@ -186,6 +186,14 @@ impl Map {
         {
             return Some(rf);
         }
+        // An argument of a call the mapping builds sets that call's
+        // registry parameter (the RRC filter's `alpha` sets its taps).
+        if let Some(rf) = self.params.iter().find_map(|p| match *p {
+            P::Call { rf, args, .. } if args.iter().any(|(g, _)| *g == gr) => Some(rf),
+            _ => None,
+        }) {
+            return Some(rf);
+        }
         if NEVER_BY_NAME.contains(&gr) || self.reads(gr) {
             return None;
         }
