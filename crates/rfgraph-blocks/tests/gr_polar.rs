@@ -19,44 +19,24 @@ use rfgraph::{Block, Flowgraph, Item, Pmt};
 use rfgraph_blocks::fec::polar::frozen_bit_positions;
 use rfgraph_blocks::fec::{Decoder, Encoder, FecCode, FecCodeParams};
 use rfgraph_blocks::{VectorSink, VectorSource};
+use rfgraph_testkit::read_items as load;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-/// Runs the reference script once per test process; `None` when GNU
-/// Radio is absent (and not under CI).
+/// GNU Radio's outputs, written once per test process by
+/// `gr_polar/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
     static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {
-        if !rfgraph_testkit::gnuradio("gr_polar", "gnuradio.fec") {
-            return None;
-        }
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_polar");
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_polar/reference.py");
-        let out = Command::new(rfgraph_testkit::GNURADIO_PYTHON)
-            .arg(&script)
-            .arg(&dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{} failed: {}\n{}",
-            script.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Some(dir)
+        rfgraph_testkit::gnuradio_reference(
+            "gr_polar",
+            "gnuradio.fec",
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_polar/reference.py"),
+            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_polar"),
+        )
     })
     .clone()
-}
-
-fn load<T: bytemuck::Pod>(path: &Path) -> Vec<T> {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    bytes
-        .chunks_exact(std::mem::size_of::<T>())
-        .map(bytemuck::pod_read_unaligned)
-        .collect()
 }
 
 fn registry() -> Registry {

@@ -15,11 +15,9 @@ use num_complex::Complex32;
 use rfgraph::registry::Registry;
 use rfgraph::{Flowgraph, Item, Pmt};
 use rfgraph_blocks::{VectorSink, VectorSource};
+use rfgraph_testkit::read_items as load;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-const PYTHON: &str = rfgraph_testkit::GNURADIO_PYTHON;
 
 /// A closed timing loop amplifies one float rounding: when GNU Radio's
 /// and rfgraph's phase (equal to ~1e-7) straddle a boundary between two
@@ -33,37 +31,19 @@ const MAX_OFF_PERCENT: usize = 10;
 /// Outputs that must agree before any phase flip.
 const EXACT_PREFIX: usize = 50;
 
+/// GNU Radio's outputs, written once per test process by
+/// `gr_sync/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
     static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {
-        if !rfgraph_testkit::gnuradio("gr_sync", "gnuradio.digital, gnuradio.filter") {
-            return None;
-        }
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_sync");
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_sync/reference.py");
-        let out = Command::new(PYTHON)
-            .arg(&script)
-            .arg(&dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{} failed: {}\n{}",
-            script.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Some(dir)
+        rfgraph_testkit::gnuradio_reference(
+            "gr_sync",
+            "gnuradio.digital, gnuradio.filter",
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_sync/reference.py"),
+            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_sync"),
+        )
     })
     .clone()
-}
-
-fn load<T: bytemuck::Pod>(path: &Path) -> Vec<T> {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    bytes
-        .chunks_exact(std::mem::size_of::<T>())
-        .map(bytemuck::pod_read_unaligned)
-        .collect()
 }
 
 /// Runs registered block `name` with `params` on `input`.
