@@ -92,9 +92,9 @@ pub use file::{
     FileSinkParams, FileSource, FileSourceParams, SinkMode, TaggedFileSink, TaggedFileSinkParams,
 };
 pub use generate::{
-    NoiseItem, NoiseKind, NoiseSource, NoiseSourceParams, RandomBytes, RandomBytesParams,
-    RandomInteger, RandomIntegers, SignalItem, SignalSource, SignalSourceParams, UnknownWaveform,
-    Waveform,
+    Mt19937, NoiseGenerator, NoiseItem, NoiseKind, NoiseSource, NoiseSourceParams, RandomBytes,
+    RandomBytesParams, RandomInteger, RandomIntegers, SignalItem, SignalSource, SignalSourceParams,
+    UnknownWaveform, Waveform,
 };
 pub use head::{Head, HeadParams};
 pub use math::{Combination, Combine, CombineParams, ConstOp, Unzip2, Zip2};

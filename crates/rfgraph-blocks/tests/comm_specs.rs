@@ -113,7 +113,7 @@ fn bad_values_are_errors_that_name_the_parameter() {
         ("random_source", "max", Pmt::I64(0)),
         ("random_source", "min", Pmt::I64(-1)),
         ("fastnoise_source", "samples", Pmt::U64(0)),
-        ("fastnoise_source", "kind", Pmt::from("laplacian")),
+        ("fastnoise_source", "kind", Pmt::from("pink")),
         ("single_pole_iir_filter", "alpha", Pmt::F64(2.0)),
         ("single_pole_iir_filter", "vlen", Pmt::U64(2)),
         ("fm_preemph", "tau", Pmt::F64(0.0)),

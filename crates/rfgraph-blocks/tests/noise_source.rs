@@ -34,7 +34,7 @@ fn collect<T: Item, B: Block>(
     done.block::<VectorSink<T>>(sink).unwrap().items().to_vec()
 }
 
-fn gaussian_f32(amplitude: f32, seed: u64, n: u64) -> Vec<f32> {
+fn gaussian_f32(amplitude: f32, seed: i64, n: u64) -> Vec<f32> {
     let src = NoiseSource::<f32>::new(NoiseKind::Gaussian, amplitude, seed)
         .unwrap()
         .limit(n);

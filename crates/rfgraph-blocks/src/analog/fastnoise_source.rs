@@ -2,17 +2,20 @@
 //! drawn at random from a pool computed once.
 
 use crate::generate::distributions::BLOCK;
+use crate::generate::gr_noise;
+use crate::generate::gr_random::GrRandom;
 use crate::generate::rng::Xoshiro256PlusPlus;
+
+use crate::NoiseGenerator;
 use crate::limit::Limit;
 use crate::{NoiseItem, NoiseKind};
 use num_complex::Complex32;
-use rfgraph::params::{ItemKind, limits};
+use rfgraph::params::{ItemKind, ParamChoice, limits};
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 use rfgraph::{Block, BoxError, ParamError, ParamSet, Ports, StreamOutput, WorkIo};
 
 /// The distribution of a [`FastNoiseSource`]'s pool. GNU Radio's
-/// `GR_UNIFORM` and `GR_GAUSSIAN` parse too (its Laplacian and impulse
-/// noise are not implemented).
+/// `GR_UNIFORM`, `GR_GAUSSIAN`, `GR_LAPLACIAN` and `GR_IMPULSE` parse too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, rfgraph::ParamChoice)]
 pub enum FastNoiseKind {
     /// Uniform in `(−amplitude, amplitude)` (complex: per component, with
@@ -23,6 +26,13 @@ pub enum FastNoiseKind {
     /// total power `amplitude²`).
     #[choice(alias = "normal", alias = "gr_gaussian", alias = "analog.gr_gaussian")]
     Gaussian,
+    /// Laplacian of scale `amplitude`; real items only, as in GNU Radio.
+    #[choice(alias = "gr_laplacian", alias = "analog.gr_laplacian")]
+    Laplacian,
+    /// Impulses above 9 times `amplitude`; real items only, as in GNU
+    /// Radio.
+    #[choice(alias = "gr_impulse", alias = "analog.gr_impulse")]
+    Impulse,
 }
 
 impl From<FastNoiseKind> for NoiseKind {
@@ -30,6 +40,8 @@ impl From<FastNoiseKind> for NoiseKind {
         match kind {
             FastNoiseKind::Uniform => NoiseKind::Uniform,
             FastNoiseKind::Gaussian => NoiseKind::Gaussian,
+            FastNoiseKind::Laplacian => NoiseKind::Laplacian,
+            FastNoiseKind::Impulse => NoiseKind::Impulse,
         }
     }
 }
@@ -46,9 +58,13 @@ pub struct FastNoiseParams {
     /// flips the sign
     #[param(default = 1.0, alias = "amp", settable)]
     pub amplitude: f32,
-    /// generator seed
+    /// generator seed (GNU Radio's signed seeds are taken modulo 2⁶⁴)
     #[param(default = 0)]
-    pub seed: u64,
+    pub seed: i64,
+    /// the generator: `fast` (rfgraph's) or `gnuradio` (GNU Radio's pool
+    /// and picks, value for value)
+    #[param(default = NoiseGenerator::Fast)]
+    pub generator: NoiseGenerator,
     /// pool size
     #[param(default = 8192, min = 1, max = limits::MAX_ELEMENTS)]
     pub samples: usize,
@@ -65,9 +81,14 @@ pub struct FastNoiseParams {
 /// the noise itself, or for `i16` / `i32` the float noise truncated as
 /// GNU Radio's C cast truncates it (through a 32-bit integer; NaN and
 /// values beyond it give `i32::MIN`, whose low 16 bits are 0).
-pub trait FastNoiseOutput<T>: rfgraph::Item + Copy {
+pub trait FastNoiseOutput<T>: rfgraph::Item + Copy + Default {
     /// The output item of pool value `x`.
     fn from_noise(x: T) -> Self;
+
+    /// GNU Radio's pool value of `kind` times `amplitude` for this item
+    /// type (`None` for a kind it does not have).
+    #[doc(hidden)]
+    fn gnuradio(rng: &mut GrRandom, kind: NoiseKind, amplitude: f32) -> Option<Self>;
 }
 
 impl FastNoiseOutput<f32> for f32 {
@@ -75,12 +96,35 @@ impl FastNoiseOutput<f32> for f32 {
     fn from_noise(x: f32) -> Self {
         x
     }
+
+    fn gnuradio(rng: &mut GrRandom, kind: NoiseKind, amplitude: f32) -> Option<Self> {
+        Some(gr_noise::real(rng, kind, amplitude))
+    }
 }
 
 impl FastNoiseOutput<Complex32> for Complex32 {
     #[inline]
     fn from_noise(x: Complex32) -> Self {
         x
+    }
+
+    fn gnuradio(rng: &mut GrRandom, kind: NoiseKind, amplitude: f32) -> Option<Self> {
+        gr_noise::complex(rng, kind, gr_noise::complex_amplitude(amplitude))
+    }
+}
+
+/// GNU Radio's integer pool value: its uniform noise is a double product
+/// cast straight to the integer (`cvttsd2si`), the others a `float`.
+fn gnuradio_integer(rng: &mut GrRandom, kind: NoiseKind, amplitude: f32) -> i32 {
+    if kind == NoiseKind::Uniform {
+        let x = gr_noise::uniform_wide(rng, amplitude);
+        if (-2147483648.0..2147483648.0).contains(&x) {
+            x as i32
+        } else {
+            i32::MIN
+        }
+    } else {
+        truncate_i32(gr_noise::real(rng, kind, amplitude))
     }
 }
 
@@ -99,6 +143,10 @@ impl FastNoiseOutput<f32> for i32 {
     fn from_noise(x: f32) -> Self {
         truncate_i32(x)
     }
+
+    fn gnuradio(rng: &mut GrRandom, kind: NoiseKind, amplitude: f32) -> Option<Self> {
+        Some(gnuradio_integer(rng, kind, amplitude))
+    }
 }
 
 impl FastNoiseOutput<f32> for i16 {
@@ -106,14 +154,21 @@ impl FastNoiseOutput<f32> for i16 {
     fn from_noise(x: f32) -> Self {
         truncate_i32(x) as i16
     }
+
+    fn gnuradio(rng: &mut GrRandom, kind: NoiseKind, amplitude: f32) -> Option<Self> {
+        Some(gnuradio_integer(rng, kind, amplitude) as i16)
+    }
 }
 
 /// Fast noise: a pool of `samples` noise values is made once, then each
 /// output is a uniformly random pick from it (GNU Radio's
-/// `fastnoise_source_f` / `_c`, same scaling as [`NoiseSource`](crate::NoiseSource);
-/// GNU Radio's generator differs, so the values are only distributed
-/// alike). As in GNU Radio, a new kind draws a new pool from the running
-/// generator; a new amplitude rescales the pool from the next item on.
+/// `fastnoise_source_f` / `_c`, same scaling as [`NoiseSource`](crate::NoiseSource)).
+/// With `generator = gnuradio` the pool and the picks are GNU Radio's,
+/// value for value, and a new kind or amplitude draws a new pool from the
+/// running generator, as GNU Radio's `set_type` and `set_amplitude` do.
+/// With the default `fast` generator (rfgraph's) the values are only
+/// distributed alike; a new kind draws a new pool, a new amplitude
+/// rescales the pool from the next item on.
 ///
 /// # Parameters
 /// [`FastNoiseParams`]; `T` is the noise's type, `O` the item type
@@ -137,13 +192,27 @@ impl FastNoiseOutput<f32> for i16 {
 pub struct FastNoiseSource<T: NoiseItem, O: FastNoiseOutput<T> = T> {
     output: StreamOutput<O>,
     params: FastNoiseParams,
-    /// The noise the output picks from: unit noise times the amplitude.
+    /// The noise the output picks from: unit noise times the amplitude
+    /// (rfgraph's generator).
     pool: Vec<T>,
-    /// The generator as it was when the pool's unit noise was drawn, to
-    /// draw the same again for a new amplitude.
-    drawn_from: Xoshiro256PlusPlus,
-    rng: Xoshiro256PlusPlus,
+    /// GNU Radio's pool, in the output's type as GNU Radio keeps it.
+    gr_pool: Vec<O>,
+    generator: Generator,
     limit: Limit,
+}
+
+/// The random numbers behind a fast noise source.
+enum Generator {
+    /// rfgraph's: one generator for the pool and the picks, and its state
+    /// when the pool's unit noise was drawn, to draw the same again for a
+    /// new amplitude.
+    Fast {
+        rng: Xoshiro256PlusPlus,
+        drawn_from: Xoshiro256PlusPlus,
+    },
+    /// GNU Radio's: `gr::random` for the pool, a second xoroshiro128+ of
+    /// the same seed for the picks.
+    Gnuradio { pool: GrRandom, picks: GrRandom },
 }
 
 impl<T: NoiseItem, O: FastNoiseOutput<T>> FastNoiseSource<T, O> {
@@ -154,13 +223,27 @@ impl<T: NoiseItem, O: FastNoiseOutput<T>> FastNoiseSource<T, O> {
     /// Errors: a parameter out of its range.
     pub fn new(params: FastNoiseParams) -> Result<Self, ParamError> {
         params.validate()?;
-        let rng = Xoshiro256PlusPlus::from_seed(params.seed);
+        check_kind::<T>(params.kind)?;
+        let seed = params.seed as u64;
+        let generator = match params.generator {
+            NoiseGenerator::Fast => {
+                let rng = Xoshiro256PlusPlus::from_seed(seed);
+                Generator::Fast {
+                    drawn_from: rng.clone(),
+                    rng,
+                }
+            }
+            NoiseGenerator::Gnuradio => Generator::Gnuradio {
+                pool: GrRandom::new(seed),
+                picks: GrRandom::new(seed),
+            },
+        };
         let mut source = Self {
             output: StreamOutput::new("out"),
             limit: Limit::new(params.items),
             pool: Vec::new(),
-            drawn_from: rng.clone(),
-            rng,
+            gr_pool: Vec::new(),
+            generator,
             params,
         };
         source.draw();
@@ -169,13 +252,45 @@ impl<T: NoiseItem, O: FastNoiseOutput<T>> FastNoiseSource<T, O> {
 
     /// Draws a new pool from the running generator.
     fn draw(&mut self) {
-        self.drawn_from = self.rng.clone();
-        self.pool = scaled_pool(&self.params, &mut self.rng);
+        match &mut self.generator {
+            Generator::Fast { rng, drawn_from } => {
+                *drawn_from = rng.clone();
+                self.pool = scaled_pool(&self.params, rng);
+            }
+            Generator::Gnuradio { pool, .. } => {
+                let (kind, amplitude) = (self.params.kind.into(), self.params.amplitude);
+                self.gr_pool = (0..self.params.samples)
+                    .map(|_| O::gnuradio(pool, kind, amplitude).unwrap_or_default())
+                    .collect();
+            }
+        }
     }
 
-    /// The same unit noise again, times the current amplitude.
+    /// The pool for a new amplitude: rfgraph's generator rescales the same
+    /// unit noise, GNU Radio's draws a new pool.
     fn rescale(&mut self) {
-        self.pool = scaled_pool(&self.params, &mut self.drawn_from.clone());
+        match &self.generator {
+            Generator::Fast { drawn_from, .. } => {
+                self.pool = scaled_pool(&self.params, &mut drawn_from.clone());
+            }
+            Generator::Gnuradio { .. } => self.draw(),
+        }
+    }
+}
+
+/// `kind` for items `T`, or the error that complex noise has no such kind.
+fn check_kind<T: NoiseItem>(kind: FastNoiseKind) -> Result<(), ParamError> {
+    if T::has(kind.into()) {
+        Ok(())
+    } else {
+        Err(ParamError::new(
+            "fastnoise_source",
+            "kind",
+            format!(
+                "complex noise is uniform or gaussian (GNU Radio's too), not {}",
+                kind.choice_name()
+            ),
+        ))
     }
 }
 
@@ -204,6 +319,7 @@ impl<T: NoiseItem, O: FastNoiseOutput<T>> Block for FastNoiseSource<T, O> {
 
     fn params_changed(&mut self, name: &str) -> Result<(), BoxError> {
         if name == "kind" {
+            check_kind::<T>(self.params.kind)?;
             self.draw();
         } else {
             self.rescale();
@@ -214,10 +330,19 @@ impl<T: NoiseItem, O: FastNoiseOutput<T>> Block for FastNoiseSource<T, O> {
     fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
         let out = self.output.slice();
         let n = self.limit.allow(out.len());
-        let len = self.pool.len() as u128;
-        for o in &mut out[..n] {
-            let i = ((self.rng.next_u64() as u128 * len) >> 64) as usize;
-            *o = O::from_noise(self.pool[i]);
+        match &mut self.generator {
+            Generator::Fast { rng, .. } => {
+                let len = self.pool.len() as u128;
+                for o in &mut out[..n] {
+                    let i = ((rng.next_u64() as u128 * len) >> 64) as usize;
+                    *o = O::from_noise(self.pool[i]);
+                }
+            }
+            Generator::Gnuradio { picks, .. } => {
+                for o in &mut out[..n] {
+                    *o = self.gr_pool[gr_noise::pick(picks, self.gr_pool.len())];
+                }
+            }
         }
         self.output.produce(n);
         self.limit.spend(n, io);
@@ -240,11 +365,13 @@ pub(crate) fn spec() -> BlockSpec {
     .doc(
         "GNU Radio's `analog_fastnoise_source_x`: a pool of `samples` noise values, each \
          output a random pick from it (`i16` and `i32` items: the float pick truncated, as GNU \
-         Radio's integer sources cast it). Uniform and Gaussian noise (GNU Radio's Laplacian and \
-         impulse kinds are not implemented); scaling as `noise_source`. The kind and the \
+         Radio's integer sources cast it). Uniform, Gaussian, and for real items Laplacian and \
+         impulse noise; scaling as `noise_source`. `generator = gnuradio` gives GNU Radio's \
+         pool and picks value for value (GNU Radio Companion files use it). The kind and the \
          amplitude may change while it runs, as with GNU Radio's `set_type` and \
-         `set_amplitude`: a new kind draws a new pool from the running generator, a new \
-         amplitude rescales the pool. Endless unless `items` is set.",
+         `set_amplitude`: a new kind draws a new pool from the running generator; a new \
+         amplitude rescales the pool (GNU Radio's generator: draws a new one, as GNU Radio \
+         does). Endless unless `items` is set.",
     )
     .output(PortSpec::new("out", PortItem::OfType))
 }

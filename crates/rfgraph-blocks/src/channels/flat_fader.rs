@@ -9,7 +9,7 @@
 //!
 //! Owns the fader and the table; the blocks own the parameters.
 
-use super::mt19937::Mt19937;
+use crate::generate::Mt19937;
 use num_complex::Complex32;
 use std::f64::consts::PI;
 use std::sync::OnceLock;

@@ -3,7 +3,7 @@
 //! imbalance and DC offsets, in GNU Radio's order.
 
 use super::fxpt::FxptNco;
-use super::gr_random::GrRandom;
+use crate::generate::gr_random::GrRandom;
 use num_complex::Complex32;
 use rfgraph::params::ItemKind;
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};

@@ -3,12 +3,12 @@
 //! impairments and the flat and frequency-selective fading models.
 //!
 //! Where GNU Radio's blocks draw random numbers from a fixed or given
-//! seed (the impairments' phase noise, the fading models), its
-//! generators are reproduced bit for bit in private modules here
-//! (`gr_random`: `gr::random`; `mt19937`: `std::mt19937` with libstdc++'s
-//! uniform distribution), as are its fixed-point oscillator (`fxpt`) and
-//! the fading models' sinusoid sum (`flat_fader`), so a seed gives GNU
-//! Radio's samples.
+//! seed (the impairments' phase noise, the fading models), they draw
+//! from its generators, reproduced bit for bit in `generate`
+//! (`gr::random`; `std::mt19937` with libstdc++'s uniform distribution);
+//! its fixed-point oscillator (`fxpt`) and the fading models' sinusoid
+//! sum (`flat_fader`) are reproduced here, so a seed gives GNU Radio's
+//! samples.
 
 mod amp_bal;
 mod channel_model;
@@ -16,9 +16,7 @@ mod fader_params;
 mod fading_model;
 mod flat_fader;
 mod fxpt;
-mod gr_random;
 mod impairments;
-mod mt19937;
 mod quantizer;
 mod selective_fading_model;
 

@@ -11,6 +11,7 @@
 //! - Uniform: 24 bits per value on a grid symmetric about zero,
 //!   `(2k + 1 − 2^24) / 2^24` for `k` in `0..2^24`: values in `(−1, 1)`,
 //!   mean exactly 0, variance 1/3.
+//! - Laplacian and impulse: transforms of the uniform values.
 //! - Gaussian: Box–Muller on 64 bits per pair, 31 for the radius
 //!   (`u1 = (k + ½) / 2^31`, so |z| stays below 6.66, which a true normal
 //!   exceeds with probability 3·10⁻¹¹) and 32 for the angle (a phase word
@@ -84,6 +85,30 @@ pub(crate) fn gaussian_f32(rng: &mut Xoshiro256PlusPlus, out: &mut [f32; BLOCK])
         let (a, b) = box_muller(w);
         pair[0] = a;
         pair[1] = b;
+    }
+}
+
+/// Laplacian `f32` of unit scale from uniform values `u` in `(0, 1)`:
+/// `ln 2u` up to ½, `−ln 2(1 − u)` above (GNU Radio's transform).
+pub(crate) fn laplacian_f32(rng: &mut Xoshiro256PlusPlus, out: &mut [f32; BLOCK]) {
+    uniform_f32(rng, out);
+    for x in out.iter_mut() {
+        let u = 0.5 * (*x + 1.0);
+        *x = if u > 0.5 {
+            -ln(2.0 * (1.0 - u))
+        } else {
+            ln(2.0 * u)
+        };
+    }
+}
+
+/// GNU Radio's impulse noise of unit scale: `−√2·ln u` of a uniform `u`
+/// in `(0, 1)` where that exceeds 9, else 0.
+pub(crate) fn impulse_f32(rng: &mut Xoshiro256PlusPlus, out: &mut [f32; BLOCK]) {
+    uniform_f32(rng, out);
+    for x in out.iter_mut() {
+        let z = -std::f32::consts::SQRT_2 * ln(0.5 * (*x + 1.0));
+        *x = if z > 9.0 { z } else { 0.0 };
     }
 }
 

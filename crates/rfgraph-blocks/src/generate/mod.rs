@@ -16,7 +16,10 @@
 mod bytes;
 pub(crate) mod chunked;
 pub(crate) mod distributions;
+pub(crate) mod gr_noise;
+pub(crate) mod gr_random;
 mod integers;
+mod mt19937;
 mod noise;
 pub(crate) mod rng;
 mod signal;
@@ -24,7 +27,8 @@ mod waveform;
 
 pub use bytes::{RandomBytes, RandomBytesParams};
 pub use integers::{RandomInteger, RandomIntegers};
-pub use noise::{NoiseItem, NoiseKind, NoiseSource, NoiseSourceParams};
+pub use mt19937::Mt19937;
+pub use noise::{NoiseGenerator, NoiseItem, NoiseKind, NoiseSource, NoiseSourceParams};
 pub use signal::{SignalSource, SignalSourceParams};
 pub use waveform::{SignalItem, UnknownWaveform, Waveform};
 pub(crate) use {

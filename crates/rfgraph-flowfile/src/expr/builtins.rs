@@ -33,6 +33,8 @@ pub(crate) enum Module {
     Firdes,
     Window,
     Pmt,
+    Random,
+    NumpyRandom,
 }
 
 const BUILTINS: &[&str] = &[
@@ -89,6 +91,8 @@ const WIN_NAMES: &[&str] = &[
 fn module(path: &[&str]) -> Option<(Module, Option<&'static str>)> {
     let (m, rest): (Module, &[&str]) = match path {
         ["math", rest @ ..] => (Module::Math, rest),
+        ["random", rest @ ..] => (Module::Random, rest),
+        ["numpy" | "np", "random", rest @ ..] => (Module::NumpyRandom, rest),
         ["numpy" | "np", rest @ ..] => (Module::Numpy, rest),
         ["firdes", rest @ ..]
         | ["filter", "firdes", rest @ ..]
@@ -134,6 +138,8 @@ fn members(m: Module) -> Vec<&'static str> {
             out.extend(super::pmt::FUNCTIONS);
             out.extend(super::pmt::CONSTANTS);
         }
+        Module::Random => out.extend(super::random::PYTHON),
+        Module::NumpyRandom => out.extend(super::random::NUMPY),
     }
     out
 }
@@ -202,7 +208,9 @@ pub(crate) fn name_error(path: &[&str], env: &Env) -> ExprErrorKind {
 }
 
 fn closest_top(name: &str, env: &Env) -> Option<String> {
-    let modules = ["math", "numpy", "np", "firdes", "window", "filter", "fft"];
+    let modules = [
+        "math", "numpy", "np", "firdes", "window", "filter", "fft", "random",
+    ];
     rfgraph::registry::suggest::closest(
         name,
         env.names().chain(BUILTINS.iter().copied()).chain(modules),
@@ -234,6 +242,8 @@ pub(crate) fn call(
         (_, Some((Module::Firdes, Some(f)))) => filters::firdes(f, call),
         (_, Some((Module::Window, Some(f)))) => filters::window(f, call),
         (_, Some((Module::Pmt, Some(f)))) => super::pmt::call(f, call),
+        (_, Some((Module::Random, Some(f)))) => super::random::python(f, call),
+        (_, Some((Module::NumpyRandom, Some(f)))) => super::random::numpy(f, call),
         _ => Err(ExprError::new(name_error(path, env), fspan)),
     }
 }

@@ -52,6 +52,7 @@ mod ops;
 mod parser;
 mod pmt;
 mod polar;
+mod random;
 mod soft_dec;
 mod value;
 

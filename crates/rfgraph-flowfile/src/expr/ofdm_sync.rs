@@ -4,59 +4,15 @@
 //! occupied_carriers, pilot_carriers)` (also `_make_sync_word2`). GNU
 //! Radio draws their BPSK symbols from numpy's legacy generator seeded
 //! with 42 (`numpy.random.randint(2)`: a Mersenne Twister word's lowest
-//! bit); this module owns that generator and the two words.
+//! bit); this module owns the two words.
 
 use super::builtins::Call;
 use super::error::{ExprError, ExprErrorKind};
 use super::value::Value;
+use rfgraph_blocks::Mt19937 as Mt;
 
 /// The largest FFT length a sync word is made for.
 const MAX_FFT: i64 = 1 << 16;
-
-/// MT19937 as numpy's legacy `RandomState.seed(n)` seeds it.
-struct Mt {
-    state: [u32; 624],
-    index: usize,
-}
-
-impl Mt {
-    fn new(seed: u32) -> Self {
-        let mut state = [0u32; 624];
-        state[0] = seed;
-        for i in 1..624 {
-            let prev = state[i - 1];
-            state[i] = 1_812_433_253u32
-                .wrapping_mul(prev ^ (prev >> 30))
-                .wrapping_add(i as u32);
-        }
-        Self { state, index: 624 }
-    }
-
-    fn next(&mut self) -> u32 {
-        if self.index >= 624 {
-            for i in 0..624 {
-                let y = (self.state[i] & 0x8000_0000) | (self.state[(i + 1) % 624] & 0x7FFF_FFFF);
-                let mut v = self.state[(i + 397) % 624] ^ (y >> 1);
-                if y & 1 != 0 {
-                    v ^= 0x9908_B0DF;
-                }
-                self.state[i] = v;
-            }
-            self.index = 0;
-        }
-        let mut y = self.state[self.index];
-        self.index += 1;
-        y ^= y >> 11;
-        y ^= (y << 7) & 0x9D2C_5680;
-        y ^= (y << 15) & 0xEFC6_0000;
-        y ^ (y >> 18)
-    }
-
-    /// `randint(2)`.
-    fn bit(&mut self) -> bool {
-        self.next() & 1 == 1
-    }
-}
 
 /// Calls `path` when it is one of the sync word makers.
 pub(crate) fn construct(path: &str, call: &Call) -> Option<Result<Value, ExprError>> {
@@ -105,7 +61,12 @@ fn make(first: bool, call: &Call) -> Result<Value, ExprError> {
         let on = active.contains(&(x as i64)) && (!first || x % 2 == 1);
         if on {
             let scale = if first { std::f64::consts::SQRT_2 } else { 1.0 };
-            *w = if mt.bit() { -scale } else { scale };
+            // numpy's `randint(2)`: the word's lowest bit.
+            *w = if mt.next_u32() & 1 == 1 {
+                -scale
+            } else {
+                scale
+            };
         }
     }
     if !first {
@@ -117,17 +78,6 @@ fn make(first: bool, call: &Call) -> Result<Value, ExprError> {
         shifted[(i + n / 2) % n] = w;
     }
     Ok(Value::List(shifted.into_iter().map(Value::Float).collect()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Mt;
-
-    #[test]
-    fn mersenne_twister_is_the_reference_one() {
-        // The reference MT19937 seeded with 5489 starts 3499211612.
-        assert_eq!(Mt::new(5489).next(), 3_499_211_612);
-    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 use super::error::{GrcError, Unsupported};
 use super::file::{self, GrcBlock, GrcConnection, GrcFile, State};
 use super::yaml::Pos;
-use super::{file_taps, hier, mapping, translate, variables, wiring};
+use super::{file_taps, hier, mapping, needed, translate, variables, wiring};
 use crate::model::{
     BlockInstance, BlockOptions, Connection, ConnectionKind, Document, Endpoint, ExposedPort,
     Location, ParamValue, PortDirection, Value,
@@ -101,6 +101,9 @@ struct Importer<'a> {
     variable_blocks: Vec<&'a GrcBlock>,
     /// The names bound by `import` lines the expressions do not provide.
     ignored_names: Vec<String>,
+    /// Variables whose values read one of those names, with the name:
+    /// unsupported if a block that is built needs them.
+    import_bound: Vec<(&'a GrcBlock, String)>,
     /// This file's ports, if it is a hierarchical block.
     interface: hier::Interface,
     /// The connections to its pads.
@@ -326,8 +329,7 @@ impl<'a> Importer<'a> {
         let blocks = std::mem::take(&mut self.variable_blocks);
         for b in blocks {
             if let Some(name) = variables::reads_any(b, &self.ignored_names) {
-                let reason = format!("its value reads `{name}`, which an ignored import gives");
-                self.unsupported(b, Some(reason));
+                self.import_bound.push((b, name));
             }
             if let Some(mut v) = variables::variable(b, self.at(b.pos), &env) {
                 if file_taps::is_file_taps(&b.id) {
@@ -339,6 +341,28 @@ impl<'a> Importer<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Refuses the variables that read an ignored import when a built
+    /// block needs them; the others (read only by GUI blocks, or by
+    /// nothing) are left out with a note.
+    fn import_bound_variables(&mut self) {
+        let needed = needed::needed(&self.doc);
+        for (b, name) in std::mem::take(&mut self.import_bound) {
+            if needed.contains(&b.name) {
+                let reason = format!("its value reads `{name}`, which an ignored import gives");
+                self.unsupported(b, Some(reason));
+            } else {
+                self.doc.variables.retain(|v| v.name != b.name);
+                self.notice(
+                    b,
+                    &format!(
+                        "its value reads `{name}`, which an ignored import gives; \
+                         no block that runs here reads it: left out"
+                    ),
+                );
+            }
+        }
     }
 
     /// The item type flowing out of `block.port`, if known.
@@ -981,6 +1005,7 @@ pub fn import(
         created: BTreeSet::new(),
         variable_blocks: Vec::new(),
         ignored_names: Vec::new(),
+        import_bound: Vec::new(),
         interface: hier::interface(grc),
         pad_links: Vec::new(),
     };
@@ -988,6 +1013,7 @@ pub fn import(
         imp.block(b);
     }
     imp.variables()?;
+    imp.import_bound_variables();
     let connections = wiring::resolve(grc, &imp.file)?;
     // Blocks that are unsupported already: their connections say no more.
     let bad: BTreeSet<String> = imp.unsupported.iter().map(|u| u.name.clone()).collect();

@@ -28,6 +28,7 @@ mod file_taps;
 pub mod hier;
 mod import;
 pub mod mapping;
+mod needed;
 mod objects;
 mod polar_objects;
 mod translate;

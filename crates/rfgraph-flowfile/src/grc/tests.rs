@@ -354,11 +354,64 @@ fn repeated_ports_take_gnu_radio_indices() {
 }
 
 #[test]
+fn variables_only_gui_blocks_read_may_use_ignored_imports() {
+    // GNU Radio's qt-gui examples find their pictures with `subprocess`.
+    let text = grc(
+        &[
+            block(
+                "imp",
+                "import",
+                &[("imports", "import subprocess")],
+                "enabled",
+            ),
+            block(
+                "picture",
+                "variable",
+                &[("value", "subprocess.getoutput(\"pwd\") + \"/earth.jpg\"")],
+                "enabled",
+            ),
+            block("samp_rate", "variable", &[("value", "32000")], "enabled"),
+            block(
+                "overlay",
+                "qtgui_graphicitem",
+                &[("file", "picture")],
+                "enabled",
+            ),
+            src("src", "float"),
+            block("snk", "blocks_null_sink", &[("type", "float")], "enabled"),
+        ],
+        &[("src", "0", "snk", "0")],
+    );
+    let doc = load(&text).unwrap();
+    assert!(doc.variable("picture").is_none());
+    assert!(doc.variable("samp_rate").is_some());
+    assert!(
+        doc.notices
+            .iter()
+            .any(|n| n.contains("'picture'") && n.contains("left out")),
+        "{:?}",
+        doc.notices
+    );
+}
+
+#[test]
 fn every_unsupported_block_comes_in_one_error_and_unknown_imports_only_matter_when_used() {
     let text = grc(
         &[
             block("imp", "import", &[("imports", "import os")], "enabled"),
             block("path", "variable", &[("value", "os.getcwd()")], "enabled"),
+            block(
+                "picture",
+                "variable",
+                &[("value", "os.getcwd()")],
+                "enabled",
+            ),
+            block(
+                "sink",
+                "blocks_head",
+                &[("type", "float"), ("num_items", "len(path)")],
+                "enabled",
+            ),
             block("ofdm", "dtv_dvbt2_p1insertion_cc", &[], "enabled"),
             src("src", "int"),
             block(
@@ -370,7 +423,7 @@ fn every_unsupported_block_comes_in_one_error_and_unknown_imports_only_matter_wh
             block("ad", "blocks_add_xxx", &[], "enabled"),
             block("dis", "dtv_dvbt2_modulator_bc", &[], "disabled"),
         ],
-        &[("src", "0", "m", "0")],
+        &[("src", "0", "m", "0"), ("src", "0", "sink", "0")],
     );
     let e = load(&text).unwrap_err();
     let GrcError::Unsupported { blocks, .. } = &e else {
@@ -395,8 +448,10 @@ fn every_unsupported_block_comes_in_one_error_and_unknown_imports_only_matter_wh
         ),
         "{msg}"
     );
+    // `picture` reads `os` too, but no block that runs reads it.
+    assert!(!msg.contains("'picture'"), "{msg}");
     assert!(
-        msg.contains("dtv_dvbt2_p1insertion_cc 'ofdm' (line 21)"),
+        msg.contains("dtv_dvbt2_p1insertion_cc 'ofdm' (line 36)"),
         "{msg}"
     );
     assert!(

@@ -17,6 +17,7 @@ const IMPORTS: &[&str] = &[
     "import numpy as np",
     "import pmt",
     "import time",
+    "import random",
     "from gnuradio import gr",
     "from gnuradio import analog",
     "from gnuradio import blocks",

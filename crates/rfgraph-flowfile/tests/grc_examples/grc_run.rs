@@ -33,8 +33,6 @@ const NETWORK_PREFIXES: &[&str] = &["zmq_", "udp_", "tcp_", "socket_pdu", "host_
 
 /// Registry blocks whose output is random.
 const RANDOM: &[&str] = &[
-    "noise_source",
-    "fastnoise_source",
     "random_pdu",
     "message_strobe_random",
     "random_uniform_source",

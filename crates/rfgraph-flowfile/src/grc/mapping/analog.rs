@@ -36,7 +36,9 @@ pub(super) const MAPS: &[Map] = &[
         params: &[
             T,
             P::Enum("noise_type", "kind", NOISE),
-            P::Abs("seed", "seed"),
+            P::Expr("seed", "seed"),
+            // GNU Radio's users compare outputs sample by sample.
+            P::Fixed("generator", "gnuradio"),
         ],
     },
     Map {
@@ -60,7 +62,9 @@ pub(super) const MAPS: &[Map] = &[
         params: &[
             T,
             P::Enum("noise_type", "kind", NOISE),
-            P::Abs("seed", "seed"),
+            P::Expr("seed", "seed"),
+            // GNU Radio's users compare outputs sample by sample.
+            P::Fixed("generator", "gnuradio"),
         ],
     },
     Map {

@@ -1,8 +1,10 @@
 //! The 32-bit Mersenne Twister (`std::mt19937`, which the C++ standard
-//! fixes to the last bit) and libstdc++'s
-//! `uniform_real_distribution<double>` on it (two words per value). GNU
-//! Radio 3.10's fading models draw their phases and random walk from
-//! these, so with them the models give GNU Radio's very values.
+//! fixes to the last bit, seeded as numpy's legacy `RandomState(seed)`
+//! seeds it too) and libstdc++'s `uniform_real_distribution<double>` on
+//! it (two words per value). GNU Radio 3.10's fading models draw their
+//! phases and random walk from these, so with them the models give GNU
+//! Radio's very values; the flowgraph files' expressions draw Python's
+//! and numpy's random numbers from it.
 
 /// State words.
 const N: usize = 624;
@@ -11,7 +13,7 @@ const M: usize = 397;
 
 /// `std::mt19937`.
 #[derive(Clone)]
-pub(crate) struct Mt19937 {
+pub struct Mt19937 {
     mt: Box<[u32; N]>,
     index: usize,
 }
@@ -26,7 +28,7 @@ impl std::fmt::Debug for Mt19937 {
 
 impl Mt19937 {
     /// `std::mt19937(seed)`.
-    pub(crate) fn new(seed: u32) -> Self {
+    pub fn new(seed: u32) -> Self {
         let mut mt = Box::new([0u32; N]);
         mt[0] = seed;
         for i in 1..N {
@@ -49,7 +51,7 @@ impl Mt19937 {
     }
 
     /// The next 32-bit output.
-    pub(crate) fn next_u32(&mut self) -> u32 {
+    pub fn next_u32(&mut self) -> u32 {
         if self.index >= N {
             self.twist();
         }

@@ -3,18 +3,22 @@
 //! one SplitMix64 step, one jump), `ran1` as libstdc++'s
 //! `uniform_real_distribution<float>` makes it from one 64-bit word, and
 //! `gasdev`'s Marsaglia polar method with its mix of `float` and `double`
-//! steps. Owns nothing but that generator; the blocks whose GNU Radio
-//! counterparts draw from `gr::random` with a fixed seed (the phase noise
-//! of `impairments`) use it to give GNU Radio's very values.
+//! steps, and its Laplacian and impulse draws. Owns nothing but that
+//! generator; the blocks whose GNU Radio counterparts draw from
+//! `gr::random` (the phase noise of `impairments`, the noise sources in
+//! GNU Radio's streams: `gr_noise`) use it to give GNU Radio's very
+//! values.
 
 use crate::generate::rng::splitmix64;
 
 /// `xoroshiro128p_jump`'s polynomial.
 const JUMP: [u64; 2] = [0xbeac_0467_eba5_facb, 0xd86b_048b_86aa_9922];
 
-/// GNU Radio's `gr::random` (its Gaussian and uniform draws).
+/// GNU Radio's `gr::random` (its Gaussian and uniform draws). Public in
+/// name only: the module is the crate's, and the noise item types' sealed
+/// trait names it.
 #[derive(Clone, Debug)]
-pub(crate) struct GrRandom {
+pub struct GrRandom {
     s: [u64; 2],
     /// The second value of the last Gaussian pair, not yet returned.
     stored: Option<f32>,
@@ -44,8 +48,9 @@ impl GrRandom {
         rng
     }
 
-    /// xoroshiro128+'s next output.
-    fn next_u64(&mut self) -> u64 {
+    /// xoroshiro128+'s next output (GNU Radio's `xoroshiro128p_next` on a
+    /// state seeded as `xoroshiro128p_seed` seeds it).
+    pub(crate) fn next_u64(&mut self) -> u64 {
         let [s0, mut s1] = self.s;
         let result = s0.wrapping_add(s1);
         s1 ^= s0;
@@ -81,6 +86,24 @@ impl GrRandom {
         let factor = ((-2.0 * s.ln() as f64 / s as f64) as f32).sqrt();
         self.stored = Some(x * factor);
         y * factor
+    }
+
+    /// `laplacian`: a Laplacian value of unit scale from one `ran1`.
+    pub(crate) fn laplacian(&mut self) -> f32 {
+        let z = self.ran1();
+        if z > 0.5 {
+            -(2.0 * (1.0 - z)).ln()
+        } else {
+            (2.0 * z).ln()
+        }
+    }
+
+    /// `impulse(factor)`: `−√2·ln(ran1)` (the product in double
+    /// precision: GNU Radio's `M_SQRT2` is a double) where its magnitude
+    /// exceeds `factor`, else 0.
+    pub(crate) fn impulse(&mut self, factor: f32) -> f32 {
+        let z = (-std::f64::consts::SQRT_2 * f64::from(self.ran1().ln())) as f32;
+        if z.abs() <= factor { 0.0 } else { z }
     }
 }
 

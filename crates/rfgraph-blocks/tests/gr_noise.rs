@@ -1,0 +1,146 @@
+//! The noise sources with `generator = gnuradio` against GNU Radio 3.10's
+//! own: the script `gr_noise/reference.py` (run by `/usr/bin/python3`)
+//! writes the first 20,000 items of `analog.noise_source_f/_c` and
+//! `analog.fastnoise_source_f/_c/_s/_i` for every kind each has, several
+//! amplitudes, seeds (0, 42, a negative one) and pool sizes (a power of
+//! two and not). Each case here builds `noise_source` or
+//! `fastnoise_source` **through the registry** with GNU Radio's
+//! parameter names and compares item for item: equal values (integers)
+//! or equal to the last bit but one (floats: GNU Radio's `logf` and
+//! `sqrtf` are glibc's, as Rust's are here). Without GNU Radio the cases
+//! skip with one line, except under `CI=true`, where they fail.
+
+mod common;
+
+use common::RunBounded;
+use num_complex::Complex32;
+use rfgraph::registry::Registry;
+use rfgraph::{Flowgraph, Item, Pmt};
+use rfgraph_blocks::VectorSink;
+use rfgraph_testkit::read_items;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+const ITEMS: u64 = 20_000;
+
+/// GNU Radio's outputs, written once per test process; `None` when GNU
+/// Radio is absent (and not under CI).
+fn reference() -> Option<PathBuf> {
+    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        rfgraph_testkit::gnuradio_reference(
+            "gr_noise",
+            "gnuradio.analog",
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_noise/reference.py"),
+            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_noise"),
+        )
+    })
+    .clone()
+}
+
+fn registry() -> Registry {
+    let mut r = Registry::new();
+    r.extend(rfgraph_blocks::registry::specs());
+    r
+}
+
+fn cases(dir: &Path, block: &str) -> Vec<Value> {
+    let text = std::fs::read_to_string(dir.join("cases.json")).unwrap();
+    let all: Vec<Value> = serde_json::from_str(&text).unwrap();
+    let some: Vec<Value> = all.into_iter().filter(|c| c["block"] == block).collect();
+    assert!(!some.is_empty(), "no {block} cases");
+    some
+}
+
+/// The block of `case` built through the registry with GNU Radio's
+/// names, its first [`ITEMS`] items.
+fn run<T: Item + Clone>(case: &Value) -> Vec<T> {
+    let registry = registry();
+    let mut given = BTreeMap::new();
+    let text = |v: &Value| Pmt::String(v.as_str().unwrap().to_string());
+    given.insert("type".to_string(), text(&case["type"]));
+    given.insert("noise_type".to_string(), text(&case["kind"]));
+    given.insert(
+        "amp".to_string(),
+        Pmt::F64(case["amplitude"].as_f64().unwrap()),
+    );
+    given.insert("seed".to_string(), Pmt::I64(case["seed"].as_i64().unwrap()));
+    given.insert("generator".to_string(), Pmt::String("gnuradio".into()));
+    given.insert("items".to_string(), Pmt::U64(ITEMS));
+    if case["block"] == "fastnoise_source" {
+        given.insert(
+            "samples".to_string(),
+            Pmt::U64(case["samples"].as_u64().unwrap()),
+        );
+    }
+    let kind = case["block"].as_str().unwrap();
+    let block = registry
+        .build(kind, given)
+        .unwrap_or_else(|e| panic!("{}: {e}", case["name"]));
+    let mut fg = Flowgraph::new();
+    let src = fg.add_boxed("dut", kind, block);
+    let sink = fg.add(VectorSink::<T>::new());
+    fg.connect(src, "out", sink, "in").unwrap();
+    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
+    done.block::<VectorSink<T>>(sink).unwrap().items().to_vec()
+}
+
+/// Whether `a` and `b` are within one unit in the last place.
+fn close(a: f32, b: f32) -> bool {
+    a == b || (a.to_bits() as i64 - b.to_bits() as i64).abs() <= 1 && a.signum() == b.signum()
+}
+
+fn compare(case: &Value, dir: &Path) {
+    let name = case["name"].as_str().unwrap();
+    let file = dir.join(format!("{name}.raw"));
+    let reals = |ours: Vec<f32>, theirs: Vec<f32>| {
+        assert_eq!(ours.len(), theirs.len(), "{name}: item count");
+        let bad = ours.iter().zip(&theirs).position(|(a, b)| !close(*a, *b));
+        assert_eq!(bad, None, "{name}: first difference at {bad:?}");
+    };
+    match case["type"].as_str().unwrap() {
+        "f32" => reals(run::<f32>(case), read_items(&file)),
+        "c32" => {
+            let flat = |v: Vec<Complex32>| v.iter().flat_map(|z| [z.re, z.im]).collect();
+            reals(flat(run::<Complex32>(case)), flat(read_items(&file)))
+        }
+        "i16" => assert_eq!(run::<i16>(case), read_items::<i16>(&file), "{name}"),
+        "i32" => assert_eq!(run::<i32>(case), read_items::<i32>(&file), "{name}"),
+        other => panic!("{name}: type {other}"),
+    }
+}
+
+#[test]
+fn noise_source_gives_gnu_radios_values() {
+    let Some(dir) = reference() else { return };
+    for case in cases(&dir, "noise_source") {
+        compare(&case, &dir);
+    }
+}
+
+#[test]
+fn fastnoise_source_gives_gnu_radios_pool_and_picks() {
+    let Some(dir) = reference() else { return };
+    for case in cases(&dir, "fastnoise_source") {
+        compare(&case, &dir);
+    }
+}
+
+#[test]
+fn complex_noise_has_no_laplacian_or_impulse_kind() {
+    let registry = registry();
+    for block in ["noise_source", "fastnoise_source"] {
+        for generator in ["fast", "gnuradio"] {
+            for kind in ["laplacian", "impulse"] {
+                let mut given = BTreeMap::new();
+                given.insert("type".to_string(), Pmt::String("c32".into()));
+                given.insert("kind".to_string(), Pmt::String(kind.into()));
+                given.insert("generator".to_string(), Pmt::String(generator.into()));
+                let e = registry.build(block, given).err();
+                let e = e.unwrap_or_else(|| panic!("{block} {generator} {kind}: built"));
+                assert!(e.to_string().contains("uniform or gaussian"), "{e}");
+            }
+        }
+    }
+}
