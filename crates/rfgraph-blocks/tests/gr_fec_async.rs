@@ -108,19 +108,6 @@ fn build(case: &Value) -> Box<dyn Block> {
     try_build(case).unwrap_or_else(|e| panic!("{}: {e}", name(case)))
 }
 
-/// The configurations rfgraph refuses because a GNU Radio example using
-/// them disagrees (packed PDUs through an LDPC code): the block says so,
-/// and is not compared.
-fn refused(case: &Value) -> bool {
-    match try_build(case) {
-        Err(e) if e.contains("do not yet give GNU Radio's bits") => {
-            eprintln!("{}: refused: {e}", name(case));
-            true
-        }
-        _ => false,
-    }
-}
-
 fn length_tags(key: &str, lengths: &[u64]) -> Vec<Tag> {
     let mut at = 0;
     lengths
@@ -214,9 +201,6 @@ fn run_pdus(block: Box<dyn Block>, pdus: Vec<Pmt>) -> Vec<Pmt> {
 fn async_coders_match_gnu_radio_pdu_for_pdu() {
     let Some(dir) = reference() else { return };
     for case in cases(&dir, "pdu") {
-        if refused(&case) {
-            continue;
-        }
         let n = name(&case);
         let inlen: Vec<u64> = load(&dir.join(format!("{n}.inlen")));
         let outlen: Vec<u64> = load(&dir.join(format!("{n}.outlen")));

@@ -157,7 +157,7 @@ impl AsyncDecoder {
         let diff = (rate * self.decoder.input_size() as f64 - self.decoder.output_size() as f64)
             as i64 as f64;
         let frame = (n as f64 * rate - diff).max(0.0) as usize;
-        let whole = self.decoder.set_frame_size(frame);
+        let whole = self.decoder.try_set_frame_size(frame)?;
         if n > self.max_in {
             return Err(format!(
                 "a PDU of {n} values is larger than the most the MTU allows ({})",
@@ -203,7 +203,7 @@ impl AsyncDecoder {
             .into());
         }
         let nbits = (n as f64 * self.decoder.rate()) as usize;
-        self.decoder.set_frame_size(nbits);
+        self.decoder.try_set_frame_size(nbits)?;
         let need = self.decoder.input_size();
         self.load(values, need);
         let osize = self.decoder.output_size();

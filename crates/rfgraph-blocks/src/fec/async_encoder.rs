@@ -2,7 +2,7 @@
 //! coding each PDU as one frame, with its parameters and registry entry.
 
 use super::coder::Encoder;
-use super::params::{FecCode, FecCodeParams};
+use super::params::FecCodeParams;
 use super::tagged_encoder::MAX_MTU;
 use crate::message::{parse, pdu};
 use rfgraph::registry::BlockSpec;
@@ -34,30 +34,17 @@ pub struct AsyncEncoderParams {
 impl AsyncEncoderParams {
     fn check(&self) -> Result<(), ParamError> {
         self.fec.check_encoder("async_encoder")?;
-        // Packed PDUs through an LDPC code give other bits than GNU
-        // Radio's (its example fecapi_async_ldpc_encoders.grc disagrees):
-        // refused until reproduced, rather than run differently.
-        let ldpc = matches!(
-            self.fec.code,
-            FecCode::Ldpc | FecCode::LdpcH | FecCode::LdpcG
-        );
-        if self.packed && ldpc {
-            return Err(ParamError::new(
-                "async_encoder",
-                "packed",
-                "packed PDUs through an LDPC code do not yet give GNU Radio's bits: use unpacked PDUs",
-            ));
-        }
         self.fec.check_mtu("async_encoder", self.mtu)
     }
 }
 
-/// Bits of `bytes`, most (or, `rev`, least) significant first.
-pub(crate) fn unpack(bytes: &[u8], rev: bool, out: &mut Vec<u8>) {
-    for &b in bytes {
-        for j in 0..8 {
+/// The bits of `bytes` into `out` (8 a byte), most (or, `rev`, least)
+/// significant first.
+fn unpack_into(bytes: &[u8], rev: bool, out: &mut [u8]) {
+    for (&b, bits) in bytes.iter().zip(out.chunks_exact_mut(8)) {
+        for (j, o) in bits.iter_mut().enumerate() {
             let shift = if rev { j } else { 7 - j };
-            out.push((b >> shift) & 1);
+            *o = (b >> shift) & 1;
         }
     }
 }
@@ -85,9 +72,18 @@ pub(crate) fn pack(bits: &[u8], n: usize, rev: bool) -> Vec<u8> {
 /// (`rev_unpack`: least significant bit first; a `ccsds` code takes the
 /// bytes as they are) into one frame, whose coded bits are packed into
 /// whole bytes (`rev_pack`: least significant bit first; bits past the
-/// last whole byte are dropped). A message that is no byte PDU, or breaks
-/// these rules, stops the run with an error, as GNU Radio's handler
-/// throws. The code's state carries from PDU to PDU.
+/// last whole byte are dropped). A frame longer than the PDU reads on
+/// into the bits earlier PDUs left, as GNU Radio's buffer does.
+///
+/// The LDPC codes size frames as GNU Radio's coders do: `ldpc` codes one
+/// codeword of its `k` bits a frame whatever the PDU (so unpacked PDUs
+/// must be whole words, each coded in turn, and a packed PDU gives the
+/// first `k` bits' `n` coded bits, `⌊n / 8⌋` bytes); `ldpc_h` and
+/// `ldpc_g` code a PDU of whole information words as one frame, and a
+/// PDU of any other size is an error, as GNU Radio's coder throws. A
+/// message that is no byte PDU, or breaks these rules, stops the run
+/// with an error, as GNU Radio's handler throws. The code's state
+/// carries from PDU to PDU.
 ///
 /// # Parameters
 /// [`AsyncEncoderParams`].
@@ -113,6 +109,10 @@ pub struct AsyncEncoder {
     output: MessageOutput,
     params: AsyncEncoderParams,
     encoder: Encoder,
+    /// GNU Radio's input buffer of the packed path: each PDU's bits
+    /// overwrite its start, and a frame longer than the PDU reads on into
+    /// what earlier PDUs left (zeros at first).
+    bits_in: Vec<u8>,
 }
 
 impl AsyncEncoder {
@@ -124,6 +124,7 @@ impl AsyncEncoder {
             output: MessageOutput::new("out"),
             params,
             encoder,
+            bits_in: Vec::new(),
         })
     }
 
@@ -145,7 +146,7 @@ impl AsyncEncoder {
             )
             .into());
         }
-        let whole = self.encoder.set_frame_size(n);
+        let whole = self.encoder.try_set_frame_size(n)?;
         let size = self.encoder.input_size();
         let frames = if whole {
             1
@@ -180,17 +181,23 @@ impl AsyncEncoder {
             )
             .into());
         }
-        self.encoder.set_frame_size(8 * bytes.len());
-        let mut input = Vec::with_capacity(8 * bytes.len());
-        if self.encoder.packed_input() {
-            input.extend_from_slice(bytes);
+        self.encoder.try_set_frame_size(8 * bytes.len())?;
+        let mut input = std::mem::take(&mut self.bits_in);
+        let written = if self.encoder.packed_input() {
+            bytes.len()
         } else {
-            unpack(bytes, self.params.rev_unpack, &mut input);
+            8 * bytes.len()
+        };
+        input.resize(input.len().max(written).max(self.encoder.input_size()), 0);
+        if self.encoder.packed_input() {
+            input[..written].copy_from_slice(bytes);
+        } else {
+            unpack_into(bytes, self.params.rev_unpack, &mut input[..written]);
         }
-        input.resize(input.len().max(self.encoder.input_size()), 0);
         let nbits = self.encoder.output_size();
         let mut coded = vec![0; nbits];
         self.encoder.encode(&input, &mut coded);
+        self.bits_in = input;
         Ok(pack(&coded, nbits / 8, self.params.rev_pack))
     }
 }
@@ -225,7 +232,7 @@ pub(crate) fn spec() -> BlockSpec {
         "Encodes each PDU as one FEC frame.",
         |p| Ok(Box::new(AsyncEncoder::new(p)?)),
     )
-    .doc("GNU Radio's `fec.async_encoder`: each PDU on `in` is coded and posted on `out` with its metadata. Unpacked, the PDU holds bits (one per byte, at most `8·mtu`): one frame of its length when no longer than `frame_size`, else whole frames of `frame_size` bits. Packed, it holds at most `mtu` bytes, unpacked (`rev_unpack`: least significant bit first) into one frame whose coded bits are packed into whole bytes (`rev_pack`: least significant bit first). A message that is no byte PDU or breaks these rules stops the run, as GNU Radio's handler throws. The code's state carries between PDUs.")
+    .doc("GNU Radio's `fec.async_encoder`: each PDU on `in` is coded and posted on `out` with its metadata. Unpacked, the PDU holds bits (one per byte, at most `8·mtu`): one frame of its length when no longer than `frame_size`, else whole frames of `frame_size` bits. Packed, it holds at most `mtu` bytes, unpacked (`rev_unpack`: least significant bit first) into one frame whose coded bits are packed into whole bytes (`rev_pack`: least significant bit first). LDPC codes size frames as GNU Radio's: `ldpc` codes one codeword of `k` bits a frame whatever the PDU (a packed PDU gives its first `k` bits' codeword, rounded down to whole bytes), `ldpc_h` and `ldpc_g` a PDU of whole information words as one frame. A message that is no byte PDU or breaks these rules (an LDPC PDU of no whole number of words included, where GNU Radio's coder throws) stops the run, as GNU Radio's handler throws. The code's state carries between PDUs.")
     .message_input("in")
     .message_output("out")
 }

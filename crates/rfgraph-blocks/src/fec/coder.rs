@@ -186,17 +186,28 @@ impl Encoder {
     }
 
     /// Sets the bits of the next frames, cut to the constructed frame
-    /// size; false when cut (GNU Radio's `set_frame_size`).
+    /// size; false when cut or kept (GNU Radio's `set_frame_size`). A
+    /// size GNU Radio throws on is ignored here: see
+    /// [`try_set_frame_size`](Self::try_set_frame_size).
     pub fn set_frame_size(&mut self, bits: usize) -> bool {
-        match &mut self.0 {
+        self.try_set_frame_size(bits).unwrap_or(false)
+    }
+
+    /// [`set_frame_size`](Self::set_frame_size), or GNU Radio's error
+    /// where its coder throws (the frame then stays as it was): an
+    /// `ldpc_h` or `ldpc_g` frame of no whole number of information
+    /// words. `ldpc` (GNU Radio's `cldpc` encoder) keeps its one
+    /// codeword whatever the size, and says false.
+    pub fn try_set_frame_size(&mut self, bits: usize) -> Result<bool, String> {
+        Ok(match &mut self.0 {
             EncoderKind::Dummy(c) => c.set_frame_size(bits),
             EncoderKind::Repetition(c) => c.set_frame_size(bits),
             EncoderKind::Cc(c) => c.set_frame_size(bits),
             EncoderKind::Ccsds(c) => c.set_frame_size(bits),
-            EncoderKind::Ldpc(c) => c.set_frame_size(bits),
+            EncoderKind::Ldpc(c) => return c.set_frame_size(bits),
             // GNU Radio's polar coders keep their block size.
             EncoderKind::Polar(_) => false,
-        }
+        })
     }
 
     /// Encodes one frame. An `input` shorter than
@@ -325,15 +336,24 @@ impl Decoder {
     }
 
     /// Sets the bits of the next frames, cut to the constructed frame
-    /// size; false when cut (GNU Radio's `set_frame_size`).
+    /// size; false when cut or kept (GNU Radio's `set_frame_size`). A
+    /// size GNU Radio throws on is ignored here: see
+    /// [`try_set_frame_size`](Self::try_set_frame_size).
     pub fn set_frame_size(&mut self, bits: usize) -> bool {
-        match &mut self.0 {
+        self.try_set_frame_size(bits).unwrap_or(false)
+    }
+
+    /// [`set_frame_size`](Self::set_frame_size), or GNU Radio's error
+    /// where its decoder throws (the frame then stays as it was): an LDPC
+    /// frame of no whole number of information words.
+    pub fn try_set_frame_size(&mut self, bits: usize) -> Result<bool, String> {
+        Ok(match &mut self.0 {
             DecoderKind::Dummy(c) => c.set_frame_size(bits),
             DecoderKind::Repetition(c) => c.set_frame_size(bits),
             DecoderKind::Cc(c) => c.set_frame_size(bits),
-            DecoderKind::Ldpc(c) => c.set_frame_size(bits),
+            DecoderKind::Ldpc(c) => return c.set_frame_size(bits),
             DecoderKind::Polar(_) => false,
-        }
+        })
     }
 
     /// Decodes one frame of soft floats (a [`SoftInput::Uchar`] decoder

@@ -104,7 +104,8 @@ pub enum CcMode {
 /// `frame_size`, `k`, `rate`, `polys`, `state_start`, `mode`, `padding`
 /// (and `state_end` to decode); `ccsds` `frame_size`, `state_start`,
 /// `mode`; the LDPC codes `file`, `sigma`, `max_iter`, `gap`
-/// (frames are whole codewords, `frame_size` unused).
+/// (`frame_size` unused: frames are one codeword, or as many whole
+/// information words as a tagged or message block sets, as in GNU Radio).
 #[derive(ParamSet, Clone, Debug, PartialEq)]
 pub struct FecCodeParams {
     /// the code

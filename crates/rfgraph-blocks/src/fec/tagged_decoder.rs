@@ -63,8 +63,12 @@ impl ExtendedTaggedDecoderParams {
 /// Radio. A frame that reads past its packet (the tail of a terminated
 /// frame sized so, a streaming frame's read-ahead) reads the values that
 /// follow in the input as far as they have arrived, and zero bytes beyond,
-/// as GNU Radio reads its buffer. The decoded packet has a length tag of
-/// its length; the packet's other tags keep their relative place.
+/// as GNU Radio reads its buffer. An LDPC frame must be whole information
+/// words (a packet of `m` values decodes `round(m · k / n)` bits, word
+/// after word), and so must `8 · mtu` bits; another size stops the run
+/// (or refuses the MTU), as GNU Radio's decoder throws. The decoded
+/// packet has a length tag of its length; the packet's other tags keep
+/// their relative place.
 ///
 /// # Parameters
 /// [`ExtendedTaggedDecoderParams`].
@@ -114,7 +118,12 @@ impl TaggedDecoder {
         }
         let puncture = check_extended(block, &params.fec, &params.puncpat, &params.ann)?;
         let mut decoder = Decoder::new(&params.fec, block)?;
-        decoder.set_frame_size(params.mtu * 8);
+        // GNU Radio's constructor sizes the frame to the MTU: its LDPC
+        // decoders throw unless `8 · mtu` bits are whole information
+        // words.
+        decoder
+            .try_set_frame_size(params.mtu * 8)
+            .map_err(|e| ParamError::new(block, "mtu", e))?;
         Ok(Self {
             input: StreamInput::new("in"),
             output: StreamOutput::new("out"),
@@ -145,13 +154,15 @@ impl TaggedDecoder {
     /// Decodes one packet of `values` with its `tags` into the pending
     /// output; a packet too short for one bit gives nothing. A frame that
     /// reads past its packet reads the values that follow when the input
-    /// shows them, else zero bytes, as GNU Radio reads its buffer.
-    fn decode(&mut self, values: &[f32], tags: Vec<(usize, String, Pmt)>) {
+    /// shows them, else zero bytes, as GNU Radio reads its buffer. An
+    /// error where GNU Radio's decoder throws on the frame's size (LDPC:
+    /// no whole number of information words).
+    fn decode(&mut self, values: &[f32], tags: Vec<(usize, String, Pmt)>) -> Result<(), BoxError> {
         let n = self.depunctured_len(values.len());
         let Some(bits) = self.frame_bits(n) else {
-            return;
+            return Ok(());
         };
-        self.decoder.set_frame_size(bits);
+        self.decoder.try_set_frame_size(bits)?;
         let need = self.decoder.input_size() + self.decoder.history();
         let out = self.pending.refill();
         out.resize(self.decoder.output_size(), 0);
@@ -197,6 +208,7 @@ impl TaggedDecoder {
             let at = (offset as u128 * len as u128 / values.len().max(1) as u128) as usize;
             self.pending.tag(at.min(len.saturating_sub(1)), &k, v);
         }
+        Ok(())
     }
 }
 
@@ -230,7 +242,7 @@ impl Block for TaggedDecoder {
                 Ok(())
             })?;
             let Some(packet) = packet else { break };
-            self.decode(&packet.items, packet.tags);
+            self.decode(&packet.items, packet.tags)?;
         }
         Ok(())
     }
@@ -253,7 +265,7 @@ pub(crate) fn spec() -> BlockSpec {
             }
         },
     )
-    .doc("GNU Radio's `fec.extended_tagged_decoder`: each packet of `n` soft values (positive for a 1, marked by a length tag `lentagname`), depunctured by `puncpat` from its first value on, becomes one frame of `round(n·rate)` bits (GNU Radio 3.10's `tagged_decoder` sizes frames so: a terminated `cc` frame's tail bits are decoded too), at most `frame_size`; more than `8·mtu` bits stop the run as in GNU Radio. `cc` runs GNU Radio's Viterbi decoder on `round(48·x + 128)`; a frame that reads past its packet reads the values that follow as far as they have arrived, then zero bytes, as GNU Radio reads its buffer. The decoded packet has a length tag of its length; other tags keep their relative place. With `lentagname` `None` the block decodes the stream in frames of `frame_size` bits, as `extended_decoder`.")
+    .doc("GNU Radio's `fec.extended_tagged_decoder`: each packet of `n` soft values (positive for a 1, marked by a length tag `lentagname`), depunctured by `puncpat` from its first value on, becomes one frame of `round(n·rate)` bits (GNU Radio 3.10's `tagged_decoder` sizes frames so: a terminated `cc` frame's tail bits are decoded too), at most `frame_size`; more than `8·mtu` bits stop the run as in GNU Radio. `cc` runs GNU Radio's Viterbi decoder on `round(48·x + 128)`; a frame that reads past its packet reads the values that follow as far as they have arrived, then zero bytes, as GNU Radio reads its buffer. An LDPC frame must be whole information words, and so must `8·mtu` bits (GNU Radio's decoders throw on others; the run stops). The decoded packet has a length tag of its length; other tags keep their relative place. With `lentagname` `None` the block decodes the stream in frames of `frame_size` bits, as `extended_decoder`.")
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::U8)))
 }

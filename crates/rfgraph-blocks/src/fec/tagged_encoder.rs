@@ -7,7 +7,7 @@
 use super::coder::Encoder;
 use super::extended_encoder::FrameEncoder;
 use super::packets::Packets;
-use super::params::{FecCode, FecCodeParams, MAX_FRAME_BITS};
+use super::params::{FecCodeParams, MAX_FRAME_BITS};
 use super::pending::Pending;
 use super::puncture::Puncture;
 use super::tagged_packed::PackedTaggedEncoder;
@@ -52,19 +52,6 @@ pub struct ExtendedTaggedEncoderParams {
 impl ExtendedTaggedEncoderParams {
     fn check(&self) -> Result<(), ParamError> {
         self.fec.check_encoder("extended_tagged_encoder")?;
-        // GNU Radio's tagged LDPC path gives other bits than rfgraph's
-        // (its examples fecapi_tagged_ldpc_*.grc disagree): refused until
-        // it is reproduced, rather than run differently.
-        if matches!(
-            self.fec.code,
-            FecCode::Ldpc | FecCode::LdpcH | FecCode::LdpcG
-        ) {
-            return Err(ParamError::new(
-                "extended_tagged_encoder",
-                "code",
-                "LDPC codes in the tagged encoder do not yet give GNU Radio's bits: use extended_encoder or async_encoder",
-            ));
-        }
         self.fec.check_mtu("extended_tagged_encoder", self.mtu)?;
         Puncture::parse(&self.puncpat, "extended_tagged_encoder").map(|_| ())
     }
@@ -76,7 +63,12 @@ impl ExtendedTaggedEncoderParams {
 /// `frame_size` bits are coded when it is longer) and becomes one packet
 /// of coded bits, punctured by `puncpat` from its first bit on, whose
 /// length tag gives its length. Its other tags keep their relative place.
-/// The code's state carries from packet to packet as in GNU Radio. A
+/// The code's state carries from packet to packet as in GNU Radio. The
+/// LDPC codes size frames as GNU Radio's coders: `ldpc` codes the first
+/// `k` bits of every packet into one codeword; `ldpc_h` and `ldpc_g` code
+/// packets of whole information words (any other length stops the run,
+/// as GNU Radio's coder throws), and `8 · mtu` must be whole words too,
+/// as GNU Radio's constructor sizes the frame to it. A
 /// code of packed bytes (`ccsds`) is refused here: GNU Radio packs the
 /// stream in front of its tagged encoder then, which
 /// [`PackedTaggedEncoder`](super::PackedTaggedEncoder) reproduces.
@@ -132,7 +124,12 @@ impl TaggedEncoder {
                 "a code of packed bytes (ccsds) is coded by PackedTaggedEncoder, as GNU Radio packs in front of its tagged encoder",
             ));
         }
-        encoder.set_frame_size(params.mtu * 8);
+        // GNU Radio's constructor sizes the frame to the MTU: its LDPC
+        // `ldpc_h` and `ldpc_g` encoders throw unless `8 · mtu` bits are
+        // whole information words.
+        encoder
+            .try_set_frame_size(params.mtu * 8)
+            .map_err(|e| ParamError::new("extended_tagged_encoder", "mtu", e))?;
         let puncture = Puncture::parse(&params.puncpat, "extended_tagged_encoder")?;
         Ok(Self {
             input: StreamInput::new("in"),
@@ -146,9 +143,13 @@ impl TaggedEncoder {
         })
     }
 
-    /// Codes one packet of `bits` with its `tags` into the pending output.
-    fn code(&mut self, bits: &[u8], tags: Vec<(usize, String, Pmt)>) {
-        self.encoder.set_frame_size(bits.len());
+    /// Codes one packet of `bits` with its `tags` into the pending
+    /// output; an error where GNU Radio's coder throws on the packet's
+    /// size (`ldpc_h`, `ldpc_g`: no whole number of information words).
+    /// A frame longer than the packet (`ldpc` keeps one codeword of `k`
+    /// bits, polar codes their block) is coded as if zeros followed.
+    fn code(&mut self, bits: &[u8], tags: Vec<(usize, String, Pmt)>) -> Result<(), BoxError> {
+        self.encoder.try_set_frame_size(bits.len())?;
         self.coded.clear();
         self.coded.resize(self.encoder.output_size(), 0);
         self.encoder.encode(bits, &mut self.coded);
@@ -164,6 +165,7 @@ impl TaggedEncoder {
             let at = (offset as u128 * n as u128 / bits.len().max(1) as u128) as usize;
             self.pending.tag(at.min(n.saturating_sub(1)), &k, v);
         }
+        Ok(())
     }
 }
 
@@ -196,7 +198,7 @@ impl Block for TaggedEncoder {
             if packet.items.is_empty() {
                 continue;
             }
-            self.code(&packet.items, packet.tags);
+            self.code(&packet.items, packet.tags)?;
         }
         Ok(())
     }
@@ -221,7 +223,7 @@ pub(crate) fn spec() -> BlockSpec {
             }
         },
     )
-    .doc("GNU Radio's `fec.extended_tagged_encoder`: each packet of `n` bits (one per byte, marked by a length tag `lentagname`) becomes one frame of the code (`frame_size` set to `n`; a packet longer than `frame_size` has only its first `frame_size` bits coded, one longer than `8·mtu` bits stops the run as in GNU Radio) and one packet of coded bits, punctured by `puncpat` from its first bit on, with a length tag of its length; its other tags keep their relative place. The code's state carries between packets as in GNU Radio. With `lentagname` `None` the block codes the stream in frames of `frame_size` bits, as `extended_encoder`. A `ccsds` code takes packed bytes: as GNU Radio, the bits are packed eight at a time regardless of packets and a length tag of `n` (moved to byte `index / 8`) then marks a packet of `n` bytes, so equal packets are coded one in eight (see `PackedTaggedEncoder`).")
+    .doc("GNU Radio's `fec.extended_tagged_encoder`: each packet of `n` bits (one per byte, marked by a length tag `lentagname`) becomes one frame of the code (`frame_size` set to `n`; a packet longer than `frame_size` has only its first `frame_size` bits coded, one longer than `8·mtu` bits stops the run as in GNU Radio) and one packet of coded bits, punctured by `puncpat` from its first bit on, with a length tag of its length; its other tags keep their relative place. The code's state carries between packets as in GNU Radio. LDPC codes size frames as GNU Radio's coders: `ldpc` codes the first `k` bits of each packet into one codeword; `ldpc_h` and `ldpc_g` packets of whole information words (others stop the run, as GNU Radio's coder throws), and `8·mtu` bits must be whole words. With `lentagname` `None` the block codes the stream in frames of `frame_size` bits, as `extended_encoder`. A `ccsds` code takes packed bytes: as GNU Radio, the bits are packed eight at a time regardless of packets and a length tag of `n` (moved to byte `index / 8`) then marks a packet of `n` bytes, so equal packets are coded one in eight (see `PackedTaggedEncoder`).")
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::U8)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::U8)))
 }

@@ -119,6 +119,12 @@ impl LdpcMatrix {
         })
     }
 
+    /// True for a generator matrix (`ldpc_G_matrix`), false for a parity
+    /// check matrix (`ldpc_H_matrix`).
+    pub fn is_generator(&self) -> bool {
+        matches!(self.form, Form::G { .. })
+    }
+
     /// Bits of a codeword.
     pub fn n(&self) -> usize {
         self.n
