@@ -44,6 +44,7 @@ fn header_params() -> impl Strategy<Value = HeaderFormatParams> {
                 bps,
                 len_key_name: len_key,
                 num_key_name: num_key,
+                ..Default::default()
             },
         )
 }

@@ -3,7 +3,8 @@
 //! GNU Radio), PDUs ([`pdu`], [`PduItem`]) and their operators, tagged
 //! streams ([`StreamToTaggedStream`], [`TaggedStreamToPdu`],
 //! [`PduToTaggedStream`], [`PduToStream`]), bursts between tags
-//! ([`TagsToPdu`]), [`RandomPdu`], and [`VarToMsg`] (a variable's
+//! ([`TagsToPdu`]), [`RandomPdu`], [`PduLambda`] (a function the
+//! builder compiles, on each PDU), and [`VarToMsg`] (a variable's
 //! changes as message pairs). Each
 //! registry block holds one parameter struct (`...Params`) whose fields
 //! document its parameters.
@@ -12,6 +13,7 @@
 mod debug;
 mod display;
 mod pdu;
+mod pdu_lambda;
 mod pdu_set;
 mod pdu_tools;
 mod random_pdu;
@@ -28,6 +30,10 @@ pub use debug::{
 };
 pub use display::gr_string;
 pub use pdu::{PduItem, parse, pdu};
+pub use pdu_lambda::{
+    PduLambda, PduLambdaMode, PduLambdaParams, PmtFunction, PmtFunctionCompiler,
+    spec_with as pdu_lambda_spec,
+};
 pub use pdu_set::{PduSet, PduSetParams};
 pub use pdu_tools::{
     AddSystemTime, AddSystemTimeParams, PduFilter, PduFilterParams, PduMap, PduOperator, PduRemove,

@@ -1,11 +1,14 @@
 //! GNU Radio's packet header formats (`digital.header_format_default`,
-//! `header_format_counter`, `header_format_crc`), declared once as
+//! `header_format_counter`, `header_format_crc`, `header_format_ofdm`),
+//! declared once as
 //! [`HeaderFormatParams`] for every block that formats or parses headers
 //! to flatten in, and [`HeaderFormatter`], which writes headers bit for
 //! bit as GNU Radio writes them. The parsing side is
 //! [`HeaderParser`](super::HeaderParser).
 
 use super::crc::crc8;
+use super::header_format_ofdm as ofdm;
+use crate::ofdm::CarrierSets;
 use rfgraph::{ParamChoice, ParamError, ParamSet};
 
 /// GNU Radio's default access code
@@ -25,17 +28,31 @@ pub enum HeaderFormat {
     /// `header_format_crc`: 12 bits of payload length, 12 bits of header
     /// number and a CRC-8 of both (no access code).
     Crc,
+    /// `header_format_ofdm`: the `crc` header, zero-padded to one bit per
+    /// occupied carrier of the first `n_syms` OFDM symbols; its parser
+    /// gives the payload length in complex symbols and the frame length
+    /// in OFDM symbols.
+    Ofdm,
+}
+
+impl HeaderFormat {
+    /// Whether headers start with an access code the parser searches
+    /// for (`default`, `counter`).
+    pub fn has_access_code(self) -> bool {
+        matches!(self, HeaderFormat::Default | HeaderFormat::Counter)
+    }
 }
 
 /// A header format and its settings: the parameters of GNU Radio's
 /// `header_format_*` objects, flattened into the parameters of each block
 /// that formats or parses headers (`#[param(flatten)]`). Each format
 /// reads its own: `default` and `counter` the access code, threshold and
-/// bits per symbol; `crc` the two key names.
+/// bits per symbol; `crc` the two key names; `ofdm` those and the OFDM
+/// settings (`occupied_carriers` to `scramble_header`).
 #[derive(ParamSet, Clone, Debug, PartialEq)]
 #[params(check = Self::check)]
 pub struct HeaderFormatParams {
-    /// the header format: `default`, `counter` or `crc`
+    /// the header format: `default`, `counter`, `crc` or `ofdm`
     #[param(default = HeaderFormat::Default)]
     pub format: HeaderFormat,
     /// the access code, as up to 64 characters `0` and `1` (`default`,
@@ -50,17 +67,45 @@ pub struct HeaderFormatParams {
     /// (`default`; `counter` writes it into its headers)
     #[param(default = 1, min = 1)]
     pub bps: u16,
-    /// the metadata key of the payload's length in bits (`crc`)
+    /// the metadata key of the payload's length: in bits (`crc`), in
+    /// complex symbols (`ofdm`)
     #[param(default = "packet_len")]
     pub len_key_name: String,
-    /// the metadata key of the header number (`crc`)
+    /// the metadata key of the header number (`crc`, `ofdm`)
     #[param(default = "packet_num")]
     pub num_key_name: String,
+    /// the OFDM carriers carrying data, one list per OFDM symbol used in
+    /// turn; the header has one bit per carrier of the first `n_syms`
+    /// (`ofdm`)
+    #[param(default = CarrierSets::txrx_occupied())]
+    pub occupied_carriers: CarrierSets,
+    /// how many OFDM symbols the header fills (`ofdm`)
+    #[param(default = 1, min = 1)]
+    pub n_syms: usize,
+    /// the metadata key of the frame length in OFDM symbols (`ofdm`)
+    #[param(default = "frame_len")]
+    pub frame_key_name: String,
+    /// header bits per complex symbol: bits of the scrambling mask per
+    /// mask byte (`ofdm`)
+    #[param(default = 1, min = 1, max = 8)]
+    pub bits_per_header_sym: u8,
+    /// payload bits per complex symbol: the parser gives the payload
+    /// length in complex symbols, rounded up (`ofdm`)
+    #[param(default = 1, min = 1)]
+    pub bits_per_payload_sym: u16,
+    /// whether the parser descrambles the header (GNU Radio 3.10's
+    /// formatter never scrambles) (`ofdm`)
+    #[param(default = false)]
+    pub scramble_header: bool,
 }
 
 impl HeaderFormatParams {
-    /// The access code: 1 to 64 characters `0` and `1`.
+    /// The access code: 1 to 64 characters `0` and `1`; an `ofdm`
+    /// header: at least 32 bits, of carrier lists it has.
     fn check(&self) -> Result<(), ParamError> {
+        if self.format == HeaderFormat::Ofdm {
+            ofdm::check(&self.occupied_carriers, self.n_syms)?;
+        }
         let code = &self.access_code;
         if code.is_empty() || code.len() > 64 || !code.bytes().all(|b| b == b'0' || b == b'1') {
             return Err(ParamError::new(
@@ -89,6 +134,9 @@ impl HeaderFormatParams {
             HeaderFormat::Default => code + 32,
             HeaderFormat::Counter => code + 64,
             HeaderFormat::Crc => 32,
+            HeaderFormat::Ofdm => {
+                ofdm::header_nbits(&self.occupied_carriers, self.n_syms).unwrap_or(0)
+            }
         }
     }
 
@@ -124,7 +172,9 @@ pub struct HeaderFormatter {
 impl HeaderFormatter {
     /// A formatter of `params`' format, its count at 0.
     ///
-    /// Errors: an access code that is not 1 to 64 characters `0` and `1`.
+    /// Errors: an access code that is not 1 to 64 characters `0` and
+    /// `1`; an `ofdm` header shorter than 32 bits or of more OFDM symbols
+    /// than carrier lists.
     pub fn new(params: HeaderFormatParams) -> Result<Self, ParamError> {
         params.validate()?;
         Ok(Self { params, count: 0 })
@@ -137,7 +187,8 @@ impl HeaderFormatter {
 
     /// The header of a payload of `nbytes` bytes
     /// ([`header_nbytes`](HeaderFormatParams::header_nbytes) long). The
-    /// length field keeps the low 16 bits of `nbytes` (`crc`: 12 bits).
+    /// length field keeps the low 16 bits of `nbytes` (`crc`, `ofdm`: 12
+    /// bits; `ofdm` pads the `crc` header with zeros).
     pub fn format(&mut self, nbytes: usize) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.params.header_nbytes());
         match self.params.format {
@@ -156,7 +207,7 @@ impl HeaderFormatter {
                     self.count = self.count.wrapping_add(1);
                 }
             }
-            HeaderFormat::Crc => {
+            HeaderFormat::Crc | HeaderFormat::Ofdm => {
                 let len = (nbytes & 0x0FFF) as u32;
                 let num = self.count as u32;
                 let crc = crc_of(len, num);
@@ -164,6 +215,7 @@ impl HeaderFormatter {
                 out.extend_from_slice(&concat.to_le_bytes()[..3]);
                 out.push(crc);
                 self.count = (self.count + 1) & 0x0FFF;
+                out.resize(self.params.header_nbytes().max(4), 0);
             }
         }
         out

@@ -5,6 +5,7 @@
 //! Radio's dictionary.
 
 use super::header_format::{HeaderFormat, HeaderFormatParams, crc_of};
+use super::header_format_ofdm as ofdm;
 use rfgraph::{ParamError, ParamSet, Pmt};
 use std::collections::BTreeMap;
 
@@ -14,7 +15,9 @@ pub enum Parsed {
     /// A header that passed its check, as GNU Radio's metadata
     /// dictionary: `payload symbols` (`default`, `counter`), `bps` and
     /// `counter` (`counter`), or the length in bits and the header number
-    /// under the format's key names (`crc`). Integers are `I64`.
+    /// under the format's key names (`crc`), or the payload length in
+    /// complex symbols, the header number and the frame length in OFDM
+    /// symbols under theirs (`ofdm`). Integers are `I64`.
     Header(BTreeMap<String, Pmt>),
     /// A header that failed its check (GNU Radio posts `#f`).
     Bad,
@@ -37,7 +40,9 @@ impl Parsed {
 /// last access-code-length bits differ from the access code in at most
 /// `threshold` places; the next header bits (any non-zero byte a 1) make
 /// the header, whose two length copies must agree. `crc` has no access
-/// code: every 32 bits are a header whose CRC-8 must match. After a
+/// code: every 32 bits are a header whose CRC-8 must match; `ofdm`
+/// reads every `header_nbits` bits as one (only the first 32 checked),
+/// descrambled with GNU Radio's mask when `scramble_header`. After a
 /// header, good or bad, the search starts again with the next bit (the
 /// register keeps its bits, as in GNU Radio).
 ///
@@ -63,6 +68,9 @@ pub struct HeaderParser {
     body_bits: usize,
     /// Searching for the access code (`default`, `counter`).
     searching: bool,
+    /// What each header bit is XORed with (`ofdm` with
+    /// `scramble_header`: GNU Radio's descrambling mask; else empty).
+    descramble: Vec<u8>,
     register: u64,
     header: Vec<bool>,
 }
@@ -74,12 +82,19 @@ impl HeaderParser {
     pub fn new(params: HeaderFormatParams) -> Result<Self, ParamError> {
         params.validate()?;
         let (code, len) = params.access_code_bits();
-        let crc = params.format == HeaderFormat::Crc;
+        let searching = params.format.has_access_code();
+        let descramble = match params.format {
+            HeaderFormat::Ofdm if params.scramble_header => {
+                ofdm::parse_mask(params.header_nbits(), params.bits_per_header_sym)
+            }
+            _ => Vec::new(),
+        };
         Ok(Self {
             code,
             mask: !0u64 >> (64 - len),
-            body_bits: params.header_nbits() - if crc { 0 } else { len },
-            searching: !crc,
+            body_bits: params.header_nbits() - if searching { len } else { 0 },
+            searching,
+            descramble,
             register: 0,
             header: Vec::new(),
             params,
@@ -102,13 +117,14 @@ impl HeaderParser {
             }
             return None;
         }
-        self.header.push(bit != 0);
+        let mask = self.descramble.get(self.header.len()).copied().unwrap_or(0);
+        self.header.push(bit ^ mask != 0);
         if self.header.len() < self.body_bits {
             return None;
         }
         let parsed = self.read();
         self.header.clear();
-        self.searching = self.params.format != HeaderFormat::Crc;
+        self.searching = self.params.format.has_access_code();
         Some(parsed)
     }
 
@@ -143,7 +159,7 @@ impl HeaderParser {
                     info.insert("counter".to_string(), int(self.field(48, 16)));
                 }
             }
-            HeaderFormat::Crc => {
+            HeaderFormat::Crc | HeaderFormat::Ofdm => {
                 // GNU Radio reads the first 24 bits byte-swapped: the
                 // length's low byte first, then its high nibble under the
                 // number's low nibble, then the number's high byte.
@@ -153,8 +169,18 @@ impl HeaderParser {
                 if self.field(24, 8) != crc_of(len, num) as u32 {
                     return Parsed::Bad;
                 }
-                info.insert(self.params.len_key_name.clone(), int(8 * len));
-                info.insert(self.params.num_key_name.clone(), int(num));
+                let p = &self.params;
+                if p.format == HeaderFormat::Crc {
+                    info.insert(p.len_key_name.clone(), int(8 * len));
+                    info.insert(p.num_key_name.clone(), int(num));
+                } else {
+                    let (symbols, frames) =
+                        ofdm::payload(&p.occupied_carriers, len, p.bits_per_payload_sym);
+                    // In GNU Radio's order: a repeated key keeps the last.
+                    info.insert(p.len_key_name.clone(), Pmt::I64(symbols));
+                    info.insert(p.num_key_name.clone(), int(num));
+                    info.insert(p.frame_key_name.clone(), Pmt::I64(frames));
+                }
             }
         }
         Parsed::Header(info)

@@ -1,6 +1,7 @@
 //! GNU Radio's packet blocks (`gr-digital`'s packet operators): CRCs on
 //! tagged streams and PDUs ([`Crc32`], [`Crc32Async`]), the header
-//! formats declared once ([`HeaderFormatParams`], flattened into every
+//! formats (`default`, `counter`, `crc`, `ofdm`) declared once
+//! ([`HeaderFormatParams`], flattened into every
 //! block that formats or parses headers) with their writer
 //! ([`HeaderFormatter`]) and reader ([`HeaderParser`]), and the blocks
 //! around them ([`ProtocolFormatter`], [`ProtocolFormatterAsync`],
@@ -14,6 +15,7 @@ mod crc;
 mod crc32;
 mod crc32_async;
 mod header_format;
+mod header_format_ofdm;
 mod header_parser;
 mod packet_header;
 mod packet_header_ofdm;

@@ -109,7 +109,7 @@ pub(crate) fn spec() -> BlockSpec {
         "The header of every packet of a tagged byte stream.",
         |p| Ok(Box::new(ProtocolFormatter::new(p)?)),
     )
-    .doc("For every packet on `in`, writes the header the header format (`format`, `access_code`, `threshold`, `bps`, `len_key_name`, `num_key_name`, as GNU Radio's `header_format_*` objects) gives a payload of its length, as a packet of its own tagged with the header's length. The payload is not written (mux it after the header with `tagged_stream_mux`), nor are the input's other tags. `counter` and `crc` number their headers from 0. GNU Radio's `digital_protocol_formatter_bb`.")
+    .doc("For every packet on `in`, writes the header the header format (`format`, `access_code`, `threshold`, `bps`, `len_key_name`, `num_key_name`, and for `ofdm` `occupied_carriers`, `n_syms`, `frame_key_name`, `bits_per_header_sym`, `bits_per_payload_sym`, `scramble_header`, as GNU Radio's `header_format_*` objects) gives a payload of its length, as a packet of its own tagged with the header's length. The payload is not written (mux it after the header with `tagged_stream_mux`), nor are the input's other tags. `counter`, `crc` and `ofdm` number their headers from 0; `ofdm` pads the `crc` header with zero bytes to its bits / 8. GNU Radio's `digital_protocol_formatter_bb`.")
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::U8)))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::U8)))
 }

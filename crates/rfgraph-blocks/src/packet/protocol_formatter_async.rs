@@ -109,7 +109,7 @@ pub(crate) fn spec() -> BlockSpec {
         "A header PDU and a payload PDU for every byte PDU.",
         |p| Ok(Box::new(ProtocolFormatterAsync::new(p)?)),
     )
-    .doc("For every byte PDU on `in`, posts the header the header format (`format`, `access_code`, `threshold`, `bps`, `len_key_name`, `num_key_name`, as GNU Radio's `header_format_*` objects) gives a payload of its length on `header`, then the PDU unchanged on `payload`; both keep its metadata. `counter` and `crc` number their headers from 0. A message that is no PDU of bytes is an error. GNU Radio's `digital_protocol_formatter_async`.")
+    .doc("For every byte PDU on `in`, posts the header the header format (`format`, `access_code`, `threshold`, `bps`, `len_key_name`, `num_key_name`, and for `ofdm` `occupied_carriers`, `n_syms`, `frame_key_name`, `bits_per_header_sym`, `bits_per_payload_sym`, `scramble_header`, as GNU Radio's `header_format_*` objects) gives a payload of its length on `header`, then the PDU unchanged on `payload`; both keep its metadata. `counter`, `crc` and `ofdm` number their headers from 0; `ofdm` pads the `crc` header with zero bytes to its bits / 8. A message that is no PDU of bytes is an error. GNU Radio's `digital_protocol_formatter_async`.")
     .message_input("in")
     .message_output("header")
     .message_output("payload")

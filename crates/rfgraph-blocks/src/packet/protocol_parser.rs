@@ -23,7 +23,9 @@ pub struct ProtocolParserParams {
 /// byte) and posts each one's metadata on `info`, as GNU Radio's
 /// `digital_protocol_parser_b`: a map (`payload symbols`; `bps` and
 /// `counter` for `counter`; the length in bits and header number under
-/// `len_key_name` and `num_key_name` for `crc`), or `false` for a header
+/// `len_key_name` and `num_key_name` for `crc`; for `ofdm` the payload
+/// length in complex symbols, the header number and the frame length in
+/// OFDM symbols), or `false` for a header
 /// that fails its check. See [`HeaderParser`] for the search. The bits
 /// are only read: payloads are not skipped.
 ///
@@ -118,7 +120,7 @@ pub(crate) fn spec() -> BlockSpec {
         "Posts the metadata of every header found in a stream of bits.",
         |p| Ok(Box::new(ProtocolParser::new(p)?)),
     )
-    .doc("Reads hard bits (one per byte) from `in` and posts, for every header of the header format (`format`, `access_code`, `threshold`, `bps`, `len_key_name`, `num_key_name`, as GNU Radio's `header_format_*` objects) it finds, GNU Radio's metadata dictionary on `info` as a map: `payload symbols` (8·length/bps); for `counter` also `bps` and `counter`; for `crc` the length in bits and the header number under `len_key_name` and `num_key_name`. A header that fails its check (the two length copies differ, or the CRC-8) posts `false`. `default` and `counter` search for the access code, allowing `threshold` wrong bits; `crc` reads every 32 bits as a header. Payload bits are searched too, as in GNU Radio. GNU Radio's `digital_protocol_parser_b` (which also posts `false` at the end of every work call without a header; rfgraph does not).")
+    .doc("Reads hard bits (one per byte) from `in` and posts, for every header of the header format (`format`, `access_code`, `threshold`, `bps`, `len_key_name`, `num_key_name`, and for `ofdm` `occupied_carriers`, `n_syms`, `frame_key_name`, `bits_per_header_sym`, `bits_per_payload_sym`, `scramble_header`, as GNU Radio's `header_format_*` objects) it finds, GNU Radio's metadata dictionary on `info` as a map: `payload symbols` (8·length/bps); for `counter` also `bps` and `counter`; for `crc` the length in bits and the header number under `len_key_name` and `num_key_name`; for `ofdm` the payload length in complex symbols (rounded up), the header number and the frame length in OFDM symbols under `len_key_name`, `num_key_name` and `frame_key_name`. A header that fails its check (the two length copies differ, or the CRC-8) posts `false`. `default` and `counter` search for the access code, allowing `threshold` wrong bits; `crc` reads every 32 bits as a header, `ofdm` every header's bits (one per carrier of its first `n_syms` OFDM symbols; the CRC header is their first 32), descrambled as GNU Radio's parser does when `scramble_header`. Payload bits are searched too, as in GNU Radio. GNU Radio's `digital_protocol_parser_b` (which also posts `false` at the end of every work call without a header; rfgraph does not).")
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::U8)))
     .message_output("info")
 }

@@ -2,7 +2,10 @@
 //! constructing or starting anything (a file sink's constructor would
 //! create its file), and prints what it holds. Checks that need the
 //! constructed blocks (an unconnected port a block does not mark
-//! optional) happen when `rfgraph run` builds it.
+//! optional) happen when `rfgraph run` builds it. A hierarchical
+//! block's definition (a GRC file of `generate_options: hb`) checks with
+//! its pads as its ports, which its users connect; it does not run
+//! alone.
 
 use super::FileArgs;
 use crate::console::{errln, outln};
@@ -20,6 +23,12 @@ pub fn check(args: FileArgs) -> anyhow::Result<()> {
         .map(|t| format!(" ({t})"))
         .unwrap_or_default();
     outln!("{}{title}: ok", args.file.display());
+    if !built.exposed.is_empty() {
+        outln!("a hierarchical block (runs inside another flowgraph); its ports:");
+        for p in &built.exposed {
+            outln!("  {p}");
+        }
+    }
     if !built.variables.is_empty() {
         outln!("variables:");
         for (name, value) in &built.variables {

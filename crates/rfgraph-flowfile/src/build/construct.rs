@@ -110,6 +110,28 @@ impl SchedulerPlan {
     }
 }
 
+/// Why a hierarchical block's definition (a document that exposes ports:
+/// a GRC file of `generate_options: hb`, a TOML file with `[inputs]` or
+/// `[outputs]`) is not run: as GNU Radio's `grcc` makes such a file a
+/// block for other flowgraphs and not a program, it runs only inside one.
+/// `rfgraph check` checks it.
+fn hierarchical_definition(doc: &Document) -> FileError {
+    let ports: Vec<&str> = doc.ports.iter().map(|p| p.name.as_str()).collect();
+    let name = doc.path.file_name().map_or_else(
+        || doc.path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    FileError::new(
+        doc.ports[0].at.clone(),
+        "ports",
+        format!(
+            "`{name}` defines a hierarchical block (ports {}): it does not run alone; \
+             use it as a block of another flowgraph (`rfgraph check` checks it)",
+            ports.join(", ")
+        ),
+    )
+}
+
 /// The default scheduler of flowgraph files.
 pub const DEFAULT_SCHEDULER: &str = "tpb";
 
@@ -120,7 +142,13 @@ pub(crate) fn construct(
 ) -> Result<Built, FileError> {
     let tables: Vec<PortTable> = flat.blocks.iter().map(PortTable::of).collect();
     let edges = ports::check(&flat.blocks, &tables, &flat.conns)?;
-    ports::check_connected(&flat.blocks, &tables, &edges)?;
+    // A hierarchical block's definition: its exposed ports are connected
+    // by whoever uses it.
+    let exposed = ports::exposed_streams(&flat.blocks, &tables, &flat.exposed);
+    ports::check_connected(&flat.blocks, &tables, &edges, &exposed)?;
+    if !options.dry_run && !doc.ports.is_empty() {
+        return Err(hierarchical_definition(doc));
+    }
     let sched_name = options
         .scheduler
         .clone()
@@ -156,7 +184,16 @@ pub(crate) fn construct(
         let key = format!("blocks.{}", b.name);
         let id = if options.dry_run {
             // Every check `run` makes of the values, without building.
-            b.spec.check(b.given.clone()).map_err(|e| b.error(&e))?;
+            // A hierarchical block's definition is checked with its
+            // parameters' defaults, which GNU Radio never builds (its
+            // users give the values): a refusal there is a notice.
+            match b.spec.check(b.given.clone()).map_err(|e| b.error(&e)) {
+                Err(e) if !doc.ports.is_empty() => notices.push(format!(
+                    "{e} (with the hierarchical block's default parameters; \
+                     the flowgraphs that use it give their own)"
+                )),
+                r => r?,
+            }
             BlockId(blocks.len())
         } else {
             let block = b.spec.build(b.given.clone()).map_err(|e| b.error(&e))?;
@@ -260,6 +297,26 @@ pub(crate) fn construct(
         variables,
         title: doc.title.clone(),
         notices,
+        exposed: flat
+            .exposed
+            .iter()
+            .map(|p| {
+                let (dir, arrow) = match p.direction {
+                    crate::model::PortDirection::Input => ("input", "->"),
+                    crate::model::PortDirection::Output => ("output", "<-"),
+                };
+                let kind = match p.kind {
+                    ConnectionKind::Stream => "stream",
+                    ConnectionKind::Message => "message",
+                };
+                let port = if p.inner.port.is_empty() {
+                    p.inner.block.clone()
+                } else {
+                    format!("{}.{}", p.inner.block, p.inner.port)
+                };
+                format!("{kind} {dir} {} {arrow} {port}", p.name)
+            })
+            .collect(),
     })
 }
 

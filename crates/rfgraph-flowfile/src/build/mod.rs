@@ -104,6 +104,10 @@ pub struct Built {
     /// One-line notices (options the runtime cannot apply, GUI sinks
     /// replaced).
     pub notices: Vec<String>,
+    /// The ports a hierarchical block's definition exposes (`stream
+    /// input in -> block.port`); empty for a flowgraph, which runs. Only
+    /// `check` builds a definition: it runs inside other flowgraphs.
+    pub exposed: Vec<String>,
 }
 
 /// Reads the flowgraph file at `path`: `.grc` files through

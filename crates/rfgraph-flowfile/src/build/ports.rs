@@ -5,8 +5,8 @@
 //! written twice, a port left out where the block has several. Runs
 //! before anything is constructed.
 
-use super::expand::{FlatBlock, FlatConn};
-use crate::model::{ConnectionKind, Endpoint, FileError};
+use super::expand::{Exposed, FlatBlock, FlatConn};
+use crate::model::{ConnectionKind, Endpoint, FileError, PortDirection};
 use rfgraph::registry::suggest::closest;
 use rfgraph::registry::{ItemKind, PortItem, PortSpec};
 use std::collections::BTreeMap;
@@ -281,12 +281,37 @@ fn check_acyclic(
     Ok(())
 }
 
+/// The inner stream ports the document's exposed stream ports stand
+/// for (a hierarchical block's pads), as `(block index, port name)`:
+/// whoever uses the block connects them.
+pub(crate) fn exposed_streams(
+    blocks: &[FlatBlock],
+    tables: &[PortTable],
+    exposed: &[Exposed],
+) -> Vec<(usize, String)> {
+    exposed
+        .iter()
+        .filter(|p| p.kind == ConnectionKind::Stream)
+        .filter_map(|p| {
+            let i = blocks.iter().position(|b| b.name == p.inner.block)?;
+            let ports = match p.direction {
+                PortDirection::Input => &tables[i].inputs,
+                PortDirection::Output => &tables[i].outputs,
+            };
+            let (port, _) = pick(&p.inner, ports, "stream port", &blocks[i]).ok()?;
+            Some((i, port))
+        })
+        .collect()
+}
+
 /// Checks that every stream port a block's spec does not mark optional
-/// has a connection: the first one left out is an error at its block.
+/// has a connection, or is one of `exposed` (see [`exposed_streams`]):
+/// the first one left out is an error at its block.
 pub(crate) fn check_connected(
     blocks: &[FlatBlock],
     tables: &[PortTable],
     edges: &[Edge],
+    exposed: &[(usize, String)],
 ) -> Result<(), FileError> {
     let streams = || edges.iter().filter(|e| e.kind == ConnectionKind::Stream);
     for (i, (b, t)) in blocks.iter().zip(tables).enumerate() {
@@ -296,7 +321,7 @@ pub(crate) fn check_connected(
                 let connected = streams().any(|e| {
                     let end = if is_input { &e.to } else { &e.from };
                     end.0 == i && end.1 == *port
-                });
+                }) || exposed.iter().any(|(j, p)| *j == i && p == port);
                 if !connected && !t.optional.contains(port) {
                     return Err(FileError::new(
                         b.at.clone(),

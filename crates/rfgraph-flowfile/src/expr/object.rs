@@ -87,6 +87,21 @@ const CONSTRUCTORS: &[Constructor] = &[
         ],
     },
     Constructor {
+        path: "digital.header_format_ofdm",
+        class: "header_format_ofdm",
+        kind: Some(("format", "ofdm")),
+        params: &[
+            ("occupied_carriers", "occupied_carriers", None),
+            ("n_syms", "n_syms", None),
+            ("len_key_name", "len_key_name", Some("'packet_len'")),
+            ("frame_key_name", "frame_key_name", Some("'frame_len'")),
+            ("num_key_name", "num_key_name", Some("'packet_num'")),
+            ("bits_per_header_sym", "bits_per_header_sym", Some("1")),
+            ("bits_per_payload_sym", "bits_per_payload_sym", Some("1")),
+            ("scramble_header", "scramble_header", Some("False")),
+        ],
+    },
+    Constructor {
         path: "digital.packet_header_default",
         class: "packet_header_default",
         kind: Some(("header_format", "default")),
@@ -452,6 +467,13 @@ pub(crate) fn method(o: &Object, name: &str) -> Result<Value, ExprErrorKind> {
     let unsupported =
         || ExprErrorKind::Unsupported(format!("the method `{name}()` of a {}", o.class));
     match (name, o.class.as_str()) {
+        // GNU Radio's `header_nbytes()`: the bits divided by 8, rounded down.
+        ("header_nbytes", class) if class.starts_with("header_format_") => {
+            match method(o, "header_nbits")? {
+                Value::Int(bits) => Ok(Value::Int(bits / 8)),
+                _ => Err(unsupported()),
+            }
+        }
         ("header_nbits", class) => {
             let ac = o
                 .field("access_code")
@@ -464,6 +486,27 @@ pub(crate) fn method(o: &Object, name: &str) -> Result<Value, ExprErrorKind> {
                 "header_format_default" => ac + 32,
                 "header_format_counter" => ac + 64,
                 "header_format_crc" => 32,
+                // One bit per carrier of the first `n_syms` OFDM symbols.
+                "header_format_ofdm" => {
+                    let lists = match o.field("occupied_carriers") {
+                        Some(Value::List(lists)) => lists.as_slice(),
+                        _ => &[],
+                    };
+                    let n_syms = usize::try_from(int("n_syms")).unwrap_or(0);
+                    if n_syms > lists.len() {
+                        return Err(ExprErrorKind::Value(format!(
+                            "header_format_ofdm: {n_syms} OFDM symbols, but {} carrier lists",
+                            lists.len()
+                        )));
+                    }
+                    lists[..n_syms]
+                        .iter()
+                        .map(|l| match l {
+                            Value::List(c) => c.len() as i64,
+                            _ => 0,
+                        })
+                        .sum()
+                }
                 _ => return Err(unsupported()),
             };
             Ok(Value::Int(bits))
@@ -606,6 +649,31 @@ mod tests {
         assert_eq!(
             bits("digital.header_format_crc().header_nbits()"),
             Value::Int(32)
+        );
+        let ofdm = "digital.header_format_ofdm((list(range(36)), list(range(40))), 2, 'l', 'f', 'n', 1, 2)";
+        assert_eq!(bits(&format!("{ofdm}.header_nbits()")), Value::Int(76));
+        assert_eq!(bits(&format!("{ofdm}.header_nbytes()")), Value::Int(9));
+        let names: Vec<String> = fields(ofdm).into_iter().map(|(k, _)| k).collect();
+        assert_eq!(
+            names,
+            [
+                "format",
+                "occupied_carriers",
+                "n_syms",
+                "len_key_name",
+                "frame_key_name",
+                "num_key_name",
+                "bits_per_header_sym",
+                "bits_per_payload_sym",
+                "scramble_header"
+            ]
+        );
+        assert!(
+            eval(
+                "digital.header_format_ofdm(((1, 2),), 2).header_nbits()",
+                &env
+            )
+            .is_err()
         );
     }
 

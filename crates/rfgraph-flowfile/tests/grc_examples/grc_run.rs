@@ -46,6 +46,9 @@ const RANDOM: &[&str] = &[
 /// downstream of one is reported as drift, not failure.
 const PHASE_ACCUMULATORS: &[&str] = &["frequency_modulator"];
 
+/// The outcome of a hierarchical block's definition that checks.
+pub const HIER_DEFINITION: &str = "checked: a hierarchical block, runs inside others";
+
 /// The fewest items compared for a match to count.
 const MIN_COMPARED: usize = 64;
 
@@ -361,6 +364,23 @@ fn run_one(
         }
         let mut doc = doc.clone();
         let missing_files = replace_missing_files(&mut doc);
+        // A hierarchical block's definition (`packet_tx.grc`): GNU
+        // Radio's grcc makes it a block, not a program. It is checked
+        // with its pads as its ports; it runs inside the examples that use
+        // it.
+        if !doc.ports.is_empty() {
+            let dry = BuildOptions {
+                dry_run: true,
+                ..BuildOptions::default()
+            };
+            return match build::build(&doc, registry, &dry) {
+                Ok(_) => HIER_DEFINITION.into(),
+                Err(e) => {
+                    report.failed.push(format!("{name}: check: {e}"));
+                    "failed: check".into()
+                }
+            };
+        }
         let taps = add_taps(&mut doc, dir);
         let built = match build::build(&doc, registry, &BuildOptions::default()) {
             Ok(b) => b,
