@@ -77,6 +77,7 @@ pub fn specs() -> Vec<BlockSpec> {
         crate::fec::async_decoder_spec(),
         crate::fec::async_encoder_spec(),
         crate::fec::ber_spec(),
+        crate::fec::bercurve_generator_spec(),
         crate::fec::extended_decoder_spec(),
         crate::fec::extended_encoder_spec(),
         crate::fec::extended_tagged_decoder_spec(),

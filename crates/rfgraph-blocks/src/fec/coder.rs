@@ -14,6 +14,7 @@ use super::ldpc::coder::{LdpcDecoder, LdpcEncoder};
 use super::params::{FecCode, FecCodeParams};
 use super::polar::{PolarDecoder, PolarEncoder};
 use super::repetition::Repetition;
+use super::tpc::{TpcDecoder, TpcEncoder};
 use rfgraph::ParamError;
 
 /// What a [`Decoder`] reads: GNU Radio's `get_input_conversion`.
@@ -102,6 +103,7 @@ enum EncoderKind {
     Ccsds(CcsdsEncoder),
     Ldpc(LdpcEncoder),
     Polar(Box<PolarEncoder>),
+    Tpc(Box<TpcEncoder>),
 }
 
 /// An encoder of a [`FecCodeParams`] code: frames of
@@ -135,6 +137,7 @@ impl Encoder {
             FecCode::Polar | FecCode::PolarList | FecCode::PolarSystematic => EncoderKind::Polar(
                 Box::new(PolarEncoder::new(&p.polar, p.polar_variant(), block)?),
             ),
+            FecCode::Tpc => EncoderKind::Tpc(Box::new(TpcEncoder::new(p.tpc.shape(block)?))),
         }))
     }
 
@@ -147,6 +150,7 @@ impl Encoder {
             EncoderKind::Ccsds(c) => c.input_size(),
             EncoderKind::Ldpc(c) => c.input_size(),
             EncoderKind::Polar(c) => c.input_size(),
+            EncoderKind::Tpc(c) => c.input_size(),
         }
     }
 
@@ -159,11 +163,12 @@ impl Encoder {
             EncoderKind::Ccsds(c) => c.output_size(),
             EncoderKind::Ldpc(c) => c.output_size(),
             EncoderKind::Polar(c) => c.output_size(),
+            EncoderKind::Tpc(c) => c.output_size(),
         }
     }
 
-    /// Coded bits per bit (GNU Radio's `rate()`; a polar encoder's is
-    /// GNU Radio's too, `K / N`).
+    /// Coded bits per bit (GNU Radio's `rate()`; a polar or TPC
+    /// encoder's is GNU Radio's too, bits per coded bit).
     pub fn rate(&self) -> f64 {
         match &self.0 {
             EncoderKind::Dummy(_) => 1.0,
@@ -172,6 +177,8 @@ impl Encoder {
             EncoderKind::Ccsds(_) => 0.5,
             EncoderKind::Ldpc(c) => c.rate(),
             EncoderKind::Polar(c) => 1.0 / c.expansion(),
+            // GNU Radio's TPC encoder reports bits per coded bit.
+            EncoderKind::Tpc(c) => c.input_size() as f64 / c.output_size() as f64,
         }
     }
 
@@ -207,6 +214,8 @@ impl Encoder {
             EncoderKind::Ldpc(c) => return c.set_frame_size(bits),
             // GNU Radio's polar coders keep their block size.
             EncoderKind::Polar(_) => false,
+            // So are GNU Radio's TPC coders.
+            EncoderKind::Tpc(_) => false,
         })
     }
 
@@ -237,6 +246,7 @@ impl Encoder {
             EncoderKind::Ccsds(c) => c.encode(input, output),
             EncoderKind::Ldpc(c) => c.encode(input, output),
             EncoderKind::Polar(c) => c.encode(input, output),
+            EncoderKind::Tpc(c) => c.encode(input, output),
         }
     }
 }
@@ -248,6 +258,7 @@ enum DecoderKind {
     Cc(CcDecoder),
     Ldpc(LdpcDecoder),
     Polar(Box<PolarDecoder>),
+    Tpc(Box<TpcDecoder>),
 }
 
 /// A decoder of a [`FecCodeParams`] code: frames of
@@ -282,6 +293,11 @@ impl Decoder {
             FecCode::Polar | FecCode::PolarList | FecCode::PolarSystematic => DecoderKind::Polar(
                 Box::new(PolarDecoder::new(&p.polar, p.polar_variant(), block)?),
             ),
+            FecCode::Tpc => DecoderKind::Tpc(Box::new(TpcDecoder::new(
+                p.tpc.shape(block)?,
+                p.ldpc.max_iter,
+                p.tpc.decoder_type,
+            ))),
         }))
     }
 
@@ -301,6 +317,7 @@ impl Decoder {
             DecoderKind::Cc(c) => c.input_size(),
             DecoderKind::Ldpc(c) => c.input_size(),
             DecoderKind::Polar(c) => c.input_size(),
+            DecoderKind::Tpc(c) => c.input_size(),
         }
     }
 
@@ -312,6 +329,7 @@ impl Decoder {
             DecoderKind::Cc(c) => c.output_size(),
             DecoderKind::Ldpc(c) => c.output_size(),
             DecoderKind::Polar(c) => c.output_size(),
+            DecoderKind::Tpc(c) => c.output_size(),
         }
     }
 
@@ -332,6 +350,7 @@ impl Decoder {
             DecoderKind::Cc(_) => 0.5,
             DecoderKind::Ldpc(c) => c.rate(),
             DecoderKind::Polar(c) => c.output_size() as f64 / c.input_size() as f64,
+            DecoderKind::Tpc(c) => c.output_size() as f64 / c.input_size() as f64,
         }
     }
 
@@ -353,6 +372,7 @@ impl Decoder {
             DecoderKind::Cc(c) => c.set_frame_size(bits),
             DecoderKind::Ldpc(c) => return c.set_frame_size(bits),
             DecoderKind::Polar(_) => false,
+            DecoderKind::Tpc(_) => false,
         })
     }
 
@@ -367,6 +387,7 @@ impl Decoder {
             DecoderKind::Dummy(c) => c.decode(input, output),
             DecoderKind::Repetition(c) => c.decode(input, output),
             DecoderKind::Polar(c) => c.decode(input, output),
+            DecoderKind::Tpc(c) => c.decode(input, output),
             DecoderKind::Cc(c) => {
                 let n = c.input_size() + c.history();
                 let bytes = soft_bytes(&input[..n]);

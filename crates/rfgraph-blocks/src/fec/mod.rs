@@ -27,35 +27,40 @@
 //! | `generic_encoder` | `fec_generic_encoder` | [`FrameEncoder`] |
 //! | `generic_decoder` | `fec_generic_decoder` | [`FrameDecoder`] |
 //! | `ber` | `fec_ber_bf` | [`Ber`] |
+//! | `bercurve_generator` | `fec_bercurve_generator` | [`BercurveGenerator`] |
 //!
-//! The LDPC codes (`ldpc`, `ldpc_h`, `ldpc_g`) live in [`ldpc`].
+//! The LDPC codes (`ldpc`, `ldpc_h`, `ldpc_g`) live in [`ldpc`], the turbo
+//! product code (`tpc`) in [`tpc`].
 
 mod async_decoder;
 mod async_encoder;
 mod ber;
+mod bercurve;
 mod cc_decoder;
 mod cc_encoder;
 mod ccsds;
 mod coder;
 mod dummy;
-mod extended_decoder;
+pub(crate) mod extended_decoder;
 mod extended_encoder;
 pub mod ldpc;
 mod packets;
 mod params;
 mod pending;
 pub mod polar;
-mod puncture;
+pub(crate) mod puncture;
 mod repetition;
 mod tagged_decoder;
 mod tagged_encoder;
 mod tagged_packed;
+pub mod tpc;
 mod viterbi;
 mod viterbi_simd;
 
 pub use async_decoder::{AsyncDecoder, AsyncDecoderParams};
 pub use async_encoder::{AsyncEncoder, AsyncEncoderParams};
 pub use ber::{Ber, BerParams};
+pub use bercurve::{BercurveChain, BercurveGenerator, BercurveGeneratorParams, MAX_POINTS};
 pub use coder::{Decoder, Encoder, SoftInput, SoftItem, uchar_rounded, uchar_truncated};
 pub use extended_decoder::{
     ExtendedDecoder, ExtendedDecoderParams, FrameDecoder, GenericDecoderParams, extended_decoder,
@@ -73,6 +78,7 @@ pub use tagged_packed::PackedTaggedEncoder;
 pub(crate) use async_decoder::spec as async_decoder_spec;
 pub(crate) use async_encoder::spec as async_encoder_spec;
 pub(crate) use ber::spec as ber_spec;
+pub(crate) use bercurve::spec as bercurve_generator_spec;
 pub(crate) use extended_decoder::{extended_decoder_spec, generic_decoder_spec};
 pub(crate) use extended_encoder::{extended_encoder_spec, generic_encoder_spec};
 pub(crate) use tagged_decoder::spec as extended_tagged_decoder_spec;

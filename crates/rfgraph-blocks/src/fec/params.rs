@@ -73,6 +73,11 @@ pub enum FecCode {
         alias = "polar_decoder_sc_systematic"
     )]
     PolarSystematic,
+    /// A turbo product code of [`TpcParams`](super::tpc::TpcParams),
+    /// decoded in up to `max_iter` turbo iterations
+    /// (`fec.tpc_encoder_make`, `fec.tpc_decoder.make`).
+    #[choice(alias = "tpc_encoder", alias = "tpc_decoder")]
+    Tpc,
 }
 
 /// How a convolutional code treats frame edges: GNU Radio's `cc_mode_t`.
@@ -105,7 +110,9 @@ pub enum CcMode {
 /// (and `state_end` to decode); `ccsds` `frame_size`, `state_start`,
 /// `mode`; the LDPC codes `file`, `sigma`, `max_iter`, `gap`
 /// (`frame_size` unused: frames are one codeword, or as many whole
-/// information words as a tagged or message block sets, as in GNU Radio).
+/// information words as a tagged or message block sets, as in GNU Radio);
+/// `tpc` the fields of [`TpcParams`](super::tpc::TpcParams) and
+/// `max_iter` to decode.
 #[derive(ParamSet, Clone, Debug, PartialEq)]
 pub struct FecCodeParams {
     /// the code
@@ -153,6 +160,9 @@ pub struct FecCodeParams {
     /// `polar_systematic`)
     #[param(flatten)]
     pub polar: super::polar::PolarParams,
+    /// the turbo product code's settings (`tpc`)
+    #[param(flatten)]
+    pub tpc: super::tpc::TpcParams,
 }
 
 impl FecCodeParams {
@@ -186,6 +196,7 @@ impl FecCodeParams {
             FecCode::Polar | FecCode::PolarList | FecCode::PolarSystematic => {
                 super::polar::PolarEncoder::new(&self.polar, self.polar_variant(), block).map(drop)
             }
+            FecCode::Tpc => self.tpc.shape(block).map(drop),
         }
     }
 
@@ -226,6 +237,7 @@ impl FecCodeParams {
             FecCode::Polar | FecCode::PolarList | FecCode::PolarSystematic => {
                 super::polar::PolarDecoder::new(&self.polar, self.polar_variant(), block).map(drop)
             }
+            FecCode::Tpc => self.tpc.shape(block).map(drop),
         }
     }
 
@@ -251,6 +263,10 @@ impl FecCodeParams {
                 .polar
                 .block_size
                 .div_ceil(self.polar.num_info_bits.max(1)),
+            FecCode::Tpc => self
+                .tpc
+                .shape("")
+                .map_or(1, |s| s.coded_bits().div_ceil(s.info_bits().max(1))),
         }
     }
 

@@ -54,6 +54,7 @@ mod pmt;
 mod polar;
 mod random;
 mod soft_dec;
+mod tpc;
 mod value;
 
 pub use error::{ExprError, ExprErrorKind};

@@ -336,6 +336,7 @@ const FAMILIES: &[Family] = &[
     super::adaptive::construct,
     super::modulate::construct,
     super::ldpc::construct,
+    super::tpc::construct,
 ];
 
 /// Calls constructor `path`; `None` when it is none.
@@ -388,7 +389,7 @@ pub(crate) fn construct(path: &[&str], call: &Call) -> Option<Result<Value, Expr
     Some(build(c, call))
 }
 
-fn build(c: &Constructor, call: &Call) -> Result<Value, ExprError> {
+pub(super) fn build(c: &Constructor, call: &Call) -> Result<Value, ExprError> {
     // Constellations also take their soft-decision LUT.
     let constellation = c.class.starts_with("constellation_");
     let extra = if constellation {
@@ -462,6 +463,9 @@ fn normalise(field: &str, v: Value, call: &Call) -> Result<Value, ExprError> {
 pub(crate) fn method(o: &Object, name: &str) -> Result<Value, ExprErrorKind> {
     let int = |field: &str| o.field(field).and_then(Value::as_i64).unwrap_or(0);
     if let Some(r) = super::ldpc::method(o, name) {
+        return r;
+    }
+    if let Some(r) = super::tpc::method(o, name) {
         return r;
     }
     let unsupported =

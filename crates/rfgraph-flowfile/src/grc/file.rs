@@ -1,5 +1,6 @@
 //! The structure of a GRC file (GNU Radio 3.8 and later): `options`,
-//! `blocks` (each with `name`, `id`, `parameters` and `states.state`),
+//! `blocks` (each with `name`, `id`, `parameters`, `states.state` and
+//! the bus flags `states.bus_source` / `bus_sink`),
 //! `connections` (`[src, src_port, dst, dst_port]`) and
 //! `metadata.file_format`, read from the located YAML tree.
 //!
@@ -21,6 +22,17 @@ pub const FILE_FORMATS: [u64; 2] = [1, 2];
 
 /// The known top-level keys.
 const TOP_KEYS: [&str; 4] = ["options", "blocks", "connections", "metadata"];
+
+/// A true/false entry `key` of a block's `states` (false when absent).
+fn flag(states: Option<&Node>, key: &str) -> bool {
+    states
+        .and_then(|s| s.get(key))
+        .and_then(|v| match &v.value {
+            Value::Scalar { text, .. } => Some(matches!(text.trim(), "true" | "True" | "1")),
+            _ => None,
+        })
+        .unwrap_or(false)
+}
 
 /// How a block takes part in the flowgraph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +65,10 @@ pub struct GrcBlock {
     pub params: BTreeMap<String, Param>,
     /// Enabled, disabled or bypassed.
     pub state: State,
+    /// GRC's `states.bus_source`: its outputs also form bus ports.
+    pub bus_source: bool,
+    /// GRC's `states.bus_sink`: its inputs also form bus ports.
+    pub bus_sink: bool,
     /// Where the block's entry starts.
     pub pos: Pos,
     /// Where its `id` value is.
@@ -264,6 +280,8 @@ impl Reader<'_> {
         Ok(GrcBlock {
             params: self.params(node.get("parameters"), &format!("{key}.parameters"))?,
             state: self.state(node.get("states"), &key)?,
+            bus_source: flag(node.get("states"), "bus_source"),
+            bus_sink: flag(node.get("states"), "bus_sink"),
             name,
             id,
             pos: node.pos,
@@ -314,6 +332,8 @@ impl Reader<'_> {
             id: "options".into(),
             params: self.params(node.get("parameters"), "options.parameters")?,
             state: State::Enabled,
+            bus_source: false,
+            bus_sink: false,
             pos: node.pos,
             id_pos: node.pos,
             index: 0,

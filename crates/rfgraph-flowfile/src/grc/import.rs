@@ -108,6 +108,8 @@ struct Importer<'a> {
     interface: hier::Interface,
     /// The connections to its pads.
     pad_links: Vec<PadLink>,
+    /// The variables' values, once evaluated (bus structures read them).
+    env: crate::expr::Env,
 }
 
 impl<'a> Importer<'a> {
@@ -340,6 +342,7 @@ impl<'a> Importer<'a> {
                 self.doc.variables.push(v);
             }
         }
+        self.env = env;
         Ok(())
     }
 
@@ -1008,6 +1011,7 @@ pub fn import(
         import_bound: Vec::new(),
         interface: hier::interface(grc),
         pad_links: Vec::new(),
+        env: crate::expr::Env::new(),
     };
     for b in grc.blocks.iter().filter(|b| b.state == State::Enabled) {
         imp.block(b);
@@ -1015,6 +1019,7 @@ pub fn import(
     imp.variables()?;
     imp.import_bound_variables();
     let connections = wiring::resolve(grc, &imp.file)?;
+    let connections = super::bus::expand(connections, &imp.grc_blocks, &imp.env);
     // Blocks that are unsupported already: their connections say no more.
     let bad: BTreeSet<String> = imp.unsupported.iter().map(|u| u.name.clone()).collect();
     for c in connections

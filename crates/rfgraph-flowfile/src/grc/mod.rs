@@ -22,6 +22,7 @@
 //! assert_eq!(doc.title.as_deref(), Some("Tone"));
 //! ```
 
+mod bus;
 pub mod error;
 pub mod file;
 mod file_taps;
@@ -31,6 +32,7 @@ pub mod mapping;
 mod needed;
 mod objects;
 mod polar_objects;
+mod tpc_objects;
 mod translate;
 mod variables;
 mod wiring;

@@ -161,9 +161,12 @@ const OBJECTS: &[(&str, &str, Defaults)] = &[
     ),
 ];
 
-/// The object variables: these and the polar ones.
+/// The object variables: these, the polar and the TPC ones.
 fn all() -> impl Iterator<Item = &'static (&'static str, &'static str, Defaults)> {
-    OBJECTS.iter().chain(super::polar_objects::OBJECTS)
+    OBJECTS
+        .iter()
+        .chain(super::polar_objects::OBJECTS)
+        .chain(super::tpc_objects::OBJECTS)
 }
 
 /// True for the object variables here.

@@ -38,6 +38,23 @@ pub(super) const MAPS: &[Map] = &[
         rf: "ber",
         params: &[],
     },
+    // One code serves every point: the encoder objects' fields, then
+    // the decoder objects' (a decoder's settings cover its encoder's).
+    Map {
+        gr: "fec_bercurve_generator",
+        rf: "bercurve_generator",
+        params: &[
+            ENCODER_LIST,
+            DECODER_LIST,
+            P::Expr("esno", "esno"),
+            P::Call {
+                rf: "outputs",
+                func: "2 * len",
+                args: &[("esno", "numpy.arange(0.0, 4.0, .5)")],
+            },
+            PUNCPAT,
+        ],
+    },
     // GNU Radio's extended asynchronous encoder ignores its `puncpat`.
     Map {
         gr: "fec_extended_async_encoder",
