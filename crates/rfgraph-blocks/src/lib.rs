@@ -54,6 +54,7 @@ pub mod dsp_params {
     };
 }
 mod file;
+pub mod filter;
 /// GNU Radio's metadata header, as [`FileMetaSink`] writes it and
 /// [`FileMetaSource`] reads it: [`MetaHeader`](file_meta::MetaHeader)
 /// reads one from untrusted bytes.

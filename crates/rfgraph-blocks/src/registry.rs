@@ -59,6 +59,8 @@ pub fn specs() -> Vec<BlockSpec> {
         crate::dsp_specs::band_pass_spec(),
         crate::dsp_specs::band_reject_spec(),
         crate::dsp_specs::fft_filter_spec(),
+        crate::filter::pfb_channelizer_hier_spec(),
+        crate::filter::pfb_channelizer_spec(),
         crate::dsp_specs::fft_spec(),
         crate::dsp_specs::fir_filter_spec(),
         crate::dsp_specs::fm_deemph_spec(),

@@ -327,14 +327,14 @@ fn pfb_clock_sync_filters_with_new_taps_from_the_next_symbol() {
         let (items, before) = changed::<Complex32>(
             s,
             move |fg| {
-                let sync = pfb_clock_sync(p).unwrap();
+                let sync = pfb_clock_sync::<Complex32>(p).unwrap();
                 chain::<Complex32>(fg, VectorSource::new(input).repeat(u64::MAX), sync)
             },
             "taps",
             Pmt::VecF32(doubled.clone()),
         );
         // The same kernel without the change, on the same input.
-        let mut kernel = PfbClockSync::new(4.0, 0.0, &bank, 32, 16.0, 1.5).unwrap();
+        let mut kernel = PfbClockSync::<Complex32>::new(4.0, 0.0, &bank, 32, 16.0, 1.5).unwrap();
         let mut plain = vec![Complex32::new(0.0, 0.0); items.len() + 64];
         let mut made = 0;
         let mut at = 0;

@@ -101,7 +101,7 @@ fn bad_values_are_errors_that_name_the_parameter() {
         ("clock_recovery_mm", "omega", Pmt::F64(1e12)),
         ("fll_band_edge", "sps", Pmt::F64(0.0)),
         ("fll_band_edge", "filter_size", Pmt::U64(1 << 20)),
-        ("pfb_clock_sync", "osps", Pmt::U64(2)),
+        ("pfb_clock_sync", "osps", Pmt::U64(0)),
         ("pfb_clock_sync", "sps", Pmt::F64(0.0)),
         ("pfb_clock_sync", "taps", Pmt::VecF32(vec![1.0; 3])),
         ("pfb_clock_sync", "max_rate_deviation", Pmt::F64(-1.0)),

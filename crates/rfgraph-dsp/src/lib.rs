@@ -34,6 +34,7 @@
 
 pub mod agc;
 pub mod analog;
+pub mod channelizer;
 pub mod complex_ops;
 pub mod dc_blocker;
 pub mod demod;

@@ -25,6 +25,10 @@ const FILES: &[(&str, &str)] = &[
         "builtin/digital_ofdm_rx.toml",
         include_str!("../hier/digital_ofdm_rx.toml"),
     ),
+    (
+        "builtin/analog_wfm_rcv_pll.toml",
+        include_str!("../hier/analog_wfm_rcv_pll.toml"),
+    ),
 ];
 
 /// The kinds of the built-in flowgraphs.

@@ -20,11 +20,11 @@ pub trait Diagnosed: Kernel {
     ) -> (usize, usize);
 }
 
-impl Diagnosed for PfbClockSync {
+impl<T: SyncSample> Diagnosed for PfbClockSync<T> {
     fn process_diag(
         &mut self,
-        input: &[Self::Input],
-        output: &mut [Self::Output],
+        input: &[T],
+        output: &mut [T],
         diag: Option<&mut [[f32; 3]]>,
     ) -> (usize, usize) {
         PfbClockSync::process_diag(self, input, output, diag)

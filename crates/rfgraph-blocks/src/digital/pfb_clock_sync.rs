@@ -1,22 +1,27 @@
 //! `pfb_clock_sync`: polyphase filter-bank clock recovery (GNU Radio
-//! `digital_pfb_clock_sync_xxx`, complex, one output per symbol).
+//! `digital_pfb_clock_sync_xxx`, `ccf` and `fff`, `osps` outputs per
+//! symbol).
 
 use super::diag_block::DiagBlock;
 use super::params::dsp_error;
+use num_complex::Complex32;
 use rfgraph::params::ItemKind;
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 use rfgraph::{ParamError, ParamSet};
-use rfgraph_dsp::digital::PfbClockSync;
+use rfgraph_dsp::digital::{PfbClockSync, SyncSample};
 
 /// The parameters of `pfb_clock_sync`, GNU Radio's
-/// `digital_pfb_clock_sync_ccf`. The taps and the loop bandwidth may
+/// `digital_pfb_clock_sync_ccf` / `_fff`. The taps and the loop bandwidth may
 /// change while it runs, as GNU Radio's `update_taps` and
 /// `set_loop_bandwidth` allow.
 #[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
 #[params(check = Self::check)]
 pub struct PfbClockSyncParams {
+    /// stream item type: complex (`ccf`) or float (`fff`)
+    #[param(name = "type", default = ItemKind::C32, kinds(C32, F32))]
+    pub item: ItemKind,
     /// samples per symbol (its integer part sets the stride)
-    #[param(default = 2.0, min = 1.0, max = PfbClockSync::MAX_SPS)]
+    #[param(default = 2.0, min = 1.0, max = PfbClockSync::<Complex32>::MAX_SPS)]
     pub sps: f64,
     /// loop bandwidth (GNU Radio's `2π/100` is typical); the loop's state
     /// stays when it changes
@@ -26,10 +31,10 @@ pub struct PfbClockSyncParams {
     /// (GNU Radio: `firdes.root_raised_cosine(nfilts, nfilts*sps, 1.0,
     /// excess_bw, 11*sps*nfilts)`); empty: that RRC with roll-off 0.35.
     /// New taps apply from the next symbol, the loop's state kept
-    #[param(default = Vec::new(), max_len = PfbClockSync::MAX_TAPS, settable)]
+    #[param(default = Vec::new(), max_len = PfbClockSync::<Complex32>::MAX_TAPS, settable)]
     pub taps: Vec<f32>,
     /// number of polyphase arms
-    #[param(default = 32, min = 1, max = PfbClockSync::MAX_FILTER_SIZE)]
+    #[param(default = 32, min = 1, max = PfbClockSync::<Complex32>::MAX_FILTER_SIZE)]
     pub filter_size: usize,
     /// starting arm
     #[param(default = 16.0)]
@@ -37,8 +42,9 @@ pub struct PfbClockSyncParams {
     /// largest rate correction
     #[param(default = 1.5, min = 0.0, alias = "max_dev")]
     pub max_rate_deviation: f32,
-    /// output samples per symbol (1 only)
-    #[param(default = 1, min = 1, max = 1)]
+    /// output samples per symbol; as GNU Radio's, they come from
+    /// consecutive input samples starting at the symbol's
+    #[param(default = 1, min = 1, max = 64)]
     pub osps: u64,
 }
 
@@ -51,13 +57,13 @@ impl PfbClockSyncParams {
         }
         let n = self.filter_size as f64;
         let ntaps = 11.0 * self.sps * n;
-        if ntaps > PfbClockSync::MAX_TAPS as f64 {
+        if ntaps > PfbClockSync::<Complex32>::MAX_TAPS as f64 {
             return Err(ParamError::new(
                 "pfb_clock_sync",
                 "taps",
                 format!(
                     "the default design needs {ntaps} taps, more than {}: give taps",
-                    PfbClockSync::MAX_TAPS
+                    PfbClockSync::<Complex32>::MAX_TAPS
                 ),
             ));
         }
@@ -66,8 +72,8 @@ impl PfbClockSyncParams {
     }
 
     /// The loop for these parameters.
-    fn kernel(&self) -> Result<PfbClockSync, ParamError> {
-        PfbClockSync::new(
+    fn kernel<T: SyncSample>(&self) -> Result<PfbClockSync<T>, ParamError> {
+        PfbClockSync::<T>::new(
             self.sps,
             self.loop_bw,
             &self.prototype()?,
@@ -75,6 +81,7 @@ impl PfbClockSyncParams {
             self.init_phase,
             self.max_rate_deviation,
         )
+        .and_then(|k| k.with_osps(self.osps as usize))
         .map_err(dsp_error(
             "pfb_clock_sync",
             "taps",
@@ -84,48 +91,57 @@ impl PfbClockSyncParams {
                 ("loop_bw", "loop_bw"),
                 ("init_phase", "init_phase"),
                 ("max_rate_deviation", "max_rate_deviation"),
+                ("osps", "osps"),
             ],
         ))
     }
 
     /// The taps make a filter bank (enough of them, with a slope).
     fn check(&self) -> Result<(), ParamError> {
-        self.kernel().map(drop)
+        self.kernel::<f32>().map(drop)
     }
 }
 
-/// The block [`pfb_clock_sync`] builds.
-pub type PfbClockSyncBlock = DiagBlock<PfbClockSync, PfbClockSyncParams>;
+/// The block [`pfb_clock_sync`] builds; `T` is the item type.
+pub type PfbClockSyncBlock<T = Complex32> = DiagBlock<PfbClockSync<T>, PfbClockSyncParams>;
 
 /// Recovers symbol timing with a bank of `filter_size` matched filters and
-/// their derivatives, writing one matched-filtered sample per symbol (GNU
-/// Radio's `pfb_clock_sync_ccf` with `osps = 1`, with its optional error,
+/// their derivatives, writing `osps` matched-filtered samples per symbol
+/// (GNU Radio's `pfb_clock_sync_ccf` / `_fff`, with its optional error,
 /// rate and phase outputs). The taps and the loop bandwidth may change
 /// while it runs.
 ///
 /// # Parameters
-/// [`PfbClockSyncParams`].
+/// [`PfbClockSyncParams`]; `T` is the item type (`Complex32` or `f32`).
 ///
 /// # Stream Inputs
-/// - `in`: `Complex32`, `sps` samples per symbol
+/// - `in`: `T`, `sps` samples per symbol
 ///
 /// # Stream Outputs
-/// - `out`: `Complex32`, one per symbol
-/// - `err`, `rate`, `phase`: `f32` (optional), per symbol: the previous
-///   symbol's timing error, the rate and the filter-arm phase
+/// - `out`: `T`, `osps` per symbol
+/// - `err`, `rate`, `phase`: `f32` (optional), at each symbol's first
+///   output: the previous symbol's timing error, the rate and the
+///   filter-arm phase (zeros at its other outputs)
 ///
 /// # Usage
 /// ```
 /// use rfgraph_blocks::digital::{PfbClockSyncParams, pfb_clock_sync};
 /// use rfgraph_dsp::firdes::root_raised_cosine;
 /// let taps = root_raised_cosine(32.0, 32.0 * 4.0, 1.0, 0.35, 11 * 4 * 32)?;
-/// let sync = pfb_clock_sync(PfbClockSyncParams { sps: 4.0, taps, ..Default::default() })?;
+/// let sync = pfb_clock_sync::<num_complex::Complex32>(PfbClockSyncParams {
+///     sps: 4.0,
+///     taps,
+///     osps: 2,
+///     ..Default::default()
+/// })?;
 /// # let _ = sync;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn pfb_clock_sync(params: PfbClockSyncParams) -> Result<PfbClockSyncBlock, ParamError> {
+pub fn pfb_clock_sync<T: SyncSample + rfgraph::Item>(
+    params: PfbClockSyncParams,
+) -> Result<PfbClockSyncBlock<T>, ParamError> {
     params.validate()?;
-    let kernel = params.kernel()?;
+    let kernel = params.kernel::<T>()?;
     Ok(DiagBlock::new(
         kernel,
         params,
@@ -145,22 +161,28 @@ pub(crate) fn spec() -> BlockSpec {
     BlockSpec::of::<PfbClockSyncParams>(
         "pfb_clock_sync",
         "Digital",
-        "Polyphase filter-bank clock recovery: one matched-filtered sample per symbol.",
-        |p| Ok(Box::new(pfb_clock_sync(p)?) as Box<dyn rfgraph::Block>),
+        "Polyphase filter-bank clock recovery: osps matched-filtered samples per symbol.",
+        |p| {
+            rfgraph::for_item_kinds!(p.item, { F32 => f32, C32 => Complex32 } as T
+                => pfb_clock_sync::<T>(p)?)
+        },
     )
     .doc(
-        "GNU Radio's `digital_pfb_clock_sync_ccf` with one output sample per symbol: same \
+        "GNU Radio's `digital_pfb_clock_sync_ccf` / `_fff`: same \
          arms, derivative filters (central differences normalised to filter_size/Σ|d|), loop \
          gains (damping 2·filter_size), per-sample loop updates and rate clipping, and the \
-         same history of zeros before the first sample. The taps and the loop bandwidth may \
+         same history of zeros before the first sample. With `osps` > 1 the symbol's \
+         outputs come, as GNU Radio's, from consecutive input samples (each from the arm \
+         the phase reaches after one more rate step), the error from the first. The taps and the loop bandwidth may \
          change while it runs (GNU Radio's `update_taps`, `set_loop_bandwidth`): new arms \
          filter from the next symbol on, the loop's phase and rate kept. The optional `err`, \
-         `rate` and `phase` outputs carry GNU Radio's per-symbol values; `time_est` tags are \
+         `rate` and `phase` outputs carry GNU Radio's per-symbol values at each symbol's \
+         first output (zeros at the others, which GNU Radio leaves unwritten); `time_est` tags are \
          not implemented. Empty `taps` means an RRC with \
          roll-off 0.35 designed as GNU Radio's examples do.",
     )
-    .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
-    .output(PortSpec::new("out", PortItem::Fixed(ItemKind::C32)).doc("one sample per symbol"))
+    .input(PortSpec::new("in", PortItem::OfType))
+    .output(PortSpec::new("out", PortItem::OfType).doc("osps samples per symbol"))
     .output(
         PortSpec::new("err", PortItem::Fixed(ItemKind::F32))
             .optional()

@@ -1,10 +1,11 @@
 //! [`PfbClockSync`]: polyphase filter-bank symbol timing recovery, GNU
-//! Radio's `pfb_clock_sync_ccf` with one output per symbol: a bank of
-//! `filter_size` matched filters (the prototype split into arms) and of
-//! their derivatives; the loop picks the arm whose derivative output is
-//! zero at the symbol peak.
+//! Radio's `pfb_clock_sync_ccf` and `_fff`: a bank of `filter_size`
+//! matched filters (the prototype split into arms) and of their
+//! derivatives; the loop picks the arm whose derivative output is zero at
+//! the symbol peak, and writes `osps` samples per symbol.
 
-use super::loop_math::{dot, loop_gains};
+use super::loop_math::loop_gains;
+use super::symbol_sync::SyncSample;
 use crate::error::DspError;
 use crate::kernel::{Kernel, Ratio};
 use num_complex::Complex32;
@@ -12,11 +13,18 @@ use num_complex::Complex32;
 /// Input samples buffered per call (beyond the filter span).
 const CHUNK: usize = 4096;
 
-/// Polyphase clock recovery, one output per symbol (`osps = 1`).
+/// Polyphase clock recovery, `osps` outputs per symbol, of complex
+/// (`ccf`) or real (`fff`) samples `T`.
+///
+/// As GNU Radio's, the `osps` outputs of a symbol come from consecutive
+/// input samples (the `j`-th from the arm the phase reaches after `j`
+/// rate steps, one sample later than the `j-1`-th), not from points
+/// spread over the symbol.
 #[derive(Clone, Debug)]
-pub struct PfbClockSync {
+pub struct PfbClockSync<T: SyncSample = Complex32> {
     nfilters: usize,
     sps: usize,
+    osps: usize,
     /// Arms of the matched filter and of its derivative, each reversed
     /// (so a dot product runs forward over the input).
     arms: Arms,
@@ -35,7 +43,7 @@ pub struct PfbClockSync {
     init: (f32, f32),
     /// Buffered input, starting with the zeros GNU Radio's history puts
     /// before the first sample.
-    buf: Vec<Complex32>,
+    buf: Vec<T>,
     /// Index in `buf` of the next symbol's first sample.
     pos: i64,
 }
@@ -60,7 +68,7 @@ type Arms = Vec<Vec<f32>>;
 /// differences normalised to `filter_size / Σ|d|`), for `filter_size`
 /// arms.
 fn banks(taps: &[f32], filter_size: usize) -> Result<(Arms, Arms), DspError> {
-    if taps.len() < 3 || taps.len() > PfbClockSync::MAX_TAPS {
+    if taps.len() < 3 || taps.len() > PfbClockSync::<f32>::MAX_TAPS {
         return Err(DspError::InvalidSpec(
             "pfb_clock_sync needs 3 to 2^20 taps".into(),
         ));
@@ -87,7 +95,7 @@ fn banks(taps: &[f32], filter_size: usize) -> Result<(Arms, Arms), DspError> {
     Ok((arms(taps, filter_size), arms(&d, filter_size)))
 }
 
-impl PfbClockSync {
+impl<T: SyncSample> PfbClockSync<T> {
     /// `sps` samples per symbol (its integer part sets the stride),
     /// `loop_bw`, the prototype `taps` (GNU Radio's: a matched filter
     /// designed at `filter_size` times the sample rate), `filter_size`
@@ -129,10 +137,11 @@ impl PfbClockSync {
         let taps_per_arm = arms_main[0].len();
         let history = taps_per_arm + 2 * sps_floor as usize;
         let mut buf = Vec::with_capacity(history + CHUNK + 8);
-        buf.resize(history - 1, Complex32::new(0.0, 0.0));
+        buf.resize(history - 1, T::default());
         let mut k = Self {
             nfilters: filter_size,
             sps: sps_floor as usize,
+            osps: 1,
             arms: arms_main,
             diff_arms,
             taps_per_arm,
@@ -153,12 +162,29 @@ impl PfbClockSync {
         Ok(k)
     }
 
+    /// The same loop writing `osps` (1 ..= [`MAX_OSPS`](Self::MAX_OSPS))
+    /// samples per symbol, GNU Radio's `osps`.
+    pub fn with_osps(mut self, osps: usize) -> Result<Self, DspError> {
+        if !(1..=Self::MAX_OSPS).contains(&osps) {
+            return Err(DspError::OutOfRange {
+                name: "osps",
+                value: osps as f64,
+                expected: "must be in 1..=64",
+            });
+        }
+        self.osps = osps;
+        self.buf.reserve(osps + 8);
+        Ok(self)
+    }
+
     /// The most prototype taps.
     pub const MAX_TAPS: usize = 1 << 20;
     /// The most arms.
     pub const MAX_FILTER_SIZE: usize = 4096;
     /// The most samples per symbol.
     pub const MAX_SPS: f64 = 1024.0;
+    /// The most output samples per symbol.
+    pub const MAX_OSPS: usize = 64;
 
     /// Filters with the arms of the prototype `taps` from the next symbol
     /// on, keeping the loop's phase and rate (GNU Radio's `update_taps`).
@@ -174,14 +200,14 @@ impl PfbClockSync {
         if grow > self.pos {
             let zeros = (grow - self.pos) as usize;
             self.buf
-                .splice(0..0, std::iter::repeat_n(Complex32::new(0.0, 0.0), zeros));
+                .splice(0..0, std::iter::repeat_n(T::default(), zeros));
             self.pos += zeros as i64;
         }
         self.pos -= grow;
         self.arms = arms;
         self.diff_arms = diff_arms;
         self.taps_per_arm = per;
-        let want = self.buf.len() + per + 2 * self.sps + CHUNK + 8;
+        let want = self.buf.len() + per + 2 * self.sps + self.osps + CHUNK + 8;
         self.buf.reserve(want.saturating_sub(self.buf.len()));
         Ok(())
     }
@@ -201,20 +227,20 @@ impl PfbClockSync {
     }
 }
 
-impl Kernel for PfbClockSync {
-    type Input = Complex32;
-    type Output = Complex32;
+impl<T: SyncSample> Kernel for PfbClockSync<T> {
+    type Input = T;
+    type Output = T;
 
-    fn process(&mut self, input: &[Complex32], output: &mut [Complex32]) -> (usize, usize) {
+    fn process(&mut self, input: &[T], output: &mut [T]) -> (usize, usize) {
         self.process_diag(input, output, None)
     }
 
     fn min_output(&self) -> usize {
-        1
+        self.osps
     }
 
     fn ratio(&self) -> Ratio {
-        Ratio::new(1, self.sps as u64)
+        Ratio::new(self.osps as u64, self.sps as u64)
     }
 
     fn reset(&mut self) {
@@ -222,15 +248,28 @@ impl Kernel for PfbClockSync {
     }
 }
 
-impl PfbClockSync {
+/// GNU Radio's timing error of one symbol: its first output `y` times
+/// the derivative filter's `d`, averaged over I and Q for complex samples.
+fn timing_error<T: SyncSample>(y: T, d: T) -> f32 {
+    let (y, d) = (y.to_complex(), d.to_complex());
+    if T::FLOAT {
+        y.re * d.re
+    } else {
+        (y.im * d.im + y.re * d.re) / 2.0
+    }
+}
+
+impl<T: SyncSample> PfbClockSync<T> {
     /// [`Kernel::process`], also writing per output GNU Radio's optional
-    /// outputs `[err, rate, phase]` into `diag` (as long as `output`): the
-    /// previous symbol's error, the rate and the arm phase `k` after the
-    /// step to the next output.
+    /// outputs `[err, rate, phase]` into `diag` (as long as `output`): at
+    /// each symbol's first output the previous symbol's error, the rate
+    /// and the arm phase `k` after the step past the symbol's last
+    /// output; zeros at its other `osps - 1` outputs (which GNU Radio
+    /// leaves unwritten).
     pub fn process_diag(
         &mut self,
-        input: &[Complex32],
-        output: &mut [Complex32],
+        input: &[T],
+        output: &mut [T],
         mut diag: Option<&mut [[f32; 3]]>,
     ) -> (usize, usize) {
         let room = self.buf.capacity() - self.buf.len();
@@ -238,33 +277,50 @@ impl PfbClockSync {
         self.buf.extend_from_slice(&input[..take]);
         let n = self.nfilters as i64;
         let t = self.taps_per_arm as i64;
+        let osps = self.osps;
         let mut produced = 0;
-        while produced < output.len() {
-            let mut filt = self.k.floor() as i64;
-            while filt >= n {
-                self.k -= n as f32;
-                filt -= n;
-                self.pos += 1;
+        'symbols: while produced + osps <= output.len() {
+            // A symbol is written whole or not at all: undo a partial one.
+            let (k0, pos0) = (self.k, self.pos);
+            let mut filt = 0i64;
+            for j in 0..osps {
+                // A runaway loop (huge errors from huge input) would wrap
+                // its phase for ages: start it again from arm 0.
+                if self.k.is_nan() || self.k.abs() > 1e5 * n as f32 {
+                    self.k = 0.0;
+                }
+                filt = self.k.floor() as i64;
+                while filt >= n {
+                    self.k -= n as f32;
+                    filt -= n;
+                    self.pos += 1;
+                }
+                while filt < 0 {
+                    self.k += n as f32;
+                    filt += n;
+                    self.pos -= 1;
+                }
+                self.pos = self.pos.max(0);
+                let at = self.pos + j as i64;
+                if at + t > self.buf.len() as i64 {
+                    (self.k, self.pos) = (k0, pos0);
+                    break 'symbols;
+                }
+                let x = &self.buf[at as usize..(at + t) as usize];
+                output[produced + j] = T::dot(&self.arms[filt as usize], x);
+                self.k += self.rate_i as f32 + self.rate_f;
             }
-            while filt < 0 {
-                self.k += n as f32;
-                filt += n;
-                self.pos -= 1;
-            }
-            self.pos = self.pos.max(0);
-            if self.pos + t > self.buf.len() as i64 {
-                break;
+            if let Some(d) = diag.as_deref_mut() {
+                if let Some(first) = d.get_mut(produced) {
+                    *first = [self.error, self.rate_f, self.k];
+                }
+                for slot in d.iter_mut().skip(produced + 1).take(osps - 1) {
+                    *slot = [0.0; 3];
+                }
             }
             let x = &self.buf[self.pos as usize..(self.pos + t) as usize];
-            let y = dot(&self.arms[filt as usize], x);
-            output[produced] = y;
-            produced += 1;
-            self.k += self.rate_i as f32 + self.rate_f;
-            if let Some(slot) = diag.as_deref_mut().and_then(|d| d.get_mut(produced - 1)) {
-                *slot = [self.error, self.rate_f, self.k];
-            }
-            let d = dot(&self.diff_arms[filt as usize], x);
-            let error = (y.im * d.im + y.re * d.re) / 2.0;
+            let d = T::dot(&self.diff_arms[filt as usize], x);
+            let error = timing_error(output[produced], d);
             let error = if error.is_finite() { error } else { 0.0 };
             self.error = error;
             for _ in 0..self.sps {
@@ -272,10 +328,11 @@ impl PfbClockSync {
                 self.k += self.rate_f + self.alpha * error;
             }
             self.rate_f = self.rate_f.clamp(-self.max_dev, self.max_dev);
-            if !self.k.is_finite() {
-                self.k = 0.0;
+            if self.rate_f.is_nan() {
+                self.rate_f = self.init.1;
             }
             self.pos += self.sps as i64;
+            produced += osps;
         }
         // Keep one sample before the next symbol for a step backwards.
         let drop = (self.pos - 1).clamp(0, self.buf.len() as i64);
@@ -289,7 +346,7 @@ impl PfbClockSync {
         (self.k, self.rate_f) = self.init;
         let history = self.taps_per_arm + 2 * self.sps;
         self.buf.clear();
-        self.buf.resize(history - 1, Complex32::new(0.0, 0.0));
+        self.buf.resize(history - 1, T::default());
         self.pos = 0;
     }
 }
@@ -315,7 +372,8 @@ mod tests {
             }
         }
         let run = |chunk: usize| {
-            let mut k = PfbClockSync::new(sps as f64, 0.0628, &bank, nf, 16.0, 1.5).unwrap();
+            let mut k =
+                PfbClockSync::<Complex32>::new(sps as f64, 0.0628, &bank, nf, 16.0, 1.5).unwrap();
             let mut out = Vec::new();
             let mut buf = [Complex32::new(0.0, 0.0); 64];
             for c in x.chunks(chunk) {
@@ -351,7 +409,9 @@ mod tests {
             .map(|i| Complex32::new(((i / sps) % 3) as f32 - 1.0, 0.0))
             .collect();
         let run = |change: Option<Vec<f32>>| {
-            let mut k = PfbClockSync::new(sps as f64, 0.0628, &bank(11), nf, 16.0, 1.5).unwrap();
+            let mut k =
+                PfbClockSync::<Complex32>::new(sps as f64, 0.0628, &bank(11), nf, 16.0, 1.5)
+                    .unwrap();
             let mut out = vec![Complex32::new(0.0, 0.0); 2000];
             let (n1, m1) = k.process(&x[..2000], &mut out);
             if let Some(taps) = &change {
@@ -370,7 +430,8 @@ mod tests {
             let other = run(Some(bank(n)));
             assert!(other.len().abs_diff(plain.len()) <= 4, "{}", other.len());
         }
-        let mut k = PfbClockSync::new(sps as f64, 0.0628, &bank(11), nf, 16.0, 1.5).unwrap();
+        let mut k =
+            PfbClockSync::<Complex32>::new(sps as f64, 0.0628, &bank(11), nf, 16.0, 1.5).unwrap();
         assert!(k.set_taps(&[1.0, 1.0, 1.0]).is_err());
     }
 }

@@ -49,6 +49,7 @@ mod modulate;
 mod object;
 mod ofdm_sync;
 mod ops;
+mod optfir;
 mod parser;
 mod pmt;
 mod polar;

@@ -337,6 +337,7 @@ const FAMILIES: &[Family] = &[
     super::modulate::construct,
     super::ldpc::construct,
     super::tpc::construct,
+    super::optfir::construct,
 ];
 
 /// Calls constructor `path`; `None` when it is none.

@@ -107,6 +107,11 @@ pub(super) const MAPS: &[Map] = &[
         ],
     },
     Map {
+        gr: "analog_wfm_tx",
+        rf: "wfm_tx",
+        params: &[],
+    },
+    Map {
         gr: "analog_wfm_rcv",
         rf: "wfm_rcv",
         params: &[],

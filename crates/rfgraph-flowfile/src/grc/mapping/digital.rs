@@ -307,6 +307,6 @@ pub(super) const MAPS: &[Map] = &[
     Map {
         gr: "digital_pfb_clock_sync_xxx",
         rf: "pfb_clock_sync",
-        params: &[P::Require("type", &["ccf"])],
+        params: &[P::Enum("type", "type", &[("ccf", "c32"), ("fff", "f32")])],
     },
 ];

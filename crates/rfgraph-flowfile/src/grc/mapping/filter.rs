@@ -171,6 +171,29 @@ pub(super) const MAPS: &[Map] = &[
         params: &[DESIGN_TYPE, DECIM, INTERP, WINDOW],
     },
     Map {
+        gr: "pfb_channelizer_ccf",
+        rf: "pfb_channelizer",
+        params: &[],
+    },
+    Map {
+        gr: "pfb_channelizer_hier_ccf",
+        rf: "pfb_channelizer_hier",
+        // GNU Radio's `None` (design the taps, output every channel) is
+        // rfgraph's empty list.
+        params: &[
+            P::Call {
+                rf: "taps",
+                func: "(lambda v: [] if v is None else v)",
+                args: &[("taps", "None")],
+            },
+            P::Call {
+                rf: "outchans",
+                func: "(lambda v: [] if v is None else v)",
+                args: &[("outchans", "None")],
+            },
+        ],
+    },
+    Map {
         gr: "pfb_arb_resampler_xxx",
         rf: "pfb_arb_resampler",
         params: &[RESAMPLER_TYPE],
