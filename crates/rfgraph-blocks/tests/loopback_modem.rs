@@ -99,6 +99,7 @@ fn modem(scheduler: Box<dyn rfgraph::Scheduler>) -> Vec<u8> {
             taps: vec![Complex32::new(1.0, 0.0)],
             seed: 1,
             block_tags: false,
+            ..Default::default()
         })
         .unwrap(),
     );

@@ -1,10 +1,13 @@
 //! `channel_model` (GNU Radio `channels_channel_model`): timing offset,
 //! multipath, frequency offset and additive Gaussian noise in one block.
 
+use super::fxpt::FxptNco;
 use crate::digital::params::dsp_error;
 use crate::generate::distributions::BLOCK;
+use crate::generate::gr_noise;
+use crate::generate::gr_random::GrRandom;
 use crate::generate::rng::Xoshiro256PlusPlus;
-use crate::{NoiseItem, NoiseKind};
+use crate::{NoiseGenerator, NoiseItem, NoiseKind};
 use num_complex::Complex32;
 use rfgraph::params::{ItemKind, limits};
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
@@ -45,9 +48,14 @@ pub struct ChannelModelParams {
         settable
     )]
     pub taps: Vec<Complex32>,
-    /// noise seed
+    /// noise seed (GNU Radio's signed seeds are taken modulo 2⁶⁴)
     #[param(default = 0)]
-    pub seed: u64,
+    pub seed: i64,
+    /// `fast` (rfgraph's noise and a double-precision oscillator) or
+    /// `gnuradio` (GNU Radio's noise pool and picks and its fixed-point
+    /// oscillator, value for value)
+    #[param(default = NoiseGenerator::Fast)]
+    pub generator: NoiseGenerator,
     /// drop the input's tags instead of passing them on (GNU Radio's
     /// `block_tags`)
     #[param(default = false)]
@@ -80,10 +88,20 @@ impl ChannelModelParams {
 /// by three samples, as GNU Radio's does), an FIR filter with the
 /// multipath `taps`, a rotation by `frequency_offset` cycles/sample, and
 /// complex Gaussian noise of RMS `noise_voltage` picked from a pool of
-/// 8192 values (GNU Radio's fast noise source; seeded, so the noise values
-/// are not GNU Radio's). Every parameter but the seed may change while it
+/// 8192 values (GNU Radio's fast noise source). With `generator =
+/// gnuradio` (what GNU Radio Companion files get) the rotation is GNU
+/// Radio's fixed-point oscillator (`sig_source_c`), so without noise the
+/// output is GNU Radio's to float rounding, and the noise is GNU Radio's
+/// standalone `fastnoise_source_c` value for value. GNU Radio's channel
+/// model itself gives that source's picks at every other item only (the
+/// items between hold values that are in no pool; the cause was not
+/// found), so noisy outputs agree with it in distribution and power,
+/// not sample by sample. With the default `fast` generator the noise is
+/// rfgraph's seeded stream, distributed alike, and the rotation is
+/// computed in double precision. Every parameter but the seed may change while it
 /// runs: new taps keep the filter's history, a new offset keeps the
-/// phase, a new epsilon the resampler's phase.
+/// phase, a new epsilon the resampler's phase (with GNU Radio's
+/// generator a new noise voltage draws a new pool, as GNU Radio does).
 ///
 /// # Parameters
 /// [`ChannelModelParams`].
@@ -113,10 +131,104 @@ pub struct ChannelModel {
     resampler: MmseResampler<Complex32>,
     fir: Option<FirCcc>,
     scratch: Vec<Complex32>,
-    /// Phase in cycles of the offset.
-    phase: f64,
-    pool: Vec<Complex32>,
-    rng: Xoshiro256PlusPlus,
+    noise: Noise,
+}
+
+/// The offset and the noise, rfgraph's or GNU Radio's.
+enum Noise {
+    /// A double-precision rotation and unit noise scaled at the output.
+    Fast {
+        /// Phase in cycles of the offset.
+        phase: f64,
+        pool: Vec<Complex32>,
+        rng: Xoshiro256PlusPlus,
+    },
+    /// GNU Radio's fixed-point oscillator and fast noise source: the pool
+    /// holds the scaled noise, drawn from `draws`, picked by `picks`.
+    Gnuradio {
+        nco: FxptNco,
+        pool: Vec<Complex32>,
+        draws: GrRandom,
+        picks: GrRandom,
+    },
+}
+
+/// GNU Radio's pool of `noise_voltage` complex Gaussian noise.
+fn gnuradio_pool(draws: &mut GrRandom, noise_voltage: f32) -> Vec<Complex32> {
+    let part = gr_noise::complex_amplitude(noise_voltage);
+    (0..POOL)
+        .map(|_| gr_noise::complex(draws, NoiseKind::Gaussian, part).unwrap_or_default())
+        .collect()
+}
+
+impl Noise {
+    fn new(params: &ChannelModelParams) -> Self {
+        let seed = params.seed as u64;
+        match params.generator {
+            NoiseGenerator::Fast => {
+                let mut rng = Xoshiro256PlusPlus::from_seed(seed);
+                let mut pool = Vec::with_capacity(POOL);
+                let mut block = [Complex32::default(); BLOCK];
+                while pool.len() < POOL {
+                    Complex32::unit_block(NoiseKind::Gaussian, &mut rng, &mut block);
+                    pool.extend_from_slice(&block);
+                }
+                Noise::Fast {
+                    phase: 0.0,
+                    pool,
+                    rng,
+                }
+            }
+            NoiseGenerator::Gnuradio => {
+                let mut draws = GrRandom::new(seed);
+                Noise::Gnuradio {
+                    nco: FxptNco::new(params.frequency_offset),
+                    pool: gnuradio_pool(&mut draws, params.noise_voltage),
+                    draws,
+                    picks: GrRandom::new(seed),
+                }
+            }
+        }
+    }
+
+    /// Rotates `out` by the offset and adds the noise.
+    fn apply(&mut self, out: &mut [Complex32], frequency: f64, amp: f32) {
+        match self {
+            Noise::Fast { phase, pool, rng } => {
+                for o in out.iter_mut() {
+                    let (s, c) = (std::f64::consts::TAU * *phase).sin_cos();
+                    *o *= Complex32::new(c as f32, s as f32);
+                    *phase = (*phase + frequency).rem_euclid(1.0);
+                    if amp > 0.0 {
+                        let i = ((rng.next_u64() as u128 * POOL as u128) >> 64) as usize;
+                        *o += pool[i] * amp;
+                    }
+                }
+            }
+            Noise::Gnuradio {
+                nco, pool, picks, ..
+            } => {
+                for o in out.iter_mut() {
+                    *o = pool[gr_noise::pick(picks, POOL)] + *o * nco.next();
+                }
+            }
+        }
+    }
+
+    /// A changed parameter: GNU Radio's oscillator takes the new offset,
+    /// its noise source draws a new pool for a new voltage.
+    fn changed(&mut self, params: &ChannelModelParams, name: &str) {
+        if let Noise::Gnuradio {
+            nco, pool, draws, ..
+        } = self
+        {
+            match name {
+                "frequency_offset" => nco.set_frequency(params.frequency_offset),
+                "noise_voltage" => *pool = gnuradio_pool(draws, params.noise_voltage),
+                _ => {}
+            }
+        }
+    }
 }
 
 impl ChannelModel {
@@ -135,22 +247,13 @@ impl ChannelModel {
         } else {
             Some(FirCcc::new(&params.taps).map_err(&refused)?)
         };
-        let mut rng = Xoshiro256PlusPlus::from_seed(params.seed);
-        let mut pool = Vec::with_capacity(POOL);
-        let mut block = [Complex32::default(); BLOCK];
-        while pool.len() < POOL {
-            Complex32::unit_block(NoiseKind::Gaussian, &mut rng, &mut block);
-            pool.extend_from_slice(&block);
-        }
         Ok(Self {
             input: StreamInput::new("in").with_min_items(8),
             output: StreamOutput::new("out"),
             resampler: MmseResampler::new(0.0, params.epsilon).map_err(&refused)?,
             fir,
             scratch: vec![Complex32::default(); 4096],
-            phase: 0.0,
-            pool,
-            rng,
+            noise: Noise::new(&params),
             params,
         })
     }
@@ -185,7 +288,7 @@ impl Block for ChannelModel {
             "taps" => self.retap()?,
             "epsilon" => self.resampler.set_ratio(self.params.epsilon)?,
             // The noise and the offset are read by every `work`.
-            _ => {}
+            _ => self.noise.changed(&self.params, name),
         }
         Ok(())
     }
@@ -202,17 +305,8 @@ impl Block for ChannelModel {
             }
             None => out.copy_from_slice(&self.scratch[..produced]),
         }
-        let amp = self.params.noise_voltage;
-        let frequency = self.params.frequency_offset;
-        for o in out.iter_mut() {
-            let (s, c) = (std::f64::consts::TAU * self.phase).sin_cos();
-            *o *= Complex32::new(c as f32, s as f32);
-            self.phase = (self.phase + frequency).rem_euclid(1.0);
-            if amp > 0.0 {
-                let i = ((self.rng.next_u64() as u128 * POOL as u128) >> 64) as usize;
-                *o += self.pool[i] * amp;
-            }
-        }
+        self.noise
+            .apply(out, self.params.frequency_offset, self.params.noise_voltage);
         self.input.consume(consumed);
         self.output.produce(produced);
         Ok(())
@@ -243,8 +337,10 @@ pub(crate) fn spec() -> BlockSpec {
          output; three samples of delay as in GNU Radio) → FIR with `taps` → rotation by \
          `frequency_offset` → plus complex Gaussian noise of RMS `noise_voltage` from a pool \
          of 8192 values. All but the seed may change while it runs, as with GNU Radio's \
-         setters: new taps keep the filter's history, a new offset keeps the phase. The \
-         noise is seeded xoshiro256++, not GNU Radio's generator. Tags propagate (scaled \
+         setters: new taps keep the filter's history, a new offset keeps the phase. \
+         `generator = gnuradio` (GNU Radio Companion files use it) gives GNU Radio's noise \
+         values and fixed-point oscillator; the default `fast` one seeded xoshiro256++ noise, \
+         distributed alike, and a double-precision rotation. Tags propagate (scaled \
          by `1 / epsilon`) unless `block_tags` drops them all.",
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))

@@ -1,4 +1,4 @@
-"""GNU Radio 3.10's seeded noise sources, for gr_noise.rs.
+"""GNU Radio 3.10's seeded noise sources and channel model, for gr_noise.rs.
 
 Writes, for each case, the first items of `analog.noise_source_X` and
 `analog.fastnoise_source_X` (every kind, several amplitudes, seeds and
@@ -77,8 +77,43 @@ def main(out):
                         "name": name, "block": block, "type": ty, "kind": kind,
                         "amplitude": amplitude, "seed": seed, "samples": samples,
                     })
+    cases += channel_models(out)
     with open(os.path.join(out, "cases.json"), "w") as f:
         json.dump(cases, f)
+
+
+def channel_models(out):
+    """channels.channel_model on a fixed complex input: noise, offset,
+    multipath and timing offset, alone and together."""
+    import cmath
+    from gnuradio import channels
+    # A chirp up to 0.4 rad/sample, where interpolators are accurate.
+    signal = [0.8 * cmath.exp(1j * (1e-5 * k * k % (2 * cmath.pi))) for k in range(N)]
+    write(os.path.join(out, "channel_input.raw"), "c32", signal)
+    cases = []
+    settings = [
+        ("noise", 0.3, 0.0, 1.0, [1.0], 0),
+        ("offset", 0.0, 0.01, 1.0, [1.0], 0),
+        ("multipath", 0.1, -0.002, 1.0, [1.0, 0.3j, 0.1 - 0.05j], 42),
+        ("timing", 0.0, 0.0, 1.0005, [1.0], 0),
+        ("all", 0.2, 0.003, 0.9995, [0.9, 0.2], -7),
+    ]
+    for name, noise, offset, epsilon, taps, seed in settings:
+        tb = gr.top_block()
+        src = blocks.vector_source_c(signal)
+        model = channels.channel_model(noise, offset, epsilon, taps, seed)
+        sink = blocks.vector_sink_c()
+        tb.connect(src, model, sink)
+        tb.run()
+        case = f"channel_model_{name}"
+        write(os.path.join(out, case + ".raw"), "c32", sink.data())
+        cases.append({
+            "name": case, "block": "channel_model", "type": "c32",
+            "noise_voltage": noise, "frequency_offset": offset,
+            "epsilon": epsilon, "taps": [[complex(t).real, complex(t).imag] for t in taps],
+            "seed": seed,
+        })
+    return cases
 
 
 if __name__ == "__main__":

@@ -7,9 +7,9 @@
 //! does (depunctured, the Viterbi decoder's soft bytes made) and packed
 //! again. The sent bytes are kept beside the decoded ones.
 
-use crate::generate::gr_random::GrRandom;
 use crate::fec::puncture::{HOLE, Puncture};
 use crate::fec::{Decoder, Encoder, FecCodeParams, SoftInput, uchar_rounded};
+use crate::generate::gr_random::GrRandom;
 use rfgraph::ParamError;
 use std::collections::VecDeque;
 

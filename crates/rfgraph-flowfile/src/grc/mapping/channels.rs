@@ -1,6 +1,6 @@
 //! GNU Radio's `channels` module: channel models, impairments, fading.
 
-use super::Map;
+use super::{Map, P};
 
 /// The entries. Every parameter passes by its GNU Radio name (declared
 /// as the registry parameter's name or alias).
@@ -13,7 +13,9 @@ pub(super) const MAPS: &[Map] = &[
     Map {
         gr: "channels_channel_model",
         rf: "channel_model",
-        params: &[],
+        // GNU Radio's noise and oscillator: its users compare outputs
+        // sample by sample.
+        params: &[P::Fixed("generator", "gnuradio")],
     },
     Map {
         gr: "channels_fading_model",
