@@ -32,6 +32,8 @@ pub mod duration;
 pub mod expr;
 pub mod grc;
 pub mod hosts;
+pub mod lambda;
 pub mod model;
 pub mod standard;
 pub mod toml;
+pub mod var_requests;

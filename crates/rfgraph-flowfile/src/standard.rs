@@ -16,7 +16,8 @@ pub fn registry() -> Registry {
         .extend(rfgraph_blocks::registry::specs())
         .extend(rfgraph_radio::registry::specs())
         .extend(rfgraph_hw::registry::specs())
-        .extend(rfgraph_net::registry::specs());
+        .extend(rfgraph_net::registry::specs())
+        .extend([crate::lambda::spec(), crate::var_requests::unbound_spec()]);
     for m in crate::grc::mapping::all() {
         registry.alias(m.gr, m.rf);
     }

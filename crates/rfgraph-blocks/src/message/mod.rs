@@ -4,14 +4,16 @@
 //! streams ([`StreamToTaggedStream`], [`TaggedStreamToPdu`],
 //! [`PduToTaggedStream`], [`PduToStream`]), bursts between tags
 //! ([`TagsToPdu`]), [`RandomPdu`], [`PduLambda`] (a function the
-//! builder compiles, on each PDU), and [`VarToMsg`] (a variable's
-//! changes as message pairs). Each
+//! builder compiles, on each PDU), [`VarToMsg`] (a variable's
+//! changes as message pairs) and [`MsgPairToVar`] (message pairs setting
+//! a variable, through a setter the builder gives). Each
 //! registry block holds one parameter struct (`...Params`) whose fields
 //! document its parameters.
 //! [`gr_string`] writes a value as GNU Radio writes a PMT.
 
 mod debug;
 mod display;
+mod msgpair_to_var;
 mod pdu;
 mod pdu_lambda;
 mod pdu_set;
@@ -29,6 +31,9 @@ pub use debug::{
     MessageDebug, MessageDebugParams, TagDebug, TagDebugParams, format_message, format_tags,
 };
 pub use display::gr_string;
+pub use msgpair_to_var::{
+    MsgPairToVar, MsgPairToVarParams, VariableSetter, spec_with as msgpair_to_var_spec,
+};
 pub use pdu::{PduItem, parse, pdu};
 pub use pdu_lambda::{
     PduLambda, PduLambdaMode, PduLambdaParams, PmtFunction, PmtFunctionCompiler,

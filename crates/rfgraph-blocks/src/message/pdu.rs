@@ -82,6 +82,22 @@ pub fn parse(msg: &Pmt) -> Option<(BTreeMap<String, Pmt>, &Pmt)> {
     .then_some((meta, data))
 }
 
+/// The metadata and data of a PDU, the data any value: GNU Radio's
+/// block only needs a pair whose first item is a dictionary (a PDU
+/// lambda may make the data a pair, as in GNU Radio's
+/// `pdu_lambda_example`; `pdu_set` and `pdu_lambda` take such pairs).
+pub(crate) fn meta_pair(msg: &Pmt) -> Option<(std::collections::BTreeMap<String, Pmt>, &Pmt)> {
+    if let Some(parsed) = parse(msg) {
+        return Some(parsed);
+    }
+    let Pmt::Pair(pair) = msg else { return None };
+    match &pair.0 {
+        Pmt::Map(m) => Some((m.clone(), &pair.1)),
+        Pmt::Null => Some((Default::default(), &pair.1)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,7 +7,7 @@
 //! such a compiler (rfgraph's flowfile crate supplies its expression
 //! language's lambdas).
 
-use super::pdu::{parse, pdu};
+use super::pdu::{meta_pair, pdu};
 use rfgraph::registry::BlockSpec;
 use rfgraph::{
     Block, BoxError, MessageOutput, ParamChoice, ParamError, ParamSet, Pmt, Ports, WorkIo,
@@ -42,15 +42,17 @@ pub enum PduLambdaMode {
 #[derive(ParamSet, Clone, Debug, PartialEq)]
 pub struct PduLambdaParams {
     /// the function, as written (`lambda x: x * 10`); the builder
-    /// compiles it
-    #[param(default = "lambda x: x * 10", alias = "fn")]
+    /// compiles it. It may change while running (GNU Radio's `set_fn`)
+    /// when the block was made with its compiler ([`spec_with`])
+    #[param(default = "lambda x: x * 10", alias = "fn", settable)]
     pub function: String,
     /// what the function gets: `meta` (the value of `key`), `uvec` (the
     /// data vector) or `raw` (the message)
     #[param(default = PduLambdaMode::Uvec, alias = "metadict")]
     pub mode: PduLambdaMode,
-    /// the metadata key (`meta`)
-    #[param(default = "key")]
+    /// the metadata key (`meta`); it may change while running (GNU
+    /// Radio's callback sets the function to it instead, a slip)
+    #[param(default = "key", settable)]
     pub key: String,
 }
 
@@ -128,6 +130,7 @@ pub struct PduLambda {
     output: MessageOutput,
     params: PduLambdaParams,
     function: PmtFunction,
+    compile: Option<PmtFunctionCompiler>,
     failures: u64,
 }
 
@@ -139,8 +142,24 @@ impl PduLambda {
             output: MessageOutput::new("pdu"),
             params,
             function,
+            compile: None,
             failures: 0,
         })
+    }
+
+    /// Applies the function `compile` makes of `params.function`, and
+    /// makes it anew when `function` changes while running.
+    ///
+    /// Errors: invalid parameters, or the compiler's refusal (on
+    /// `function`).
+    pub fn with_compiler(
+        params: PduLambdaParams,
+        compile: PmtFunctionCompiler,
+    ) -> Result<Self, ParamError> {
+        let f = compile(&params).map_err(|e| ParamError::new("pdu_lambda", "function", e))?;
+        let mut block = Self::new(params, f)?;
+        block.compile = Some(compile);
+        Ok(block)
     }
 
     /// How many times the function failed (the PDU went on unchanged).
@@ -160,7 +179,7 @@ impl PduLambda {
                 }
             });
         }
-        let (mut meta, data) = parse(&msg).ok_or("expected a PDU ([metadata map, vector])")?;
+        let (mut meta, data) = meta_pair(&msg).ok_or("expected a PDU ([metadata map, data])")?;
         match self.params.mode {
             PduLambdaMode::Meta => {
                 let key = &self.params.key;
@@ -196,6 +215,17 @@ impl Block for PduLambda {
         Some(&mut self.params)
     }
 
+    fn params_changed(&mut self, name: &str) -> Result<(), BoxError> {
+        if name != "function" {
+            return Ok(());
+        }
+        let Some(compile) = &self.compile else {
+            return Err("this block's function was given compiled: it cannot change".into());
+        };
+        self.function = compile(&self.params)?;
+        Ok(())
+    }
+
     fn handle_message(&mut self, _port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
         let out = self.apply(msg)?;
         self.output.post(out);
@@ -209,17 +239,19 @@ impl Block for PduLambda {
 /// no `pdu_lambda` of its own; a flowgraph builder that has a language
 /// for functions registers this one.
 pub fn spec_with(compile: PmtFunctionCompiler) -> BlockSpec {
+    let checker = compile.clone();
     BlockSpec::of::<PduLambdaParams>(
         "pdu_lambda",
         "Packet Operators",
         "Applies a function to every PDU's data, a metadata value, or the message.",
-        move |p| {
-            let f = compile(&p)
-                .map_err(|e| ParamError::new("pdu_lambda", "function", e))?;
-            Ok(Box::new(PduLambda::new(p, f)?))
-        },
+        move |p| Ok(Box::new(PduLambda::with_compiler(p, compile.clone())?)),
     )
-    .doc("Applies the function `function` (`fn`, GNU Radio's Python lambda) to every PDU from `pdu` and posts the result on `pdu`. `mode` (`metadict`): `meta` applies it to the metadata value of `key` when that is true in Python's sense (a missing key is set to null), `uvec` to the data vector, `raw` to the whole message. When the function fails the PDU goes on unchanged, as GNU Radio's block prints the exception and passes it on. A message that is no PDU is an error (`meta`, `uvec`). GNU Radio's `pdu_pdu_lambda`.")
+    .check_params(move |p: &PduLambdaParams| {
+        checker(p)
+            .map(drop)
+            .map_err(|e| ParamError::new("pdu_lambda", "function", e))
+    })
+    .doc("Applies the function `function` (`fn`, GNU Radio's Python lambda) to every PDU from `pdu` and posts the result on `pdu`. `mode` (`metadict`): `meta` applies it to the metadata value of `key` when that is true in Python's sense (a missing key is set to null), `uvec` to the data vector, `raw` to the whole message. `function` and `key` may change while running (GNU Radio's `set_fn`). When the function fails the PDU goes on unchanged, as GNU Radio's block prints the exception and passes it on. A message that is no PDU is an error (`meta`, `uvec`). GNU Radio's `pdu_pdu_lambda`.")
     .message_input("pdu")
     .message_output("pdu")
 }
@@ -305,5 +337,35 @@ mod tests {
         assert!(spec.build(given("lambda x: x * 2")).is_ok());
         let e = spec.build(given("bad")).err().unwrap().to_string();
         assert!(e.contains("no such function"), "{e}");
+    }
+
+    #[test]
+    fn a_new_function_is_compiled_and_a_bad_one_refused() {
+        let compile: PmtFunctionCompiler = Arc::new(|p: &PduLambdaParams| {
+            let factor: i64 = p
+                .function
+                .trim_start_matches("times ")
+                .parse()
+                .map_err(|e: std::num::ParseIntError| e.to_string())?;
+            let f: PmtFunction = Arc::new(move |v: &Pmt| match v {
+                Pmt::I64(x) => Ok(Pmt::I64(factor * x)),
+                other => Err(format!("{other:?}")),
+            });
+            Ok(f)
+        });
+        let params = PduLambdaParams {
+            function: "times 2".into(),
+            mode: PduLambdaMode::Raw,
+            ..Default::default()
+        };
+        let mut b = PduLambda::with_compiler(params, compile).unwrap();
+        assert_eq!(b.apply(Pmt::I64(5)).unwrap(), Pmt::I64(10));
+        rfgraph::params::apply(&mut b, "function", Pmt::from("times 3")).unwrap();
+        assert_eq!(b.apply(Pmt::I64(5)).unwrap(), Pmt::I64(15));
+        assert!(rfgraph::params::apply(&mut b, "function", Pmt::from("times x")).is_err());
+        assert_eq!(b.apply(Pmt::I64(5)).unwrap(), Pmt::I64(15));
+        // A block given its function compiled cannot change it.
+        let mut fixed = block(PduLambdaMode::Raw, double());
+        assert!(rfgraph::params::apply(&mut fixed, "function", Pmt::from("x")).is_err());
     }
 }

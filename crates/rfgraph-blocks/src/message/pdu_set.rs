@@ -1,7 +1,7 @@
 //! `pdu_set`: sets one metadata key of every PDU passing through (GNU
 //! Radio's `pdu_pdu_set`), as [`PduSet`] with its registry entry.
 
-use super::pdu::{parse, pdu};
+use super::pdu::{meta_pair, pdu};
 use rfgraph::registry::BlockSpec;
 use rfgraph::{Block, BoxError, MessageOutput, ParamError, ParamSet, Pmt, Ports, WorkIo};
 
@@ -70,7 +70,7 @@ impl Block for PduSet {
     }
 
     fn handle_message(&mut self, _port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
-        let (mut meta, data) = parse(&msg).ok_or("expected a PDU ([metadata map, vector])")?;
+        let (mut meta, data) = meta_pair(&msg).ok_or("expected a PDU ([metadata map, data])")?;
         meta.insert(self.params.key.clone(), self.params.value.clone());
         self.output.post(pdu(meta, data.clone()));
         Ok(Pmt::Null)
@@ -85,7 +85,7 @@ pub(crate) fn spec() -> BlockSpec {
         "Sets one metadata key of every PDU.",
         |p| Ok(Box::new(PduSet::new(p)?)),
     )
-    .doc("Reposts every PDU from `pdus` on `pdus` with metadata `key` set to `value` (any message value, replacing an existing one); the data is untouched. GNU Radio's empty metadata (`()`) is read as an empty map. A message that is no PDU (`[metadata map, u8/f32/c32 vector]`) is an error. `key` and `value` may change while running (GNU Radio's `set_key`, `set_val`): the next PDU gets them. GNU Radio's `pdu_pdu_set`.")
+    .doc("Reposts every PDU from `pdus` on `pdus` with metadata `key` set to `value` (any message value, replacing an existing one); the data is untouched. GNU Radio's empty metadata (`()`) is read as an empty map. A message that is no pair of a metadata map and data is an error (the data may be any value, as GNU Radio's block allows). `key` and `value` may change while running (GNU Radio's `set_key`, `set_val`): the next PDU gets them. GNU Radio's `pdu_pdu_set`.")
     .message_input("pdus")
     .message_output("pdus")
 }

@@ -70,6 +70,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let total: u64 = sources.iter().map(|s| s.total_items).sum();
     let stop = interrupted();
     let mut control = built.control;
+    let requests = built.variable_requests;
     let commands = if args.control_stdin {
         let names = control.settable();
         if names.is_empty() {
@@ -129,6 +130,12 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
                 };
                 // Above the live line, which stays.
                 bar.suspend(|| errln!("{said}"));
+            }
+        }
+        // Variables the graph's `msgpair_to_var` blocks set.
+        if !stopping {
+            for said in requests.apply(&mut control, &handle) {
+                bar.suspend(|| errln!("rfgraph: {said}"));
             }
         }
         if last_at.elapsed() >= Duration::from_millis(500) && !stopping {

@@ -178,6 +178,7 @@ pub(crate) fn construct(
     if let Some(budget) = options.max_latency.or(doc.scheduler.max_latency) {
         fg.set_max_latency(budget);
     }
+    let (setter, variable_requests) = crate::var_requests::channel();
     let mut blocks = Vec::with_capacity(flat.blocks.len());
     let mut pins = Vec::new();
     for b in &flat.blocks {
@@ -196,7 +197,13 @@ pub(crate) fn construct(
             }
             BlockId(blocks.len())
         } else {
-            let block = b.spec.build(b.given.clone()).map_err(|e| b.error(&e))?;
+            let block = if b.spec.name == crate::var_requests::KIND {
+                // Its requests go to this graph's runner.
+                crate::var_requests::spec(setter.clone()).build(b.given.clone())
+            } else {
+                b.spec.build(b.given.clone())
+            }
+            .map_err(|e| b.error(&e))?;
             fg.add_boxed(b.name.clone(), b.spec.name, block)
         };
         if let Some(cpus) = &b.options.affinity {
@@ -294,6 +301,7 @@ pub(crate) fn construct(
         sources,
         settable,
         control,
+        variable_requests,
         variables,
         title: doc.title.clone(),
         notices,

@@ -380,7 +380,8 @@ impl Controller {
         for p in self.params.iter().filter(|p| reached(&p.reads)) {
             let target = format!("{}.{}", p.block, p.name);
             let key = format!("blocks.{target}");
-            let x = eval_value(&p.value, &env, &p.at, &key, false)
+            let literal = p.ty == rfgraph::ParamType::String;
+            let x = crate::lambda::param_value(&p.value, &env, &p.at, &key, literal)
                 .map_err(|e| fail(&target, e.message))?;
             let pmt = x.to_pmt(p.ty).map_err(|(expected, found)| {
                 fail(&target, format!("expected {expected}, found {found}"))

@@ -5,7 +5,7 @@
 //! Nothing is constructed here; every error is a [`FileError`] at the
 //! item at fault.
 
-use super::vars::{self, eval_value};
+use super::vars;
 use crate::expr::{self, Env};
 use crate::model::{
     BlockInstance, BlockOptions, ConnectionKind, Document, Endpoint, FileError, Location,
@@ -329,8 +329,8 @@ impl<'r> Expander<'r, '_> {
                 .suggest(closest(&p.name, spec.params.iter().map(|s| s.name))));
             };
             let literal = ps.ty == ParamType::String;
-            let v = eval_value(&p.value, env, &p.at, &pk, literal)?;
-            if !literal {
+            let v = crate::lambda::param_value(&p.value, env, &p.at, &pk, literal)?;
+            if !literal || crate::lambda::is_lambda_value(&p.value) {
                 reads.push((p.name.clone(), vars::names_of(&p.value)));
             }
             // A configuration object (a header format, a coder) sets every

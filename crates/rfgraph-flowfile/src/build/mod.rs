@@ -22,6 +22,8 @@ mod expand;
 mod ports;
 mod vars;
 
+pub(crate) use vars::eval_value;
+
 pub use construct::{
     BuiltBlock, BuiltEdge, DEFAULT_SCHEDULER, FiniteSource, SchedulerPlan, SettableVariable,
 };
@@ -97,6 +99,10 @@ pub struct Built {
     /// Changes settable variables while the graph runs (see
     /// [`Controller`]).
     pub control: Controller,
+    /// What the graph's `msgpair_to_var` blocks ask to set: drained
+    /// into [`control`](Self::control) while running
+    /// ([`VariableRequests::apply`](crate::var_requests::VariableRequests::apply)).
+    pub variable_requests: crate::var_requests::VariableRequests,
     /// The top document's variables, evaluated, in file order.
     pub variables: Vec<(String, crate::expr::Value)>,
     /// The flowgraph's title.

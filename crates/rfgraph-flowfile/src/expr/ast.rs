@@ -218,6 +218,61 @@ impl Node {
     }
 }
 
+impl Node {
+    /// Every dotted name this expression reads in full (`np.exp`,
+    /// `x`), and the names it binds itself (comprehension variables,
+    /// inner lambdas' parameters).
+    pub fn paths<'a>(&'a self, out: &mut Vec<Vec<&'a str>>, bound: &mut Vec<&'a str>) {
+        if let Some(path) = self.dotted() {
+            out.push(path);
+            return;
+        }
+        let mut walk = |n: &'a Node| n.paths(out, bound);
+        match &self.kind {
+            NodeKind::Attr(a, _) | NodeKind::Unary(_, a) => walk(a),
+            NodeKind::List(items) | NodeKind::Tuple(items) | NodeKind::Set(items) => {
+                items.iter().for_each(walk)
+            }
+            NodeKind::Dict(pairs) => pairs.iter().flat_map(|(k, v)| [k, v]).for_each(walk),
+            NodeKind::Binary(_, a, b) | NodeKind::And(a, b) | NodeKind::Or(a, b) => {
+                walk(a);
+                walk(b);
+            }
+            NodeKind::Compare(a, rest) => {
+                walk(a);
+                rest.iter().for_each(|(_, n)| walk(n));
+            }
+            NodeKind::IfElse(a, b, c) => {
+                walk(a);
+                walk(b);
+                walk(c);
+            }
+            NodeKind::Subscript(a, sub) => {
+                walk(a);
+                match &**sub {
+                    Subscript::Index(i) => walk(i),
+                    Subscript::Slice(x, y, z) => [x, y, z].into_iter().flatten().for_each(walk),
+                }
+            }
+            NodeKind::Call(f, args) => {
+                walk(f);
+                args.iter().for_each(|a| walk(&a.value));
+            }
+            NodeKind::ListComp(c) => {
+                walk(&c.element);
+                walk(&c.iterable);
+                c.conditions.iter().for_each(walk);
+                bound.push(&c.name);
+            }
+            NodeKind::Lambda(l) => {
+                walk(&l.body);
+                bound.extend(l.params.iter().map(String::as_str));
+            }
+            _ => {}
+        }
+    }
+}
+
 fn children_depth(kind: &NodeKind) -> usize {
     let max = |nodes: &mut dyn Iterator<Item = &Node>| nodes.map(|n| n.depth).max().unwrap_or(0);
     match kind {

@@ -124,6 +124,7 @@ fn members(m: Module) -> Vec<&'static str> {
         }
         Module::Numpy => {
             out.extend(NUMPY_FUNCS);
+            out.extend(super::ndarray::FUNCTIONS);
             out.extend(["pi", "e", "inf", "nan"]);
         }
         Module::Firdes => {
@@ -207,6 +208,29 @@ pub(crate) fn name_error(path: &[&str], env: &Env) -> ExprErrorKind {
     ExprErrorKind::UnknownName { name, suggest }
 }
 
+/// Whether the dotted name `path`, read by a function and not one of
+/// its own names, is certainly nothing the language knows: an unknown
+/// plain name, or an unknown member of `math`, `numpy`, `pmt`,
+/// `random` (other dotted names may be object constructors).
+pub(crate) fn unknown_path(path: &[&str]) -> bool {
+    let roots = ["math", "numpy", "np", "random", "pmt"];
+    match path {
+        [] => false,
+        [name] => {
+            !BUILTINS.contains(name)
+                && !["map", "filter", "sorted"].contains(name)
+                && !roots.contains(name)
+                && ![
+                    "firdes", "window", "filter", "fft", "digital", "fec", "analog", "blocks",
+                    "channels", "gr",
+                ]
+                .contains(name)
+        }
+        [root, ..] if roots.contains(root) => !matches!(module(path), Some((_, Some(_)))),
+        _ => false,
+    }
+}
+
 fn closest_top(name: &str, env: &Env) -> Option<String> {
     let modules = [
         "math", "numpy", "np", "firdes", "window", "filter", "fft", "random",
@@ -238,7 +262,14 @@ pub(crate) fn call(
     match (path, module(path)) {
         ([f], None) if BUILTINS.contains(f) => builtin(f, call),
         (_, Some((Module::Math, Some(f)))) => math(f, call),
-        (_, Some((Module::Numpy, Some(f)))) => numpy(f, call),
+        (_, Some((Module::Numpy, Some(f)))) => {
+            if let [a] = call.args.as_slice()
+                && let Some(out) = super::ndarray::numpy(f, &a.value)
+            {
+                return out.map_err(|k| call.error(k));
+            }
+            numpy(f, call)
+        }
         (_, Some((Module::Firdes, Some(f)))) => filters::firdes(f, call),
         (_, Some((Module::Window, Some(f)))) => filters::window(f, call),
         (_, Some((Module::Pmt, Some(f)))) => super::pmt::call(f, call),
@@ -583,6 +614,9 @@ fn builtin(f: &str, call: Call) -> Result<Value, ExprError> {
         "abs" => {
             let args = call.positional(1, 1)?;
             let a = args[0];
+            if let Some(out) = super::ndarray::numpy("abs", &a.value) {
+                return out.map_err(|k| call.error(k));
+            }
             match &a.value {
                 Value::Int(_) | Value::Bool(_) => a
                     .value
@@ -630,6 +664,9 @@ fn builtin(f: &str, call: Call) -> Result<Value, ExprError> {
         }
         "len" => {
             let args = call.positional(1, 1)?;
+            if let Some(n) = super::ndarray::len(&args[0].value) {
+                return Ok(Value::Int(n as i64));
+            }
             match &args[0].value {
                 Value::List(v) => Ok(Value::Int(v.len() as i64)),
                 Value::Dict(v) => Ok(Value::Int(v.len() as i64)),

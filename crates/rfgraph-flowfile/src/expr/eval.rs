@@ -408,6 +408,9 @@ fn index(v: Value, idx: Value, idx_span: Range<usize>) -> Result<Value, ExprErro
             ));
         }
     };
+    if let Some(out) = super::ndarray::index(&v, i) {
+        return out.map_err(|k| ExprError::new(k, idx_span));
+    }
     let out_of_range =
         |len: usize| ExprError::new(ExprErrorKind::Index { index: i, len }, idx_span.clone());
     let pos = |len: usize| -> Option<usize> {
@@ -476,6 +479,12 @@ fn slice_positions(
 }
 
 fn slice(v: Value, a: Option<i64>, b: Option<i64>, c: Option<i64>) -> Result<Value, ExprErrorKind> {
+    if let Some(len) = super::ndarray::len(&v) {
+        let pos = slice_positions(len, a, b, c)?;
+        if let Some(out) = super::ndarray::pick(&v, &pos) {
+            return out;
+        }
+    }
     match v {
         Value::List(items) => {
             let pos = slice_positions(items.len(), a, b, c)?;

@@ -56,6 +56,29 @@ impl Function {
         }
     }
 
+    /// The names the body reads from outside, with their values when
+    /// the lambda was made.
+    pub fn captured(&self) -> &[(String, Value)] {
+        &self.captured
+    }
+
+    /// The first name the body reads that is no parameter, no value
+    /// it closes over and nothing the language knows (`foo`,
+    /// `np.fft.fft`): calling it could only fail.
+    pub fn unknown_name(&self) -> Option<String> {
+        let (mut paths, mut bound) = (Vec::new(), Vec::new());
+        self.body.paths(&mut paths, &mut bound);
+        paths
+            .into_iter()
+            .find(|p| {
+                let own = self.params.iter().any(|n| n == p[0])
+                    || self.captured.iter().any(|(n, _)| n == p[0])
+                    || bound.contains(&p[0]);
+                !own && super::builtins::unknown_path(p)
+            })
+            .map(|p| p.join("."))
+    }
+
     /// The parameters' names.
     pub fn params(&self) -> &[String] {
         &self.params

@@ -46,6 +46,7 @@ mod ldpc;
 mod lexer;
 mod methods;
 mod modulate;
+mod ndarray;
 mod object;
 mod ofdm_sync;
 mod ops;

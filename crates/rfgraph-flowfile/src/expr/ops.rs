@@ -34,6 +34,11 @@ fn rank(v: &Value) -> Option<u8> {
 
 /// `-a`, `+a`, `~a`, `not a`.
 pub(crate) fn unary(op: UnOp, a: Value) -> R {
+    if op == UnOp::Neg
+        && let Some(out) = super::ndarray::negate(&a)
+    {
+        return out;
+    }
     match (op, &a) {
         (UnOp::Not, _) => Ok(Value::Bool(!a.truthy())),
         (UnOp::Neg, Value::Bool(_) | Value::Int(_)) => a
@@ -60,6 +65,9 @@ pub(crate) fn unary(op: UnOp, a: Value) -> R {
 
 /// `a op b`.
 pub(crate) fn binary(op: BinOp, a: Value, b: Value) -> R {
+    if let Some(out) = super::ndarray::binary(op, &a, &b) {
+        return out;
+    }
     match (rank(&a), rank(&b)) {
         (Some(ra), Some(rb)) => numeric(op, &a, &b, ra.max(rb)),
         _ => sequence(op, a, b),

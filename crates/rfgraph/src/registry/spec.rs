@@ -173,6 +173,21 @@ impl BlockSpec {
         spec
     }
 
+    /// Adds `check` to what checking a file asks of the parameters `P`
+    /// (after their own checks), for a refusal only constructing would
+    /// otherwise find (a function's text the block's compiler refuses),
+    /// so that `rfgraph check` refuses what `run` would.
+    pub fn check_params<P: ParamSet>(
+        mut self,
+        check: impl Fn(&P) -> Result<(), ParamError> + Send + Sync + 'static,
+    ) -> Self {
+        self.check = Some(Arc::new(move |values| {
+            let params = P::from_values(values)?;
+            check(&params).map_err(|e| values.param_error(&e))
+        }));
+        self
+    }
+
     /// Sets the full documentation.
     pub fn doc(mut self, doc: &'static str) -> Self {
         self.doc = doc;

@@ -105,6 +105,11 @@ pub(super) const MAPS: &[Map] = &[
         "message_strobe",
         &[P::Pmt("msg", "message")],
     ),
+    m(
+        "blocks_msgpair_to_var",
+        "msgpair_to_var",
+        &[P::Text("target", "target")],
+    ),
     m("blocks_multiply_const_vxx", "multiply_const", &[T, P::Vlen]),
     m("blocks_multiply_const_xx", "multiply_const", &[T, P::Vlen]),
     m("blocks_multiply_xx", "multiply", &[T, P::FlatVlen]),

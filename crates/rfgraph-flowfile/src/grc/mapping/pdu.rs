@@ -21,6 +21,32 @@ pub(super) const MAPS: &[Map] = &[
         "pdu_filter",
         &[P::Pmt("k", "key"), P::Pmt("v", "value")],
     ),
+    m(
+        "pdu_pdu_lambda",
+        "pdu_lambda",
+        &[
+            P::Expr("fn", "function"),
+            P::Enum(
+                "metadict",
+                "mode",
+                &[
+                    ("Metadata", "meta"),
+                    ("Uniform Vector", "uvec"),
+                    ("Raw Message", "raw"),
+                    ("META", "meta"),
+                    ("UVEC", "uvec"),
+                    ("RAW", "raw"),
+                    ("\"META\"", "meta"),
+                    ("\"UVEC\"", "uvec"),
+                    ("\"RAW\"", "raw"),
+                    // GNU Radio Companion's default, no option: it takes
+                    // the first.
+                    ("True", "meta"),
+                ],
+            ),
+            P::Str("key", "key"),
+        ],
+    ),
     m("pdu_pdu_remove", "pdu_remove", &[P::Pmt("k", "key")]),
     m(
         "pdu_pdu_set",
