@@ -3,11 +3,11 @@
 //! its parameters, its default prototype and its registry spec.
 
 use super::block::ChannelizerBlock;
+use super::prototype::default_prototype;
 use rfgraph::params::ItemKind;
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 use rfgraph::{ParamError, ParamSet};
 use rfgraph_dsp::channelizer::{FilterbankChannelizer, MAX_CHANNELS, MAX_PROTOTYPE_TAPS};
-use rfgraph_dsp::design::optfir;
 
 /// The parameters of `pfb_channelizer_hier`, GNU Radio's
 /// `channelizer_hier_ccf`.
@@ -62,19 +62,14 @@ impl PfbChannelizerHierParams {
             }
         };
         let taps = if self.taps.is_empty() {
-            optfir::low_pass(
-                1.0,
-                self.nchans as f64,
-                self.bw,
-                self.bw + self.tb,
+            default_prototype(
+                "pfb_channelizer_hier",
+                self.nchans,
+                (self.bw, self.bw + self.tb),
                 self.ripple,
                 self.atten,
-                2,
-            )
-            .map_err(bad("taps"))?
-            .into_iter()
-            .map(|v| v as f32)
-            .collect()
+                false,
+            )?
         } else {
             self.taps.clone()
         };

@@ -7,6 +7,7 @@
 mod block;
 mod channelizer_hier;
 mod pfb_channelizer;
+mod prototype;
 
 pub use block::{Channelize, ChannelizerBlock};
 pub use channelizer_hier::{PfbChannelizerHierParams, pfb_channelizer_hier};

@@ -3,11 +3,11 @@
 //! parameters, its default prototype and its registry spec.
 
 use super::block::ChannelizerBlock;
+use super::prototype::default_prototype;
 use rfgraph::params::ItemKind;
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 use rfgraph::{ParamError, ParamSet};
 use rfgraph_dsp::channelizer::{MAX_CHANNELS, MAX_PROTOTYPE_TAPS, PfbChannelizer};
-use rfgraph_dsp::design::optfir;
 
 /// The parameters of `pfb_channelizer`, GNU Radio's
 /// `pfb_channelizer_ccf`.
@@ -41,22 +41,7 @@ pub struct PfbChannelizerParams {
 
 /// GNU Radio's `channelizer_ccf.create_taps(nchans, atten)`.
 fn default_taps(nchans: usize, atten: f64) -> Result<Vec<f32>, ParamError> {
-    let mut ripple = 0.1;
-    loop {
-        match optfir::low_pass(1.0, nchans as f64, 0.4, 0.6, ripple, atten, 2) {
-            Ok(t) => return Ok(t.into_iter().map(|v| v as f32).collect()),
-            Err(e) => {
-                ripple += 0.01;
-                if ripple >= 1.0 {
-                    return Err(ParamError::new(
-                        "pfb_channelizer",
-                        "atten",
-                        format!("optfir could not generate an appropriate filter: {e}"),
-                    ));
-                }
-            }
-        }
-    }
+    default_prototype("pfb_channelizer", nchans, (0.4, 0.6), 0.1, atten, true)
 }
 
 impl PfbChannelizerParams {

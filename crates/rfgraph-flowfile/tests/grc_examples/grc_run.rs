@@ -49,6 +49,16 @@ const PHASE_ACCUMULATORS: &[&str] = &["frequency_modulator"];
 /// The outcome of a hierarchical block's definition that checks.
 pub const HIER_DEFINITION: &str = "checked: a hierarchical block, runs inside others";
 
+/// Whether an expression draws from Python's `random` or numpy's
+/// `numpy.random`, which seed themselves from the system.
+fn draws_at_random(value: &Value) -> bool {
+    match value {
+        Value::Expr(t) | Value::Text(t) => t.contains("random."),
+        Value::List(items) => items.iter().any(draws_at_random),
+        _ => false,
+    }
+}
+
 /// The fewest items compared for a match to count.
 const MIN_COMPARED: usize = 64;
 
@@ -142,6 +152,21 @@ fn text_param(b: &rfgraph_flowfile::model::BlockInstance, name: &str) -> Option<
     match &b.param(name)?.value {
         Value::Text(t) => Some(t.clone()),
         _ => None,
+    }
+}
+
+/// Points the file sinks an example names by a relative path (GNU
+/// Radio's `fm_tx.grc` writes `dummy.dat`) into `dir`, so that a run
+/// writes nothing into the working directory.
+fn keep_outputs_in(doc: &mut Document, dir: &Path) {
+    for b in doc.blocks.iter_mut().filter(|b| b.kind.contains("sink")) {
+        for p in b.params.iter_mut().filter(|p| p.name == "path") {
+            if let Value::Text(t) = &p.value
+                && Path::new(t).is_relative()
+            {
+                p.value = Value::Text(dir.join(t).display().to_string());
+            }
+        }
     }
 }
 
@@ -382,6 +407,7 @@ fn run_one(
             };
         }
         let taps = add_taps(&mut doc, dir);
+        keep_outputs_in(&mut doc, dir);
         let built = match build::build(&doc, registry, &BuildOptions::default()) {
             Ok(b) => b,
             Err(e) => {
@@ -426,6 +452,19 @@ fn run_one(
             .blocks
             .iter()
             .find(|b| RANDOM.contains(&b.kind.as_str()));
+        // Python's and numpy's generators, seeded from the system, in a
+        // variable or a parameter (a payload, a lambda).
+        let random_value = doc
+            .variables
+            .iter()
+            .map(|v| (&v.name, &v.value))
+            .chain(
+                doc.blocks
+                    .iter()
+                    .flat_map(|b| b.params.iter().map(|p| (&b.name, &p.value))),
+            )
+            .find(|(_, v)| draws_at_random(v))
+            .map(|(name, _)| name);
         let drifts = doc
             .blocks
             .iter()
@@ -440,6 +479,11 @@ fn run_one(
             Some(("GNU Radio is not installed", String::new()))
         } else if let Some(b) = random {
             Some(("random", format!(" ({} `{}`)", b.kind, b.name)))
+        } else if let Some(name) = random_value {
+            Some((
+                "random",
+                format!(" (`{name}` draws from Python's generator)"),
+            ))
         } else if hardware {
             Some(("a hardware source", String::new()))
         } else if !missing_files.is_empty() {
