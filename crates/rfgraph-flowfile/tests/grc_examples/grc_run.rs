@@ -288,6 +288,9 @@ fn compare(grc: &Path, taps: &[Tap], dir: &Path) -> Result<usize, String> {
         .to_string();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/grc_examples/gr_tap.py");
     let mut cmd = Command::new("timeout");
+    // GNU Radio's own relative outputs (`fm_tx.grc`'s `dummy.dat`) land in
+    // the scratch folder, not the working directory.
+    cmd.current_dir(&py_dir);
     cmd.args(["60", "/usr/bin/python3"])
         .arg(&script)
         .arg(&py)
