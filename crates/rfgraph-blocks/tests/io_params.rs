@@ -156,7 +156,7 @@ fn generators_and_dsp_blocks_refuse_by_parameter() {
         "noise_source",
         &[("noise_type", Pmt::from("laplacian"))],
         "kind",
-        "uniform, gaussian",
+        "uniform or gaussian",
     );
     // 0.9999999999 is 1 as a 32-bit float: no blocker at all.
     assert_refused(

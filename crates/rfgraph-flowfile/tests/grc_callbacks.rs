@@ -36,6 +36,22 @@ const NOT_YET: &[(&str, &str, &str)] = &[
         "header_formatter",
         "a header format object is not swapped while running",
     ),
+    // The channelizers split their prototype into arms when built.
+    (
+        "pfb_channelizer_ccf",
+        "taps",
+        "the polyphase arms are fixed when the block is built",
+    ),
+    (
+        "pfb_channelizer_ccf",
+        "ch_map",
+        "the channel map is fixed when the block is built",
+    ),
+    (
+        "pfb_channelizer_hier_ccf",
+        "taps",
+        "the polyphase arms are fixed when the block is built",
+    ),
 ];
 
 /// The parameters `${name}` a callback template reads. `${id}` is the

@@ -7,10 +7,11 @@ use crate::generate::gr_random::GrRandom;
 use crate::generate::rng::Xoshiro256PlusPlus;
 
 use crate::NoiseGenerator;
+use crate::generate::complex_kind;
 use crate::limit::Limit;
 use crate::{NoiseItem, NoiseKind};
 use num_complex::Complex32;
-use rfgraph::params::{ItemKind, ParamChoice, limits};
+use rfgraph::params::{ItemKind, limits};
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
 use rfgraph::{Block, BoxError, ParamError, ParamSet, Ports, StreamOutput, WorkIo};
 
@@ -50,6 +51,7 @@ impl From<FastNoiseKind> for NoiseKind {
 /// `analog_fastnoise_source_x`). The kind and the amplitude may change
 /// while it runs, as GNU Radio's `set_type` and `set_amplitude` allow.
 #[derive(rfgraph::ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
 pub struct FastNoiseParams {
     /// the distribution; a change draws a new pool from the generator
     #[param(default = FastNoiseKind::Gaussian, alias = "noise_type", settable)]
@@ -280,17 +282,19 @@ impl<T: NoiseItem, O: FastNoiseOutput<T>> FastNoiseSource<T, O> {
 
 /// `kind` for items `T`, or the error that complex noise has no such kind.
 fn check_kind<T: NoiseItem>(kind: FastNoiseKind) -> Result<(), ParamError> {
-    if T::has(kind.into()) {
-        Ok(())
+    let item = if T::has(NoiseKind::Laplacian) {
+        ItemKind::F32
     } else {
-        Err(ParamError::new(
-            "fastnoise_source",
-            "kind",
-            format!(
-                "complex noise is uniform or gaussian (GNU Radio's too), not {}",
-                kind.choice_name()
-            ),
-        ))
+        ItemKind::C32
+    };
+    complex_kind("fastnoise_source", item, kind.into())
+}
+
+impl FastNoiseParams {
+    /// Complex noise of a kind it does not have is refused when the file
+    /// is checked, not only when the block is built.
+    fn check(&self) -> Result<(), ParamError> {
+        complex_kind("fastnoise_source", self.item, self.kind.into())
     }
 }
 

@@ -28,6 +28,7 @@ mod waveform;
 pub use bytes::{RandomBytes, RandomBytesParams};
 pub use integers::{RandomInteger, RandomIntegers};
 pub use mt19937::Mt19937;
+pub(crate) use noise::complex_kind;
 pub use noise::{NoiseGenerator, NoiseItem, NoiseKind, NoiseSource, NoiseSourceParams};
 pub use signal::{SignalSource, SignalSourceParams};
 pub use waveform::{SignalItem, UnknownWaveform, Waveform};

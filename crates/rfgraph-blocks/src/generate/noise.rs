@@ -166,6 +166,7 @@ impl NoiseItem for Complex32 {
 /// `analog_noise_source_x`); the kind and the amplitude may change while
 /// it runs.
 #[derive(ParamSet, Clone, Debug, PartialEq)]
+#[params(check = Self::check)]
 pub struct NoiseSourceParams {
     /// the distribution, from the next item on (the rest of the current
     /// block of 256 of the old one is dropped)
@@ -189,6 +190,31 @@ pub struct NoiseSourceParams {
     /// stream item type
     #[param(name = "type", kinds(C32, F32))]
     pub item: ItemKind,
+}
+
+impl NoiseSourceParams {
+    /// Complex noise of a kind it does not have is refused when the file
+    /// is checked, not only when the block is built.
+    fn check(&self) -> Result<(), ParamError> {
+        complex_kind("noise_source", self.item, self.kind)
+    }
+}
+
+/// Refuses Laplacian and impulse noise for complex items (`block`'s
+/// `kind`), as GNU Radio's complex sources do.
+pub(crate) fn complex_kind(
+    block: &'static str,
+    item: ItemKind,
+    kind: NoiseKind,
+) -> Result<(), ParamError> {
+    if item == ItemKind::C32 && !<Complex32 as sealed::Sealed>::has(kind) {
+        return Err(ParamError::new(
+            block,
+            "kind",
+            format!("complex noise is uniform or gaussian (GNU Radio's too), not {kind}"),
+        ));
+    }
+    Ok(())
 }
 
 /// Where a noise source's values come from.
@@ -232,15 +258,12 @@ impl<T: NoiseItem> Stream<T> {
 
 /// `kind` for items `T`, or the error that complex noise has no such kind.
 fn check_kind<T: NoiseItem>(kind: NoiseKind) -> Result<(), ParamError> {
-    if T::has(kind) {
-        Ok(())
+    let item = if T::has(NoiseKind::Laplacian) {
+        ItemKind::F32
     } else {
-        Err(ParamError::new(
-            "noise_source",
-            "kind",
-            format!("complex noise is uniform or gaussian (GNU Radio's too), not {kind}"),
-        ))
-    }
+        ItemKind::C32
+    };
+    complex_kind("noise_source", item, kind)
 }
 
 /// Seeded noise, GNU Radio's `analog.noise_source_f` and `noise_source_c`
