@@ -405,7 +405,10 @@ fn a_rational_resampler_takes_new_taps_while_running() {
                 ("type", Pmt::from("f32")),
             ],
         );
-        let y: Vec<f32> = run_changed(s, x.clone(), block, (3000, 3000), |h, id| {
+        // 6000 after: up to a ring of old-tap items (2048 here) is still
+        // on its way to the sink when the call returns, and a loaded
+        // machine reads the sink's count late.
+        let y: Vec<f32> = run_changed(s, x.clone(), block, (3000, 6000), |h, id| {
             h.call(id, "taps", Pmt::VecF32(h2.to_vec()), CALL).unwrap();
             // Complex taps on real items: refused, the filter unchanged.
             let e = h
