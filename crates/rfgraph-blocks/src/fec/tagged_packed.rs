@@ -121,6 +121,8 @@ impl PackedTaggedEncoder {
 
     /// Packs what the input holds, moving its tags to their bytes.
     fn pack(&mut self) {
+        // One slice for the items and their tags: a second `slice()` could
+        // show items the writer published since, past the tags read.
         let n = self.input.slice().len();
         let mut tags = self.input.tags();
         tags.sort_by_key(|t| t.index);
@@ -133,7 +135,7 @@ impl PackedTaggedEncoder {
             }
         }
         let (mut acc, mut nacc) = (self.acc, self.nacc);
-        for &b in self.input.slice() {
+        for &b in &self.input.slice()[..n] {
             acc = (acc << 1) | (b & 1);
             nacc += 1;
             if nacc == 8 {
