@@ -161,3 +161,87 @@ fn a_rust_constructor_meets_the_same_rules_as_a_file() {
     let values = [("k".to_string(), Pmt::F64(0.5))].into_iter().collect();
     assert_eq!(ScaleParams::resolve("scale", values).unwrap().gain, 0.5);
 }
+
+/// Counts the items it reads: a reading, and a fixed parameter, on a
+/// block with no message inputs at all.
+struct Counter {
+    input: StreamInput<f32>,
+    params: CounterParams,
+    seen: u64,
+}
+
+/// The parameters of [`Counter`].
+#[derive(ParamSet, Clone, Debug)]
+struct CounterParams {
+    /// fixed once built
+    #[param(default = 4)]
+    width: usize,
+}
+
+impl Block for Counter {
+    fn ports(&mut self) -> Ports<'_> {
+        Ports::new().input(&mut self.input)
+    }
+
+    fn params(&mut self) -> Option<&mut dyn rfgraph::params::ParamSet> {
+        Some(&mut self.params)
+    }
+
+    fn readings(&self) -> &'static [&'static str] {
+        &["seen"]
+    }
+
+    fn reading(&mut self, name: &str) -> Option<Pmt> {
+        (name == "seen").then_some(Pmt::U64(self.seen))
+    }
+
+    fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
+        let n = self.input.slice().len();
+        self.seen += n as u64;
+        self.input.consume(n);
+        Ok(())
+    }
+}
+
+#[test]
+fn readings_and_fixed_parameters_answer_on_blocks_without_message_inputs() {
+    for s in every_scheduler() {
+        let name = s.name().to_string();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::<f32>::new(vec![1.0; 1000]).repeat(u64::MAX));
+        let counter = fg.add(Counter {
+            input: StreamInput::new("in"),
+            params: CounterParams::default(),
+            seen: 0,
+        });
+        fg.connect(src, "out", counter, "in").unwrap();
+        assert_eq!(fg.readings(counter), ["seen"]);
+        let running = fg.start(s).unwrap();
+        let handle = running.handle();
+        assert_eq!(handle.readings(counter).unwrap(), ["seen"]);
+        // The block keeps working (the steady path of every scheduler),
+        // and still answers: the count only grows.
+        let mut last = 0;
+        for _ in 0..5 {
+            let seen = handle.reading(counter, "seen", CALL).unwrap().as_u64();
+            let seen = seen.unwrap_or_else(|| panic!("{name}: not a count"));
+            assert!(seen >= last, "{name}: {seen} after {last}");
+            last = seen;
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert_eq!(
+            handle.param(counter, "width", CALL).unwrap(),
+            Pmt::U64(4),
+            "{name}"
+        );
+        let e = handle.reading(counter, "level", CALL).unwrap_err();
+        assert!(
+            e.to_string().contains("no reading `level` (it has seen)"),
+            "{name}: {e}"
+        );
+        let e = handle.reading(src, "seen", CALL).unwrap_err();
+        assert!(e.to_string().contains("the block has none"), "{name}: {e}");
+        handle.stop();
+        wait_within(running, Duration::from_secs(60)).unwrap();
+    }
+}

@@ -36,4 +36,5 @@ pub mod lambda;
 pub mod model;
 pub mod standard;
 pub mod toml;
+pub mod var_probes;
 pub mod var_requests;

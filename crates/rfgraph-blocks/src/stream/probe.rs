@@ -1,12 +1,12 @@
 //! [`ProbeSignal`]: a sink that keeps the last item (or last GNU Radio
 //! vector) it read, for code that looks at a level now and then (GNU
-//! Radio's `probe_signal_x` and `probe_signal_vx`), with its registry
-//! entry.
+//! Radio's `probe_signal_x` and `probe_signal_vx`), as a shared handle
+//! and as its reading `level`, with its registry entry.
 
 use crate::spec_util::kind_of;
-use rfgraph::params::{ItemKind, ParamSet, limits};
+use rfgraph::params::{ItemKind, ParamSet, ParamValue, limits};
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
-use rfgraph::{Block, BoxError, Item, ParamError, Ports, StreamInput, WorkIo};
+use rfgraph::{Block, BoxError, Item, ParamError, Pmt, Ports, StreamInput, WorkIo};
 use std::sync::{Arc, Mutex};
 
 /// The parameters of [`ProbeSignal`] (`probe_signal`).
@@ -21,7 +21,10 @@ pub struct ProbeSignalParams {
 }
 
 /// Consumes a stream and keeps its last `vlen` items, readable while the
-/// graph runs through [`level`](Self::level)'s shared handle.
+/// graph runs through [`level`](Self::level)'s shared handle, or as the
+/// block's reading `level` (what GNU Radio's `level()` returns: the
+/// item, or a list of `vlen` items; what a GRC `variable_function_probe`
+/// polls).
 ///
 /// # Parameters
 /// [`ProbeSignalParams`].
@@ -73,9 +76,24 @@ impl<T: Item> ProbeSignal<T> {
     }
 }
 
-impl<T: Item> Block for ProbeSignal<T> {
+impl<T: Item + ParamValue> Block for ProbeSignal<T> {
     fn ports(&mut self) -> Ports<'_> {
         Ports::new().input(&mut self.input)
+    }
+
+    fn readings(&self) -> &'static [&'static str] {
+        &["level"]
+    }
+
+    fn reading(&mut self, name: &str) -> Option<Pmt> {
+        if name != "level" {
+            return None;
+        }
+        let level = self.level.lock().unwrap_or_else(|e| e.into_inner());
+        Some(match level.as_slice() {
+            [one] => one.to_pmt(),
+            many => Pmt::List(many.iter().map(ParamValue::to_pmt).collect()),
+        })
     }
 
     fn params(&mut self) -> Option<&mut dyn ParamSet> {
@@ -104,6 +122,6 @@ pub(crate) fn spec() -> BlockSpec {
         "A sink keeping the last item (or vector) it read.",
         |p| crate::spec_util::for_any_item!(kind = p.item, T => ProbeSignal::<T>::new(p)?),
     )
-    .doc("Consumes its input and keeps the last GNU Radio vector of `vlen` items, for Rust code holding the block's `level()` (GNU Radio's function probes have no counterpart yet).")
+    .doc("Consumes its input and keeps the last GNU Radio vector of `vlen` items: its reading `level` (the item, or a list of `vlen`), which a GRC `variable_function_probe` polls.")
     .input(PortSpec::new("in", PortItem::OfType))
 }

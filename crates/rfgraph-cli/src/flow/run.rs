@@ -71,6 +71,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let stop = interrupted();
     let mut control = built.control;
     let requests = built.variable_requests;
+    let mut probes = built.variable_probes;
     let commands = if args.control_stdin {
         let names = control.settable();
         if names.is_empty() {
@@ -117,7 +118,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             bar.set_message("stopping...");
             handle.stop();
         }
-        std::thread::sleep(Duration::from_millis(100));
+        // Wakes for the next probe that is due, at least ten times a second.
+        let tick = Duration::from_millis(100);
+        std::thread::sleep(
+            probes
+                .next_in()
+                .map_or(tick, |d| d.clamp(Duration::from_millis(1), tick)),
+        );
         if let Some(lines) = &commands {
             for line in lines.try_iter() {
                 let line = line.trim();
@@ -132,9 +139,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
                 bar.suspend(|| errln!("{said}"));
             }
         }
-        // Variables the graph's `msgpair_to_var` blocks set.
+        // Variables the graph's `msgpair_to_var` blocks set, and those
+        // that probe a block (polled at most as often as this loop runs).
         if !stopping {
             for said in requests.apply(&mut control, &handle) {
+                bar.suspend(|| errln!("rfgraph: {said}"));
+            }
+            for said in probes.poll(&mut control, &handle) {
                 bar.suspend(|| errln!("rfgraph: {said}"));
             }
         }

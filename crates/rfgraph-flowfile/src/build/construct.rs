@@ -287,6 +287,22 @@ pub(crate) fn construct(
         .iter()
         .filter_map(|v| flat.env.get(&v.name).map(|x| (v.name.clone(), x.clone())))
         .collect();
+    let probed: Vec<crate::var_probes::ProbedBlock<'_>> = flat
+        .blocks
+        .iter()
+        .zip(&ids)
+        .map(|(b, id)| crate::var_probes::ProbedBlock {
+            name: &b.name,
+            id: *id,
+            params: &b.spec.params,
+        })
+        .collect();
+    let variable_probes = crate::var_probes::VariableProbes::resolve(
+        doc,
+        &flat.env,
+        (!options.dry_run).then_some(&fg),
+        &probed,
+    )?;
     Ok(Built {
         flowgraph: fg,
         scheduler: SchedulerPlan {
@@ -302,6 +318,7 @@ pub(crate) fn construct(
         settable,
         control,
         variable_requests,
+        variable_probes,
         variables,
         title: doc.title.clone(),
         notices,

@@ -20,7 +20,7 @@ mod construct;
 mod control;
 mod expand;
 mod ports;
-mod vars;
+pub(crate) mod vars;
 
 pub(crate) use vars::eval_value;
 
@@ -103,6 +103,10 @@ pub struct Built {
     /// into [`control`](Self::control) while running
     /// ([`VariableRequests::apply`](crate::var_requests::VariableRequests::apply)).
     pub variable_requests: crate::var_requests::VariableRequests,
+    /// The variables that poll a block's reading or parameter: polled
+    /// into [`control`](Self::control) while running
+    /// ([`VariableProbes::poll`](crate::var_probes::VariableProbes::poll)).
+    pub variable_probes: crate::var_probes::VariableProbes,
     /// The top document's variables, evaluated, in file order.
     pub variables: Vec<(String, crate::expr::Value)>,
     /// The flowgraph's title.

@@ -66,6 +66,7 @@ mod tests {
             settable: false,
             label: None,
             widget: None,
+            probe: None,
         }
     }
 

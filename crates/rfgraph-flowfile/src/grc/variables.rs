@@ -5,7 +5,7 @@
 
 use super::file::GrcBlock;
 use crate::expr::{self, Env};
-use crate::model::{Location, Value, Variable, VariableWidget};
+use crate::model::{Location, Value, Variable, VariableProbe, VariableWidget};
 
 /// The `import` lines flowgraphs may have: the expression language
 /// provides these names (`math.*`, `numpy.*`/`np.*`, GNU Radio modules
@@ -38,7 +38,7 @@ const IMPORTS: &[&str] = &[
 pub fn is_variable(id: &str) -> bool {
     matches!(
         id,
-        "variable" | "parameter" | "import" | "variable_tag_object"
+        "variable" | "parameter" | "import" | "variable_tag_object" | "variable_function_probe"
     ) || id.starts_with("variable_qtgui_")
         || taps_design(id).is_some()
         || super::objects::is_object(id)
@@ -224,6 +224,7 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
         settable: false,
         label,
         widget: None,
+        probe: None,
     };
     if let Some((function, params)) = taps_design(&block.id) {
         // The band designs choose their function in `type`
@@ -261,6 +262,21 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
                 // it read its arguments (`P::OfdmEqualizer`).
                 v.value = Value::Text(block.text("value").trim().to_string());
             }
+        }
+        "variable_function_probe" => {
+            // `self.BLOCK.FUNCTION(ARGS)` polled `poll_rate` times a
+            // second into the variable, whose value starts as `value`.
+            v.settable = true;
+            v.probe = Some(VariableProbe {
+                block: block.text("block_id").trim().to_string(),
+                function: block.text("function_name").trim().to_string(),
+                args: block.text("function_args").trim().to_string(),
+                rate: expr(match block.text("poll_rate") {
+                    "" => "10",
+                    r => r,
+                }),
+                at: v.at.clone(),
+            });
         }
         "parameter" => {
             if block.text("type") == "str" {

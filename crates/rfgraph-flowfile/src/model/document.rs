@@ -101,6 +101,29 @@ pub struct Variable {
     pub label: Option<String>,
     /// How a user interface sets it, if it is a GUI variable.
     pub widget: Option<VariableWidget>,
+    /// What sets it while the graph runs, if a probe does (GRC's
+    /// `variable_function_probe`).
+    pub probe: Option<VariableProbe>,
+}
+
+/// A variable that polls a value while the graph runs: a block's reading
+/// or parameter, or another variable, `rate` times a second (GRC's
+/// `variable_function_probe`, which calls `block.function(args)`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariableProbe {
+    /// The block polled; empty for the flowgraph itself, whose
+    /// `get_NAME` reads variable `NAME`.
+    pub block: String,
+    /// What is read: a reading's name (`level`), or `get_NAME` for
+    /// parameter `NAME` (or reading `NAME`).
+    pub function: String,
+    /// The arguments GNU Radio would pass, as written (a channel; the
+    /// runtime's readings take none).
+    pub args: String,
+    /// Polls per second, as written.
+    pub rate: Value,
+    /// Where the probe is defined.
+    pub at: Location,
 }
 
 /// One parameter of a block instance.

@@ -14,7 +14,8 @@ mod value;
 
 pub use document::{
     BlockInstance, BlockOptions, Connection, ConnectionKind, Document, Endpoint, ExposedPort, Host,
-    LinkConfig, ParamValue, PortDirection, SchedulerConfig, Variable, VariableWidget,
+    LinkConfig, ParamValue, PortDirection, SchedulerConfig, Variable, VariableProbe,
+    VariableWidget,
 };
 pub use error::FileError;
 pub use location::Location;

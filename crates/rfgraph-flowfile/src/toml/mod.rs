@@ -16,6 +16,9 @@
 //! decim = "int(samp_rate / 240e3)"
 //! path = { text = "rec.sigmf-meta" }               # a literal string
 //! gain = { value = 20, settable = true, label = "Gain (dB)" }
+//! # set while running from a block's reading (or `read = "get_PARAM"`),
+//! # `rate` times a second (see crate::var_probes)
+//! level = { value = 0.0, probe = { block = "probe", read = "level", rate = 10 } }
 //!
 //! [blocks.src]
 //! kind = "sigmf_source"          # a registry name, or a `.toml` file

@@ -7,7 +7,7 @@
 use super::connections;
 use crate::model::{
     BlockInstance, BlockOptions, Connection, ConnectionKind, Document, ExposedPort, FileError,
-    Location, ParamValue, PortDirection, Value, Variable, VariableWidget,
+    Location, ParamValue, PortDirection, Value, Variable, VariableProbe, VariableWidget,
 };
 use rfgraph::registry::suggest::closest;
 use std::ops::Range;
@@ -286,6 +286,7 @@ fn variables(ctx: &Ctx, item: &Item, doc: &mut Document) -> R<()> {
             settable: false,
             label: None,
             widget: None,
+            probe: None,
         };
         let full = v
             .as_value()
@@ -297,7 +298,7 @@ fn variables(ctx: &Ctx, item: &Item, doc: &mut Document) -> R<()> {
                 ctx.only(
                     tt,
                     &[
-                        "value", "expr", "text", "settable", "label", "range", "choices",
+                        "value", "expr", "text", "settable", "label", "range", "choices", "probe",
                     ],
                     &key,
                     v.span(),
@@ -370,6 +371,10 @@ fn variables(ctx: &Ctx, item: &Item, doc: &mut Document) -> R<()> {
                         }
                     }
                 }
+                if let Some(p) = tt.get("probe") {
+                    var.probe = Some(probe(ctx, p, &join(&key, "probe"))?);
+                    var.settable = true;
+                }
                 if let Some(c) = tt.get("choices") {
                     let ck = join(&key, "choices");
                     let Value::List(options) = value(ctx, c, &ck, Value::Expr, 0)? else {
@@ -393,6 +398,43 @@ fn variables(ctx: &Ctx, item: &Item, doc: &mut Document) -> R<()> {
         doc.variables.push(var);
     }
     Ok(())
+}
+
+/// A variable's `probe = { block = "p", read = "level", rate = 10 }`:
+/// `read` a reading, or `get_NAME` for parameter `NAME`; `block`
+/// omitted or empty for the flowgraph's own variables (`get_NAME`);
+/// `rate` in polls per second (default 10).
+fn probe(ctx: &Ctx, item: &Item, key: &str) -> R<VariableProbe> {
+    let t = table(ctx, item, key)?;
+    ctx.only(t, &["block", "read", "rate"], key, item.span())?;
+    let text = |k: &str| -> R<String> {
+        match t.get(k) {
+            None => Ok(String::new()),
+            Some(v) => v
+                .as_str()
+                .map(str::to_string)
+                .ok_or_else(|| ctx.err(v.span(), &join(key, k), "expected a string")),
+        }
+    };
+    let function = text("read")?;
+    if function.is_empty() {
+        return Err(ctx.err(
+            item.span(),
+            key,
+            "missing `read` (a reading such as `level`, or `get_NAME` for a parameter)",
+        ));
+    }
+    let rate = match t.get("rate") {
+        Some(r) => value(ctx, r, &join(key, "rate"), Value::Expr, 0)?,
+        None => Value::Int(10),
+    };
+    Ok(VariableProbe {
+        block: text("block")?,
+        function,
+        args: String::new(),
+        rate,
+        at: ctx.loc(item.span()),
+    })
 }
 
 fn blocks(ctx: &Ctx, item: &Item, doc: &mut Document) -> R<()> {

@@ -177,6 +177,22 @@ pub trait Block: Any + Send {
         Vec::new()
     }
 
+    /// The names of the block's readings: values it measures while it
+    /// runs (a probe's level, a synchronizer's frequency estimate), read
+    /// through [`reading`](Self::reading). Unlike parameters, nothing sets
+    /// them.
+    fn readings(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The current value of reading `name` (one of
+    /// [`readings`](Self::readings)), asked between two `work` calls
+    /// ([`FlowgraphHandle::reading`](crate::FlowgraphHandle::reading));
+    /// `None` for a name the block does not have.
+    fn reading(&mut self, _name: &str) -> Option<Pmt> {
+        None
+    }
+
     /// How tags travel through this block.
     fn tag_policy(&self) -> TagPolicy {
         TagPolicy::ONE_TO_ONE

@@ -25,6 +25,8 @@ pub(crate) struct HandleEntry {
     pub(crate) message_inputs: Vec<&'static str>,
     /// The block's parameter declarations (empty without any).
     pub(crate) params: Vec<crate::params::ParamSpec>,
+    /// The names of the block's readings (`Block::readings`).
+    pub(crate) readings: &'static [&'static str],
     pub(crate) stats: Arc<StatsCell>,
 }
 
@@ -409,6 +411,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
             .params()
             .map(|p| p.describe())
             .unwrap_or_default();
+        let readings = entry.block.readings();
         let blocking = entry.is_blocking();
         let mut runner = BlockRunner::new(
             b,
@@ -454,6 +457,7 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
             inbox: inboxes[b].clone(),
             message_inputs: message_inputs[b].names.clone(),
             params,
+            readings,
             stats,
         });
         runners.push(runner);

@@ -219,6 +219,13 @@ impl Flowgraph {
         self.blocks.get(id.0).map(|b| b.name.as_str())
     }
 
+    /// The names of a block's readings (see
+    /// [`Block::readings`]); empty for an unknown
+    /// id.
+    pub fn readings(&self, id: BlockId) -> &'static [&'static str] {
+        self.blocks.get(id.0).map_or(&[], |b| b.block.readings())
+    }
+
     fn entry(&mut self, id: BlockId) -> Result<&mut BlockEntry, GraphError> {
         self.blocks
             .get_mut(id.0)

@@ -270,10 +270,39 @@ impl FlowgraphHandle {
     /// The current value of parameter `name` of `block`, read between two
     /// of its `work` calls; waits up to `timeout`.
     pub fn param(&self, block: BlockId, name: &str, timeout: Duration) -> Result<Pmt, HandleError> {
+        self.query(block, crate::runner::PARAM_QUERY, name, timeout)
+    }
+
+    /// The names of the readings of `block` (see
+    /// [`Block::readings`]).
+    pub fn readings(&self, block: BlockId) -> Result<&'static [&'static str], HandleError> {
+        Ok(self.entry(block)?.readings)
+    }
+
+    /// The current value of reading `name` of `block` (a probe's level),
+    /// read between two of its `work` calls; waits up to `timeout`.
+    pub fn reading(
+        &self,
+        block: BlockId,
+        name: &str,
+        timeout: Duration,
+    ) -> Result<Pmt, HandleError> {
+        self.query(block, crate::runner::READING_QUERY, name, timeout)
+    }
+
+    /// Asks `block` for the value `name` on the query port `port` and
+    /// waits up to `timeout` for it.
+    fn query(
+        &self,
+        block: BlockId,
+        port: usize,
+        name: &str,
+        timeout: Duration,
+    ) -> Result<Pmt, HandleError> {
         let entry = self.entry(block)?;
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
         let query = Message {
-            port: crate::runner::PARAM_QUERY,
+            port,
             data: Pmt::from(name),
             reply: Some(tx),
         };

@@ -35,6 +35,10 @@ const MESSAGES_PER_CALL: usize = 256;
 /// data the name) rather than delivering to an input.
 pub(crate) const PARAM_QUERY: usize = usize::MAX;
 
+/// The port of a message that asks for a reading's current value (see
+/// `Block::reading`), its data the name.
+pub(crate) const READING_QUERY: usize = usize::MAX - 1;
+
 impl BlockRunner {
     /// Makes the block a member of the message `group`; `posts_in_group`:
     /// it posts to other members (see `settle_group`).
@@ -98,6 +102,7 @@ impl BlockRunner {
         let block = self.block.as_mut();
         let result = catch_unwind(AssertUnwindSafe(|| match (msg.port, param) {
             (PARAM_QUERY, _) => query_param(block, &msg.data),
+            (READING_QUERY, _) => query_reading(block, &msg.data),
             (_, Some(param)) => crate::params::apply(block, param, msg.data),
             (_, None) => block.handle_message(port, msg.data, io),
         }));
@@ -184,4 +189,21 @@ fn query_param(
         .params()
         .and_then(|p| p.get(name))
         .ok_or_else(|| format!("no parameter `{name}`").into())
+}
+
+/// The reply to a [`READING_QUERY`]: the current value of the reading
+/// `name` names.
+fn query_reading(
+    block: &mut dyn crate::Block,
+    name: &crate::Pmt,
+) -> Result<crate::Pmt, crate::BoxError> {
+    let name = name.as_str().unwrap_or_default();
+    block.reading(name).ok_or_else(|| {
+        let known = block.readings();
+        if known.is_empty() {
+            format!("no reading `{name}`: the block has none").into()
+        } else {
+            format!("no reading `{name}` (it has {})", known.join(", ")).into()
+        }
+    })
 }

@@ -31,7 +31,7 @@ mod step;
 
 pub(crate) use edges::{InputEdge, OutputEdge};
 pub(crate) use lifecycle::panic_message;
-pub(crate) use messages::PARAM_QUERY;
+pub(crate) use messages::{PARAM_QUERY, READING_QUERY};
 pub use step::Step;
 
 use crate::block::{Block, TagPolicy};

@@ -139,8 +139,10 @@ impl BlockRunner {
         // `work` needs, seen before the call (see `settle_group`).
         let starved = self.group.is_some() && self.outputs_starved();
         let mut io = WorkIo::default();
-        // Messages only ever arrive on message inputs.
-        let handled = !self.message_inputs.is_empty()
+        // Messages arrive on message inputs, and queries of a parameter or
+        // reading on any block; a query notifies, so a block without
+        // message inputs looks at its inbox only when notified.
+        let handled = (notified || !self.message_inputs.is_empty())
             && match self.take_messages(&mut io) {
                 Ok(handled) => handled,
                 Err(e) => return self.fail(e),
