@@ -33,6 +33,10 @@ pub(crate) struct HandleEntry {
 /// The runnable form of a flowgraph.
 pub(crate) struct Parts {
     pub(crate) runners: Vec<BlockRunner>,
+    /// The graph's shape, and each stream edge's ring and reader (in
+    /// the order of `topology.streams`).
+    pub(crate) topology: super::topology::Topology,
+    pub(crate) live_edges: Vec<super::topology::LiveEdge>,
     pub(crate) control: Arc<RunControl>,
     pub(crate) entries: Vec<HandleEntry>,
     pub(crate) watch: StallWatch,
@@ -97,6 +101,10 @@ impl EdgeMinimums {
 /// Builds the runnable parts. The flowgraph must be valid.
 pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
     let n = fg.blocks.len();
+    let block_infos = super::topology::blocks(&mut fg);
+    let message_infos = super::topology::message_edges(&fg, &block_infos);
+    let mut stream_infos = Vec::new();
+    let mut live_edges = Vec::new();
     let signals: Vec<Arc<Signal>> = (0..n).map(|_| Signal::new()).collect();
     let inboxes: Vec<Arc<Inbox>> = signals.iter().map(|s| Inbox::new(s.clone())).collect();
     let mut inputs: Vec<Vec<(usize, InputEdge)>> = (0..n).map(|_| Vec::new()).collect();
@@ -301,6 +309,19 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
                 min_items,
                 writer: src,
             });
+            stream_infos.push(super::topology::StreamEdgeInfo {
+                edge: super::topology::EdgeInfo {
+                    writer: src,
+                    output: block_infos[src].outputs[src_port].name.clone(),
+                    reader: dst,
+                    input: port.name().to_string(),
+                },
+                capacity: edge.capacity(),
+            });
+            live_edges.push(super::topology::LiveEdge {
+                ring: edge.clone(),
+                reader,
+            });
             port.attach(edge.clone(), reader)
                 .map_err(|cause| GraphError::Attach {
                     block: dst_name,
@@ -464,6 +485,12 @@ pub(crate) fn build(mut fg: Flowgraph) -> Result<Parts, GraphError> {
     }
     Ok(Parts {
         runners,
+        topology: super::topology::Topology {
+            blocks: block_infos,
+            streams: stream_infos,
+            messages: message_infos,
+        },
+        live_edges,
         control,
         entries,
         watch: StallWatch { blocks: watched },

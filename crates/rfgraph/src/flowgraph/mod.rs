@@ -12,6 +12,7 @@ pub(crate) mod in_place;
 pub mod latency;
 pub mod run;
 pub(crate) mod stall;
+pub mod topology;
 pub(crate) mod transfers;
 pub mod validate;
 

@@ -52,6 +52,8 @@ const STOP_GRACE: Duration = Duration::from_secs(5);
 pub(crate) fn start(parts: Parts, scheduler: Box<dyn Scheduler>) -> Result<Running, RunError> {
     let Parts {
         mut runners,
+        topology,
+        live_edges,
         control,
         entries,
         watch,
@@ -98,6 +100,8 @@ pub(crate) fn start(parts: Parts, scheduler: Box<dyn Scheduler>) -> Result<Runni
         handle: FlowgraphHandle {
             control,
             entries: Arc::new(entries),
+            topology: Arc::new(topology),
+            live_edges: Arc::new(live_edges),
         },
         scheduler: scheduler_name,
         latency,
@@ -192,6 +196,8 @@ impl Running {
 pub struct FlowgraphHandle {
     control: Arc<RunControl>,
     entries: Arc<Vec<HandleEntry>>,
+    topology: Arc<super::topology::Topology>,
+    live_edges: Arc<Vec<super::topology::LiveEdge>>,
 }
 
 impl FlowgraphHandle {
@@ -199,6 +205,18 @@ impl FlowgraphHandle {
         self.entries
             .get(block.0)
             .ok_or_else(|| HandleError::UnknownBlock(format!("#{}", block.0)))
+    }
+
+    /// The graph's blocks with their ports, and its stream and message
+    /// edges, as they were when it started.
+    pub fn topology(&self) -> &super::topology::Topology {
+        &self.topology
+    }
+
+    /// How full each stream edge is now, in the order of
+    /// [`topology`](Self::topology)'s `streams`.
+    pub fn edge_fill(&self) -> Vec<super::topology::EdgeFill> {
+        self.live_edges.iter().map(|e| e.fill()).collect()
     }
 
     /// The id of the block with instance name `name`.
