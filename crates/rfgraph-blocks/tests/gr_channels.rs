@@ -16,54 +16,25 @@
 
 mod common;
 
+use common::cases::{f, i, registry};
+use common::flow::run;
+use common::gr_reference::{gr_reference, load};
+
 use common::RunBounded;
 use num_complex::Complex32;
 use proptest::prelude::*;
-use rfgraph::registry::Registry;
 use rfgraph::{Flowgraph, Item, Pmt};
 use rfgraph_blocks::{VectorSink, VectorSource};
-use rfgraph_testkit::read_items as load;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// GNU Radio's outputs, written once per test process by
 /// `gr_channels/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        rfgraph_testkit::gnuradio_reference(
-            "gr_channels",
-            "gnuradio.channels, gnuradio.filter, gnuradio.analog",
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_channels/reference.py"),
-            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_channels"),
-        )
-    })
-    .clone()
-}
-
-fn registry() -> Registry {
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    r
-}
-
-/// Runs registered block `name` with `params` on `input`.
-fn run<T: Item + bytemuck::Pod>(name: &str, params: &[(&str, Pmt)], input: Vec<T>) -> Vec<T> {
-    let params: BTreeMap<String, Pmt> = params
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect();
-    let block = registry()
-        .build(name, params)
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(input));
-    let b = fg.add_boxed("dut", name, block);
-    let sink = fg.add(VectorSink::<T>::new());
-    fg.connect(src, "out", b, "in").unwrap();
-    fg.connect(b, "out", sink, "in").unwrap();
-    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    done.block::<VectorSink<T>>(sink).unwrap().items().to_vec()
+    gr_reference(
+        "gr_channels",
+        "gnuradio.channels, gnuradio.filter, gnuradio.analog",
+    )
 }
 
 /// A sample compared with GNU Radio's: its distance, 0 when equal to the
@@ -108,14 +79,6 @@ fn check<T: Compared>(dir: &Path, case: &str, name: &str, params: &[(&str, Pmt)]
         got[at],
         want[at]
     );
-}
-
-fn f(v: f64) -> Pmt {
-    Pmt::F64(v)
-}
-
-fn i(v: i64) -> Pmt {
-    Pmt::I64(v)
 }
 
 fn floats(v: &[f32]) -> Pmt {

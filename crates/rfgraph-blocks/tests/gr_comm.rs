@@ -9,57 +9,21 @@
 
 mod common;
 
+use common::cases::{f, registry, s, u};
+use common::flow::run;
+use common::gr_reference::{gr_reference, load};
+
 use common::RunBounded;
 use num_complex::Complex32;
-use rfgraph::registry::Registry;
 use rfgraph::{Flowgraph, Item, Pmt};
-use rfgraph_blocks::{VectorSink, VectorSource};
-use rfgraph_testkit::read_items as load;
+use rfgraph_blocks::VectorSink;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// GNU Radio's outputs, written once per test process by
 /// `gr_comm/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        rfgraph_testkit::gnuradio_reference(
-            "gr_comm",
-            "gnuradio.digital, gnuradio.channels",
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_comm/reference.py"),
-            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_comm"),
-        )
-    })
-    .clone()
-}
-
-fn registry() -> Registry {
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    r
-}
-
-/// Runs registered block `name` with `params` on `input`.
-fn run<I: Item + bytemuck::Pod, O: Item + bytemuck::Pod>(
-    name: &str,
-    params: &[(&str, Pmt)],
-    input: Vec<I>,
-) -> Vec<O> {
-    let params: BTreeMap<String, Pmt> = params
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect();
-    let block = registry()
-        .build(name, params)
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(input));
-    let b = fg.add_boxed("dut", name, block);
-    let sink = fg.add(VectorSink::<O>::new());
-    fg.connect(src, "out", b, "in").unwrap();
-    fg.connect(b, "out", sink, "in").unwrap();
-    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    done.block::<VectorSink<O>>(sink).unwrap().items().to_vec()
+    gr_reference("gr_comm", "gnuradio.digital, gnuradio.channels")
 }
 
 /// Integer case: ours must equal GNU Radio's exactly.
@@ -134,18 +98,6 @@ fn compare<T: Copy + std::fmt::Debug>(
         got[at],
         want[at]
     );
-}
-
-fn s(v: &str) -> Pmt {
-    Pmt::from(v)
-}
-
-fn u(v: u64) -> Pmt {
-    Pmt::U64(v)
-}
-
-fn f(v: f64) -> Pmt {
-    Pmt::F64(v)
 }
 
 #[test]

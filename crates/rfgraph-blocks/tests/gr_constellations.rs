@@ -10,13 +10,12 @@
 
 mod common;
 
-use common::RunBounded;
+use common::cases::s;
+use common::flow::run;
+use common::gr_reference::{gr_reference, load};
+
 use num_complex::Complex32;
-use rfgraph::registry::Registry;
-use rfgraph::{Flowgraph, Item, Pmt};
-use rfgraph_blocks::{VectorSink, VectorSource};
-use rfgraph_testkit::read_items as load;
-use std::collections::BTreeMap;
+use rfgraph::Pmt;
 use std::path::{Path, PathBuf};
 
 /// GNU Radio's 8-point star, in the script's order, and its map.
@@ -36,45 +35,7 @@ const STAR8_MAP: [i64; 8] = [0, 1, 3, 2, 7, 6, 4, 5];
 /// GNU Radio's outputs, written once per test process by
 /// `gr_constellations/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        rfgraph_testkit::gnuradio_reference(
-            "gr_constellations",
-            "gnuradio.digital",
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_constellations/reference.py"),
-            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_constellations"),
-        )
-    })
-    .clone()
-}
-
-/// Runs registered block `name` with `params` on `input`.
-fn run<I: Item + bytemuck::Pod, O: Item + bytemuck::Pod>(
-    name: &str,
-    params: &[(&str, Pmt)],
-    input: Vec<I>,
-) -> Vec<O> {
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    let params: BTreeMap<String, Pmt> = params
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect();
-    let block = r
-        .build(name, params)
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(input));
-    let b = fg.add_boxed("dut", name, block);
-    let sink = fg.add(VectorSink::<O>::new());
-    fg.connect(src, "out", b, "in").unwrap();
-    fg.connect(b, "out", sink, "in").unwrap();
-    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    done.block::<VectorSink<O>>(sink).unwrap().items().to_vec()
-}
-
-fn s(v: &str) -> Pmt {
-    Pmt::String(v.into())
+    gr_reference("gr_constellations", "gnuradio.digital")
 }
 
 fn ints(v: &[i64]) -> Pmt {

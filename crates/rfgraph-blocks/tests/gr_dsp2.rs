@@ -15,93 +15,21 @@
 
 mod common;
 
+use common::cases::{build_named, f, u};
+use common::compare::Sample;
+use common::flow::run_diag;
+use common::gr_reference::{gr_reference, load};
+
 use common::RunBounded;
 use num_complex::Complex32;
-use rfgraph::registry::Registry;
-use rfgraph::{Flowgraph, Item, Pmt};
+use rfgraph::{Flowgraph, Pmt};
 use rfgraph_blocks::{VectorSink, VectorSource};
-use rfgraph_testkit::read_items as load;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// GNU Radio's outputs, written once per test process by
-/// `gr_dsp2/reference.py`; `None` when GNU Radio is absent (and not
-/// under CI).
+/// `gr_dsp2/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        rfgraph_testkit::gnuradio_reference(
-            "gr_dsp2",
-            "gnuradio.digital, gnuradio.filter",
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_dsp2/reference.py"),
-            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_dsp2"),
-        )
-    })
-    .clone()
-}
-
-/// The registry with rfgraph-blocks' specs.
-fn registry() -> Registry {
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    r
-}
-
-fn params(p: &[(&str, Pmt)]) -> BTreeMap<String, Pmt> {
-    p.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
-}
-
-/// A sample type of the cases.
-trait Sample: Item + bytemuck::Pod + std::fmt::Debug {
-    fn dist(a: Self, b: Self) -> f32;
-}
-
-impl Sample for f32 {
-    fn dist(a: f32, b: f32) -> f32 {
-        (a - b).abs()
-    }
-}
-
-impl Sample for Complex32 {
-    fn dist(a: Complex32, b: Complex32) -> f32 {
-        (a - b).norm()
-    }
-}
-
-/// Runs registered block `name` on `input`, with its main output and its
-/// three optional `f32` outputs `diag` connected.
-fn run_diag<T: Sample>(
-    name: &str,
-    p: &[(&str, Pmt)],
-    diag: [&str; 3],
-    input: Vec<T>,
-) -> (Vec<T>, [Vec<f32>; 3]) {
-    let block = registry()
-        .build(name, params(p))
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(input));
-    let b = fg.add_boxed("dut", name, block);
-    let sink = fg.add(VectorSink::<T>::new());
-    fg.connect(src, "out", b, "in").unwrap();
-    fg.connect(b, "out", sink, "in").unwrap();
-    let sinks = diag.map(|port| {
-        let k = fg.add(VectorSink::<f32>::new());
-        fg.connect(b, port, k, "in").unwrap();
-        k
-    });
-    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    let main = done.block::<VectorSink<T>>(sink).unwrap().items().to_vec();
-    let d = sinks.map(|k| done.block::<VectorSink<f32>>(k).unwrap().items().to_vec());
-    (main, d)
-}
-
-fn f(v: f64) -> Pmt {
-    Pmt::F64(v)
-}
-
-fn u(v: u64) -> Pmt {
-    Pmt::U64(v)
+    gr_reference("gr_dsp2", "gnuradio.digital, gnuradio.filter")
 }
 
 /// One polyphase clock sync case: the outputs agree with GNU Radio's to
@@ -274,9 +202,7 @@ fn run_multi(
     n: usize,
     input: Vec<Complex32>,
 ) -> Vec<Vec<Complex32>> {
-    let block = registry()
-        .build(name, params(p))
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let block = build_named(name, p);
     let mut fg = Flowgraph::new();
     let src = fg.add(VectorSource::new(input));
     let b = fg.add_boxed("dut", name, block);

@@ -12,50 +12,19 @@
 
 mod common;
 
+use common::cases::{build_named, f, s, u};
+use common::gr_reference::{gr_reference, load};
+
 use common::RunBounded;
 use num_complex::Complex32;
-use rfgraph::registry::Registry;
 use rfgraph::{Flowgraph, Item, Pmt, Tag};
 use rfgraph_blocks::{VectorSink, VectorSource};
-use rfgraph_testkit::read_items as load;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// GNU Radio's outputs, written once per test process by
 /// `gr_equalizers/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        rfgraph_testkit::gnuradio_reference(
-            "gr_equalizers",
-            "gnuradio.digital",
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_equalizers/reference.py"),
-            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_equalizers"),
-        )
-    })
-    .clone()
-}
-
-fn registry() -> Registry {
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    r
-}
-
-fn params(p: &[(&str, Pmt)]) -> BTreeMap<String, Pmt> {
-    p.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
-}
-
-fn s(v: &str) -> Pmt {
-    Pmt::from(v)
-}
-
-fn u(v: u64) -> Pmt {
-    Pmt::U64(v)
-}
-
-fn f(v: f64) -> Pmt {
-    Pmt::F64(v)
+    gr_reference("gr_equalizers", "gnuradio.digital")
 }
 
 fn cv(v: &[Complex32]) -> Pmt {
@@ -71,9 +40,7 @@ fn run_multi<I: Item + bytemuck::Pod, O: Item + bytemuck::Pod>(
     tags: Vec<Tag>,
     outputs: &[&str],
 ) -> (Vec<Vec<O>>, Vec<Tag>) {
-    let block = registry()
-        .build(name, params(p))
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let block = build_named(name, p);
     let mut fg = Flowgraph::new();
     let src = fg.add(VectorSource::new(input).with_tags(tags));
     let b = fg.add_boxed("dut", name, block);
@@ -216,9 +183,7 @@ fn eq_case(dir: &Path, case: &str, name: &str, p: &[(&str, Pmt)], tagged: bool, 
     } else {
         Vec::new()
     };
-    let block = registry()
-        .build(name, params(p))
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let block = build_named(name, p);
     let mut fg = Flowgraph::new();
     let src = fg.add(VectorSource::new(input).with_tags(tags));
     let b = fg.add_boxed("dut", name, block);

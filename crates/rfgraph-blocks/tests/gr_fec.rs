@@ -16,111 +16,35 @@
 
 mod common;
 
-use common::{RunBounded, WATCHDOG, wait_within};
+use common::RunBounded;
+use common::cases::{build, cases, length_tags, name, registry};
+use common::compare::bit_errors;
+use common::flow::{post_all, run_block};
+use common::gr_reference::{gr_reference, load};
 use proptest::prelude::*;
-use rfgraph::registry::Registry;
-use rfgraph::{Block, Flowgraph, Item, Pmt, Tag, WorkIo};
+use rfgraph::{Block, Flowgraph, Item, Pmt, WorkIo};
 use rfgraph_blocks::fec::{
     AsyncDecoder, AsyncDecoderParams, AsyncEncoder, AsyncEncoderParams, CcMode, Decoder, Encoder,
     FecCode, FecCodeParams,
 };
 use rfgraph_blocks::message::{parse, pdu};
-use rfgraph_blocks::{MessageSink, VectorSink, VectorSource};
-use rfgraph_testkit::read_items as load;
+use rfgraph_blocks::{VectorSink, VectorSource};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// GNU Radio's outputs, written once per test process by
 /// `gr_fec/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        rfgraph_testkit::gnuradio_reference(
-            "gr_fec",
-            "gnuradio.fec",
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_fec/reference.py"),
-            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_fec"),
-        )
-    })
-    .clone()
-}
-
-fn registry() -> Registry {
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    r
-}
-
-/// The cases of one kind.
-fn cases(dir: &Path, kind: &str) -> Vec<Value> {
-    let text = std::fs::read_to_string(dir.join("cases.json")).unwrap();
-    let all: Vec<Value> = serde_json::from_str(&text).unwrap();
-    let some: Vec<Value> = all.into_iter().filter(|c| c["kind"] == kind).collect();
-    assert!(!some.is_empty(), "no {kind} cases");
-    some
-}
-
-fn to_pmt(v: &Value) -> Pmt {
-    match v {
-        Value::Bool(b) => Pmt::Bool(*b),
-        Value::Number(n) => n
-            .as_i64()
-            .map(Pmt::I64)
-            .unwrap_or_else(|| Pmt::F64(n.as_f64().unwrap())),
-        Value::String(s) => Pmt::String(s.clone()),
-        Value::Array(a) => Pmt::List(a.iter().map(to_pmt).collect()),
-        other => panic!("no parameter value: {other}"),
-    }
-}
-
-fn params(case: &Value) -> BTreeMap<String, Pmt> {
-    case["params"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(k, v)| (k.clone(), to_pmt(v)))
-        .collect()
-}
-
-fn name(case: &Value) -> &str {
-    case["name"].as_str().unwrap()
-}
-
-fn build(case: &Value) -> Box<dyn Block> {
-    let block = case["block"].as_str().unwrap();
-    registry()
-        .build(block, params(case))
-        .unwrap_or_else(|e| panic!("{}: {e}", name(case)))
-}
-
-/// Runs `block` on `input` with `tags`; its output items and tags.
-fn run_stream<I: Item + Copy, O: Item + Copy>(
-    block: Box<dyn Block>,
-    input: Vec<I>,
-    tags: Vec<Tag>,
-) -> (Vec<O>, Vec<Tag>) {
-    let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(input).with_tags(tags));
-    let b = fg.add_boxed("dut", "fec", block);
-    let sink = fg.add(VectorSink::<O>::new());
-    fg.connect(src, "out", b, "in").unwrap();
-    fg.connect(b, "out", sink, "in").unwrap();
-    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    let sink = done.block::<VectorSink<O>>(sink).unwrap();
-    (sink.items().to_vec(), sink.tags().to_vec())
-}
-
-fn errors(bits: &[u8], sent: &[u8]) -> usize {
-    bits.iter().zip(sent).filter(|(a, b)| a != b).count()
+    gr_reference("gr_fec", "gnuradio.fec")
 }
 
 fn check_stream<I: Item + Copy + bytemuck::Pod>(dir: &Path, case: &Value) {
     let n = name(case);
     let input: Vec<I> = load(&dir.join(format!("{n}.in")));
     let want: Vec<u8> = load(&dir.join(format!("{n}.out")));
-    let (got, _) = run_stream::<I, u8>(build(case), input, Vec::new());
+    let (got, _) = run_block::<I, u8>(build(case), input, Vec::new());
     assert!(!want.is_empty(), "{n}: GNU Radio wrote nothing");
     // A streaming decoder may decode one frame more at the end than GNU
     // Radio's scheduler let it: where its read-ahead stops depends on
@@ -146,7 +70,10 @@ fn check_stream<I: Item + Copy + bytemuck::Pod>(dir: &Path, case: &Value) {
     }
     if let Some(sent) = case["sent"].as_str() {
         let sent: Vec<u8> = load(&dir.join(sent));
-        let (ours, theirs) = (errors(&got[..want.len()], &sent), errors(&want, &sent));
+        let (ours, theirs) = (
+            bit_errors(&got[..want.len()], &sent),
+            bit_errors(&want, &sent),
+        );
         assert_eq!(ours, theirs, "{n}: bit errors");
         eprintln!(
             "{n}: {ours} bit errors in {} bits, as GNU Radio",
@@ -180,9 +107,9 @@ fn viterbi_decoder_corrects_what_gnu_radio_corrects() {
         let input: Vec<f32> = load(&dir.join(format!("{n}.in")));
         let sent: Vec<u8> = load(&dir.join(sent));
         let want: Vec<u8> = load(&dir.join(format!("{n}.out")));
-        let (got, _) = run_stream::<f32, u8>(build(&case), input.clone(), Vec::new());
-        let ours = errors(&got[..want.len()], &sent);
-        assert_eq!(ours, errors(&want, &sent), "{n}");
+        let (got, _) = run_block::<f32, u8>(build(&case), input.clone(), Vec::new());
+        let ours = bit_errors(&got[..want.len()], &sent);
+        assert_eq!(ours, bit_errors(&want, &sent), "{n}");
         assert!(
             ours * 100 < want.len(),
             "{n}: {ours} errors in {} bits",
@@ -193,18 +120,6 @@ fn viterbi_decoder_corrects_what_gnu_radio_corrects() {
     assert_eq!(seen, 4, "one 4 dB case per mode");
 }
 
-fn length_tags(key: &str, lengths: &[u64]) -> Vec<Tag> {
-    let mut at = 0;
-    lengths
-        .iter()
-        .map(|&n| {
-            let t = Tag::new(at, key, Pmt::U64(n));
-            at = at.saturating_add(n);
-            t
-        })
-        .collect()
-}
-
 fn check_tagged<I: Item + Copy + bytemuck::Pod>(dir: &Path, case: &Value) {
     let n = name(case);
     let key = case["params"]["lentagname"].as_str().unwrap();
@@ -212,7 +127,7 @@ fn check_tagged<I: Item + Copy + bytemuck::Pod>(dir: &Path, case: &Value) {
     let inlen: Vec<u64> = load(&dir.join(format!("{n}.inlen")));
     let want: Vec<u8> = load(&dir.join(format!("{n}.out")));
     let outlen: Vec<u64> = load(&dir.join(format!("{n}.outlen")));
-    let (got, tags) = run_stream::<I, u8>(build(case), input, length_tags(key, &inlen));
+    let (got, tags) = run_block::<I, u8>(build(case), input, length_tags(key, &inlen));
     let lengths: Vec<u64> = tags
         .iter()
         .filter(|t| t.key == key)
@@ -262,14 +177,6 @@ fn tagged_coders_match_gnu_radio_packet_for_packet() {
     }
 }
 
-fn wait_for_messages(handle: &rfgraph::FlowgraphHandle, block: rfgraph::BlockId, n: u64) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while handle.stats()[block.0].messages_handled < n {
-        assert!(Instant::now() < deadline, "the messages never arrived");
-        std::thread::sleep(Duration::from_millis(2));
-    }
-}
-
 fn check_pdus(dir: &Path, case: &Value) {
     let n = name(case);
     let inlen: Vec<u64> = load(&dir.join(format!("{n}.inlen")));
@@ -286,20 +193,13 @@ fn check_pdus(dir: &Path, case: &Value) {
             Pmt::VecF32(load::<f32>(&dir.join(format!("{n}.in")))[a..b].to_vec())
         }
     };
-    let mut fg = Flowgraph::new();
-    let b = fg.add_boxed("dut", "fec", build(case));
-    let sink = fg.add(MessageSink::new());
-    fg.connect_message(b, "out", sink, "in").unwrap();
-    let running = fg.start(rfgraph::scheduler::Tpb::new()).unwrap();
-    let handle = running.handle();
-    for (k, &len) in inlen.iter().enumerate() {
-        let meta: BTreeMap<String, Pmt> = [("n".to_string(), Pmt::I64(len as i64))].into();
-        handle.post(b, "in", pdu(meta, data(k))).unwrap();
-    }
-    wait_for_messages(&handle, sink, inlen.len() as u64);
-    handle.stop();
-    let done = wait_within(running, WATCHDOG).unwrap();
-    let got = done.block::<MessageSink>(sink).unwrap().messages().to_vec();
+    let pdus = (0..inlen.len())
+        .map(|k| {
+            let meta: BTreeMap<String, Pmt> = [("n".to_string(), Pmt::I64(inlen[k] as i64))].into();
+            pdu(meta, data(k))
+        })
+        .collect();
+    let got = post_all(build(case), pdus);
     assert_eq!(got.len(), outlen.len(), "{n}: PDUs");
     let mut at = 0;
     for (k, msg) in got.iter().enumerate() {

@@ -14,135 +14,21 @@
 
 mod common;
 
-use common::{RunBounded, WATCHDOG, wait_within};
+use common::RunBounded;
+use common::cases::{build, cases, length_tags, name, registry};
+use common::flow::{post_all, run_tagged};
+use common::gr_reference::{gr_reference, load};
 use proptest::prelude::*;
-use rfgraph::registry::Registry;
-use rfgraph::{Block, Flowgraph, Pmt, Tag};
+use rfgraph::{Block, Flowgraph, Pmt};
 use rfgraph_blocks::message::{parse, pdu};
-use rfgraph_blocks::{MessageSink, VectorSink, VectorSource};
-use serde_json::Value;
+use rfgraph_blocks::{VectorSink, VectorSource};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
 
-/// Runs the reference script once per test process; `None` when GNU
-/// Radio is absent (and not under CI).
+/// GNU Radio's outputs, written once per test process by
+/// `gr_fec_async/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        if !rfgraph_testkit::gnuradio("gr_fec_async", "gnuradio.fec") {
-            return None;
-        }
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_fec_async");
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_fec_async/reference.py");
-        let out = Command::new(rfgraph_testkit::GNURADIO_PYTHON)
-            .arg(&script)
-            .arg(&dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{} failed: {}\n{}",
-            script.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Some(dir)
-    })
-    .clone()
-}
-
-fn load<T: bytemuck::Pod>(path: &Path) -> Vec<T> {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    bytes
-        .chunks_exact(std::mem::size_of::<T>())
-        .map(bytemuck::pod_read_unaligned)
-        .collect()
-}
-
-fn registry() -> Registry {
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    r
-}
-
-fn cases(dir: &Path, kind: &str) -> Vec<Value> {
-    let text = std::fs::read_to_string(dir.join("cases.json")).unwrap();
-    let all: Vec<Value> = serde_json::from_str(&text).unwrap();
-    let some: Vec<Value> = all.into_iter().filter(|c| c["kind"] == kind).collect();
-    assert!(!some.is_empty(), "no {kind} cases");
-    some
-}
-
-fn to_pmt(v: &Value) -> Pmt {
-    match v {
-        Value::Bool(b) => Pmt::Bool(*b),
-        Value::Number(n) => n
-            .as_i64()
-            .map(Pmt::I64)
-            .unwrap_or_else(|| Pmt::F64(n.as_f64().unwrap())),
-        Value::String(s) => Pmt::String(s.clone()),
-        Value::Array(a) => Pmt::List(a.iter().map(to_pmt).collect()),
-        other => panic!("no parameter value: {other}"),
-    }
-}
-
-fn name(case: &Value) -> &str {
-    case["name"].as_str().unwrap()
-}
-
-fn try_build(case: &Value) -> Result<Box<dyn Block>, String> {
-    let params: BTreeMap<String, Pmt> = case["params"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(k, v)| (k.clone(), to_pmt(v)))
-        .collect();
-    registry()
-        .build(case["block"].as_str().unwrap(), params)
-        .map_err(|e| e.to_string())
-}
-
-fn build(case: &Value) -> Box<dyn Block> {
-    try_build(case).unwrap_or_else(|e| panic!("{}: {e}", name(case)))
-}
-
-fn length_tags(key: &str, lengths: &[u64]) -> Vec<Tag> {
-    let mut at = 0;
-    lengths
-        .iter()
-        .map(|&n| {
-            let t = Tag::new(at, key, Pmt::U64(n));
-            at = at.saturating_add(n);
-            t
-        })
-        .collect()
-}
-
-/// Runs a tagged encoder on `bits` in packets of `lengths`: its output
-/// and length tags (index, value).
-fn run_tagged(
-    block: Box<dyn Block>,
-    key: &str,
-    bits: Vec<u8>,
-    lengths: &[u64],
-) -> (Vec<u8>, Vec<(u64, u64)>) {
-    let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(bits).with_tags(length_tags(key, lengths)));
-    let b = fg.add_boxed("dut", "fec", block);
-    let sink = fg.add(VectorSink::<u8>::new());
-    fg.connect(src, "out", b, "in").unwrap();
-    fg.connect(b, "out", sink, "in").unwrap();
-    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    let sink = done.block::<VectorSink<u8>>(sink).unwrap();
-    let tags = sink
-        .tags()
-        .iter()
-        .filter(|t| t.key == key)
-        .map(|t| (t.index, t.value.as_u64().unwrap()))
-        .collect();
-    (sink.items().to_vec(), tags)
+    gr_reference("gr_fec_async", "gnuradio.fec")
 }
 
 #[test]
@@ -170,31 +56,17 @@ fn tagged_encoders_match_gnu_radio_packet_for_packet() {
     }
 }
 
-fn wait_for_messages(handle: &rfgraph::FlowgraphHandle, block: rfgraph::BlockId, n: u64) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while handle.stats()[block.0].messages_handled < n {
-        assert!(Instant::now() < deadline, "the messages never arrived");
-        std::thread::sleep(Duration::from_millis(2));
-    }
-}
-
 /// Posts `pdus` to `block` and gives the PDUs it posts.
 fn run_pdus(block: Box<dyn Block>, pdus: Vec<Pmt>) -> Vec<Pmt> {
-    let mut fg = Flowgraph::new();
-    let b = fg.add_boxed("dut", "fec", block);
-    let sink = fg.add(MessageSink::new());
-    fg.connect_message(b, "out", sink, "in").unwrap();
-    let running = fg.start(rfgraph::scheduler::Tpb::new()).unwrap();
-    let handle = running.handle();
-    let n = pdus.len() as u64;
-    for (k, data) in pdus.into_iter().enumerate() {
-        let meta: BTreeMap<String, Pmt> = [("k".to_string(), Pmt::I64(k as i64))].into();
-        handle.post(b, "in", pdu(meta, data)).unwrap();
-    }
-    wait_for_messages(&handle, sink, n);
-    handle.stop();
-    let done = wait_within(running, WATCHDOG).unwrap();
-    done.block::<MessageSink>(sink).unwrap().messages().to_vec()
+    let pdus = pdus
+        .into_iter()
+        .enumerate()
+        .map(|(k, data)| {
+            let meta: BTreeMap<String, Pmt> = [("k".to_string(), Pmt::I64(k as i64))].into();
+            pdu(meta, data)
+        })
+        .collect();
+    post_all(block, pdus)
 }
 
 #[test]

@@ -12,264 +12,34 @@
 
 mod common;
 
-use common::RunBounded;
+use common::cases::{registry, s, u};
+use common::gr_reference::gr_reference;
+use common::pmt_text::{lines, message_case, protocol_parsers, stream_case};
+
 use proptest::prelude::*;
-use rfgraph::registry::Registry;
-use rfgraph::{Block, BoxError, Flowgraph, MessageOutput, Pmt, Ports, Tag, WorkIo};
+use rfgraph::Pmt;
 use rfgraph_blocks::ofdm::CarrierSets;
 use rfgraph_blocks::packet::{
     HeaderFormat, HeaderFormatParams, HeaderFormatter, HeaderParser, Parsed,
 };
-use rfgraph_blocks::{MessageSink, VectorSink, VectorSource};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// GNU Radio's outputs, written once per test process; `None` when GNU
-/// Radio is absent (and not under CI).
+/// GNU Radio's outputs, written once per test process by
+/// `gr_header_ofdm/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        rfgraph_testkit::gnuradio_reference(
-            "gr_header_ofdm",
-            "gnuradio.digital, pmt",
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_header_ofdm/reference.py"),
-            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_header_ofdm"),
-        )
-    })
-    .clone()
-}
-
-// ---- the script's text encoding of messages and tag values ----
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
-/// A value as the script writes it (see its docstring).
-fn enc(p: &Pmt) -> String {
-    match p {
-        Pmt::Null => "{}".into(),
-        Pmt::Bool(true) => "T".into(),
-        Pmt::Bool(false) => "F".into(),
-        Pmt::I64(v) => format!("I{v};"),
-        Pmt::U64(v) => format!("I{v};"),
-        Pmt::String(s) => format!("S{};", hex(s.as_bytes())),
-        Pmt::Blob(b) => format!("B{};", hex(b)),
-        Pmt::Map(m) => {
-            let body: String = m
-                .iter()
-                .map(|(k, v)| enc(&Pmt::String(k.clone())) + &enc(v))
-                .collect();
-            format!("{{{body}}}")
-        }
-        Pmt::Pair(pair) => format!("({}{})", enc(&pair.0), enc(&pair.1)),
-        other => panic!("no encoding for {other:?}"),
-    }
-}
-
-/// Reads one value of the encoding from the front of `s`.
-fn dec(s: &mut &str) -> Pmt {
-    let unhex = |h: &str| {
-        (0..h.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap())
-            .collect::<Vec<u8>>()
-    };
-    let (head, rest) = s.split_at(1);
-    *s = rest;
-    let mut until_semicolon = || {
-        let end = s.find(';').unwrap();
-        let body = &s[..end];
-        *s = &s[end + 1..];
-        body
-    };
-    match head {
-        "T" => Pmt::Bool(true),
-        "F" => Pmt::Bool(false),
-        "I" => Pmt::I64(until_semicolon().parse().unwrap()),
-        "S" => Pmt::String(String::from_utf8(unhex(until_semicolon())).unwrap()),
-        "B" => Pmt::Blob(unhex(until_semicolon())),
-        "{" => {
-            let mut map = BTreeMap::new();
-            while !s.starts_with('}') {
-                let Pmt::String(key) = dec(s) else {
-                    panic!("a key that is no symbol")
-                };
-                map.insert(key, dec(s));
-            }
-            *s = &s[1..];
-            Pmt::Map(map)
-        }
-        "(" => {
-            let car = dec(s);
-            let cdr = dec(s);
-            assert!(s.starts_with(')'));
-            *s = &s[1..];
-            Pmt::pair(car, cdr)
-        }
-        other => panic!("unknown value {other}{s}"),
-    }
-}
-
-fn lines(path: &Path) -> Vec<String> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
-
-/// Tags as the script writes them; length tags (`packet_len`) as rfgraph
-/// writes them (`U64`).
-fn load_tags(path: &Path) -> Vec<Tag> {
-    lines(path)
-        .iter()
-        .map(|line| {
-            let mut f = line.split('\t');
-            let (index, key, value) = (f.next().unwrap(), f.next().unwrap(), f.next().unwrap());
-            let mut value = dec(&mut &*value);
-            if key == "packet_len" {
-                value = Pmt::U64(value.as_u64().unwrap());
-            }
-            Tag::new(index.parse().unwrap(), key, value)
-        })
-        .collect()
-}
-
-/// Tags as comparable rows, sorted.
-fn rows(tags: &[Tag]) -> Vec<(u64, String, String)> {
-    let mut rows: Vec<_> = tags
-        .iter()
-        .map(|t| (t.index, t.key.clone(), enc(&t.value)))
-        .collect();
-    rows.sort();
-    rows
-}
-
-// ---- running registry blocks ----
-
-fn build(name: &str, params: &[(&str, Pmt)]) -> Box<dyn Block> {
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    let params: BTreeMap<String, Pmt> = params
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect();
-    r.build(name, params)
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-/// Posts a list of messages on `out`, then finishes.
-struct Posts {
-    output: MessageOutput,
-    messages: Vec<Pmt>,
-}
-
-impl Block for Posts {
-    fn ports(&mut self) -> Ports<'_> {
-        Ports::new().message_output(&mut self.output)
-    }
-
-    fn work(&mut self, io: &mut WorkIo) -> Result<(), BoxError> {
-        for m in self.messages.drain(..) {
-            self.output.post(m);
-        }
-        io.finish();
-        Ok(())
-    }
+    gr_reference("gr_header_ofdm", "gnuradio.digital, pmt")
 }
 
 /// `protocol_formatter_async`: what it posts on `header` and `payload`
 /// must be GNU Radio's.
 fn formatter_async_case(dir: &Path, case: &str, params: &[(&str, Pmt)]) {
-    let messages: Vec<Pmt> = lines(&dir.join(format!("{case}.msgs")))
-        .iter()
-        .map(|l| dec(&mut l.as_str()))
-        .collect();
-    let mut fg = Flowgraph::new();
-    let src = fg.add(Posts {
-        output: MessageOutput::new("out"),
-        messages,
-    });
-    let name = "protocol_formatter_async";
-    let b = fg.add_boxed("dut", name, build(name, params));
-    fg.connect_message(src, "out", b, "in").unwrap();
     let ports = ["header", "payload"];
-    let sinks: Vec<_> = ports
-        .iter()
-        .map(|port| {
-            let sink = fg.add(MessageSink::new());
-            fg.connect_message(b, port, sink, "in").unwrap();
-            sink
-        })
-        .collect();
-    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    for (port, sink) in ports.iter().zip(sinks) {
-        let got: Vec<String> = done
-            .block::<MessageSink>(sink)
-            .unwrap()
-            .messages()
-            .iter()
-            .map(enc)
-            .collect();
+    for port in ports {
         let want = lines(&dir.join(format!("{case}.{port}")));
         assert!(!want.is_empty(), "{case}: GNU Radio posted nothing");
-        assert_eq!(got, want, "{case}: port {port}");
     }
-}
-
-/// `protocol_formatter`: items and tags must be GNU Radio's.
-fn formatter_case(dir: &Path, case: &str, params: &[(&str, Pmt)]) {
-    let input = std::fs::read(dir.join(format!("{case}.in"))).unwrap();
-    let tags = load_tags(&dir.join(format!("{case}.in_tags")));
-    let want: Vec<u8> = rfgraph_testkit::read_items(&dir.join(format!("{case}.out")));
-    let want_tags = load_tags(&dir.join(format!("{case}.out_tags")));
-    let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(input).with_tags(tags));
-    let name = "protocol_formatter";
-    let b = fg.add_boxed("dut", name, build(name, params));
-    let sink = fg.add(VectorSink::<u8>::new());
-    fg.connect(src, "out", b, "in").unwrap();
-    fg.connect(b, "out", sink, "in").unwrap();
-    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    let sink = done.block::<VectorSink<u8>>(sink).unwrap();
-    assert!(!want.is_empty(), "{case}: GNU Radio wrote nothing");
-    assert_eq!(sink.items(), want, "{case}: items");
-    assert_eq!(rows(sink.tags()), rows(&want_tags), "{case}: tags");
-}
-
-/// `protocol_parser`: the messages on `info` must be GNU Radio's.
-fn parser_case(dir: &Path, case: &str, params: &[(&str, Pmt)]) {
-    let bits = std::fs::read(dir.join(format!("{case}.in"))).unwrap();
-    let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(bits));
-    let name = "protocol_parser";
-    let b = fg.add_boxed("dut", name, build(name, params));
-    let sink = fg.add(MessageSink::new());
-    fg.connect(src, "out", b, "in").unwrap();
-    fg.connect_message(b, "info", sink, "in").unwrap();
-    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    let got: Vec<String> = done
-        .block::<MessageSink>(sink)
-        .unwrap()
-        .messages()
-        .iter()
-        .map(enc)
-        .collect();
-    let want = lines(&dir.join(format!("{case}.info")));
-    assert!(
-        want.iter().any(|m| m.starts_with('{')),
-        "{case}: GNU Radio found no header"
-    );
-    assert_eq!(got, want, "{case}: info");
-}
-
-fn s(v: &str) -> Pmt {
-    Pmt::from(v)
-}
-
-fn u(v: u64) -> Pmt {
-    Pmt::U64(v)
+    message_case(dir, case, "protocol_formatter_async", params, &ports);
 }
 
 fn carriers(lists: &[std::ops::Range<i64>]) -> Pmt {
@@ -358,22 +128,24 @@ fn ofdm_headers_format_as_gnu_radio_formats_them() {
     let Some(dir) = reference() else { return };
     for (name, params) in formats() {
         formatter_async_case(&dir, &format!("formatter_async_{name}"), &params);
-        formatter_case(&dir, &format!("formatter_{name}"), &params);
+        stream_case(
+            &dir,
+            &format!("formatter_{name}"),
+            "protocol_formatter",
+            &params,
+        );
     }
 }
 
 #[test]
 fn ofdm_headers_parse_as_gnu_radio_parses_them() {
     let Some(dir) = reference() else { return };
-    for (name, params) in formats() {
-        parser_case(&dir, &format!("parser_{name}"), &params);
-    }
+    protocol_parsers(&dir, formats());
 }
 
 #[test]
 fn ofdm_formats_gnu_radio_cannot_run_are_refused() {
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
+    let r = registry();
     let with = |carriers: Pmt, n_syms: u64| {
         let params: BTreeMap<String, Pmt> = [
             ("format".to_string(), s("ofdm")),

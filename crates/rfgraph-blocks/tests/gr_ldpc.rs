@@ -14,129 +14,42 @@
 
 mod common;
 
-use common::RunBounded;
+use common::cases::{cases, check_bits, name, params, try_build_with};
+use common::compare::bit_errors;
+use common::gr_reference::{gr_reference_with, load};
 use proptest::prelude::*;
 use rfgraph::registry::Registry;
-use rfgraph::{Block, Flowgraph, Item, Pmt};
+use rfgraph::{Block, Item, Pmt};
 use rfgraph_blocks::fec::ldpc::Alist;
-use rfgraph_blocks::{VectorSink, VectorSource};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-const PYTHON: &str = rfgraph_testkit::GNURADIO_PYTHON;
 
 fn testdata() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/ldpc")
 }
 
-/// Runs the reference script once per test process; `None` when GNU
-/// Radio is absent (and not under CI).
+/// GNU Radio's outputs, written once per test process by
+/// `gr_ldpc/reference.py` (given the alist folder); `None` when GNU Radio
+/// is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        if !rfgraph_testkit::gnuradio("gr_ldpc", "gnuradio.fec") {
-            return None;
-        }
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_ldpc");
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_ldpc/reference.py");
-        let out = Command::new(PYTHON)
-            .arg(&script)
-            .arg(&dir)
-            .arg(testdata())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{} failed: {}\n{}",
-            script.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Some(dir)
-    })
-    .clone()
+    gr_reference_with("gr_ldpc", "gnuradio.fec", &[testdata().as_os_str()])
 }
 
-fn load<T: bytemuck::Pod>(path: &Path) -> Vec<T> {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    bytes
-        .chunks_exact(std::mem::size_of::<T>())
-        .map(bytemuck::pod_read_unaligned)
-        .collect()
-}
-
-fn cases(dir: &Path, kind: &str) -> Vec<Value> {
-    let text = std::fs::read_to_string(dir.join("cases.json")).unwrap();
-    let all: Vec<Value> = serde_json::from_str(&text).unwrap();
-    let some: Vec<Value> = all.into_iter().filter(|c| c["kind"] == kind).collect();
-    assert!(!some.is_empty(), "no {kind} cases");
-    some
-}
-
-fn to_pmt(v: &Value) -> Pmt {
-    match v {
-        Value::Number(n) => n
-            .as_i64()
-            .map(Pmt::I64)
-            .unwrap_or_else(|| Pmt::F64(n.as_f64().unwrap())),
-        Value::String(s) => Pmt::String(s.clone()),
-        other => panic!("no parameter value: {other}"),
-    }
-}
-
-fn name(case: &Value) -> &str {
-    case["name"].as_str().unwrap()
-}
-
-/// The case's block, its alist file found in `testdata/ldpc`.
 fn build(case: &Value) -> Box<dyn Block> {
-    let mut params: BTreeMap<String, Pmt> = case["params"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(k, v)| (k.clone(), to_pmt(v)))
-        .collect();
+    let mut params = params(case);
     let file = testdata().join(case["params"]["file"].as_str().unwrap());
     params.insert("file".into(), Pmt::String(file.display().to_string()));
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    r.build(case["block"].as_str().unwrap(), params)
-        .unwrap_or_else(|e| panic!("{}: {e}", name(case)))
+    try_build_with(case, params).unwrap_or_else(|e| panic!("{}: {e}", name(case)))
 }
 
-fn run<I: Item + Copy>(block: Box<dyn Block>, input: Vec<I>) -> Vec<u8> {
-    let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(input));
-    let b = fg.add_boxed("dut", "ldpc", block);
-    let sink = fg.add(VectorSink::<u8>::new());
-    fg.connect(src, "out", b, "in").unwrap();
-    fg.connect(b, "out", sink, "in").unwrap();
-    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    done.block::<VectorSink<u8>>(sink).unwrap().items().to_vec()
-}
-
-fn errors(bits: &[u8], sent: &[u8]) -> usize {
-    bits.iter().zip(sent).filter(|(a, b)| a != b).count()
-}
-
-fn check<I: Item + Copy + bytemuck::Pod>(dir: &Path, case: &Value) {
+fn check<I: Item>(dir: &Path, case: &Value) {
     let n = name(case);
-    let input: Vec<I> = load(&dir.join(format!("{n}.in")));
-    let want: Vec<u8> = load(&dir.join(format!("{n}.out")));
-    assert!(!want.is_empty(), "{n}: GNU Radio wrote nothing");
-    let got = run(build(case), input);
-    assert_eq!(got.len(), want.len(), "{n}: items");
-    if let Some(i) = (0..want.len()).find(|&i| got[i] != want[i]) {
-        panic!(
-            "{n}: first difference at {i}: ours {}, GNU Radio {}",
-            got[i], want[i]
-        );
-    }
+    let got = check_bits::<I>(dir, case, build(case));
     if let Some(sent) = case["sent"].as_str() {
         let sent: Vec<u8> = load(&dir.join(sent));
-        let (ours, theirs) = (errors(&got, &sent), errors(&want, &sent));
+        let want: Vec<u8> = load(&dir.join(format!("{n}.out")));
+        let (ours, theirs) = (bit_errors(&got, &sent), bit_errors(&want, &sent));
         assert_eq!(ours, theirs, "{n}: bit errors");
         eprintln!(
             "{n}: {ours} bit errors in {} bits, as GNU Radio",
@@ -166,7 +79,7 @@ fn decoders_match_gnu_radio_on_noisy_input() {
         if name(&case).ends_with(".dec8") {
             let sent: Vec<u8> = load(&dir.join(case["sent"].as_str().unwrap()));
             let want: Vec<u8> = load(&dir.join(format!("{}.out", name(&case))));
-            noisy_errors += errors(&want, &sent);
+            noisy_errors += bit_errors(&want, &sent);
         }
     }
     // The noisiest runs do leave errors: the comparison covers failures.

@@ -21,10 +21,14 @@
 
 mod common;
 
+use common::cases::{build_named, json};
+use common::flow::run_block;
+use common::gr_reference::gr_reference;
+use common::gr_reference::run_script;
+
 use common::RunBounded;
 use num_complex::Complex32;
 use proptest::prelude::*;
-use rfgraph::registry::Registry;
 use rfgraph::{Flowgraph, Item, Pmt, Tag};
 use rfgraph_blocks::file_meta::MetaHeader;
 use rfgraph_blocks::gr_pmt;
@@ -32,51 +36,15 @@ use rfgraph_blocks::{VectorSink, VectorSource};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-const PYTHON: &str = rfgraph_testkit::GNURADIO_PYTHON;
-
-fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_meta/reference.py")
-}
-
-fn python(args: &[&str]) {
-    let out = Command::new(PYTHON)
-        .arg(script())
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "reference.py {args:?} failed: {}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// Runs the script's `gen` once per test process; `None` without GNU
-/// Radio (and not under CI).
+/// GNU Radio's outputs, written once per test process by
+/// `gr_meta/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        if !rfgraph_testkit::gnuradio("gr_meta", "gnuradio.blocks, gnuradio.digital, pmt") {
-            return None;
-        }
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_meta");
-        python(&["gen", dir.to_str().unwrap()]);
-        Some(dir)
-    })
-    .clone()
+    gr_reference("gr_meta", "gnuradio.blocks, gnuradio.digital, pmt")
 }
 
 fn cases(dir: &Path) -> Value {
-    let text = std::fs::read_to_string(dir.join("cases.json")).unwrap();
-    serde_json::from_str(&text).unwrap()
-}
-
-fn json(path: &Path) -> Value {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap()
+    json(&dir.join("cases.json"))
 }
 
 fn read(path: &Path) -> Vec<u8> {
@@ -112,24 +80,6 @@ fn tags_of(list: &Value, scale: u64) -> Vec<Tag> {
 fn sorted(mut tags: Vec<Tag>) -> Vec<Tag> {
     tags.sort_by(|a, b| (a.index, &a.key).cmp(&(b.index, &b.key)));
     tags
-}
-
-fn registry() -> Registry {
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    r
-}
-
-fn params(list: &[(&str, Pmt)]) -> BTreeMap<String, Pmt> {
-    list.iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
-}
-
-fn build(name: &str, list: &[(&str, Pmt)]) -> Box<dyn rfgraph::Block> {
-    registry()
-        .build(name, params(list))
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 /// Runs `block` (a source) into a sink of `T`: its items as bytes and
@@ -169,15 +119,7 @@ fn through<T: Item>(
         .chunks_exact(size_of::<T>())
         .map(bytemuck::pod_read_unaligned)
         .collect();
-    let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(items).with_tags(tags));
-    let b = fg.add_boxed("dut", "dut", block);
-    let sink = fg.add(VectorSink::<T>::new());
-    fg.connect(src, "out", b, "in").unwrap();
-    fg.connect(b, "out", sink, "in").unwrap();
-    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    let s = done.block::<VectorSink<T>>(sink).unwrap();
-    (s.items().to_vec(), s.tags().to_vec())
+    run_block(block, items, tags)
 }
 
 /// `$body` with `$t` the Rust type of registry item type `$kind`.
@@ -272,7 +214,7 @@ fn files_gnu_radio_wrote_play_with_its_items_and_tags() {
     for c in cases["meta"].as_array().unwrap() {
         let case = MetaCase::of(c);
         let file = dir.join(format!("{}.gr.dat", case.name));
-        let block = build("file_meta_source", &case.source_params(&file));
+        let block = build_named("file_meta_source", &case.source_params(&file));
         let (bytes, tags) = typed!(case.kind, T => drain::<T>(block))
             .unwrap_or_else(|e| panic!("{}: {e}", case.name));
         let want = read(&dir.join(format!("{}.gr.read.bin", case.name)));
@@ -301,7 +243,7 @@ fn rfgraph_writes_gnu_radios_files_byte_for_byte_and_gnu_radio_reads_them() {
         let case = MetaCase::of(c);
         let ours = dir.join(format!("{}.rf.dat", case.name));
         let input = read(&dir.join(format!("{}.in", case.name)));
-        let block = build("file_meta_sink", &case.sink_params(&ours));
+        let block = build_named("file_meta_sink", &case.sink_params(&ours));
         let tags = tags_of(&c["tags"], case.vlen);
         typed!(case.kind, T => feed::<T>(&input, tags, block));
         let gr = dir.join(format!("{}.gr.dat", case.name));
@@ -315,15 +257,18 @@ fn rfgraph_writes_gnu_radios_files_byte_for_byte_and_gnu_radio_reads_them() {
             assert_eq!(hdr(&ours), hdr(&gr), "{}: the header file", case.name);
         }
         // GNU Radio's file_meta_source and parse_file_metadata on ours.
-        python(&[
-            "read",
-            dir.to_str().unwrap(),
-            case.name,
-            ours.to_str().unwrap(),
-            if case.detached { "true" } else { "false" },
-            case.kind,
-            &case.vlen.to_string(),
-        ]);
+        run_script(
+            "gr_meta",
+            &[
+                dir.as_os_str(),
+                "read".as_ref(),
+                case.name.as_ref(),
+                ours.as_os_str(),
+                if case.detached { "true" } else { "false" }.as_ref(),
+                case.kind.as_ref(),
+                case.vlen.to_string().as_ref(),
+            ],
+        );
         assert_eq!(
             read(&dir.join(format!("{}.check.bin", case.name))),
             input,
@@ -348,7 +293,7 @@ fn tagged_file_sink_writes_the_files_gnu_radio_writes() {
     let ours = dir.join(format!("{name}.rf"));
     let _ = std::fs::remove_dir_all(&ours);
     std::fs::create_dir_all(&ours).unwrap();
-    let block = build(
+    let block = build_named(
         "tagged_file_sink",
         &[
             ("type", Pmt::from("f32")),
@@ -419,13 +364,13 @@ fn stream_case(dir: &Path, c: &Value, block: &str) {
     let tags = tags_of(&c["tags"], 1);
     match c["type"].as_str().unwrap() {
         "f32" => {
-            let (got, got_tags) = through::<f32>(&input, tags, build(block, &list));
+            let (got, got_tags) = through::<f32>(&input, tags, build_named(block, &list));
             let got: &[u8] = bytemuck::cast_slice(&got);
             assert_eq!(got, &want_bytes[..], "{name}: items");
             assert_eq!(sorted(got_tags), want_tags, "{name}: tags");
         }
         "c32" => {
-            let (got, got_tags) = through::<Complex32>(&input, tags, build(block, &list));
+            let (got, got_tags) = through::<Complex32>(&input, tags, build_named(block, &list));
             let want: Vec<Complex32> = want_bytes
                 .chunks_exact(8)
                 .map(bytemuck::pod_read_unaligned)
@@ -484,7 +429,7 @@ fn tags_to_pdu_sends_gnu_radios_pdus() {
         let list: Vec<(&str, Pmt)> = list.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
         let input = read(&dir.join(format!("{name}.in")));
         let tags = tags_of(&c["tags"], 1);
-        let block = build("tags_to_pdu", &list);
+        let block = build_named("tags_to_pdu", &list);
         let (pdus, detects) = typed!(kind, T => {
             let items: Vec<T> = input
                 .chunks_exact(size_of::<T>())
@@ -530,7 +475,7 @@ fn scratch(name: &str) -> PathBuf {
 fn round_trip(name: &str, detached: bool, tags: Vec<Tag>) -> (Vec<f32>, Vec<f32>, Vec<Tag>) {
     let path = scratch(name);
     let items: Vec<f32> = (0..300).map(|i| i as f32 * 0.5).collect();
-    let sink = build(
+    let sink = build_named(
         "file_meta_sink",
         &[
             ("path", Pmt::from(path.to_str().unwrap())),
@@ -543,7 +488,7 @@ fn round_trip(name: &str, detached: bool, tags: Vec<Tag>) -> (Vec<f32>, Vec<f32>
         ],
     );
     feed::<f32>(bytemuck::cast_slice(&items), tags, sink);
-    let source = build(
+    let source = build_named(
         "file_meta_source",
         &[
             ("path", Pmt::from(path.to_str().unwrap())),
@@ -601,7 +546,7 @@ fn what_the_sink_writes_the_source_plays_with_its_segments_as_tags() {
 #[test]
 fn a_tag_the_header_cannot_hold_fails_the_run() {
     let path = scratch("bad_time.dat");
-    let sink = build(
+    let sink = build_named(
         "file_meta_sink",
         &[
             ("path", Pmt::from(path.to_str().unwrap())),
@@ -664,7 +609,7 @@ fn valid_file() -> &'static [u8] {
     static BYTES: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
     BYTES.get_or_init(|| {
         let path = scratch("valid.dat");
-        let sink = build(
+        let sink = build_named(
             "file_meta_sink",
             &[
                 ("path", Pmt::from(path.to_str().unwrap())),
@@ -727,7 +672,7 @@ proptest! {
         let path = scratch(&format!("mutated_{}.dat", std::process::id()));
         let file = mutate(&flips, cut);
         std::fs::write(&path, &file).unwrap();
-        let source = build(
+        let source = build_named(
             "file_meta_source",
             &[("path", Pmt::from(path.to_str().unwrap())), ("type", Pmt::from("f32"))],
         );

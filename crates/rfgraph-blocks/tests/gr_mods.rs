@@ -8,56 +8,17 @@
 
 mod common;
 
-use common::RunBounded;
+use common::flow::run;
+use common::gr_reference::{gr_reference, load};
+
 use num_complex::Complex32;
-use rfgraph::registry::Registry;
-use rfgraph::{Flowgraph, Pmt};
-use rfgraph_blocks::{VectorSink, VectorSource};
-use rfgraph_testkit::read_items as load;
-use std::collections::BTreeMap;
+use rfgraph::Pmt;
 use std::path::{Path, PathBuf};
 
 /// GNU Radio's outputs, written once per test process by
 /// `gr_mods/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        rfgraph_testkit::gnuradio_reference(
-            "gr_mods",
-            "gnuradio.digital",
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_mods/reference.py"),
-            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_mods"),
-        )
-    })
-    .clone()
-}
-
-/// Runs registered block `name` with `params` on `input`.
-fn run<I: rfgraph::Item + Clone>(
-    name: &str,
-    params: &[(&str, Pmt)],
-    input: Vec<I>,
-) -> Vec<Complex32> {
-    let params: BTreeMap<String, Pmt> = params
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect();
-    let mut registry = Registry::new();
-    registry.extend(rfgraph_blocks::registry::specs());
-    let block = registry
-        .build(name, params)
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(input));
-    let b = fg.add_boxed("dut", name, block);
-    let sink = fg.add(VectorSink::<Complex32>::new());
-    fg.connect(src, "out", b, "in").unwrap();
-    fg.connect(b, "out", sink, "in").unwrap();
-    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    done.block::<VectorSink<Complex32>>(sink)
-        .unwrap()
-        .items()
-        .to_vec()
+    gr_reference("gr_mods", "gnuradio.digital")
 }
 
 /// Every sample within `tol` of GNU Radio's; GNU Radio's resampler may
@@ -208,7 +169,7 @@ proptest::proptest! {
         unpack in proptest::prelude::any::<bool>(),
     ) {
         let m = 1u64 << log_m;
-        let psk = run(
+        let psk: Vec<Complex32> = run(
             "psk_mod",
             &[
                 ("constellation_points", Pmt::U64(m)),
@@ -222,7 +183,7 @@ proptest::proptest! {
         proptest::prop_assert!(psk.len() <= symbols * sps as usize);
         proptest::prop_assert!(psk.len() + sps as usize >= symbols * sps as usize);
         proptest::prop_assert!(psk.iter().all(|c| c.norm().is_finite()));
-        let gmsk = run(
+        let gmsk: Vec<Complex32> = run(
             "gmsk_mod",
             &[
                 ("samples_per_symbol", Pmt::U64(sps)),

@@ -15,8 +15,9 @@
 mod common;
 
 use common::RunBounded;
+use common::cases::{cases_where, registry};
+use common::gr_reference::gr_reference;
 use num_complex::Complex32;
-use rfgraph::registry::Registry;
 use rfgraph::{Flowgraph, Item, Pmt};
 use rfgraph_blocks::VectorSink;
 use rfgraph_testkit::read_items;
@@ -26,33 +27,10 @@ use std::path::{Path, PathBuf};
 
 const ITEMS: u64 = 20_000;
 
-/// GNU Radio's outputs, written once per test process; `None` when GNU
-/// Radio is absent (and not under CI).
+/// GNU Radio's outputs, written once per test process by
+/// `gr_noise/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        rfgraph_testkit::gnuradio_reference(
-            "gr_noise",
-            "gnuradio.analog",
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_noise/reference.py"),
-            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_noise"),
-        )
-    })
-    .clone()
-}
-
-fn registry() -> Registry {
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    r
-}
-
-fn cases(dir: &Path, block: &str) -> Vec<Value> {
-    let text = std::fs::read_to_string(dir.join("cases.json")).unwrap();
-    let all: Vec<Value> = serde_json::from_str(&text).unwrap();
-    let some: Vec<Value> = all.into_iter().filter(|c| c["block"] == block).collect();
-    assert!(!some.is_empty(), "no {block} cases");
-    some
+    gr_reference("gr_noise", "gnuradio.analog")
 }
 
 /// The block of `case` built through the registry with GNU Radio's
@@ -116,7 +94,7 @@ fn compare(case: &Value, dir: &Path) {
 #[test]
 fn noise_source_gives_gnu_radios_values() {
     let Some(dir) = reference() else { return };
-    for case in cases(&dir, "noise_source") {
+    for case in cases_where(&dir, "block", "noise_source") {
         compare(&case, &dir);
     }
 }
@@ -124,7 +102,7 @@ fn noise_source_gives_gnu_radios_values() {
 #[test]
 fn fastnoise_source_gives_gnu_radios_pool_and_picks() {
     let Some(dir) = reference() else { return };
-    for case in cases(&dir, "fastnoise_source") {
+    for case in cases_where(&dir, "block", "fastnoise_source") {
         compare(&case, &dir);
     }
 }
@@ -161,7 +139,7 @@ fn channel_model(case: &Value, input: &[Complex32]) -> Vec<Complex32> {
 fn channel_model_gives_gnu_radios_output() {
     let Some(dir) = reference() else { return };
     let input: Vec<Complex32> = read_items(&dir.join("channel_input.raw"));
-    for case in cases(&dir, "channel_model") {
+    for case in cases_where(&dir, "block", "channel_model") {
         let name = case["name"].as_str().unwrap();
         let theirs: Vec<Complex32> = read_items(&dir.join(format!("{name}.raw")));
         let ours = channel_model(&case, &input);

@@ -16,14 +16,16 @@
 
 mod common;
 
+use common::cases::registry;
+use common::flow::run_block;
+use common::gr_reference::{gr_reference, load};
+
 use common::RunBounded;
 use num_complex::Complex32;
-use rfgraph::registry::Registry;
 use rfgraph::{
     Block, BoxError, Flowgraph, Item, MessageOutput, Pmt, Ports, StreamInput, Tag, WorkIo,
 };
 use rfgraph_blocks::{VectorSink, VectorSource};
-use rfgraph_testkit::read_items as load;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -31,16 +33,7 @@ use std::path::{Path, PathBuf};
 /// GNU Radio's outputs, written once per test process by
 /// `gr_ofdm/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        rfgraph_testkit::gnuradio_reference(
-            "gr_ofdm",
-            "gnuradio.digital",
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_ofdm/reference.py"),
-            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_ofdm"),
-        )
-    })
-    .clone()
+    gr_reference("gr_ofdm", "gnuradio.digital")
 }
 
 /// A value of the script's JSON: numbers, strings, lists, `{"c32": [[re,
@@ -124,12 +117,6 @@ impl Case {
     }
 }
 
-fn registry() -> Registry {
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    r
-}
-
 /// Runs registered block `name` with `params` on `input` (with `tags`);
 /// what its output `out` wrote, with the tags.
 fn run<I: Item, O: Item>(
@@ -141,15 +128,7 @@ fn run<I: Item, O: Item>(
     let block = registry()
         .build(name, params)
         .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(input).with_tags(tags));
-    let b = fg.add_boxed("dut", name, block);
-    let sink = fg.add(VectorSink::<O>::new());
-    fg.connect(src, "out", b, "in").unwrap();
-    fg.connect(b, "out", sink, "in").unwrap();
-    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    let sink = done.block::<VectorSink<O>>(sink).unwrap();
-    (sink.items().to_vec(), sink.tags().to_vec())
+    run_block(block, input, tags)
 }
 
 /// Tags sorted as the script sorts them: by item, then key.

@@ -14,35 +14,18 @@
 mod common;
 
 use common::RunBounded;
-use rfgraph::registry::Registry;
+use common::cases::{build_named, registry};
+use common::gr_reference::gr_reference;
+use common::pmt_text::received;
 use rfgraph::{Flowgraph, Pmt, Tag};
 use rfgraph_blocks::{MessageSink, VectorSink, VectorSource};
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::process::Command;
 
 const LENS: [usize; 10] = [1, 5, 100, 4095, 4096, 3, 2, 17, 0, 64];
 
 /// The script's results: (kind, case) → lines, in order.
 fn reference() -> Option<BTreeMap<(String, String), Vec<String>>> {
-    if !rfgraph_testkit::gnuradio("gr_ofdm_header", "gnuradio.digital, pmt") {
-        return None;
-    }
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_ofdm_header");
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("reference.txt");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_ofdm_header/reference.py");
-    let out = Command::new(rfgraph_testkit::GNURADIO_PYTHON)
-        .arg(&script)
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{} failed: {}",
-        script.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let file = gr_reference("gr_ofdm_header", "gnuradio.digital, pmt")?.join("reference.txt");
     let mut map: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
     for line in std::fs::read_to_string(file).unwrap().lines() {
         let mut f = line.split('\t');
@@ -161,22 +144,6 @@ fn cases() -> Vec<(&'static str, Vec<(&'static str, Pmt)>)> {
     ]
 }
 
-fn registry() -> Registry {
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    r
-}
-
-fn build(name: &str, params: &[(&str, Pmt)]) -> Box<dyn rfgraph::Block> {
-    let params = params
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect();
-    registry()
-        .build(name, params)
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
@@ -218,7 +185,7 @@ fn generated(params: &[(&str, Pmt)]) -> Vec<u8> {
     let g = fg.add_boxed(
         "gen",
         "packet_headergenerator",
-        build("packet_headergenerator", params),
+        build_named("packet_headergenerator", params),
     );
     let sink = fg.add(VectorSink::<u8>::new());
     fg.connect(src, "out", g, "in").unwrap();
@@ -234,18 +201,13 @@ fn parsed(params: &[(&str, Pmt)], input: Vec<u8>, hlen: usize) -> Vec<String> {
     let p = fg.add_boxed(
         "parse",
         "packet_headerparser",
-        build("packet_headerparser", params),
+        build_named("packet_headerparser", params),
     );
     let sink = fg.add(MessageSink::new());
     fg.connect(src, "out", p, "in").unwrap();
     fg.connect_message(p, "header_data", sink, "in").unwrap();
     let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    done.block::<MessageSink>(sink)
-        .unwrap()
-        .messages()
-        .iter()
-        .map(enc)
-        .collect()
+    received(&done, sink, enc)
 }
 
 #[test]

@@ -10,13 +10,13 @@
 
 mod common;
 
-use common::RunBounded;
+use common::cases::{f, s, u};
+use common::compare::Sample;
+use common::flow::{run, run_diag};
+use common::gr_reference::{gr_reference, load};
+
 use num_complex::Complex32;
-use rfgraph::registry::Registry;
-use rfgraph::{Flowgraph, Item, Pmt};
-use rfgraph_blocks::{VectorSink, VectorSource};
-use rfgraph_testkit::read_items as load;
-use std::collections::BTreeMap;
+use rfgraph::Pmt;
 use std::path::{Path, PathBuf};
 
 /// A closed timing loop amplifies one float rounding: when GNU Radio's
@@ -34,54 +34,7 @@ const EXACT_PREFIX: usize = 50;
 /// GNU Radio's outputs, written once per test process by
 /// `gr_sync/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        rfgraph_testkit::gnuradio_reference(
-            "gr_sync",
-            "gnuradio.digital, gnuradio.filter",
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_sync/reference.py"),
-            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_sync"),
-        )
-    })
-    .clone()
-}
-
-/// Runs registered block `name` with `params` on `input`.
-fn run<T: Item + bytemuck::Pod>(name: &str, params: &[(&str, Pmt)], input: Vec<T>) -> Vec<T> {
-    let params: BTreeMap<String, Pmt> = params
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect();
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    let block = r
-        .build(name, params)
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(input));
-    let b = fg.add_boxed("dut", name, block);
-    let sink = fg.add(VectorSink::<T>::new());
-    fg.connect(src, "out", b, "in").unwrap();
-    fg.connect(b, "out", sink, "in").unwrap();
-    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    done.block::<VectorSink<T>>(sink).unwrap().items().to_vec()
-}
-
-/// A sample type of the cases.
-trait Sample: Item + bytemuck::Pod + std::fmt::Debug {
-    fn dist(a: Self, b: Self) -> f32;
-}
-
-impl Sample for f32 {
-    fn dist(a: f32, b: f32) -> f32 {
-        (a - b).abs()
-    }
-}
-
-impl Sample for Complex32 {
-    fn dist(a: Complex32, b: Complex32) -> f32 {
-        (a - b).norm()
-    }
+    gr_reference("gr_sync", "gnuradio.digital, gnuradio.filter")
 }
 
 /// Compares one case; `Err` describes the mismatch. Lengths may differ
@@ -123,18 +76,6 @@ fn case<T: Sample>(
         ));
     }
     Ok(())
-}
-
-fn s(v: &str) -> Pmt {
-    Pmt::from(v)
-}
-
-fn f(v: f64) -> Pmt {
-    Pmt::F64(v)
-}
-
-fn u(v: u64) -> Pmt {
-    Pmt::U64(v)
 }
 
 /// Detectors whose GNU Radio 3.10.5 output differs from the formula in
@@ -241,44 +182,6 @@ fn clock_recovery_mm_ff_matches_gnu_radio() {
         ("omega_relative_limit", f(0.005)),
     ];
     case::<f32>(&dir, "mm_ff", "clock_recovery_mm", &params, 0.015, 8).unwrap();
-}
-
-/// Runs registered block `name` on complex `input`, with its main output
-/// and its three optional `f32` outputs `diag` connected.
-fn run_diag(
-    name: &str,
-    params: &[(&str, Pmt)],
-    diag: [&str; 3],
-    input: Vec<Complex32>,
-) -> (Vec<Complex32>, [Vec<f32>; 3]) {
-    let params: BTreeMap<String, Pmt> = params
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect();
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    let block = r
-        .build(name, params)
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(input));
-    let b = fg.add_boxed("dut", name, block);
-    let sink = fg.add(VectorSink::<Complex32>::new());
-    fg.connect(src, "out", b, "in").unwrap();
-    fg.connect(b, "out", sink, "in").unwrap();
-    let sinks = diag.map(|port| {
-        let k = fg.add(VectorSink::<f32>::new());
-        fg.connect(b, port, k, "in").unwrap();
-        k
-    });
-    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    let main = done
-        .block::<VectorSink<Complex32>>(sink)
-        .unwrap()
-        .items()
-        .to_vec();
-    let d = sinks.map(|k| done.block::<VectorSink<f32>>(k).unwrap().items().to_vec());
-    (main, d)
 }
 
 /// A case name, the block, its parameters and its diagnostic ports.

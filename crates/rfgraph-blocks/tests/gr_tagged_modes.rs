@@ -12,30 +12,23 @@
 
 mod common;
 
-use common::RunBounded;
+use common::cases::{param_map, registry};
+use common::flow::run_block;
+use common::gr_reference::gr_reference;
+
 use num_complex::Complex32;
 use proptest::prelude::*;
 use rfgraph::registry::Registry;
-use rfgraph::{Flowgraph, Pmt, Tag};
-use rfgraph_blocks::{VectorSink, VectorSource};
+use rfgraph::{Pmt, Tag};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 const LEN: &str = "packet_len";
 
-/// GNU Radio's outputs, written once per test process; `None` when GNU
-/// Radio is absent (and not under CI).
+/// GNU Radio's outputs, written once per test process by
+/// `gr_tagged_modes/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        rfgraph_testkit::gnuradio_reference(
-            "gr_tagged_modes",
-            "gnuradio.blocks",
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_tagged_modes/reference.py"),
-            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_tagged_modes"),
-        )
-    })
-    .clone()
+    gr_reference("gr_tagged_modes", "gnuradio.blocks")
 }
 
 /// Tags as the script writes them (offset, key, integer value); length
@@ -76,28 +69,17 @@ fn run(
     input: Vec<u8>,
     tags: Vec<Tag>,
 ) -> (Vec<u8>, Vec<Tag>) {
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    let params: BTreeMap<String, Pmt> = [
+    let params = [
         ("k", Pmt::U64(k.into())),
         ("l", Pmt::U64(l.into())),
         ("endianness", Pmt::from(order)),
         ("align_output", Pmt::Bool(align)),
         ("len_tag_key", Pmt::from(LEN)),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v))
-    .collect();
-    let block = r.build("repack_bits", params).expect("repack_bits");
-    let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(input).with_tags(tags));
-    let b = fg.add_boxed("dut", "repack_bits", block);
-    let sink = fg.add(VectorSink::<u8>::new());
-    fg.connect(src, "out", b, "in").unwrap();
-    fg.connect(b, "out", sink, "in").unwrap();
-    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    let sink = done.block::<VectorSink<u8>>(sink).unwrap();
-    (sink.items().to_vec(), sink.tags().to_vec())
+    ];
+    let block = registry()
+        .build("repack_bits", param_map(&params))
+        .expect("repack_bits");
+    run_block(block, input, tags)
 }
 
 #[test]
@@ -143,15 +125,9 @@ fn channel_model_block_tags_matches_gnu_radio() {
         .map(|(k, v)| (k.to_string(), v))
         .collect();
         let dut = r.build("channel_model", params).expect("channel_model");
-        let mut fg = Flowgraph::new();
-        let src = fg.add(VectorSource::new(vec![Complex32::new(0.5, 0.0); 64]).with_tags(tags));
-        let b = fg.add_boxed("dut", "channel_model", dut);
-        let sink = fg.add(VectorSink::<Complex32>::new());
-        fg.connect(src, "out", b, "in").unwrap();
-        fg.connect(b, "out", sink, "in").unwrap();
-        let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-        let sink = done.block::<VectorSink<Complex32>>(sink).unwrap();
-        assert_eq!(rows(sink.tags()), rows(&want_tags), "{case}: tags");
+        let (_, got_tags) =
+            run_block::<_, Complex32>(dut, vec![Complex32::new(0.5, 0.0); 64], tags);
+        assert_eq!(rows(&got_tags), rows(&want_tags), "{case}: tags");
     }
 }
 

@@ -15,104 +15,19 @@
 
 mod common;
 
-use common::RunBounded;
+use common::cases::{build, cases, check_bits, name, params, registry};
+use common::gr_reference::{gr_reference, load};
 use proptest::prelude::*;
 use rfgraph::ParamSet;
-use rfgraph::registry::Registry;
-use rfgraph::{Block, Flowgraph, Item, Pmt};
+use rfgraph::Pmt;
 use rfgraph_blocks::fec::{BercurveChain, Decoder, Encoder, FecCode, FecCodeParams};
-use rfgraph_blocks::{VectorSink, VectorSource};
-use rfgraph_testkit::read_items as load;
-use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// GNU Radio's outputs, written once per test process by
 /// `gr_tpc/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        rfgraph_testkit::gnuradio_reference(
-            "gr_tpc",
-            "gnuradio.fec",
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_tpc/reference.py"),
-            &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_tpc"),
-        )
-    })
-    .clone()
-}
-
-fn registry() -> Registry {
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    r
-}
-
-fn cases(dir: &Path, kind: &str) -> Vec<Value> {
-    let text = std::fs::read_to_string(dir.join("cases.json")).unwrap();
-    let all: Vec<Value> = serde_json::from_str(&text).unwrap();
-    let some: Vec<Value> = all.into_iter().filter(|c| c["kind"] == kind).collect();
-    assert!(!some.is_empty(), "no {kind} cases");
-    some
-}
-
-fn to_pmt(v: &Value) -> Pmt {
-    match v {
-        Value::Bool(b) => Pmt::Bool(*b),
-        Value::Number(n) => n
-            .as_i64()
-            .map(Pmt::I64)
-            .unwrap_or_else(|| Pmt::F64(n.as_f64().unwrap())),
-        Value::String(s) => Pmt::String(s.clone()),
-        Value::Array(a) => Pmt::List(a.iter().map(to_pmt).collect()),
-        other => panic!("no parameter value: {other}"),
-    }
-}
-
-fn params(case: &Value) -> BTreeMap<String, Pmt> {
-    case["params"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(k, v)| (k.clone(), to_pmt(v)))
-        .collect()
-}
-
-fn name(case: &Value) -> &str {
-    case["name"].as_str().unwrap()
-}
-
-fn run_stream<I: Item + Copy>(block: Box<dyn Block>, input: Vec<I>) -> Vec<u8> {
-    let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(input));
-    let b = fg.add_boxed("dut", "fec", block);
-    let sink = fg.add(VectorSink::<u8>::new());
-    fg.connect(src, "out", b, "in").unwrap();
-    fg.connect(b, "out", sink, "in").unwrap();
-    let done = fg.run_bounded(rfgraph::scheduler::Tpb::new()).unwrap();
-    done.block::<VectorSink<u8>>(sink).unwrap().items().to_vec()
-}
-
-/// Runs `case` through the registry; the number of output bits that
-/// differ from the input's (decoding errors, for a decoder case whose
-/// input is the noisy codeword of the encoder case `enc_*`).
-fn check<I: Item + Copy + bytemuck::Pod>(dir: &Path, case: &Value) -> Vec<u8> {
-    let n = name(case);
-    let block = registry()
-        .build(case["block"].as_str().unwrap(), params(case))
-        .unwrap_or_else(|e| panic!("{n}: {e}"));
-    let input: Vec<I> = load(&dir.join(format!("{n}.in")));
-    let want: Vec<u8> = load(&dir.join(format!("{n}.out")));
-    assert!(!want.is_empty(), "{n}: GNU Radio wrote nothing");
-    let got = run_stream(block, input);
-    assert_eq!(got.len(), want.len(), "{n}: output length");
-    if let Some(i) = (0..want.len()).find(|&i| got[i] != want[i]) {
-        panic!(
-            "{n}: first difference at {i}: ours {}, GNU Radio {}",
-            got[i], want[i]
-        );
-    }
-    got
+    gr_reference("gr_tpc", "gnuradio.fec")
 }
 
 #[test]
@@ -121,7 +36,7 @@ fn encoders_match_gnu_radio_bit_for_bit() {
     let cases = cases(&dir, "encode");
     assert!(cases.len() >= 2);
     for case in cases {
-        check::<u8>(&dir, &case);
+        check_bits::<u8>(&dir, &case, build(&case));
     }
 }
 
@@ -131,7 +46,7 @@ fn decoders_match_gnu_radio_bit_for_bit() {
     let mut with_errors = 0;
     let mut types = [0usize; 5];
     for case in cases(&dir, "decode") {
-        let got = check::<f32>(&dir, &case);
+        let got = check_bits::<f32>(&dir, &case, build(&case));
         // The code's own bits: the encoder case of the same code.
         let code = name(&case).split('_').nth(1).unwrap();
         let sent: Vec<u8> = load(&dir.join(format!("enc_{code}.in")));

@@ -9,30 +9,21 @@
 
 mod common;
 
+use common::cases::registry;
+use common::gr_reference::gr_reference;
+
 use common::WATCHDOG;
 use proptest::prelude::*;
-use rfgraph::registry::Registry;
 use rfgraph::{Flowgraph, Pmt};
 use rfgraph_blocks::MessageSink;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-/// GNU Radio's messages, written by `gr_var_to_msg/reference.py`; `None`
-/// when GNU Radio is absent (and not under CI).
+/// GNU Radio's outputs, written once per test process by
+/// `gr_var_to_msg/reference.py`; `None` when GNU Radio is absent (and not under CI).
 fn reference() -> Option<PathBuf> {
-    rfgraph_testkit::gnuradio_reference(
-        "gr_var_to_msg",
-        "gnuradio.blocks, pmt",
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gr_var_to_msg/reference.py"),
-        &Path::new(env!("CARGO_TARGET_TMPDIR")).join("gr_var_to_msg"),
-    )
-}
-
-fn registry() -> Registry {
-    let mut r = Registry::new();
-    r.extend(rfgraph_blocks::registry::specs());
-    r
+    gr_reference("gr_var_to_msg", "gnuradio.blocks, pmt")
 }
 
 /// Builds `var_to_msg` named `name` through the registry, sets `target`

@@ -109,19 +109,25 @@ pub fn gnuradio_reference(
     if !gnuradio(test, modules) {
         return None;
     }
+    run_gnuradio_script(script, &[dir.as_os_str()]);
+    Some(dir.to_path_buf())
+}
+
+/// Runs `script` with `args` on [`GNURADIO_PYTHON`]. Panics, with the
+/// script's stderr, when it cannot run or fails.
+pub fn run_gnuradio_script(script: &std::path::Path, args: &[&std::ffi::OsStr]) {
     let out = std::process::Command::new(GNURADIO_PYTHON)
         .arg(script)
-        .arg(dir)
+        .args(args)
         .output()
         .unwrap_or_else(|e| panic!("cannot run {GNURADIO_PYTHON}: {e}"));
     assert!(
         out.status.success(),
-        "{} failed: {}\n{}",
+        "{} {args:?} failed: {}\n{}",
         script.display(),
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );
-    Some(dir.to_path_buf())
 }
 
 /// The items of a little-endian file of plain `T`s (`f32`, `[f32; 2]`,

@@ -2,7 +2,7 @@
 //! drawn at random from a pool computed once.
 
 use crate::generate::distributions::BLOCK;
-use crate::generate::gr_noise;
+use crate::generate::gr_noise::{self, GrPool};
 use crate::generate::gr_random::GrRandom;
 use crate::generate::rng::Xoshiro256PlusPlus;
 
@@ -194,27 +194,30 @@ impl FastNoiseOutput<f32> for i16 {
 pub struct FastNoiseSource<T: NoiseItem, O: FastNoiseOutput<T> = T> {
     output: StreamOutput<O>,
     params: FastNoiseParams,
-    /// The noise the output picks from: unit noise times the amplitude
-    /// (rfgraph's generator).
-    pool: Vec<T>,
-    /// GNU Radio's pool, in the output's type as GNU Radio keeps it.
-    gr_pool: Vec<O>,
-    generator: Generator,
+    generator: Generator<T, O>,
     limit: Limit,
 }
 
-/// The random numbers behind a fast noise source.
-enum Generator {
+/// The random numbers behind a fast noise source, and the pool they fill.
+enum Generator<T, O> {
     /// rfgraph's: one generator for the pool and the picks, and its state
     /// when the pool's unit noise was drawn, to draw the same again for a
     /// new amplitude.
     Fast {
         rng: Xoshiro256PlusPlus,
         drawn_from: Xoshiro256PlusPlus,
+        /// The noise the output picks from: unit noise times the
+        /// amplitude.
+        pool: Vec<T>,
     },
     /// GNU Radio's: `gr::random` for the pool, a second xoroshiro128+ of
     /// the same seed for the picks.
-    Gnuradio { pool: GrRandom, picks: GrRandom },
+    Gnuradio {
+        draws: GrRandom,
+        picks: GrRandom,
+        /// GNU Radio's pool, in the output's type as GNU Radio keeps it.
+        pool: GrPool<O>,
+    },
 }
 
 impl<T: NoiseItem, O: FastNoiseOutput<T>> FastNoiseSource<T, O> {
@@ -225,69 +228,59 @@ impl<T: NoiseItem, O: FastNoiseOutput<T>> FastNoiseSource<T, O> {
     /// Errors: a parameter out of its range.
     pub fn new(params: FastNoiseParams) -> Result<Self, ParamError> {
         params.validate()?;
-        check_kind::<T>(params.kind)?;
+        complex_kind("fastnoise_source", T::KIND, params.kind.into())?;
         let seed = params.seed as u64;
         let generator = match params.generator {
             NoiseGenerator::Fast => {
-                let rng = Xoshiro256PlusPlus::from_seed(seed);
+                let mut rng = Xoshiro256PlusPlus::from_seed(seed);
                 Generator::Fast {
                     drawn_from: rng.clone(),
+                    pool: scaled_pool(&params, &mut rng),
                     rng,
                 }
             }
-            NoiseGenerator::Gnuradio => Generator::Gnuradio {
-                pool: GrRandom::new(seed),
-                picks: GrRandom::new(seed),
-            },
+            NoiseGenerator::Gnuradio => {
+                let mut draws = GrRandom::new(seed);
+                Generator::Gnuradio {
+                    pool: gr_pool(&params, &mut draws),
+                    draws,
+                    picks: GrRandom::new(seed),
+                }
+            }
         };
-        let mut source = Self {
+        Ok(Self {
             output: StreamOutput::new("out"),
             limit: Limit::new(params.items),
-            pool: Vec::new(),
-            gr_pool: Vec::new(),
             generator,
             params,
-        };
-        source.draw();
-        Ok(source)
+        })
     }
 
     /// Draws a new pool from the running generator.
     fn draw(&mut self) {
         match &mut self.generator {
-            Generator::Fast { rng, drawn_from } => {
+            Generator::Fast {
+                rng,
+                drawn_from,
+                pool,
+            } => {
                 *drawn_from = rng.clone();
-                self.pool = scaled_pool(&self.params, rng);
+                *pool = scaled_pool(&self.params, rng);
             }
-            Generator::Gnuradio { pool, .. } => {
-                let (kind, amplitude) = (self.params.kind.into(), self.params.amplitude);
-                self.gr_pool = (0..self.params.samples)
-                    .map(|_| O::gnuradio(pool, kind, amplitude).unwrap_or_default())
-                    .collect();
-            }
+            Generator::Gnuradio { draws, pool, .. } => *pool = gr_pool(&self.params, draws),
         }
     }
 
     /// The pool for a new amplitude: rfgraph's generator rescales the same
     /// unit noise, GNU Radio's draws a new pool.
     fn rescale(&mut self) {
-        match &self.generator {
-            Generator::Fast { drawn_from, .. } => {
-                self.pool = scaled_pool(&self.params, &mut drawn_from.clone());
-            }
+        match &mut self.generator {
+            Generator::Fast {
+                drawn_from, pool, ..
+            } => *pool = scaled_pool(&self.params, &mut drawn_from.clone()),
             Generator::Gnuradio { .. } => self.draw(),
         }
     }
-}
-
-/// `kind` for items `T`, or the error that complex noise has no such kind.
-fn check_kind<T: NoiseItem>(kind: FastNoiseKind) -> Result<(), ParamError> {
-    let item = if T::has(NoiseKind::Laplacian) {
-        ItemKind::F32
-    } else {
-        ItemKind::C32
-    };
-    complex_kind("fastnoise_source", item, kind.into())
 }
 
 impl FastNoiseParams {
@@ -296,6 +289,17 @@ impl FastNoiseParams {
     fn check(&self) -> Result<(), ParamError> {
         complex_kind("fastnoise_source", self.item, self.kind.into())
     }
+}
+
+/// GNU Radio's pool: `params.samples` values of `params.kind` noise times
+/// `params.amplitude`, drawn from `rng`.
+fn gr_pool<T, O: FastNoiseOutput<T>>(params: &FastNoiseParams, rng: &mut GrRandom) -> GrPool<O> {
+    let (kind, amplitude) = (params.kind.into(), params.amplitude);
+    GrPool::new(
+        (0..params.samples)
+            .map(|_| O::gnuradio(rng, kind, amplitude).unwrap_or_default())
+            .collect(),
+    )
 }
 
 /// `params.samples` values of `params.kind` noise from `rng`, times
@@ -323,7 +327,7 @@ impl<T: NoiseItem, O: FastNoiseOutput<T>> Block for FastNoiseSource<T, O> {
 
     fn params_changed(&mut self, name: &str) -> Result<(), BoxError> {
         if name == "kind" {
-            check_kind::<T>(self.params.kind)?;
+            complex_kind("fastnoise_source", T::KIND, self.params.kind.into())?;
             self.draw();
         } else {
             self.rescale();
@@ -335,16 +339,16 @@ impl<T: NoiseItem, O: FastNoiseOutput<T>> Block for FastNoiseSource<T, O> {
         let out = self.output.slice();
         let n = self.limit.allow(out.len());
         match &mut self.generator {
-            Generator::Fast { rng, .. } => {
-                let len = self.pool.len() as u128;
+            Generator::Fast { rng, pool, .. } => {
+                let len = pool.len() as u128;
                 for o in &mut out[..n] {
                     let i = ((rng.next_u64() as u128 * len) >> 64) as usize;
-                    *o = O::from_noise(self.pool[i]);
+                    *o = O::from_noise(pool[i]);
                 }
             }
-            Generator::Gnuradio { picks, .. } => {
+            Generator::Gnuradio { picks, pool, .. } => {
                 for o in &mut out[..n] {
-                    *o = self.gr_pool[gr_noise::pick(picks, self.gr_pool.len())];
+                    *o = pool.pick(picks);
                 }
             }
         }

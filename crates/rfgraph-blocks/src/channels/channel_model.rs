@@ -4,7 +4,7 @@
 use super::fxpt::FxptNco;
 use crate::digital::params::dsp_error;
 use crate::generate::distributions::BLOCK;
-use crate::generate::gr_noise;
+use crate::generate::gr_noise::{self, GrPool};
 use crate::generate::gr_random::GrRandom;
 use crate::generate::rng::Xoshiro256PlusPlus;
 use crate::{NoiseGenerator, NoiseItem, NoiseKind};
@@ -147,18 +147,20 @@ enum Noise {
     /// holds the scaled noise, drawn from `draws`, picked by `picks`.
     Gnuradio {
         nco: FxptNco,
-        pool: Vec<Complex32>,
+        pool: GrPool<Complex32>,
         draws: GrRandom,
         picks: GrRandom,
     },
 }
 
 /// GNU Radio's pool of `noise_voltage` complex Gaussian noise.
-fn gnuradio_pool(draws: &mut GrRandom, noise_voltage: f32) -> Vec<Complex32> {
+fn gnuradio_pool(draws: &mut GrRandom, noise_voltage: f32) -> GrPool<Complex32> {
     let part = gr_noise::complex_amplitude(noise_voltage);
-    (0..POOL)
-        .map(|_| gr_noise::complex(draws, NoiseKind::Gaussian, part).unwrap_or_default())
-        .collect()
+    GrPool::new(
+        (0..POOL)
+            .map(|_| gr_noise::complex(draws, NoiseKind::Gaussian, part).unwrap_or_default())
+            .collect(),
+    )
 }
 
 impl Noise {
@@ -209,7 +211,7 @@ impl Noise {
                 nco, pool, picks, ..
             } => {
                 for o in out.iter_mut() {
-                    *o = pool[gr_noise::pick(picks, POOL)] + *o * nco.next();
+                    *o = pool.pick(picks) + *o * nco.next();
                 }
             }
         }

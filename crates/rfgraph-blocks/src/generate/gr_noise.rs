@@ -63,16 +63,32 @@ pub(crate) fn complex(rng: &mut GrRandom, kind: NoiseKind, part: f32) -> Option<
     }
 }
 
-/// GNU Radio's pick from a fast noise pool of `len` values: the next
-/// word masked when `len` is a power of two, else its remainder.
-pub(crate) fn pick(rng: &mut GrRandom, len: usize) -> usize {
-    let word = rng.next_u64();
-    let len = len as u64;
-    (if len.is_power_of_two() {
-        word & (len - 1)
-    } else {
-        word % len
-    }) as usize
+/// A fast noise source's pool as GNU Radio picks from it: the next word
+/// masked when the pool's length is a power of two, else its remainder.
+/// The mask is worked out once, when the pool is made.
+pub(crate) struct GrPool<T> {
+    values: Vec<T>,
+    /// `len − 1` for a length that is a power of two.
+    mask: Option<u64>,
+}
+
+impl<T: Copy> GrPool<T> {
+    /// The pool of `values` (at least one).
+    pub(crate) fn new(values: Vec<T>) -> Self {
+        let len = values.len() as u64;
+        let mask = len.is_power_of_two().then(|| len - 1);
+        Self { values, mask }
+    }
+
+    /// GNU Radio's next pick.
+    pub(crate) fn pick(&self, rng: &mut GrRandom) -> T {
+        let word = rng.next_u64();
+        let i = match self.mask {
+            Some(mask) => word & mask,
+            None => word % self.values.len() as u64,
+        };
+        self.values[i as usize]
+    }
 }
 
 #[cfg(test)]
@@ -94,8 +110,9 @@ mod tests {
     fn picks_stay_in_the_pool() {
         let mut rng = GrRandom::new(7);
         for len in [1, 2, 1000, 4096, 8191] {
+            let pool = GrPool::new((0..len).collect());
             for _ in 0..1000 {
-                assert!(pick(&mut rng, len) < len);
+                assert!(pool.pick(&mut rng) < len);
             }
         }
     }

@@ -82,10 +82,14 @@ impl FromStr for NoiseKind {
 pub(crate) mod sealed {
     use super::NoiseKind;
     use crate::generate::gr_random::GrRandom;
+    use rfgraph::params::ItemKind;
 
     /// Keeps [`NoiseItem`](super::NoiseItem) implemented here only, and
     /// holds what the item types do with GNU Radio's generator.
     pub trait Sealed: Sized {
+        /// The item kind of this type, as parameters name it.
+        const KIND: ItemKind;
+
         /// Whether this item type has `kind` noise (complex noise is
         /// uniform or Gaussian only, as GNU Radio's).
         fn has(kind: NoiseKind) -> bool;
@@ -108,6 +112,8 @@ pub trait NoiseItem: Item + Default + sealed::Sealed {
 }
 
 impl sealed::Sealed for f32 {
+    const KIND: ItemKind = ItemKind::F32;
+
     fn has(_: NoiseKind) -> bool {
         true
     }
@@ -135,6 +141,8 @@ impl NoiseItem for f32 {
 }
 
 impl sealed::Sealed for Complex32 {
+    const KIND: ItemKind = ItemKind::C32;
+
     fn has(kind: NoiseKind) -> bool {
         matches!(kind, NoiseKind::Uniform | NoiseKind::Gaussian)
     }
@@ -256,16 +264,6 @@ impl<T: NoiseItem> Stream<T> {
     }
 }
 
-/// `kind` for items `T`, or the error that complex noise has no such kind.
-fn check_kind<T: NoiseItem>(kind: NoiseKind) -> Result<(), ParamError> {
-    let item = if T::has(NoiseKind::Laplacian) {
-        ItemKind::F32
-    } else {
-        ItemKind::C32
-    };
-    complex_kind("noise_source", item, kind)
-}
-
 /// Seeded noise, GNU Radio's `analog.noise_source_f` and `noise_source_c`
 /// (uniform, Gaussian, and for real items Laplacian and impulse).
 ///
@@ -337,7 +335,7 @@ impl<T: NoiseItem> NoiseSource<T> {
     /// kind complex noise does not have.
     pub fn from_params(params: NoiseSourceParams) -> Result<Self, ParamError> {
         params.validate()?;
-        check_kind::<T>(params.kind)?;
+        complex_kind("noise_source", T::KIND, params.kind)?;
         Ok(Self {
             output: StreamOutput::new("out"),
             stream: Stream::new(params.generator, params.seed),
@@ -367,7 +365,7 @@ impl<T: NoiseItem> NoiseSource<T> {
     ///
     /// Errors: a kind complex noise does not have (nothing changes).
     pub fn set_kind(&mut self, kind: NoiseKind) -> Result<(), ParamError> {
-        check_kind::<T>(kind)?;
+        complex_kind("noise_source", T::KIND, kind)?;
         if kind != self.params.kind {
             self.params.kind = kind;
             self.stream.discard();
@@ -397,7 +395,7 @@ impl<T: NoiseItem> Block for NoiseSource<T> {
 
     fn params_changed(&mut self, name: &str) -> Result<(), BoxError> {
         if name == "kind" {
-            check_kind::<T>(self.params.kind)?;
+            complex_kind("noise_source", T::KIND, self.params.kind)?;
             // The block of the old distribution made ahead goes.
             self.stream.discard();
         }

@@ -1,4 +1,18 @@
-//! Helpers shared by the integration tests of this crate.
+//! Helpers shared by the integration tests of this crate: schedulers and
+//! the watchdog here; GNU Radio's reference outputs, blocks built through
+//! the registry and small flowgraphs around one block in the modules
+//! (each test binary uses some of them).
+
+#[allow(dead_code, unused_imports)]
+pub mod cases;
+#[allow(dead_code, unused_imports)]
+pub mod compare;
+#[allow(dead_code, unused_imports)]
+pub mod flow;
+#[allow(dead_code, unused_imports)]
+pub mod gr_reference;
+#[allow(dead_code, unused_imports)]
+pub mod pmt_text;
 
 use rfgraph::Scheduler;
 use rfgraph::scheduler::{Chain, Pool, Single, Tpb};

@@ -10,19 +10,20 @@ Files per case: `<case>.in`, `<case>.out` (items); tagged cases also
 `<case>.inlen`, `<case>.outlen` (u64 packet lengths); PDU cases
 `<case>.inlen`, `<case>.outlen` (u64 PDU lengths)."""
 
-import json
 import os
 import sys
-import time
 
 import numpy as np
 import pmt
 from gnuradio import blocks, fec, gr
 
-out_dir = sys.argv[1]
-os.makedirs(out_dir, exist_ok=True)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import gr_common  # noqa: E402
+
+OUT = gr_common.Output()
+out_dir = OUT.dir
 rng = np.random.default_rng(20240611)
-cases = []
+cases = OUT.cases
 
 MODES = {
     "streaming": fec.CC_STREAMING,
@@ -67,8 +68,7 @@ def decoder(p):
     raise ValueError(c["code"])
 
 
-def save(name, array, dtype):
-    np.asarray(array, dtype=dtype).tofile(os.path.join(out_dir, name))
+save = OUT.save
 
 
 def stream(block, data, itype, otype, tags=()):
@@ -91,18 +91,12 @@ def stream_case(name, block_name, params, gr_block, data, itype, otype, **compar
                       input=itype, output=otype, **compare))
 
 
-def length_tags(lengths, key):
-    tags, at = [], 0
-    for n in lengths:
-        tags.append(gr.tag_utils.python_to_tag((at, pmt.intern(key), pmt.from_long(n), pmt.intern("src"))))
-        at += n
-    return tags
 
 
 def tagged_case(name, block_name, params, gr_block, packets, itype):
     key = params["lentagname"]
     data = np.concatenate(packets)
-    snk = stream(gr_block, data, itype, "u8", length_tags([len(p) for p in packets], key))
+    snk = stream(gr_block, data, itype, "u8", gr_common.length_tags([len(p) for p in packets], key))
     out_lens = [pmt.to_long(t.value) for t in snk.tags() if pmt.symbol_to_string(t.key) == key]
     save(name + ".in", data, DT[itype])
     save(name + ".inlen", [len(p) for p in packets], np.uint64)
@@ -112,31 +106,14 @@ def tagged_case(name, block_name, params, gr_block, packets, itype):
 
 
 def pdu_case(name, block_name, params, gr_block, pdus, itype):
-    tb = gr.top_block()
-    dbg = blocks.message_debug()
-    tb.msg_connect(gr_block, "out", dbg, "store")
-    tb.start()
-    for p in pdus:
-        vec = pmt.init_u8vector(len(p), [int(x) for x in p]) if itype == "u8" else \
-            pmt.init_f32vector(len(p), [float(x) for x in p])
-        meta = pmt.dict_add(pmt.make_dict(), pmt.intern("n"), pmt.from_long(len(p)))
-        gr_block.to_basic_block()._post(pmt.intern("in"), pmt.cons(meta, vec))
-    deadline = time.time() + 30
-    while dbg.num_messages() < len(pdus) and time.time() < deadline:
-        time.sleep(0.01)
-    tb.stop()
-    tb.wait()
-    assert dbg.num_messages() == len(pdus), name
+    got = gr_common.post_pdus(name, gr_block, pdus, itype,
+                              lambda p: pmt.dict_add(pmt.make_dict(), pmt.intern("n"), pmt.from_long(len(p))))
     outs, iterations = [], []
-    for i in range(len(pdus)):
-        m = dbg.get_message(i)
-        outs.append(np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8))
+    for m in got:
+        outs.append(gr_common.pdu_bytes(m))
         it = pmt.dict_ref(pmt.car(m), pmt.intern("iterations"), pmt.PMT_NIL)
         iterations.append(None if pmt.is_null(it) else pmt.to_double(it))
-    save(name + ".in", np.concatenate(pdus), DT[itype])
-    save(name + ".inlen", [len(p) for p in pdus], np.uint64)
-    save(name + ".out", np.concatenate(outs), np.uint8)
-    save(name + ".outlen", [len(o) for o in outs], np.uint64)
+    gr_common.save_pdus(OUT, name, pdus, outs, itype)
     cases.append(dict(name=name, kind="pdu", block=block_name, params=params, input=itype,
                       output="u8", iterations=iterations[0]))
 
@@ -334,5 +311,4 @@ for name, x, y, test_mode, minerr, limit in [
     cases.append(dict(name=name, kind="ber", block="ber",
                       params=dict(test_mode=test_mode, berminerrors=minerr, ber_limit=limit)))
 
-with open(os.path.join(out_dir, "cases.json"), "w") as f:
-    json.dump(cases, f, indent=1)
+OUT.write_cases()

@@ -10,19 +10,20 @@ block of that name on the same input and compares.
 Files per case: `<case>.in`, `<case>.out` (items) and `<case>.inlen`,
 `<case>.outlen` (u64 packet or PDU lengths)."""
 
-import json
 import os
 import sys
-import time
 
 import numpy as np
 import pmt
 from gnuradio import blocks, fec, gr
 
-out_dir = sys.argv[1]
-os.makedirs(out_dir, exist_ok=True)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import gr_common  # noqa: E402
+
+OUT = gr_common.Output()
+out_dir = OUT.dir
 rng = np.random.default_rng(20261129)
-cases = []
+cases = OUT.cases
 MODES = {"streaming": fec.CC_STREAMING, "terminated": fec.CC_TERMINATED,
          "tailbiting": fec.CC_TAILBITING, "truncated": fec.CC_TRUNCATED}
 POLYS = [109, 79]
@@ -48,8 +49,7 @@ def decoder(p):
     return fec.dummy_decoder.make(p["frame_size"])
 
 
-def save(name, array, dtype):
-    np.asarray(array, dtype=dtype).tofile(os.path.join(out_dir, name))
+save = OUT.save
 
 
 def rfparams(p):
@@ -61,43 +61,20 @@ def rfparams(p):
 
 
 def pdu_case(name, block_name, p, gr_block, pdus, itype):
-    tb = gr.top_block()
-    dbg = blocks.message_debug()
-    tb.msg_connect(gr_block, "out", dbg, "store")
-    tb.start()
-    for x in pdus:
-        vec = pmt.init_u8vector(len(x), [int(v) for v in x]) if itype == "u8" else \
-            pmt.init_f32vector(len(x), [float(v) for v in x])
-        meta = pmt.dict_add(pmt.make_dict(), pmt.intern("n"), pmt.from_long(len(x)))
-        gr_block.to_basic_block()._post(pmt.intern("in"), pmt.cons(meta, vec))
-    deadline = time.time() + 30
-    while dbg.num_messages() < len(pdus) and time.time() < deadline:
-        time.sleep(0.01)
-    tb.stop()
-    tb.wait()
-    assert dbg.num_messages() == len(pdus), name
-    outs = [np.array(pmt.u8vector_elements(pmt.cdr(dbg.get_message(i))), dtype=np.uint8)
-            for i in range(len(pdus))]
-    save(name + ".in", np.concatenate(pdus), np.uint8 if itype == "u8" else np.float32)
-    save(name + ".inlen", [len(x) for x in pdus], np.uint64)
-    save(name + ".out", np.concatenate(outs), np.uint8)
-    save(name + ".outlen", [len(o) for o in outs], np.uint64)
+    got = gr_common.post_pdus(name, gr_block, pdus, itype,
+                              lambda x: pmt.dict_add(pmt.make_dict(), pmt.intern("n"), pmt.from_long(len(x))))
+    outs = [gr_common.pdu_bytes(m) for m in got]
+    gr_common.save_pdus(OUT, name, pdus, outs, itype)
     cases.append(dict(name=name, kind="pdu", block=block_name, params=rfparams(p), input=itype))
 
 
-def length_tags(lengths, key):
-    tags, at = [], 0
-    for n in lengths:
-        tags.append(gr.tag_utils.python_to_tag((at, pmt.intern(key), pmt.from_long(n), pmt.intern("src"))))
-        at += n
-    return tags
 
 
 def tagged_case(name, p, packets):
     key = p["lentagname"]
     data = np.concatenate(packets).astype(np.uint8)
     tb = gr.top_block()
-    src = blocks.vector_source_b(list(int(v) for v in data), False, 1, length_tags([len(x) for x in packets], key))
+    src = blocks.vector_source_b(list(int(v) for v in data), False, 1, gr_common.length_tags([len(x) for x in packets], key))
     enc = fec.extended_tagged_encoder(encoder(p), p.get("puncpat", "11"), key, p["mtu"])
     snk = blocks.vector_sink_b()
     tb.connect(src, enc, snk)
@@ -193,5 +170,4 @@ for code, mode in [("cc", "terminated"), ("cc", "truncated"), ("repetition", "")
         pdu_case("async_dec_%s_%s_%s_%s" % (code, mode, packed, rev_pack), "async_decoder", p,
                  fec.async_decoder(decoder(p), packed, rev_pack, 1500), soft, "f32")
 
-with open(os.path.join(out_dir, "cases.json"), "w") as f:
-    json.dump(cases, f, indent=1)
+OUT.write_cases()

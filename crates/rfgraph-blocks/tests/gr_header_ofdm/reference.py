@@ -21,11 +21,13 @@ Messages and tag values use the text encoding of `gr_packets/reference.py`:
 
 import os
 import sys
-import time
 
 import numpy as np
 import pmt
 from gnuradio import blocks, digital, gr
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from gr_common import MARKER, run_messages, tag, write_msgs, write_tags  # noqa: E402
 
 out_dir = sys.argv[1]
 os.makedirs(out_dir, exist_ok=True)
@@ -33,94 +35,9 @@ rng = np.random.default_rng(8642)
 LEN = "packet_len"
 
 
-def enc(p):
-    if pmt.is_null(p):
-        return "{}"
-    if pmt.is_bool(p):
-        return "T" if pmt.to_bool(p) else "F"
-    if pmt.is_integer(p):
-        return "I%d;" % pmt.to_long(p)
-    if pmt.is_symbol(p):
-        return "S%s;" % pmt.symbol_to_string(p).encode().hex()
-    if pmt.is_u8vector(p):
-        return "B%s;" % bytes(pmt.u8vector_elements(p)).hex()
-    if pmt.is_dict(p):
-        keys = pmt.dict_keys(p)
-        items = [(pmt.symbol_to_string(pmt.nth(i, keys)), pmt.dict_ref(p, pmt.nth(i, keys), pmt.PMT_NIL))
-                 for i in range(pmt.length(keys))]
-        return "{" + "".join(enc(pmt.intern(k)) + enc(v) for k, v in sorted(items)) + "}"
-    if pmt.is_pair(p):
-        return "(" + enc(pmt.car(p)) + enc(pmt.cdr(p)) + ")"
-    raise ValueError("no encoding for %s" % p)
-
-
-def write_msgs(path, msgs):
-    with open(path, "w") as f:
-        for m in msgs:
-            f.write(enc(m) + "\n")
-
-
-def write_tags(path, tags):
-    with open(path, "w") as f:
-        for t in tags:
-            f.write("%d\t%s\t%s\n" % (t.offset, pmt.symbol_to_string(t.key), enc(t.value)))
-
-
-def tag(offset, key, value):
-    t = gr.tag_t()
-    t.offset = offset
-    t.key = pmt.intern(key)
-    t.value = value
-    return t
-
-
 def pdu(i, data):
     meta = pmt.dict_add(pmt.make_dict(), pmt.intern("n"), pmt.from_long(i))
     return pmt.cons(meta, pmt.init_u8vector(len(data), [int(x) for x in data]))
-
-
-MARKER = 999
-
-
-def is_marker(m):
-    if not pmt.is_pair(m) or pmt.is_dict(m):
-        return False
-    n = pmt.dict_ref(pmt.car(m), pmt.intern("n"), pmt.PMT_NIL)
-    return pmt.is_integer(n) and pmt.to_long(n) == MARKER
-
-
-def run_messages(case, block, msgs, ports):
-    """Posts `msgs`, then a marker PDU, to `block`'s `in` and stores what
-    it posts on `ports` until the marker came out of each."""
-    tb = gr.top_block()
-    sinks = {p: blocks.message_debug() for p in ports}
-    for p, s in sinks.items():
-        tb.msg_connect(block, p, s, "store")
-    tb.start()
-    for m in msgs + [pdu(MARKER, [9])]:
-        block.to_basic_block()._post(pmt.intern("in"), m)
-    deadline = time.time() + 30
-
-    def marked(sink):
-        n = sink.num_messages()
-        return n and is_marker(sink.get_message(n - 1))
-
-    while not all(marked(s) for s in sinks.values()):
-        if time.time() > deadline:
-            raise RuntimeError(case + ": the marker never came")
-        time.sleep(0.01)
-    tb.stop()
-    tb.wait()
-    if case:
-        write_msgs(os.path.join(out_dir, case + ".msgs"), msgs)
-    out = {}
-    for p, s in sinks.items():
-        got = [s.get_message(i) for i in range(s.num_messages())]
-        got = [m for m in got if not is_marker(m)]
-        if case:
-            write_msgs(os.path.join(out_dir, case + "." + p), got)
-        out[p] = got
-    return out
 
 
 def payload(n):
@@ -154,8 +71,8 @@ fmt_lens = [0, 1, 2, 5, 47, 100, 300, 4095, 4096, 70000, 3]
 
 for name, make, nbits in formats():
     msgs = [pdu(i, payload(n)) for i, n in enumerate(fmt_lens)]
-    run_messages("formatter_async_" + name, digital.protocol_formatter_async(make()), msgs,
-                 ["header", "payload"])
+    run_messages(out_dir, "formatter_async_" + name, digital.protocol_formatter_async(make()), msgs,
+                 ["header", "payload"], pdu(MARKER, [9]), ["header", "payload"])
     # protocol_formatter_bb on a tagged stream.
     stream_lens = [n for n in fmt_lens if 0 < n <= 5000]
     data, tags, at = [], [], 0
@@ -179,8 +96,9 @@ for name, make, nbits in formats():
     # headers, padded (or cut) to `nbits`, some with a bit flipped; for the
     # scrambled format, some scrambled as its parser expects.
     lens = [0, 1, 5, 300, 4095, 17, 2, 9, 1000, 48, 49, 100]
-    got = run_messages("", digital.protocol_formatter_async(make()),
-                       [pdu(i, [0] * n) for i, n in enumerate(lens)], ["header"])["header"]
+    got = run_messages(out_dir, "", digital.protocol_formatter_async(make()),
+                       [pdu(i, [0] * n) for i, n in enumerate(lens)], ["header"], pdu(MARKER, [9]),
+                       ["header"])["header"]
     hdrs = [unpack(pmt.u8vector_elements(pmt.cdr(m))) for m in got]
     mask = [0] * nbits
     if name == "scrambled":

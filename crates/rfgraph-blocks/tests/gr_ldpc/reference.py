@@ -12,18 +12,20 @@ Codes: `ldpc` (fec.ldpc_encoder_make / fec.ldpc_decoder.make), `ldpc_h`
 fec.ldpc_bit_flip_decoder), `ldpc_g` (fec.ldpc_G_matrix +
 fec.ldpc_gen_mtrx_encoder_make / fec.ldpc_bit_flip_decoder)."""
 
-import json
 import os
 import sys
 
 import numpy as np
 from gnuradio import blocks, fec, gr
 
-out_dir = sys.argv[1]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import gr_common  # noqa: E402
+
+OUT = gr_common.Output()
+out_dir = OUT.dir
 data_dir = sys.argv[2]
-os.makedirs(out_dir, exist_ok=True)
 rng = np.random.default_rng(20261129)
-cases = []
+cases = OUT.cases
 
 
 def path(f):
@@ -50,8 +52,7 @@ def decoder(p):
     return fec.ldpc_bit_flip_decoder.make(matrix(p).get_base_sptr(), p["max_iter"])
 
 
-def save(name, array, dtype):
-    np.asarray(array, dtype=dtype).tofile(os.path.join(out_dir, name))
+save = OUT.save
 
 
 def stream(block, data, itype):
@@ -118,5 +119,4 @@ for name, p in DECODERS:
         cases.append(dict(kind="decoder", name=case, block="extended_decoder",
                           params=p, input="f32", sent=case + ".sent"))
 
-with open(os.path.join(out_dir, "cases.json"), "w") as f:
-    json.dump(cases, f, indent=1)
+OUT.write_cases()

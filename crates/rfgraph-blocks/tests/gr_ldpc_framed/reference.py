@@ -16,20 +16,21 @@ block of that name on the same input and compares.
 Files per case: `<case>.in`, `<case>.out` (items) and `<case>.inlen`,
 `<case>.outlen` (u64 packet or PDU lengths)."""
 
-import json
 import os
 import sys
-import time
 
 import numpy as np
 import pmt
 from gnuradio import blocks, fec, gr
 
-out_dir = sys.argv[1]
-os.makedirs(out_dir, exist_ok=True)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import gr_common  # noqa: E402
+
+OUT = gr_common.Output()
+out_dir = OUT.dir
 data_dir = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../../../testdata/ldpc"))
 rng = np.random.default_rng(20261130)
-cases = []
+cases = OUT.cases
 
 # The codes, as rfgraph names them: (parameters, information bits k).
 H42 = dict(code="ldpc_h", file="n_0100_k_0042_gap_02.alist", gap=2, max_iter=100)
@@ -62,8 +63,7 @@ def decoder(p):
     return fec.ldpc_bit_flip_decoder.make(matrix(p).get_base_sptr(), p["max_iter"])
 
 
-def save(name, array, dtype):
-    np.asarray(array, dtype=dtype).tofile(os.path.join(out_dir, name))
+save = OUT.save
 
 
 def rfparams(p, **more):
@@ -74,35 +74,11 @@ def rfparams(p, **more):
 
 
 def pdu_case(name, block_name, params, gr_block, pdus, itype):
-    tb = gr.top_block()
-    dbg = blocks.message_debug()
-    tb.msg_connect(gr_block, "out", dbg, "store")
-    tb.start()
-    for x in pdus:
-        vec = pmt.init_u8vector(len(x), [int(v) for v in x]) if itype == "u8" else \
-            pmt.init_f32vector(len(x), [float(v) for v in x])
-        gr_block.to_basic_block()._post(pmt.intern("in"), pmt.cons(pmt.make_dict(), vec))
-    deadline = time.time() + 30
-    while dbg.num_messages() < len(pdus) and time.time() < deadline:
-        time.sleep(0.01)
-    tb.stop()
-    tb.wait()
-    assert dbg.num_messages() == len(pdus), name
-    outs = [np.array(pmt.u8vector_elements(pmt.cdr(dbg.get_message(i))), dtype=np.uint8)
-            for i in range(len(pdus))]
-    save(name + ".in", np.concatenate(pdus), np.uint8 if itype == "u8" else np.float32)
-    save(name + ".inlen", [len(x) for x in pdus], np.uint64)
-    save(name + ".out", np.concatenate(outs), np.uint8)
-    save(name + ".outlen", [len(o) for o in outs], np.uint64)
+    outs = [gr_common.pdu_bytes(m) for m in gr_common.post_pdus(name, gr_block, pdus, itype)]
+    gr_common.save_pdus(OUT, name, pdus, outs, itype)
     cases.append(dict(name=name, kind="pdu", block=block_name, params=params, input=itype))
 
 
-def length_tags(lengths, key):
-    tags, at = [], 0
-    for n in lengths:
-        tags.append(gr.tag_utils.python_to_tag((at, pmt.intern(key), pmt.from_long(n), pmt.intern("src"))))
-        at += n
-    return tags
 
 
 def tagged_run(block, packets, key, itype):
@@ -110,7 +86,7 @@ def tagged_run(block, packets, key, itype):
     tb = gr.top_block()
     make = blocks.vector_source_b if itype == "u8" else blocks.vector_source_f
     src = make([int(v) if itype == "u8" else float(v) for v in data], False, 1,
-               length_tags([len(x) for x in packets], key))
+               gr_common.length_tags([len(x) for x in packets], key))
     snk = blocks.vector_sink_b()
     tb.connect(src, block, snk)
     tb.run()
@@ -207,5 +183,4 @@ for p, k, mtu in [(BP42, 42, 1512), (H42, 42, 1512)]:
         pdu_case("async_dec_%s_%d_%s" % (p["code"], k, packed), "async_decoder", params,
                  fec.async_decoder(decoder(p), packed, True, mtu), pdus, "f32")
 
-with open(os.path.join(out_dir, "cases.json"), "w") as f:
-    json.dump(cases, f, indent=1)
+OUT.write_cases()

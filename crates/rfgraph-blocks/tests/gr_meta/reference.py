@@ -2,7 +2,7 @@
 """GNU Radio 3.10's metadata file blocks, tagged file sink, burst shaper
 and variable-rate tag test block on fixed inputs, for `gr_meta.rs`.
 
-`reference.py gen DIR` writes into DIR, for each case, its input
+`reference.py DIR` writes into DIR, for each case, its input
 (`<case>.in`, raw little-endian items), the case's description in
 `cases.json` (stream tags and PMT values as GNU Radio's serialized bytes
 in hex, which the Rust side decodes with `gr_pmt`), and GNU Radio's
@@ -16,7 +16,7 @@ outputs:
 - stream blocks: `<case>.out` and `<case>.out.json` (the output tags);
 - tags_to_pdu: `<case>.pdus.json` (the PDUs and detections, serialized).
 
-`reference.py read DIR CASE PATH DETACHED TYPE VLEN` reads a metadata
+`reference.py DIR read CASE PATH DETACHED TYPE VLEN` reads a metadata
 file rfgraph wrote with GNU Radio's `file_meta_source` and
 `parse_file_metadata`, into `<CASE>.check.bin` / `<CASE>.check.json`.
 """
@@ -294,7 +294,8 @@ def gen_tags_to_pdu(out):
 
 
 def main():
-    mode, out = sys.argv[1], sys.argv[2]
+    out = sys.argv[1]
+    mode = sys.argv[2] if len(sys.argv) > 2 else "gen"
     os.makedirs(out, exist_ok=True)
     if mode == "gen":
         meta = [gen_meta(out, c) for c in META]

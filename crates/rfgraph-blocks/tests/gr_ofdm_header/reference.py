@@ -13,10 +13,14 @@ the only argument, one line per result (tab-separated):
 The Rust test gr_ofdm_header.rs holds the same case table.
 """
 
+import os
 import sys
 
 import pmt
 from gnuradio import blocks, digital, gr
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from gr_common import tag  # noqa: E402
 
 LENS = [1, 5, 100, 4095, 4096, 3, 2, 17, 0, 64]
 
@@ -33,14 +37,6 @@ CASES = [
 ]
 
 
-def tag(offset, key, value):
-    t = gr.tag_t()
-    t.offset = offset
-    t.key = pmt.intern(key)
-    t.value = value
-    return t
-
-
 def enc(m):
     if pmt.is_bool(m):
         return "T" if pmt.to_bool(m) else "F"
@@ -52,7 +48,8 @@ def enc(m):
     return ",".join(sorted(items))
 
 
-out = open(sys.argv[1], "w")
+os.makedirs(sys.argv[1], exist_ok=True)
+out = open(os.path.join(sys.argv[1], "reference.txt"), "w")
 for case, occ, nsyms, lkey, fkey, nkey, bph, bpp, scr in CASES:
     data, tags, at = [], [], 0
     for n in LENS:

@@ -23,69 +23,18 @@ empty dict and nil `{}`), `(meta data)` PDUs.
 import os
 import zlib
 import sys
-import time
 
 import numpy as np
 import pmt
 from gnuradio import blocks, digital, gr
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from gr_common import MARKER, enc, run_messages, tag, write_msgs, write_tags  # noqa: E402
+
 out_dir = sys.argv[1]
 os.makedirs(out_dir, exist_ok=True)
 rng = np.random.default_rng(4321)
 LEN = "packet_len"
-
-
-def enc(p):
-    if pmt.is_null(p):
-        return "{}"
-    if pmt.is_bool(p):
-        return "T" if pmt.to_bool(p) else "F"
-    if pmt.is_integer(p):
-        return "I%d;" % pmt.to_long(p)
-    if pmt.is_uint64(p):
-        return "I%d;" % pmt.to_uint64(p)
-    if pmt.is_real(p):
-        return "D%r;" % pmt.to_double(p)
-    if pmt.is_symbol(p):
-        return "S%s;" % pmt.symbol_to_string(p).encode().hex()
-    if pmt.is_u8vector(p):
-        return "B%s;" % bytes(pmt.u8vector_elements(p)).hex()
-    if pmt.is_dict(p):
-        keys = pmt.dict_keys(p)
-        items = [(pmt.symbol_to_string(pmt.nth(i, keys)), pmt.dict_ref(p, pmt.nth(i, keys), pmt.PMT_NIL))
-                 for i in range(pmt.length(keys))]
-        return "{" + "".join(enc(pmt.intern(k)) + enc(v) for k, v in sorted(items)) + "}"
-    raise ValueError("no encoding for %s" % p)
-
-
-def enc_pdu(p):
-    return "(" + enc(pmt.car(p)) + enc(pmt.cdr(p)) + ")"
-
-
-def enc_msg(p):
-    if pmt.is_pair(p) and not pmt.is_dict(p):
-        return enc_pdu(p)
-    return enc(p)
-
-
-def tag(offset, key, value):
-    t = gr.tag_t()
-    t.offset = offset
-    t.key = pmt.intern(key)
-    t.value = value
-    return t
-
-
-def write_tags(path, tags):
-    with open(path, "w") as f:
-        for t in tags:
-            f.write("%d\t%s\t%s\n" % (t.offset, pmt.symbol_to_string(t.key), enc(t.value)))
-
-
-def write_msgs(path, msgs):
-    with open(path, "w") as f:
-        for m in msgs:
-            f.write(enc_msg(m) + "\n")
 
 
 def tagged(packets, extra=()):
@@ -113,54 +62,6 @@ def run_stream(case, block, data, tags):
     np.asarray(out, dtype=np.uint8).tofile(os.path.join(out_dir, case + ".out"))
     write_tags(os.path.join(out_dir, case + ".out_tags"), sink.tags())
     return out, sink.tags()
-
-
-MARKER = 999
-
-
-def is_marker(m):
-    """A PDU whose metadata `n` is MARKER."""
-    if not pmt.is_pair(m) or pmt.is_dict(m):
-        return False
-    n = pmt.dict_ref(pmt.car(m), pmt.intern("n"), pmt.PMT_NIL)
-    return pmt.is_integer(n) and pmt.to_long(n) == MARKER
-
-
-def run_messages(case, block, msgs, ports, marker, marker_ports):
-    """Posts `msgs` and then `marker` to `block`'s input `in`, and stores
-    what it posts on `ports` until the marker (metadata `n` = MARKER)
-    came out of each of `marker_ports` (the handler takes messages in
-    order, each port's sink too: all came before). Writes the inputs and every port's messages but the
-    marker's."""
-    tb = gr.top_block()
-    sinks = {p: blocks.message_debug() for p in ports}
-    for p, s in sinks.items():
-        tb.msg_connect(block, p, s, "store")
-    tb.start()
-    for m in msgs + [marker]:
-        block.to_basic_block()._post(pmt.intern("in"), m)
-    deadline = time.time() + 30
-
-    def marked(sink):
-        n = sink.num_messages()
-        return n and is_marker(sink.get_message(n - 1))
-
-    while time.time() < deadline:
-        if all(marked(sinks[p]) for p in marker_ports):
-            break
-        time.sleep(0.01)
-    else:
-        raise RuntimeError(case + ": the marker never came")
-    tb.stop()
-    tb.wait()
-    write_msgs(os.path.join(out_dir, case + ".msgs"), msgs)
-    out = {}
-    for p, s in sinks.items():
-        got = [s.get_message(i) for i in range(s.num_messages())]
-        got = [m for m in got if not is_marker(m)]
-        write_msgs(os.path.join(out_dir, case + "." + p), got)
-        out[p] = got
-    return out
 
 
 def payload(n, bits=False):
@@ -238,7 +139,7 @@ run_stream("crc32_check_unpacked", digital.crc32_bb(True, LEN, False), *tagged(c
 # ---- crc32_async_bb ----
 async_lens = [0, 1, 2, 3, 4, 5, 31, 200]
 msgs = [pdu(i, payload(n)) for i, n in enumerate(async_lens)]
-out = run_messages("crc32_async_gen", digital.crc32_async_bb(False), msgs, ["out"],
+out = run_messages(out_dir, "crc32_async_gen", digital.crc32_async_bb(False), msgs, ["out"],
                    pdu(MARKER, with_crc32([1, 2, 3])), ["out"])["out"]
 with_crc = [list(pmt.u8vector_elements(pmt.cdr(m))) for m in out]
 bad = [list(d) for d in with_crc]
@@ -247,7 +148,7 @@ bad[5][-1] ^= 0x01  # CRC error
 check_msgs = [pdu(100 + i, d) for i, d in enumerate(bad)]
 check_msgs.append(pdu(200, [0, 0, 0, 0]))  # CRC 0 of nothing: passes, empty
 check_msgs.append(pdu(201, [0, 0, 0, 1]))  # a wrong CRC of nothing
-run_messages("crc32_async_check", digital.crc32_async_bb(True), check_msgs, ["out"],
+run_messages(out_dir, "crc32_async_check", digital.crc32_async_bb(True), check_msgs, ["out"],
              pdu(MARKER, with_crc[4]), ["out"])
 
 # ---- header formats ----
@@ -279,7 +180,7 @@ fmt_lens = [0, 1, 2, 5, 100, 300, 4095, 4096, 70000, 3]
 for name, make in formats() + formatter_only():
     # protocol_formatter_async: a header PDU and the payload PDU.
     msgs = [pdu(i, payload(n)) for i, n in enumerate(fmt_lens)]
-    out = run_messages("formatter_async_" + name, digital.protocol_formatter_async(make()), msgs,
+    out = run_messages(out_dir, "formatter_async_" + name, digital.protocol_formatter_async(make()), msgs,
                        ["header", "payload"], pdu(MARKER, [9]), ["header", "payload"])
     # protocol_formatter_bb: the headers of a tagged stream's packets.
     stream_lens = [n for n in fmt_lens if 0 < n <= 5000]
@@ -289,7 +190,7 @@ for name, make in formats() + formatter_only():
 
 # ---- protocol_parser_b: headers in noise, with bit errors ----
 def headers(make, lens):
-    got = run_messages("unused", digital.protocol_formatter_async(make()),
+    got = run_messages(out_dir, "unused", digital.protocol_formatter_async(make()),
                        [pdu(i, [0] * n) for i, n in enumerate(lens)], ["header"], pdu(MARKER, [9]), ["header"])
     return [list(pmt.u8vector_elements(pmt.cdr(m))) for m in got["header"]]
 

@@ -9,18 +9,20 @@ runs the same through the registry and compares bit for bit."""
 
 import contextlib
 import io
-import json
 import os
 import sys
 
 import numpy as np
 from gnuradio import blocks, fec, gr
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import gr_common  # noqa: E402
 from gnuradio.fec import polar
 
-out_dir = sys.argv[1]
-os.makedirs(out_dir, exist_ok=True)
+OUT = gr_common.Output()
+out_dir = OUT.dir
 rng = np.random.default_rng(20261129)
-cases = []
+cases = OUT.cases
 
 
 def frozen(n, k, snr=0.0):
@@ -152,5 +154,4 @@ ones = [int(b) for b in rng.integers(0, 2, len(pos))]
 decode_case("sc_frozen_ones", params("polar", 256, 128, pos, ones), 4, 0.8)
 decode_case("scl4_frozen_ones", params("polar_list", 256, 128, pos, ones, max_list_size=4), 4, 0.8)
 
-with open(os.path.join(out_dir, "cases.json"), "w") as f:
-    json.dump(cases, f)
+OUT.write_cases()

@@ -12,6 +12,9 @@ import sys
 import numpy as np
 from gnuradio import gr, blocks, digital, filter
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import gr_common  # noqa: E402
+
 out_dir = sys.argv[1]
 os.makedirs(out_dir, exist_ok=True)
 rng = np.random.default_rng(4321)
@@ -33,20 +36,7 @@ def run(name, block, data, complex_io):
 def shaped(points):
     """Symbols at SPS samples each, RRC shaped, delayed by 0.3 sample and
     slowed by 0.05 % (GNU Radio's MMSE resampler), with noise."""
-    syms = points[rng.integers(0, len(points), NSYM)]
-    up = np.zeros(NSYM * SPS, dtype=np.complex64)
-    up[::SPS] = syms
-    rrc = np.array(filter.firdes.root_raised_cosine(SPS, SPS, 1.0, 0.35, 11 * SPS))
-    x = np.convolve(up, rrc).astype(np.complex64)
-    tb = gr.top_block()
-    src = blocks.vector_source_c(x.tolist())
-    res = filter.mmse_resampler_cc(0.3, 1.0005)
-    snk = blocks.vector_sink_c()
-    tb.connect(src, res, snk)
-    tb.run()
-    y = np.asarray(snk.data(), dtype=np.complex64)
-    noise = (rng.normal(0, 0.05, len(y)) + 1j * rng.normal(0, 0.05, len(y)))
-    return (y + noise).astype(np.complex64)
+    return gr_common.shaped(rng, points, NSYM, SPS)
 
 
 def gmsk():

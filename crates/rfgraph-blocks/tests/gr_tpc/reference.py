@@ -7,17 +7,19 @@ which this script also builds GNU Radio's coder objects), `<case>.in` /
 `<case>.out` the raw little-endian items of each. The Rust test
 `gr_tpc.rs` runs the same through the registry and compares bit for bit."""
 
-import json
 import os
 import sys
 
 import numpy as np
 from gnuradio import blocks, fec, gr
 
-out_dir = sys.argv[1]
-os.makedirs(out_dir, exist_ok=True)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import gr_common  # noqa: E402
+
+OUT = gr_common.Output()
+out_dir = OUT.dir
 rng = np.random.default_rng(20261130)
-cases = []
+cases = OUT.cases
 
 # (row_poly, col_poly, krow, kcol, bval, qval): the examples' code first.
 CODES = [
@@ -111,5 +113,4 @@ for cname, enc, dec, p in CHAINS:
         save(name, data, np.array(decoded.data(), dtype=np.uint8))
         cases.append(dict(kind="chain", name=name, params=p, esno=esno, seed=seed))
 
-with open(os.path.join(out_dir, "cases.json"), "w") as f:
-    json.dump(cases, f)
+OUT.write_cases()
