@@ -203,10 +203,19 @@ fn the_file_source_throttle_releases_pieces_of_its_chunk() {
             fg.run_bounded(s).unwrap();
             let sizes = sizes.lock().unwrap().clone();
             assert_eq!(sizes.iter().sum::<usize>(), 8000, "{name}");
-            assert!(
-                sizes.iter().all(|&n| n % piece == 0),
-                "{name}: pieces of {piece} bytes expected, the sink saw {sizes:?}"
-            );
+            // The source publishes whole pieces, several at once when it
+            // runs late; a reader's window (the scheduler's chunk) may
+            // split such a burst, but only a full window ends between
+            // two pieces, and the next read completes the piece.
+            let window = sizes.iter().copied().max().unwrap_or(0);
+            let mut at = 0;
+            for (k, &n) in sizes.iter().enumerate() {
+                at += n;
+                assert!(
+                    at % piece == 0 || (n == window && k + 1 < sizes.len()),
+                    "{name}: pieces of {piece} bytes expected, the sink saw {sizes:?}"
+                );
+            }
         }
     }
     assert!(

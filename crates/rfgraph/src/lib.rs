@@ -73,7 +73,7 @@ pub use error::{
     BoxError, GraphError, HandleError, ParamError, RunError, Stall, StalledBlock, StreamWait,
 };
 pub use flowgraph::latency::LatencyReport;
-pub use flowgraph::{BlockId, Finished, Flowgraph, FlowgraphHandle, Running};
+pub use flowgraph::{BlockId, Finished, Flowgraph, FlowgraphHandle, RunState, Running};
 pub use item::{Item, ItemType};
 pub use params::{ParamChoice, ParamSet, ParamType, ParamValue, PmtTypeError};
 pub use pmt::Pmt;

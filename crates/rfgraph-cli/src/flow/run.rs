@@ -6,6 +6,8 @@
 //! `--control-stdin` it reads lines `name=value` from stdin while the graph
 //! runs and sets those settable variables through the builder's
 //! `Controller`, one line on stderr for each (what changed, or why not).
+//! With `--control [ADDR]` a control port (`rfgraph_control`) serves the
+//! running graph over HTTP, its variables through the same `Controller`.
 
 use super::FileArgs;
 use super::status::{sink_line, stats_table};
@@ -34,6 +36,16 @@ pub struct RunArgs {
     /// skipped.
     #[arg(long)]
     pub control_stdin: bool,
+    /// Serves the running graph on a control port (HTTP and JSON, see the
+    /// README): its blocks, counters, parameters, messages and variables.
+    /// Listens on ADDR, `127.0.0.1:1337` when none is given.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1,
+          default_missing_value = rfgraph_control::DEFAULT_ADDR)]
+    pub control: Option<std::net::SocketAddr>,
+    /// The token control-port requests must carry. Without one, a port on
+    /// any address but loopback generates one and prints it.
+    #[arg(long, value_name = "TOKEN", requires = "control")]
+    pub token: Option<String>,
 }
 
 /// Lines of stdin, read on their own thread (stdin blocks).
@@ -58,6 +70,53 @@ fn interrupted() -> Arc<AtomicBool> {
     flag
 }
 
+/// The variables' controller, shared by stdin, probes, message
+/// requests and the control port.
+fn lock(
+    control: &std::sync::Mutex<rfgraph_flowfile::build::Controller>,
+) -> std::sync::MutexGuard<'_, rfgraph_flowfile::build::Controller> {
+    control.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Starts a control port on `addr` serving the graph behind `handle`,
+/// named after its file, and says where on stderr (with the token, when
+/// one guards it).
+fn serve(
+    addr: std::net::SocketAddr,
+    token: Option<String>,
+    args: &RunArgs,
+    handle: &rfgraph::FlowgraphHandle,
+    control: &Arc<std::sync::Mutex<rfgraph_flowfile::build::Controller>>,
+) -> anyhow::Result<rfgraph_control::ControlPort> {
+    let port =
+        rfgraph_control::ControlPort::start(rfgraph_control::ControlOptions { addr, token })?;
+    let name = args
+        .file
+        .file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("flowgraph")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect::<String>();
+    port.serve(
+        rfgraph_control::ServedGraph::new(name.clone(), handle.clone())
+            .with_variables(control.clone()),
+    );
+    let at = format!("http://{}/api/flowgraphs/{name}", port.local_addr());
+    match port.token() {
+        Some(t) => errln!("rfgraph: control port: {at} (token {t})"),
+        None => errln!("rfgraph: control port: {at}"),
+    }
+    Ok(port)
+}
+
 /// Runs the flowgraph file.
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let built = args.file.build(false)?;
@@ -69,11 +128,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let sources = built.sources.clone();
     let total: u64 = sources.iter().map(|s| s.total_items).sum();
     let stop = interrupted();
-    let mut control = built.control;
+    let control = Arc::new(std::sync::Mutex::new(built.control));
     let requests = built.variable_requests;
     let mut probes = built.variable_probes;
     let commands = if args.control_stdin {
-        let names = control.settable();
+        let names: Vec<String> = lock(&control)
+            .settable()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         if names.is_empty() {
             errln!("rfgraph: note: --control-stdin: this graph has no settable variables");
         } else {
@@ -89,6 +152,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let running = built.flowgraph.start(scheduler)?;
     let handle = running.handle();
+    let _port = match args.control {
+        Some(addr) => Some(serve(addr, args.token.clone(), &args, &handle, &control)?),
+        None => None,
+    };
     let bar = if sources.is_empty() {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
         bar.set_style(
@@ -131,7 +198,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
                 if line.is_empty() || line.starts_with('#') || stopping {
                     continue;
                 }
-                let said = match control.set_line(&handle, line) {
+                let said = match lock(&control).set_line(&handle, line) {
                     Ok(change) => format!("rfgraph: set {change}"),
                     Err(e) => format!("rfgraph: error: {e}"),
                 };
@@ -142,10 +209,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         // Variables the graph's `msgpair_to_var` blocks set, and those
         // that probe a block (polled at most as often as this loop runs).
         if !stopping {
-            for said in requests.apply(&mut control, &handle) {
+            for said in requests.apply(&mut lock(&control), &handle) {
                 bar.suspend(|| errln!("rfgraph: {said}"));
             }
-            for said in probes.poll(&mut control, &handle) {
+            for said in probes.poll(&mut lock(&control), &handle) {
                 bar.suspend(|| errln!("rfgraph: {said}"));
             }
         }

@@ -19,7 +19,7 @@ pub mod validate;
 use crate::block::Block;
 use crate::error::{Direction, GraphError, Mismatch, RunError};
 use crate::scheduler::{GraphShape, Scheduler};
-pub use run::{Finished, FlowgraphHandle, Running};
+pub use run::{Finished, FlowgraphHandle, RunState, Running};
 
 /// Default minimum size of a stream edge's ring buffer, in bytes.
 pub const DEFAULT_BUFFER_BYTES: usize = 64 * 1024;

@@ -30,6 +30,10 @@ pub(crate) struct Completion {
 }
 
 impl Completion {
+    fn is_set(&self) -> bool {
+        *self.done.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn set(&self) {
         *self.done.lock().unwrap_or_else(|e| e.into_inner()) = true;
         self.changed.notify_all();
@@ -96,9 +100,11 @@ pub(crate) fn start(parts: Parts, scheduler: Box<dyn Scheduler>) -> Result<Runni
     Ok(Running {
         thread,
         watch,
-        completion,
+        completion: completion.clone(),
         handle: FlowgraphHandle {
             control,
+            completion,
+            scheduler: Arc::from(scheduler_name.as_str()),
             entries: Arc::new(entries),
             topology: Arc::new(topology),
             live_edges: Arc::new(live_edges),
@@ -109,6 +115,18 @@ pub(crate) fn start(parts: Parts, scheduler: Box<dyn Scheduler>) -> Result<Runni
 }
 
 type RunOutput = (Vec<BlockRunner>, Duration, Option<RunError>);
+
+/// Where a run is (see [`FlowgraphHandle::state`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunState {
+    /// Blocks are running.
+    Running,
+    /// A stop was asked for, or a block failed; blocks are finishing.
+    Stopping,
+    /// Every block is done.
+    Finished,
+}
 
 /// A flowgraph running in the background.
 pub struct Running {
@@ -195,6 +213,8 @@ impl Running {
 #[derive(Clone)]
 pub struct FlowgraphHandle {
     control: Arc<RunControl>,
+    completion: Arc<Completion>,
+    scheduler: Arc<str>,
     entries: Arc<Vec<HandleEntry>>,
     topology: Arc<super::topology::Topology>,
     live_edges: Arc<Vec<super::topology::LiveEdge>>,
@@ -205,6 +225,23 @@ impl FlowgraphHandle {
         self.entries
             .get(block.0)
             .ok_or_else(|| HandleError::UnknownBlock(format!("#{}", block.0)))
+    }
+
+    /// Where the run is: running, stopping (asked to stop, or failed),
+    /// or finished (every block done, `deinit` run).
+    pub fn state(&self) -> RunState {
+        if self.completion.is_set() {
+            RunState::Finished
+        } else if self.control.is_stopping() {
+            RunState::Stopping
+        } else {
+            RunState::Running
+        }
+    }
+
+    /// The name of the scheduler running the graph.
+    pub fn scheduler(&self) -> &str {
+        &self.scheduler
     }
 
     /// The graph's blocks with their ports, and its stream and message

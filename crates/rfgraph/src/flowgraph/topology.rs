@@ -113,6 +113,13 @@ pub(crate) fn blocks(fg: &mut Flowgraph) -> Vec<BlockInfo> {
         .iter_mut()
         .map(|entry| {
             let readings = entry.block.readings().to_vec();
+            // Its own inputs and those of its settable parameters, in the
+            // order connections index them.
+            let message_inputs = super::message_inputs(entry.block.as_mut())
+                .names
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
             let (name, type_name, transfer) =
                 (entry.name.clone(), entry.type_name.clone(), entry.transfer);
             let block: &mut dyn Block = entry.block.as_mut();
@@ -135,7 +142,7 @@ pub(crate) fn blocks(fg: &mut Flowgraph) -> Vec<BlockInfo> {
                     .iter()
                     .map(|p| stream(p.name(), p.item_type()))
                     .collect(),
-                message_inputs: ports.message_inputs.iter().map(|s| s.to_string()).collect(),
+                message_inputs,
                 message_outputs: ports
                     .message_outputs
                     .iter()
