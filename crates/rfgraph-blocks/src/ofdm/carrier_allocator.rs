@@ -289,7 +289,7 @@ impl Block for CarrierAllocator {
             &mut self.input,
             &mut self.output,
             io,
-            |packet, _| allocate.frame(packet, key),
+            |packet, _, _| allocate.frame(packet, key),
         );
         Ok(())
     }

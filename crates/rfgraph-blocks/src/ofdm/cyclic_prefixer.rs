@@ -352,7 +352,7 @@ impl Block for CyclicPrefixer {
             &mut self.input,
             &mut self.output,
             io,
-            |packet, key| Some(shaper.frame(packet, key)),
+            |packet, key, _| Some(shaper.frame(packet, key)),
         );
         Ok(())
     }

@@ -78,11 +78,12 @@ impl Frames {
     /// One frame, as GNU Radio's `work`: the channel state and carrier
     /// offset from the tags on its first symbol, the frame moved back by
     /// the offset (zeros shifted in) and its phase turned back symbol by
-    /// symbol, then equalized.
+    /// symbol, then equalized; in `out` (empty).
     fn frame(
         &mut self,
         packet: &Packet<Complex32>,
         p: &FrameEqualizerParams,
+        mut out: Vec<Complex32>,
     ) -> (Vec<Complex32>, Vec<Tag>) {
         let n = self.fft_len;
         let mut offset = 0i64;
@@ -91,7 +92,9 @@ impl Frames {
                 if let Pmt::VecComplexF32(v) = &t.value
                     && v.len() == n
                 {
-                    self.state = v.iter().map(|&[re, im]| Complex32::new(re, im)).collect();
+                    for (s, &[re, im]) in self.state.iter_mut().zip(v) {
+                        *s = Complex32::new(re, im);
+                    }
                 }
             } else if t.key == CARR_OFFSET_KEY {
                 offset = match t.value {
@@ -105,7 +108,8 @@ impl Frames {
         let len = packet.items.len();
         let symbols = len / n;
         let zero = Complex32::new(0.0, 0.0);
-        let mut out = vec![zero; len];
+        out.clear();
+        out.resize(len, zero);
         let shift = usize::try_from(offset.unsigned_abs())
             .unwrap_or(usize::MAX)
             .min(len);
@@ -243,7 +247,7 @@ impl Block for FrameEqualizer {
             &mut self.input,
             &mut self.output,
             io,
-            |packet, _| Some(frames.frame(packet, params)),
+            |packet, _, out| Some(frames.frame(packet, params, out)),
         );
         Ok(())
     }

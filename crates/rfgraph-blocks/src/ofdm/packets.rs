@@ -57,6 +57,19 @@ pub(crate) struct Gather<T> {
     fixed: Option<usize>,
     state: State,
     packet: Packet<T>,
+    /// The input's tags as last read (boxed: blocks keep a gatherer in
+    /// an enum beside a variant of nothing).
+    cache: Box<TagCache>,
+}
+
+/// The tags of an input's window, and the end of the window they were
+/// read for: read again only when the window grows (reading them clones
+/// every tag in it, which a window of many frames makes costly to do for
+/// each packet).
+#[derive(Default)]
+struct TagCache {
+    tags: Vec<Tag>,
+    end: Option<u64>,
 }
 
 /// The length a tag value gives, as GNU Radio's `pmt::to_long` reads it.
@@ -80,6 +93,7 @@ impl<T: Item> Gather<T> {
                 items: Vec::new(),
                 tags: Vec::new(),
             },
+            cache: Box::default(),
         }
     }
 
@@ -97,6 +111,16 @@ impl<T: Item> Gather<T> {
         &self.key
     }
 
+    /// Takes back a packet [`next`](Self::next) returned, to gather the
+    /// next one into its memory.
+    pub fn recycle(&mut self, mut packet: Packet<T>) {
+        if self.packet.items.is_empty() && self.packet.tags.is_empty() {
+            packet.items.clear();
+            packet.tags.clear();
+            self.packet = packet;
+        }
+    }
+
     /// Reads `input` until a packet is complete and returns it (the items
     /// after it stay unread), or consumes all it holds and returns `None`.
     pub fn next(&mut self, input: &mut StreamInput<T>) -> Option<Packet<T>> {
@@ -106,7 +130,13 @@ impl<T: Item> Gather<T> {
             if available == 0 {
                 return None;
             }
-            let tags = input.tags();
+            let end = start + available as u64;
+            if self.cache.end != Some(end) {
+                // Tags on items already consumed are skipped below.
+                self.cache.tags = input.tags();
+                self.cache.end = Some(end);
+            }
+            let tags = &self.cache.tags;
             match self.state {
                 State::Seeking if self.fixed.is_some() => {
                     self.state = State::Gathering(self.fixed.unwrap_or(1));
@@ -162,14 +192,14 @@ impl<T: Item> Gather<T> {
                     self.packet.items.extend_from_slice(&input.slice()[..n]);
                     let end = start + n as u64;
                     self.packet.tags.extend(
-                        tags.into_iter()
+                        tags.iter()
                             .filter(|t| t.index >= start && t.index < end)
                             .filter(|t| {
                                 self.fixed.is_some() || !(t.index == first && t.key == self.key)
                             })
                             .map(|t| Tag {
                                 index: t.index - first,
-                                ..t
+                                ..t.clone()
                             }),
                     );
                     input.consume(n);
@@ -192,14 +222,26 @@ impl<T: Item> Gather<T> {
 /// packet's first item) and how many items went out.
 pub(crate) struct Outbox<T> {
     queue: VecDeque<(Vec<T>, Vec<Tag>, usize)>,
+    /// Item vectors written out, kept (empty) to make the next packets in.
+    spare: Vec<Vec<T>>,
 }
+
+/// The most item vectors an [`Outbox`] keeps for reuse.
+const SPARE: usize = 4;
 
 impl<T: Item> Outbox<T> {
     /// Nothing waiting.
     pub fn new() -> Self {
         Self {
             queue: VecDeque::new(),
+            spare: Vec::new(),
         }
+    }
+
+    /// An empty vector to make a packet's items in (the memory of one
+    /// written out before, when there is one).
+    pub fn spare(&mut self) -> Vec<T> {
+        self.spare.pop().unwrap_or_default()
     }
 
     /// Queues a packet.
@@ -233,8 +275,12 @@ impl<T: Item> Outbox<T> {
             }
             output.produce(n);
             *sent += n;
-            if *sent == items.len() {
-                self.queue.pop_front();
+            if *sent == items.len()
+                && let Some((mut items, _, _)) = self.queue.pop_front()
+                && self.spare.len() < SPARE
+            {
+                items.clear();
+                self.spare.push(items);
             }
         }
         true
@@ -243,8 +289,9 @@ impl<T: Item> Outbox<T> {
 
 /// One `work` call of a block that turns whole packets into whole
 /// packets: writes what waits, then reads packets from `input` and queues
-/// what `frame` makes of each (given the length key; `None` drops the
-/// packet) while `output` keeps up. Reports the packets still waiting to
+/// what `frame` makes of each (given the length key and an empty vector
+/// it may make its items in; `None` drops the packet) while `output`
+/// keeps up. Reports the packets still waiting to
 /// `io` as in flight.
 pub(crate) fn work_frames<I: Item, O: Item>(
     gather: &mut Gather<I>,
@@ -252,7 +299,7 @@ pub(crate) fn work_frames<I: Item, O: Item>(
     input: &mut StreamInput<I>,
     output: &mut StreamOutput<O>,
     io: &mut WorkIo,
-    mut frame: impl FnMut(&Packet<I>, &str) -> Option<(Vec<O>, Vec<Tag>)>,
+    mut frame: impl FnMut(&Packet<I>, &str, Vec<O>) -> Option<(Vec<O>, Vec<Tag>)>,
 ) {
     loop {
         if !outbox.drain(output) {
@@ -262,9 +309,10 @@ pub(crate) fn work_frames<I: Item, O: Item>(
         let Some(packet) = gather.next(input) else {
             return;
         };
-        if let Some((items, tags)) = frame(&packet, gather.key()) {
+        if let Some((items, tags)) = frame(&packet, gather.key(), outbox.spare()) {
             outbox.push(items, tags);
         }
+        gather.recycle(packet);
     }
 }
 

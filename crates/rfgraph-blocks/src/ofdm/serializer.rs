@@ -120,11 +120,13 @@ impl Serialize {
     /// outside the frame read 0), stopping after the packet length if
     /// one is given. Tags of symbol `s` go to its first output item, but
     /// the packet length's; then the length tag. A frame that could give
-    /// more than [`MAX_PACKET_ITEMS`] items is dropped.
+    /// more than [`MAX_PACKET_ITEMS`] items is dropped. The items are
+    /// made in `out` (empty).
     fn frame(
         &mut self,
         packet: &Packet<Complex32>,
         p: &SerializerParams,
+        mut out: Vec<Complex32>,
     ) -> (Vec<Complex32>, Vec<Tag>) {
         let n = self.fft_len;
         let first = |key: &str| {
@@ -150,7 +152,8 @@ impl Serialize {
         if symbols.saturating_mul(widest) > MAX_PACKET_ITEMS {
             return (Vec::new(), Vec::new());
         }
-        let mut out = Vec::new();
+        out.clear();
+        out.reserve(symbols * widest);
         let mut tags = Vec::new();
         for s in 0..symbols {
             let at = out.len() as u64;
@@ -346,7 +349,7 @@ impl Block for Serializer {
             &mut self.input,
             &mut self.output,
             io,
-            |packet, _| Some(serialize.frame(packet, params)),
+            |packet, _, out| Some(serialize.frame(packet, params, out)),
         );
         Ok(())
     }

@@ -43,61 +43,159 @@ pub const MAX_PLATEAU: usize = 8192;
 struct Metric {
     /// `|P|² / R²`.
     metric: f32,
-    /// `arg P`.
-    angle: f32,
+    /// `P`, whose angle the detector holds where it flags the item (the
+    /// angle is only ever needed there).
+    p: Complex32,
 }
 
-/// Moving sums over the last `len` values, kept in a ring and summed
-/// afresh for every item (as GNU Radio's FIR filters do, no drift).
-struct Window<T> {
-    ring: Vec<T>,
-    at: usize,
+/// Input items the metrics are computed for at a time (the sums' working
+/// set stays in the first-level cache).
+const CHUNK: usize = 1024;
+
+/// `acc[j] += x[j]`, a loop the compiler vectorises.
+fn accumulate(acc: &mut [f32], x: &[f32]) {
+    for (a, &b) in acc.iter_mut().zip(x) {
+        *a += b;
+    }
 }
 
-impl<T: Copy + Default> Window<T> {
-    fn new(len: usize) -> Self {
-        Self {
-            ring: vec![T::default(); len],
-            at: 0,
+/// `out[j]`: the sum of the `w` values of `x` ending at `hist + j`
+/// (`hist >= w - 1`). Sums of 1, 2, 4, … values ending at each position
+/// are doubled pass by pass (`tmp` the other buffer), and those that
+/// `w`'s binary digits name added up: a tree of additions over the
+/// window, each sum made of its own `w` values only (no running total,
+/// no subtraction: no drift, and silence sums to exactly 0). `x` is
+/// left holding partial sums.
+fn window_sums(x: &mut Vec<f32>, tmp: &mut Vec<f32>, hist: usize, w: usize, out: &mut [f32]) {
+    let n = out.len();
+    out.fill(0.0);
+    tmp.clear();
+    tmp.resize(x.len(), 0.0);
+    let (mut cur, mut next) = (x, tmp);
+    let (mut m, mut back, mut bits) = (1, 0, w);
+    while bits != 0 {
+        if bits & 1 == 1 {
+            let from = hist - back;
+            accumulate(out, &cur[from..from + n]);
+            back += m;
+        }
+        bits >>= 1;
+        if bits != 0 {
+            // `cur` holds sums of `m` values from position `m - 1` on.
+            let len = cur.len();
+            for ((d, &a), &b) in next[m..].iter_mut().zip(&cur[m..]).zip(&cur[..len - m]) {
+                *d = a + b;
+            }
+            std::mem::swap(&mut cur, &mut next);
+            m *= 2;
         }
     }
-
-    /// Pushes `x`, returns the value pushed `len` items before.
-    fn push(&mut self, x: T) -> T {
-        let old = std::mem::replace(&mut self.ring[self.at], x);
-        self.at = (self.at + 1) % self.ring.len();
-        old
-    }
 }
 
-/// The timing metric and angle of each input item.
+/// The timing metric and `P` of each input item: the conjugate products
+/// and energies of a chunk of input, and their moving sums (`fft_len / 2`
+/// products, `fft_len` energies) summed afresh for every item, as GNU
+/// Radio's FIR filters do (no drift; silence sums to exactly 0), but
+/// for a whole chunk at once ([`window_sums`]), so the additions run
+/// side by side over the chunk.
 struct Metrics {
-    delay: Window<Complex32>,
-    corr: Window<Complex32>,
-    energy: Window<f32>,
+    /// `fft_len / 2`: the delay and the correlation window.
+    half: usize,
+    /// `fft_len`: the energy window.
+    len: usize,
     tap: f32,
+    /// The `len` items before the chunk (zeros before the stream), then
+    /// the chunk.
+    buf: Vec<Complex32>,
+    /// Per item of `buf`: `x[h] · conj(x[h − half])` (split) and `|x[h]|²`.
+    corr_re: Vec<f32>,
+    corr_im: Vec<f32>,
+    energy: Vec<f32>,
+    /// Per item of the chunk: the sums.
+    p_re: Vec<f32>,
+    p_im: Vec<f32>,
+    r: Vec<f32>,
+    tmp: Vec<f32>,
 }
 
 impl Metrics {
     fn new(p: &SyncScParams) -> Self {
         Self {
-            delay: Window::new(p.fft_len / 2),
-            corr: Window::new(p.fft_len / 2),
-            energy: Window::new(p.fft_len),
+            half: p.fft_len / 2,
+            len: p.fft_len,
             tap: if p.use_even_carriers { 1.0 } else { -1.0 },
+            buf: vec![Complex32::default(); p.fft_len],
+            corr_re: Vec::new(),
+            corr_im: Vec::new(),
+            energy: Vec::new(),
+            p_re: Vec::new(),
+            p_im: Vec::new(),
+            r: Vec::new(),
+            tmp: Vec::new(),
         }
     }
 
-    fn next(&mut self, x: Complex32) -> Metric {
-        let delayed = self.delay.push(x);
-        self.corr.push(x * delayed.conj());
-        self.energy.push(x.norm_sqr());
-        let p: Complex32 = self.corr.ring.iter().map(|&c| c * self.tap).sum();
-        let r: f32 = self.energy.ring.iter().map(|&e| e * 0.5).sum();
-        Metric {
-            metric: p.norm_sqr() / (r * r),
-            angle: p.im.atan2(p.re),
+    /// Queues the metric of each item of `x` (flag 0).
+    fn extend(&mut self, x: &[Complex32], queue: &mut VecDeque<(Metric, u8)>) {
+        for chunk in x.chunks(CHUNK) {
+            self.chunk(chunk, queue);
         }
+    }
+
+    fn chunk(&mut self, x: &[Complex32], queue: &mut VecDeque<(Metric, u8)>) {
+        let (half, len, n) = (self.half, self.len, x.len());
+        self.buf.extend_from_slice(x);
+        let total = len + n;
+        for v in [&mut self.corr_re, &mut self.corr_im, &mut self.energy] {
+            v.clear();
+            v.resize(total, 0.0);
+        }
+        // Products from `half` on: the windows of the chunk's items reach
+        // back to item `len − half + 1` of `buf` at most.
+        for h in half..total {
+            let c = self.buf[h] * self.buf[h - half].conj();
+            self.corr_re[h] = c.re;
+            self.corr_im[h] = c.im;
+        }
+        for (e, x) in self.energy.iter_mut().zip(&self.buf) {
+            *e = x.norm_sqr();
+        }
+        for v in [&mut self.p_re, &mut self.p_im, &mut self.r] {
+            v.clear();
+            v.resize(n, 0.0);
+        }
+        // The products from `half` on: `len - half` of them before the
+        // chunk, at least the `half - 1` its first window needs.
+        for (v, out) in [
+            (&mut self.corr_re, &mut self.p_re),
+            (&mut self.corr_im, &mut self.p_im),
+        ] {
+            v.drain(..half);
+            window_sums(v, &mut self.tmp, len - half, half, out);
+        }
+        window_sums(&mut self.energy, &mut self.tmp, len, len, &mut self.r);
+        let tap = self.tap;
+        queue.extend(
+            self.p_re
+                .iter()
+                .zip(&self.p_im)
+                .zip(&self.r)
+                .map(|((&re, &im), &r)| {
+                    // `tap` is ±1 and 0.5 a power of two: both exact, as
+                    // GNU Radio's taps.
+                    let p = Complex32::new(re * tap, im * tap);
+                    let r = r * 0.5;
+                    (
+                        Metric {
+                            metric: p.norm_sqr() / (r * r),
+                            p,
+                        },
+                        0,
+                    )
+                }),
+        );
+        // Keep the last `len` items for the next chunk's windows.
+        self.buf.drain(..n);
     }
 }
 
@@ -200,7 +298,7 @@ impl Detector {
         let n = self.decided.min(freq.len()).min(detect.len());
         for (k, (m, flag)) in self.queue.drain(..n).enumerate() {
             if flag != 0 {
-                self.hold = m.angle;
+                self.hold = m.p.im.atan2(m.p.re);
             }
             freq[k] = self.hold;
             detect[k] = flag;
@@ -296,10 +394,7 @@ impl Block for SyncSc {
             let room = horizon.saturating_sub(self.detector.queue.len());
             let i = self.input.slice();
             let n = i.len().min(room);
-            for &x in &i[..n] {
-                let m = self.metrics.next(x);
-                self.detector.queue.push_back((m, 0));
-            }
+            self.metrics.extend(&i[..n], &mut self.detector.queue);
             self.input.consume(n);
             let ended = self.input.is_finished();
             self.detector.decide(self.params.threshold, ended);
@@ -338,4 +433,79 @@ pub(crate) fn spec() -> BlockSpec {
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::C32)))
     .output(PortSpec::new("freq_offset", PortItem::Fixed(ItemKind::F32)))
     .output(PortSpec::new("detect", PortItem::Fixed(ItemKind::U8)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The metrics of `x` fed `step` items at a time.
+    fn metrics(p: &SyncScParams, x: &[Complex32], step: usize) -> Vec<Metric> {
+        let mut m = Metrics::new(p);
+        let mut queue = VecDeque::new();
+        for part in x.chunks(step) {
+            m.extend(part, &mut queue);
+        }
+        queue.into_iter().map(|(m, _)| m).collect()
+    }
+
+    /// The sums of the windows, one by one, as GNU Radio's filters.
+    fn direct(p: &SyncScParams, x: &[Complex32]) -> Vec<(Complex32, f32)> {
+        let (half, len) = (p.fft_len / 2, p.fft_len);
+        let at = |i: isize| {
+            usize::try_from(i)
+                .ok()
+                .map_or(Complex32::default(), |i| x[i])
+        };
+        let tap = if p.use_even_carriers { 1.0 } else { -1.0 };
+        (0..x.len() as isize)
+            .map(|h| {
+                let pp: Complex32 = (0..half as isize)
+                    .map(|k| at(h - k) * at(h - k - half as isize).conj() * tap)
+                    .sum();
+                let r: f32 = (0..len as isize).map(|k| at(h - k).norm_sqr() * 0.5).sum();
+                (pp, r)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn chunked_sums_match_the_windows_and_silence_sums_to_zero() {
+        let mut state = 1u32;
+        let mut noise = || {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (state >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+        };
+        for fft_len in [2, 5, 64, 100] {
+            let p = SyncScParams {
+                fft_len,
+                ..Default::default()
+            };
+            // A burst, silence longer than the windows, a burst.
+            let mut x: Vec<Complex32> = (0..3000)
+                .map(|_| Complex32::new(noise(), noise()))
+                .collect();
+            x[1000..2200].fill(Complex32::default());
+            let want = direct(&p, &x);
+            let whole = metrics(&p, &x, x.len());
+            for step in [1, 7, 333] {
+                let got = metrics(&p, &x, step);
+                assert_eq!(got.len(), x.len());
+                for (a, b) in got.iter().zip(&whole) {
+                    assert_eq!(a.p, b.p, "fft_len {fft_len}, step {step}");
+                    assert!(a.metric == b.metric || a.metric.is_nan() && b.metric.is_nan());
+                }
+            }
+            for (i, (m, (pp, r))) in whole.iter().zip(&want).enumerate() {
+                assert!((m.p - pp).norm() <= 1e-4, "fft_len {fft_len}: P at {i}");
+                let metric = pp.norm_sqr() / (r * r);
+                if (1000 + fft_len - 1..2200).contains(&i) {
+                    assert_eq!(m.p, Complex32::default(), "silence at {i}");
+                    assert!(m.metric.is_nan(), "silence at {i}");
+                } else {
+                    assert!((m.metric - metric).abs() <= 1e-3 * metric.max(1.0), "{i}");
+                }
+            }
+        }
+    }
 }
