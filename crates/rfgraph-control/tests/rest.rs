@@ -301,7 +301,12 @@ fn bad_requests_get_4xx_with_a_message() {
     // the client then sees its write fail instead of the answer.
     let big = format!("[{}1]", "1,".repeat(rfgraph_control::MAX_BODY));
     let url = s.url("/api/flowgraphs/g/blocks/src/params/values");
-    match s.agent.put(&url).header("content-type", "application/json").send(&big) {
+    match s
+        .agent
+        .put(&url)
+        .header("content-type", "application/json")
+        .send(&big)
+    {
         Ok(r) => assert_eq!(r.status().as_u16(), 413),
         Err(ureq::Error::Io(e)) => assert!(
             matches!(

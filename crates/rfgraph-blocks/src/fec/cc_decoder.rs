@@ -10,6 +10,7 @@
 //! modes: start and end states, the tail-biting wrap, the chain-back.
 
 use super::cc_encoder::parity;
+use super::coder::uchar_rounded;
 use super::params::{CcMode, FecCodeParams};
 use super::viterbi::{Branch, Decisions, Kernel, Metrics, STATES, decision_index, trellis};
 
@@ -43,6 +44,8 @@ pub(crate) struct CcDecoder {
     decisions: Vec<Decisions>,
     /// A tail-biting frame with its first 36 steps' symbols appended.
     wrapped: Vec<u8>,
+    /// The soft bytes of a frame given as floats (kept between frames).
+    soft: Vec<u8>,
 }
 
 impl CcDecoder {
@@ -79,6 +82,7 @@ impl CcDecoder {
             metrics: [0; STATES],
             decisions: Vec::new(),
             wrapped: Vec::new(),
+            soft: Vec::new(),
         };
         match d.mode {
             CcMode::Streaming | CcMode::Tailbiting => d.init_unbiased(),
@@ -168,39 +172,59 @@ impl CcDecoder {
     fn chainback(&self, out: &mut [u8], bits: usize, end: i32, tail: usize) -> i32 {
         let fs = self.frame_size;
         let dif = tail - TAIL;
-        let mut state = (end as u32 as usize) & (STATES - 1);
-        let mut boundary = 0;
+        let state = (end as u32 as usize) & (STATES - 1);
         let decisions = &self.decisions[tail..tail + bits];
-        // One step back: the state's decision bit, no branch.
-        let back = |d: Decisions, state: &mut usize| -> u8 {
-            let k = ((d >> decision_index(*state)) & 1) as usize;
-            *state = (*state >> 1) | k << (TAIL - 1);
-            k as u8
+        // The walk tracks `r = decision_index(state)`, the bit to read,
+        // rather than the state: one step back from state `s` to
+        // `(s >> 1) | k << 5` (`k` the decision, the decoded bit) takes
+        // `r` to `(r >> 1) & 15 | k << 4 | (r & 1) << 5`, a shorter chain
+        // of dependent operations than finding the bit from the state.
+        let mut r = decision_index(state);
+        let back = |d: Decisions, r: &mut usize| -> u8 {
+            let k4 = (((d >> *r) & 1) << 4) as usize;
+            *r = ((*r >> 1) & 15) | k4 | ((*r & 1) << 5);
+            (k4 >> 4) as u8
         };
+        // The state of `r`.
+        let state_of = |r: usize| ((r << 1) & (STATES - 1)) | (r >> 5);
         // The steps from `fs − 6` on also give the next frame's start
         // (none in a frame shorter than 6 bits).
         let stop = fs.checked_sub(TAIL).map_or(bits, |s| s.min(bits));
+        let mut boundary = 0;
         if dif == 0 {
             // Bit n is step n + tail's: no wrap (all but tail-biting).
             let (head, rest) = out[..bits].split_at_mut(stop);
             for (o, &d) in rest.iter_mut().zip(&decisions[stop..]).rev() {
-                *o = back(d, &mut state);
-                boundary = state as i32;
+                *o = back(d, &mut r);
+            }
+            if stop < bits {
+                boundary = state_of(r) as i32;
             }
             for (o, &d) in head.iter_mut().zip(&decisions[..stop]).rev() {
-                *o = back(d, &mut state);
+                *o = back(d, &mut r);
             }
         } else {
             // Tail-biting: bit (n + dif) mod fs.
             for n in (0..bits).rev() {
-                let k = back(decisions[n], &mut state);
+                let k = back(decisions[n], &mut r);
                 if n >= stop {
-                    boundary = state as i32;
+                    boundary = state_of(r) as i32;
                 }
                 out[(n + dif) % fs] = k;
             }
         }
         boundary
+    }
+
+    /// [`decode`](Self::decode) of soft floats, each made the byte
+    /// [`uchar_rounded`] makes (in a buffer kept between frames).
+    pub(crate) fn decode_float(&mut self, input: &[f32], output: &mut [u8]) {
+        let n = self.input_size() + self.history();
+        let mut soft = std::mem::take(&mut self.soft);
+        soft.clear();
+        soft.extend(input[..n].iter().map(|&x| uchar_rounded(x)));
+        self.decode(&soft, output);
+        self.soft = soft;
     }
 
     /// Decodes one frame: `input` holds `input_size() + history()` soft

@@ -29,19 +29,22 @@ pub enum SoftInput {
 
 /// The soft byte of float `x` as the extended and tagged decoders make
 /// it: GNU Radio's `multiply_const_ff(48)`, `add_const_ff(128)` and
-/// `float_to_uchar` (rounded half to even, saturated). After the clamp
-/// to `[0, 255]`, adding and subtracting 2²³ rounds half to even exactly
-/// as `round_ties_even` does (NaN stays NaN, then 0), without the libm
-/// call that costs x86-64's baseline a sixth of the decoder's time, and
-/// in loops the compiler vectorises.
+/// `float_to_uchar` (rounded half to even, saturated; NaN gives 0).
+/// After the clamp to `[0, 255]` (by hand: NaN becomes 0, as the cast
+/// would make it), adding 2²³ rounds half to even exactly as `round_ties_even` does and
+/// leaves the result in the low byte of the sum's bits: no libm call
+/// (which costs x86-64's baseline a sixth of the decoder's time) and no
+/// float-to-integer conversion, in loops the compiler vectorises.
 #[inline]
 pub fn uchar_rounded(x: f32) -> u8 {
     const MAGIC: f32 = 8_388_608.0;
-    let y = (x * 48.0 + 128.0).clamp(0.0, 255.0);
-    ((y + MAGIC) - MAGIC) as u8
+    let v = x * 48.0 + 128.0;
+    let y = if v > 0.0 { v.min(255.0) } else { 0.0 };
+    (y + MAGIC).to_bits() as u8
 }
 
 /// [`uchar_rounded`] of every value.
+#[cfg(test)]
 fn soft_bytes(input: &[f32]) -> Vec<u8> {
     input.iter().map(|&x| uchar_rounded(x)).collect()
 }
@@ -255,7 +258,7 @@ impl Encoder {
 enum DecoderKind {
     Dummy(Dummy),
     Repetition(Repetition),
-    Cc(CcDecoder),
+    Cc(Box<CcDecoder>),
     Ldpc(LdpcDecoder),
     Polar(Box<PolarDecoder>),
     Tpc(Box<TpcDecoder>),
@@ -285,7 +288,7 @@ impl Decoder {
         Ok(Self(match p.code {
             FecCode::Dummy => DecoderKind::Dummy(Dummy::new(p)),
             FecCode::Repetition => DecoderKind::Repetition(Repetition::new(p)),
-            FecCode::Cc => DecoderKind::Cc(CcDecoder::new(p)),
+            FecCode::Cc => DecoderKind::Cc(Box::new(CcDecoder::new(p))),
             FecCode::Ldpc | FecCode::LdpcH | FecCode::LdpcG => {
                 DecoderKind::Ldpc(LdpcDecoder::new(p, block)?)
             }
@@ -388,11 +391,7 @@ impl Decoder {
             DecoderKind::Repetition(c) => c.decode(input, output),
             DecoderKind::Polar(c) => c.decode(input, output),
             DecoderKind::Tpc(c) => c.decode(input, output),
-            DecoderKind::Cc(c) => {
-                let n = c.input_size() + c.history();
-                let bytes = soft_bytes(&input[..n]);
-                c.decode(&bytes, output);
-            }
+            DecoderKind::Cc(c) => c.decode_float(input, output),
             DecoderKind::Ldpc(c) => c.decode(input, output),
         }
     }

@@ -172,8 +172,11 @@ pub struct FrameDecoder<P, T: SoftItem> {
     decoder: Decoder,
     puncture: Option<Puncture>,
     staged: Staged,
-    /// Punctured bytes of whole groups, before depuncturing.
+    /// Punctured bytes of whole groups, before depuncturing (and a
+    /// frame's soft bytes decoded straight from the input).
     kept: Vec<u8>,
+    /// A frame's soft floats decoded straight from the input.
+    floats: Vec<f32>,
     pending: Pending<u8>,
 }
 
@@ -225,6 +228,7 @@ impl<P: ParamSet, T: SoftItem> FrameDecoder<P, T> {
             puncture,
             staged,
             kept: Vec::new(),
+            floats: Vec::new(),
             pending: Pending::new(),
         }
     }
@@ -232,6 +236,42 @@ impl<P: ParamSet, T: SoftItem> FrameDecoder<P, T> {
     /// The parameters.
     pub fn params(&self) -> &P {
         &self.params
+    }
+
+    /// Decodes whole frames straight from the input into the output
+    /// while both have room and nothing is staged or pending (no
+    /// puncturing): the values are converted once, into `kept`, and
+    /// neither staged nor the bits copied through `pending`.
+    fn decode_direct(&mut self, step: usize, need: usize) {
+        let bits = self.decoder.output_size();
+        if self.puncture.is_some() || self.staged.len() > 0 || step == 0 {
+            return;
+        }
+        loop {
+            let avail = self.input.slice();
+            if avail.len() < need {
+                return;
+            }
+            let out = self.output.slice();
+            if out.len() < bits {
+                return;
+            }
+            let out = &mut out[..bits];
+            match &self.staged {
+                Staged::Uchar(_) => {
+                    self.kept.clear();
+                    self.kept.extend(avail[..need].iter().map(|&x| x.uchar()));
+                    self.decoder.decode_uchar(&self.kept, out);
+                }
+                Staged::Float(_) => {
+                    self.floats.clear();
+                    self.floats.extend(avail[..need].iter().map(|&x| x.float()));
+                    self.decoder.decode_float(&self.floats, out);
+                }
+            }
+            self.input.consume(step);
+            self.output.produce(bits);
+        }
     }
 
     /// Moves input into the staged values until `need` are staged (in
@@ -293,6 +333,7 @@ impl<P: ParamSet, T: SoftItem> Block for FrameDecoder<P, T> {
         let step = self.decoder.input_size();
         let need = step + self.decoder.history();
         while self.pending.drain(&mut self.output, io) {
+            self.decode_direct(step, need);
             if !self.stage(need) {
                 break;
             }

@@ -55,6 +55,8 @@ mod tagged_encoder;
 mod tagged_packed;
 pub mod tpc;
 mod viterbi;
+#[cfg(target_arch = "x86_64")]
+mod viterbi_avx512;
 mod viterbi_simd;
 
 pub use async_decoder::{AsyncDecoder, AsyncDecoderParams};

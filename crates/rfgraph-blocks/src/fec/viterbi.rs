@@ -13,7 +13,8 @@
 //! VOLK's generic butterfly (metrics 0…31, wrapping sums, the lower half
 //! on a tie) and another renormalisation, as the kernel does.
 //!
-//! The steps run on the widest kernel this CPU has: AVX2 or SSE2
+//! The steps run on the widest kernel this CPU has: AVX-512
+//! ([`viterbi_avx512`](super::viterbi_avx512)), AVX2 or SSE2
 //! ([`viterbi_simd`](super::viterbi_simd), chosen at run time) on x86-64,
 //! elsewhere the portable step here (whole-array operations the compiler
 //! vectorises as it can: the average as `(a | b) − ((a ^ b) >> 1)`,
@@ -152,6 +153,9 @@ pub(crate) enum Kernel {
     /// AVX2 (x86-64, detected at run time).
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    /// AVX-512 F, BW and VBMI (x86-64, detected at run time).
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
 }
 
 impl Kernel {
@@ -159,7 +163,9 @@ impl Kernel {
     pub(crate) fn best() -> Self {
         #[cfg(target_arch = "x86_64")]
         {
-            if super::viterbi_simd::has_avx2() {
+            if super::viterbi_avx512::has_avx512() {
+                Kernel::Avx512
+            } else if super::viterbi_simd::has_avx2() {
                 Kernel::Avx2
             } else {
                 Kernel::Sse2
@@ -179,6 +185,9 @@ impl Kernel {
             all.push(Kernel::Sse2);
             if super::viterbi_simd::has_avx2() {
                 all.push(Kernel::Avx2);
+            }
+            if super::viterbi_avx512::has_avx512() {
+                all.push(Kernel::Avx512);
             }
         }
         all
@@ -205,6 +214,12 @@ impl Kernel {
                 // SAFETY: `Avx2` is chosen (by `best`, `available`) only
                 // when the CPU has AVX2.
                 unsafe { super::viterbi_simd::steps_avx2(branch, m, syms, decisions) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => {
+                // SAFETY: `Avx512` is chosen (by `best`, `available`)
+                // only when the CPU has AVX-512 F, BW and VBMI.
+                unsafe { super::viterbi_avx512::steps_avx512(branch, m, syms, decisions) }
             }
         }
     }

@@ -111,11 +111,13 @@ impl ClockTrackingLoop {
     }
 
     /// The instantaneous period (the next symbol's spacing).
+    #[inline]
     pub fn inst_period(&self) -> f32 {
         self.inst_period
     }
 
     /// The average period.
+    #[inline]
     pub fn avg_period(&self) -> f32 {
         self.avg_period
     }

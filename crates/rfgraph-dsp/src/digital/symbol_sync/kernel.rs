@@ -10,7 +10,7 @@
 
 use super::clock_loop::ClockTrackingLoop;
 use super::resampler::{InterpResampler, ResamplerKind};
-use super::ted::{TedKind, TimingErrorDetector};
+use super::ted::{TedKind, TedState, TimingErrorDetector};
 use crate::digital::constellation::Constellation;
 use crate::error::DspError;
 use crate::kernel::{Kernel, Ratio};
@@ -24,6 +24,13 @@ pub trait SyncSample: Copy + Default + Send + 'static {
     fn to_complex(self) -> Complex32;
     /// `Σ h[k]·x[k]`.
     fn dot(h: &[f32], x: &[Self]) -> Self;
+    /// `Σ h[k]·x[k]` of 8 taps, `h2` the taps twice over (`h0 h0 h1
+    /// h1 ...`); the sum may be taken in another order than `dot`'s.
+    #[inline(always)]
+    fn dot8(h: &[f32; 8], h2: &[f32; 16], x: &[Self; 8]) -> Self {
+        let _ = h2;
+        Self::dot(h, x)
+    }
 }
 
 impl SyncSample for f32 {
@@ -53,6 +60,16 @@ impl SyncSample for Complex32 {
         }
         Complex32::new(re, im)
     }
+    /// The products of the interleaved parts with `h2`, summed pairwise
+    /// (a short dependency chain the compiler vectorises).
+    #[inline(always)]
+    fn dot8(_h: &[f32; 8], h2: &[f32; 16], x: &[Complex32; 8]) -> Complex32 {
+        let x: &[f32; 16] = bytemuck::cast_ref(x);
+        let p: [f32; 16] = std::array::from_fn(|i| x[i] * h2[i]);
+        let q: [f32; 8] = std::array::from_fn(|i| p[i] + p[i + 8]);
+        let r: [f32; 4] = std::array::from_fn(|i| q[i] + q[i + 4]);
+        Complex32::new(r[0] + r[2], r[1] + r[3])
+    }
 }
 
 /// The interpolator's position: the next interpolation's fractional
@@ -64,6 +81,7 @@ struct Phase {
 }
 
 impl Phase {
+    #[inline]
     fn next(self, increment: f32) -> Phase {
         // A runaway loop (a huge or non-finite error) could step backwards
         // or by more than any buffer: steps stay in [0, 1e9] samples.
@@ -71,7 +89,9 @@ impl Phase {
             return Phase { wrapped: 0.0, n: 1 };
         }
         let p = self.wrapped + increment.clamp(0.0, 1e9);
-        let n = p.floor();
+        // `p` is in [0, 1e9 + 1): truncating is flooring, without the
+        // libm call x86-64's baseline makes of `floor`.
+        let n = p as i64 as f32;
         Phase {
             wrapped: p - n,
             n: n as i64,
@@ -87,6 +107,32 @@ struct State {
     interp_clock: usize,
 }
 
+/// A copy of a [`State`]'s changing parts (no slicer to clone).
+#[derive(Clone, Copy, Debug)]
+struct Saved {
+    ted: TedState,
+    clock: ClockTrackingLoop,
+    interp_clock: usize,
+}
+
+impl State {
+    #[inline]
+    fn save(&self) -> Saved {
+        Saved {
+            ted: self.ted.state(),
+            clock: self.clock,
+            interp_clock: self.interp_clock,
+        }
+    }
+
+    #[inline]
+    fn restore(&mut self, s: Saved) {
+        self.ted.restore(s.ted);
+        self.clock = s.clock;
+        self.interp_clock = s.interp_clock;
+    }
+}
+
 /// Symbol timing recovery writing `osps` samples per symbol.
 #[derive(Clone, Debug)]
 pub struct SymbolSync<T: SyncSample> {
@@ -98,7 +144,9 @@ pub struct SymbolSync<T: SyncSample> {
     osps: usize,
     interps_per_symbol: usize,
     interps_per_ted_input: usize,
-    interps_per_output: usize,
+    /// Per interpolation clock value: bit 0 a detector input, bit 1 an
+    /// output (the clock's residues, looked up instead of divided).
+    clock_flags: Vec<u8>,
     inst_clock_period: f32,
     avg_clock_period: f32,
     inst_interp_period: f32,
@@ -174,7 +222,9 @@ impl<T: SyncSample> SymbolSync<T> {
             osps,
             interps_per_symbol: n,
             interps_per_ted_input: n / ips,
-            interps_per_output: n / osps,
+            clock_flags: (0..n)
+                .map(|c| c.is_multiple_of(n / ips) as u8 | (c.is_multiple_of(n / osps) as u8) << 1)
+                .collect(),
             inst_clock_period: sps,
             avg_clock_period: sps,
             inst_interp_period: sps / n as f32,
@@ -207,16 +257,21 @@ impl<T: SyncSample> SymbolSync<T> {
         let mut oo = 0usize;
         let zero = T::default();
         while oo < out.len() {
-            let next_clock = (self.st.interp_clock + 1) % n_sym;
+            let next_clock = if self.st.interp_clock + 1 >= n_sym {
+                0
+            } else {
+                self.st.interp_clock + 1
+            };
             let symbol = next_clock == 0;
-            let saved = if symbol { Some(self.st.clone()) } else { None };
+            let saved = if symbol { Some(self.st.save()) } else { None };
             self.st.interp_clock = next_clock;
-            let ted_clock = next_clock.is_multiple_of(self.interps_per_ted_input);
-            let out_clock = next_clock.is_multiple_of(self.interps_per_output);
+            let flags = self.clock_flags[next_clock];
+            let ted_clock = flags & 1 != 0;
+            let out_clock = flags & 2 != 0;
             if ii < 0 || ii + ntaps as i64 > input.len() as i64 {
                 // Only a runaway loop gets here: wait for more input.
                 if let Some(s) = saved {
-                    self.st = s;
+                    self.st.restore(s);
                 } else {
                     self.st.interp_clock = (next_clock + n_sym - 1) % n_sym;
                 }
@@ -243,7 +298,9 @@ impl<T: SyncSample> SymbolSync<T> {
                         * (self.st.clock.inst_period().max(1.0) / n_sym as f32),
                 );
                 if ii + la.n >= ni || ii + la.n < 0 {
-                    self.st = saved.clone().unwrap_or_else(|| self.st.clone());
+                    if let Some(s) = saved {
+                        self.st.restore(s);
+                    }
                     break;
                 }
                 let xl = &input[(ii + la.n) as usize..];
@@ -271,7 +328,9 @@ impl<T: SyncSample> SymbolSync<T> {
                 let inst = inst.max(1.0);
                 let step = self.phase.next(inst);
                 if ii + step.n >= ni {
-                    self.st = saved.unwrap_or_else(|| self.st.clone());
+                    if let Some(s) = saved {
+                        self.st.restore(s);
+                    }
                     break;
                 }
                 self.inst_clock_period = inst;

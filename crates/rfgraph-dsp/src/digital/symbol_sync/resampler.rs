@@ -39,17 +39,48 @@ pub enum ResamplerKind {
 #[derive(Clone, Debug)]
 struct Bank {
     arms: usize,
+    /// `arms` as a float.
+    arms_f32: f32,
     ntaps: usize,
     taps: Vec<f32>,
     diff: Vec<f32>,
+    /// For 8-tap arms: each arm's taps twice over (`h0 h0 h1 h1 ...`),
+    /// the factors of a complex dot product's interleaved parts.
+    taps2: Vec<[f32; 2 * NTAPS]>,
 }
 
 impl Bank {
-    #[inline]
+    fn new(arms: usize, ntaps: usize, taps: Vec<f32>, diff: Vec<f32>) -> Self {
+        let taps2 = if ntaps == NTAPS {
+            taps.chunks_exact(NTAPS)
+                .map(|h| std::array::from_fn(|i| h[i / 2]))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Self {
+            arms,
+            arms_f32: arms as f32,
+            ntaps,
+            taps,
+            diff,
+            taps2,
+        }
+    }
+
+    /// The arm nearest `mu` (ties to even), 0 for a negative or
+    /// non-finite one. For `x` in `[0, 2²²)` the sum `x + 2²³` rounds `x`
+    /// half to even into its low mantissa bits, read there without the
+    /// libm call x86-64's baseline makes of `round_ties_even` or a
+    /// float-to-integer conversion.
+    #[inline(always)]
     fn arm(&self, mu: f32) -> usize {
-        let a = (mu * self.arms as f32).round_ties_even();
-        if a.is_finite() && a >= 0.0 {
-            (a as usize).min(self.arms)
+        const MAGIC: f32 = 8_388_608.0;
+        let x = mu * self.arms_f32;
+        if (0.0..MAGIC / 2.0).contains(&x) {
+            (((x + MAGIC).to_bits() & 0x7f_ffff) as usize).min(self.arms)
+        } else if x.is_finite() && x >= 0.0 {
+            (x.round_ties_even() as usize).min(self.arms)
         } else {
             0
         }
@@ -90,11 +121,19 @@ impl InterpResampler {
     }
 
     /// Interpolates from `x[..ntaps()]` at phase `mu`.
-    #[inline]
+    #[inline(always)]
     pub fn interpolate<T: SyncSample>(&self, x: &[T], mu: f32) -> T {
         let a = self.bank.arm(mu);
         let n = self.bank.ntaps;
-        T::dot(&self.bank.taps[a * n..(a + 1) * n], x)
+        let h = &self.bank.taps[a * n..(a + 1) * n];
+        match (
+            <&[f32; NTAPS]>::try_from(h),
+            self.bank.taps2.get(a),
+            x.first_chunk::<NTAPS>(),
+        ) {
+            (Ok(h), Some(h2), Some(x)) => T::dot8(h, h2, x),
+            _ => T::dot(h, x),
+        }
     }
 
     /// The derivative at phase `mu` (zero without a derivative bank).
@@ -130,12 +169,7 @@ fn mmse_bank(arms: usize, derivative: bool) -> Bank {
             diff.extend(mmse_taps(mu, true));
         }
     }
-    Bank {
-        arms,
-        ntaps: NTAPS,
-        taps,
-        diff,
-    }
+    Bank::new(arms, NTAPS, taps, diff)
 }
 
 /// The taps `h[k]` (on `x(k)`) minimising the squared error of
@@ -246,12 +280,7 @@ fn pfb_bank(n: usize, proto: &[f32], derivative: bool) -> Result<Bank, DspError>
             diff.extend(arm(&d, i));
         }
     }
-    Ok(Bank {
-        arms: n,
-        ntaps: tpf,
-        taps,
-        diff,
-    })
+    Ok(Bank::new(n, tpf, taps, diff))
 }
 
 #[cfg(test)]

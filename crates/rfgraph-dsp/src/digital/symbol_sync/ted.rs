@@ -70,11 +70,24 @@ pub struct TimingErrorDetector {
     prev_error: f32,
 }
 
+/// What a detector's inputs change: restoring it takes a symbol back.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TedState {
+    input: [Complex32; DEPTH],
+    decision: [Complex32; DEPTH],
+    input_derivative: [Complex32; DEPTH],
+    input_clock: usize,
+    error: f32,
+    prev_error: f32,
+}
+
+#[inline]
 fn clip(x: f32, c: f32) -> f32 {
     // GNU Radio's branchless_clip.
     0.5 * ((x + c).abs() - (x - c).abs())
 }
 
+#[inline]
 fn push(a: &mut [Complex32; DEPTH], x: Complex32) {
     a.copy_within(0..DEPTH - 1, 1);
     a[0] = x;
@@ -118,22 +131,49 @@ impl TimingErrorDetector {
         Ok(t)
     }
 
+    /// The state its inputs change (a copy, without the slicer).
+    #[inline]
+    pub(crate) fn state(&self) -> TedState {
+        TedState {
+            input: self.input,
+            decision: self.decision,
+            input_derivative: self.input_derivative,
+            input_clock: self.input_clock,
+            error: self.error,
+            prev_error: self.prev_error,
+        }
+    }
+
+    /// Goes back to a [`state`](Self::state).
+    #[inline]
+    pub(crate) fn restore(&mut self, s: TedState) {
+        self.input = s.input;
+        self.decision = s.decision;
+        self.input_derivative = s.input_derivative;
+        self.input_clock = s.input_clock;
+        self.error = s.error;
+        self.prev_error = s.prev_error;
+    }
+
     /// Detector inputs per symbol (1 or 2).
     pub fn inputs_per_symbol(&self) -> usize {
         self.inputs_per_symbol
     }
 
     /// Whether it needs the next input to compute a symbol's error.
+    #[inline]
     pub fn needs_lookahead(&self) -> bool {
         self.lookahead
     }
 
     /// Whether it needs the signal's derivative.
+    #[inline]
     pub fn needs_derivative(&self) -> bool {
         self.derivative
     }
 
     /// The latest error.
+    #[inline]
     pub fn error(&self) -> f32 {
         self.error
     }
@@ -148,6 +188,7 @@ impl TimingErrorDetector {
         self.input_clock = self.inputs_per_symbol - 1;
     }
 
+    #[inline]
     fn slice(&self, x: Complex32) -> Complex32 {
         match &self.slicer {
             Some(c) => c
@@ -159,6 +200,7 @@ impl TimingErrorDetector {
         }
     }
 
+    #[inline]
     fn push_input(&mut self, x: Complex32, dx: Complex32) {
         push(&mut self.input, x);
         if self.slicer.is_some() {
@@ -176,7 +218,10 @@ impl TimingErrorDetector {
     #[inline]
     pub fn input(&mut self, x: Complex32, dx: Complex32) {
         self.push_input(x, dx);
-        self.input_clock = (self.input_clock + 1) % self.inputs_per_symbol;
+        self.input_clock += 1;
+        if self.input_clock >= self.inputs_per_symbol {
+            self.input_clock = 0;
+        }
         if self.input_clock == 0 && !self.lookahead {
             self.prev_error = self.error;
             self.error = self.compute(&self.input, &self.decision, &self.input_derivative);
@@ -202,6 +247,7 @@ impl TimingErrorDetector {
         self.error = self.compute(&i, &d, &dd);
     }
 
+    #[inline(always)]
     fn compute(
         &self,
         x: &[Complex32; DEPTH],
