@@ -77,6 +77,8 @@ impl VariableProbes {
     /// `blocks` of `fg`; `env` holds the variables (for the rates).
     /// Without `fg` (a check that builds no blocks) the readings cannot
     /// be known, and a function that is no parameter is taken as one.
+    /// A probe that is not [`strict`](VariableProbe::strict) and reads
+    /// nothing the graph has adds a line to `notices` instead.
     ///
     /// Errors (at the probe): a rate that is not a positive number, an
     /// unknown block (with the closest name), a function that is none of
@@ -87,13 +89,24 @@ impl VariableProbes {
         env: &Env,
         fg: Option<&Flowgraph>,
         blocks: &[ProbedBlock<'_>],
+        notices: &mut Vec<String>,
     ) -> Result<Self, FileError> {
         let mut probes = Vec::new();
         for v in &doc.variables {
             let Some(p) = &v.probe else { continue };
             let key = format!("variables.{}.probe", v.name);
             let period = period(p, env, &key)?;
-            let source = source(doc, p, fg, blocks, &key)?;
+            let source = match source(doc, p, fg, blocks, &key) {
+                Ok(s) => s,
+                Err(e) if !p.strict => {
+                    notices.push(format!(
+                        "the probe of `{}` reads nothing this graph has ({}); it keeps its value",
+                        v.name, e.message
+                    ));
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             probes.push(Probe {
                 variable: v.name.clone(),
                 source,

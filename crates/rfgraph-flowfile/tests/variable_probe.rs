@@ -266,3 +266,37 @@ fn a_probe_whose_block_finished_says_so_once() {
     assert_eq!(said.len(), 1, "{said:?}");
     assert!(said[0].contains("probe `level`"), "{said:?}");
 }
+
+#[test]
+fn a_grc_probe_of_what_rfgraph_lacks_leaves_its_variable_with_a_notice() {
+    // GNU Radio's probe thread dies with a traceback and the flowgraph
+    // runs on; a GRC file here builds, says so, and keeps the value.
+    let text = grc(
+        &[
+            block(
+                "locked",
+                "variable_function_probe",
+                &[
+                    ("block_id", "sink"),
+                    ("function_name", "get_sensor"),
+                    ("function_args", "'lo_locked'"),
+                    ("poll_rate", "10"),
+                    ("value", "uhd.sensor_value('', False, '', '')"),
+                ],
+            ),
+            block("src", "blocks_null_source", &[("type", "float")]),
+            block("sink", "blocks_null_sink", &[("type", "float")]),
+        ],
+        &[("src", "0", "sink", "0")],
+    );
+    let built = build_grc(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(built.variable_probes.is_empty());
+    assert!(
+        built
+            .notices
+            .iter()
+            .any(|n| n.contains("the probe of `locked`") && n.contains("keeps its value")),
+        "{:?}",
+        built.notices
+    );
+}

@@ -302,6 +302,7 @@ pub(crate) fn construct(
         &flat.env,
         (!options.dry_run).then_some(&fg),
         &probed,
+        &mut notices,
     )?;
     Ok(Built {
         flowgraph: fg,

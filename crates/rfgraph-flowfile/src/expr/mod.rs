@@ -57,6 +57,7 @@ mod polar;
 mod random;
 mod soft_dec;
 mod tpc;
+mod uhd_sensor;
 mod value;
 
 pub use error::{ExprError, ExprErrorKind};

@@ -338,6 +338,7 @@ const FAMILIES: &[Family] = &[
     super::ldpc::construct,
     super::tpc::construct,
     super::optfir::construct,
+    super::uhd_sensor::construct,
 ];
 
 /// Calls constructor `path`; `None` when it is none.
@@ -467,6 +468,9 @@ pub(crate) fn method(o: &Object, name: &str) -> Result<Value, ExprErrorKind> {
         return r;
     }
     if let Some(r) = super::tpc::method(o, name) {
+        return r;
+    }
+    if let Some(r) = super::uhd_sensor::method(o, name) {
         return r;
     }
     let unsupported =

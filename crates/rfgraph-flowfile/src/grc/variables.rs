@@ -276,6 +276,7 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
                     r => r,
                 }),
                 at: v.at.clone(),
+                strict: false,
             });
         }
         "parameter" => {

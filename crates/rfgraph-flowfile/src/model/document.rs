@@ -124,6 +124,11 @@ pub struct VariableProbe {
     pub rate: Value,
     /// Where the probe is defined.
     pub at: Location,
+    /// A probe of something the graph lacks fails the file (`true`, an
+    /// rfgraph file), or leaves the variable at its value with a notice
+    /// (`false`: GNU Radio's probe thread dies with a traceback and the
+    /// flowgraph runs on, so a GRC file still runs).
+    pub strict: bool,
 }
 
 /// One parameter of a block instance.

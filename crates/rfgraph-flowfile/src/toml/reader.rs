@@ -434,6 +434,7 @@ fn probe(ctx: &Ctx, item: &Item, key: &str) -> R<VariableProbe> {
         args: String::new(),
         rate,
         at: ctx.loc(item.span()),
+        strict: true,
     })
 }
 
