@@ -180,6 +180,21 @@ async fn block(
     .await
 }
 
+/// The declaration of parameter `param` (or an alias) of block `name`.
+fn param_spec(
+    g: &ServedGraph,
+    id: BlockId,
+    name: &str,
+    param: &str,
+) -> Result<rfgraph::params::ParamSpec, ApiError> {
+    g.handle
+        .param_specs(id)?
+        .iter()
+        .find(|s| s.is_called(param))
+        .cloned()
+        .ok_or_else(|| ApiError::NotFound(format!("block `{name}` has no parameter `{param}`")))
+}
+
 async fn read_param(
     State(graphs): State<Graphs>,
     Path((fg, name, param)): Path<(String, String, String)>,
@@ -212,15 +227,7 @@ async fn set_param(
     let id = block_of(&g, &name)?;
     let value = body_pmt(body)?;
     blocking(move || {
-        let spec = g
-            .handle
-            .param_specs(id)?
-            .iter()
-            .find(|s| s.is_called(&param))
-            .cloned()
-            .ok_or_else(|| {
-                ApiError::NotFound(format!("block `{name}` has no parameter `{param}`"))
-            })?;
+        let spec = param_spec(&g, id, &name, &param)?;
         if !spec.settable {
             return Err(ApiError::BadRequest(format!(
                 "parameter `{param}` of `{name}` is fixed once the block is built"
