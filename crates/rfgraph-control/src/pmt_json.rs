@@ -89,3 +89,49 @@ mod tests {
         assert!(from_json(json!({"type": "nonsense"})).is_err());
     }
 }
+
+#[cfg(test)]
+mod mutated {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Any JSON value, nested a few levels, with `type`/`value` members
+    /// often present so the tagged path sees malformed tags too.
+    fn json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            "[a-z_0-9]{0,12}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::btree_map(
+                    prop_oneof![
+                        Just("type".to_string()),
+                        Just("value".to_string()),
+                        "[a-z]{1,6}"
+                    ],
+                    inner,
+                    0..4,
+                )
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// Whatever a client sends gives a `Pmt` or an error, never a
+        /// panic, and every `Pmt` it gives goes back out as JSON that
+        /// reads as that same `Pmt` (JSON numbers are finite).
+        #[test]
+        fn any_json_reads_or_is_refused(v in json()) {
+            if let Ok(p) = from_json(v) {
+                prop_assert_eq!(from_json(to_json(&p)), Ok(p));
+            }
+        }
+    }
+}

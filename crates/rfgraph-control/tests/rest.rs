@@ -437,3 +437,74 @@ fn variables_are_set_through_the_files_controller() {
     running.handle().stop();
     running.wait_timeout(WATCHDOG).unwrap();
 }
+
+mod mutated {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Requests a client may send, valid ones mutated: every method on
+    /// real and made-up paths, with bodies of any bytes.
+    fn request() -> impl Strategy<Value = (u8, String, Vec<u8>)> {
+        let segment = prop_oneof![
+            Just("g".to_string()),
+            Just("src".to_string()),
+            Just("msgs".to_string()),
+            Just("values".to_string()),
+            Just("in".to_string()),
+            "[a-z%0-9._-]{0,10}",
+        ];
+        let path = prop::collection::vec(segment, 0..5).prop_map(|segs| {
+            let shapes = [
+                "/api/flowgraphs/{0}/blocks/{1}/params/{2}",
+                "/api/flowgraphs/{0}/blocks/{1}/call/{2}",
+                "/api/flowgraphs/{0}/blocks/{1}/post/{2}",
+                "/api/flowgraphs/{0}/blocks/{1}/readings/{2}",
+                "/api/flowgraphs/{0}/variables/{1}",
+                "/api/flowgraphs/{0}/{1}",
+            ];
+            let pick = segs.len() % shapes.len();
+            let mut p = shapes[pick].to_string();
+            for (k, s) in segs.iter().enumerate() {
+                p = p.replace(&format!("{{{k}}}"), s);
+            }
+            p.replace(['{', '}'], "")
+        });
+        let body = prop_oneof![
+            Just(b"[1.0, 2.0]".to_vec()),
+            Just(br#"{"type": "u64", "value": 5}"#.to_vec()),
+            prop::collection::vec(any::<u8>(), 0..64),
+            prop::collection::vec(
+                prop::sample::select(b"{}[]\":,0123456789.-etruefalsnl type value".to_vec()),
+                0..48
+            ),
+        ];
+        (0u8..3, path, body)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+        /// No request makes the server fail: every answer is a success
+        /// or a 4xx (a 503 only for a block that did not answer), with a
+        /// JSON error saying why, and the server answers afterwards.
+        #[test]
+        fn mutated_requests_get_answers_never_failures(reqs in prop::collection::vec(request(), 1..8)) {
+            let running = start_graph();
+            let s = serve(&running);
+            for (method, path, body) in reqs {
+                let url = s.url(&path);
+                let r = match method {
+                    0 => s.agent.get(&url).call(),
+                    1 => s.agent.put(&url).header("content-type", "application/json").send(&body[..]),
+                    _ => s.agent.post(&url).header("content-type", "application/json").send(&body[..]),
+                };
+                let Ok(r) = r else { continue };
+                let code = r.status().as_u16();
+                prop_assert!(code < 500 || code == 503, "{method} {path}: {code}");
+            }
+            prop_assert_eq!(s.get("/api/flowgraphs").0, 200);
+            running.handle().stop();
+            running.wait_timeout(WATCHDOG).unwrap();
+        }
+    }
+}
