@@ -46,6 +46,13 @@ const RANDOM: &[&str] = &[
 /// downstream of one is reported as drift, not failure.
 const PHASE_ACCUMULATORS: &[&str] = &["frequency_modulator"];
 
+/// Examples whose GNU Radio output changes from run to run: in
+/// `fecapi_async_encoders.grc` one streaming `cc` encoder object serves
+/// a tagged and an asynchronous encoder, which share its state, so which
+/// packet starts where the other left it is a race between GNU Radio's
+/// threads (it matched in some runs and differed in others).
+const RACY_IN_GNU_RADIO: &[&str] = &["fec/fecapi_async_encoders.grc"];
+
 /// The outcome of a hierarchical block's definition that checks.
 pub const HIER_DEFINITION: &str = "checked: a hierarchical block, runs inside others";
 
@@ -480,6 +487,8 @@ fn run_one(
         // report's details).
         let why_not = if !have_gr {
             Some(("GNU Radio is not installed", String::new()))
+        } else if RACY_IN_GNU_RADIO.iter().any(|r| name.ends_with(r)) {
+            Some(("GNU Radio's output depends on its threads", String::new()))
         } else if let Some(b) = random {
             Some(("random", format!(" ({} `{}`)", b.kind, b.name)))
         } else if let Some(name) = random_value {
