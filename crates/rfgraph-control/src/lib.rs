@@ -33,6 +33,7 @@ mod graph;
 pub mod pmt_json;
 pub mod routes;
 mod server;
+pub mod ui;
 
 pub use error::ApiError;
 pub use graph::ServedGraph;

@@ -95,6 +95,7 @@ impl ControlPort {
         let addr = listener.local_addr().map_err(StartError::Runtime)?;
         let graphs: Graphs = Arc::new(RwLock::new(Vec::new()));
         let app = router(graphs.clone())
+            .merge(crate::ui::router())
             .layer(axum::middleware::from_fn_with_state(
                 Arc::new(token.clone()),
                 require_token,
@@ -131,6 +132,17 @@ impl ControlPort {
     /// The token requests must carry, if any.
     pub fn token(&self) -> Option<&str> {
         self.token.as_deref()
+    }
+
+    /// The address of the web UI showing graph `name`, with the token
+    /// when one is required (what to open in a browser).
+    pub fn ui_url(&self, name: &str) -> String {
+        let mut url = format!("http://{}/?fg={name}", self.addr);
+        if let Some(t) = &self.token {
+            url.push_str("&token=");
+            url.push_str(t);
+        }
+        url
     }
 
     /// Serves `graph` too, replacing one of the same name.

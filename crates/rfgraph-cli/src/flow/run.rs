@@ -114,6 +114,7 @@ fn serve(
         Some(t) => errln!("rfgraph: control port: {at} (token {t})"),
         None => errln!("rfgraph: control port: {at}"),
     }
+    errln!("rfgraph: web UI: {}", port.ui_url(&name));
     Ok(port)
 }
 
