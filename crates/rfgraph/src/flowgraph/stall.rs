@@ -221,7 +221,7 @@ impl StallWatch {
             waits.push(StreamWait::Input {
                 port: i.port.clone(),
                 writer: self.blocks[i.writer].name.clone(),
-                available: i.edge.written() - i.edge.read_by(i.reader),
+                available: i.available(),
                 needed: i.min_items,
             });
         }
@@ -266,7 +266,7 @@ impl StallWatch {
                     };
                     let starved_elsewhere = reader.inputs.iter().any(|i| {
                         !std::ptr::eq(i, on_this)
-                            && i.edge.written() - i.edge.read_by(i.reader) < i.min_items
+                            && i.available() < i.min_items
                             && !i.edge.writer_finished()
                     });
                     if starved_elsewhere {
@@ -290,8 +290,16 @@ impl WatchedInput {
     /// True when fewer items are readable than the port needs, from a
     /// writer that has not finished.
     fn starved(&self) -> bool {
-        let available = self.edge.written() - self.edge.read_by(self.reader);
-        available < self.min_items && !self.edge.writer_finished()
+        self.available() < self.min_items && !self.edge.writer_finished()
+    }
+
+    /// Items readable now. The reader's position is loaded first: read
+    /// after it, `written` is at least as far (the reader runs on while
+    /// the watch looks, and loaded the other way round the two could
+    /// cross).
+    fn available(&self) -> u64 {
+        let read = self.edge.read_by(self.reader);
+        self.edge.written().saturating_sub(read)
     }
 
     /// True when this input reads output `o`'s edge.

@@ -99,9 +99,10 @@ pub(crate) struct LiveEdge {
 
 impl LiveEdge {
     pub(crate) fn fill(&self) -> EdgeFill {
-        let written = self.ring.written();
+        // The reader's position first, so `written` cannot be behind it.
+        let read = self.ring.read_by(self.reader);
         EdgeFill {
-            unread: written.saturating_sub(self.ring.read_by(self.reader)),
+            unread: self.ring.written().saturating_sub(read),
             capacity: self.ring.capacity(),
         }
     }
