@@ -9,9 +9,12 @@
 //! with `--json`, the decoded message as JSON (raw hex, fields, signal
 //! level in dBFS, sample index); the aircraft table at the end on stderr,
 //! so stdout stays machine-readable.
+//!
+//! With `--control` the running graph is served on a control port as
+//! `adsb`: the decoder's reading `aircraft` is the live table.
 
 use crate::console::{err, errln};
-use crate::receiver::{self, Input, InputArgs, RunArgs, Source};
+use crate::receiver::{self, ControlArgs, Input, InputArgs, RunArgs, Source};
 use anyhow::{Context, bail};
 use clap::Args;
 use rfgraph::{BlockId, Flowgraph};
@@ -73,7 +76,7 @@ pub struct AdsbArgs {
     #[arg(long, help_heading = "ADS-B")]
     no_fix: bool,
     /// Play a file at its own sample rate, as if it were a device (for
-    /// network clients to follow).
+    /// network clients, or the control port's page, to follow).
     #[arg(long, help_heading = "ADS-B")]
     throttle: bool,
     /// No aircraft table at the end.
@@ -81,6 +84,8 @@ pub struct AdsbArgs {
     no_table: bool,
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    control: ControlArgs,
 }
 
 /// The receiver's position from a SigMF recording's `core:geolocation`
@@ -195,6 +200,7 @@ pub fn run(args: AdsbArgs) -> anyhow::Result<()> {
     }
     let run = RunArgs {
         stdout_is_product: true,
+        control: args.control.control("adsb"),
         ..args.run.clone()
     };
     let outcome = receiver::run(fg, &src, &run)?;

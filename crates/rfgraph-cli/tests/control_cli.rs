@@ -4,10 +4,8 @@
 //! and stops the run, which then ends cleanly; the README's example
 //! (`examples/flowgraphs/tone_control.toml`) answers as it says.
 
-use serde_json::{Value, json};
-use std::io::{BufRead, BufReader};
+use serde_json::json;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const GRAPH: &str = r#"format = 1
@@ -40,114 +38,23 @@ fn written(path: &Path) -> Vec<f32> {
         .collect()
 }
 
-/// A running `rfgraph run FILE --control 127.0.0.1:0` in `dir`.
-struct Run {
-    child: std::process::Child,
-    id: String,
-    url: String,
-    agent: ureq::Agent,
-}
+#[path = "common/served.rs"]
+mod served;
 
-impl Run {
-    fn start(dir: &Path, file: &str, name: &str) -> Run {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rfgraph"))
-            .args(["run", file, "--control", "127.0.0.1:0"])
-            .current_dir(dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let id = child.id().to_string();
-        let stderr = child.stderr.take().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let url = loop {
-            let Ok(line) = rx.recv_timeout(Duration::from_secs(60)) else {
-                let _ = Command::new("kill").args(["-KILL", &id]).status();
-                panic!("the CLI never said where its control port is");
-            };
-            if let Some(at) = line.strip_prefix("rfgraph: control port: ") {
-                break at.trim().to_string();
-            }
-        };
-        let agent = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(30)))
-            .build()
-            .into();
-        let run = Run {
-            child,
-            id,
-            url,
-            agent,
-        };
-        run.check(|r| {
-            assert!(
-                r.url.ends_with(&format!("/api/flowgraphs/{name}")),
-                "{}",
-                r.url
-            )
-        });
-        run
-    }
+use served::Served;
 
-    /// Runs `f`, killing the run if it fails.
-    fn check(&self, f: impl FnOnce(&Run)) {
-        if let Err(e) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self))) {
-            let _ = Command::new("kill").args(["-KILL", &self.id]).status();
-            std::panic::resume_unwind(e);
-        }
-    }
-
-    fn get(&self, path: &str) -> Value {
-        let mut r = self
-            .agent
-            .get(&format!("{}{path}", self.url))
-            .call()
-            .unwrap();
-        r.body_mut().read_json().unwrap()
-    }
-
-    fn send(&self, put: bool, path: &str, body: &str) -> (u16, Value) {
-        let url = format!("{}{path}", self.url);
-        let req = if put {
-            self.agent.put(&url)
-        } else {
-            self.agent.post(&url)
-        };
-        let mut r = req
-            .header("content-type", "application/json")
-            .send(body)
-            .unwrap();
-        (
-            r.status().as_u16(),
-            r.body_mut().read_json().unwrap_or(Value::Null),
+/// `rfgraph run FILE --control 127.0.0.1:0` in `dir`, serving graph
+/// `name`, which it names in the URL it prints.
+fn start(dir: &Path, file: &str, name: &str) -> Served {
+    let run = Served::start(dir, &["run", file, "--control", "127.0.0.1:0"], name, None);
+    run.check(|r| {
+        assert!(
+            r.printed.ends_with(&format!("/api/flowgraphs/{name}")),
+            "{}",
+            r.printed
         )
-    }
-
-    /// Stops the run over HTTP and waits for a clean exit.
-    fn stop(mut self) {
-        self.check(|r| assert_eq!(r.send(false, "/stop", "").0, 202));
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let status = loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                break status;
-            }
-            if Instant::now() > deadline {
-                let _ = Command::new("kill").args(["-KILL", &self.id]).status();
-                panic!("the run did not stop");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        assert!(status.success(), "{status}");
-    }
+    });
+    run
 }
 
 #[test]
@@ -156,7 +63,7 @@ fn the_control_port_serves_sets_and_stops_a_run() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("ctl.toml"), GRAPH).unwrap();
-    let run = Run::start(&dir, "ctl.toml", "ctl");
+    let run = start(&dir, "ctl.toml", "ctl");
     run.check(|r| {
         let graph = r.get("");
         assert_eq!(graph["blocks"].as_array().unwrap().len(), 4, "{graph}");
@@ -181,7 +88,7 @@ fn the_control_port_serves_sets_and_stops_a_run() {
 #[test]
 fn the_readme_example_answers_as_it_says() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let run = Run::start(
+    let run = start(
         &dir,
         "examples/flowgraphs/tone_control.toml",
         "tone_control",

@@ -5,24 +5,29 @@
 //! (`receiver`), and reports: the pilot's lock on stderr, RDS as JSON lines
 //! on stdout.
 //!
+//! With `--control` the running graph is served on a control port as
+//! `fm` (the stereo decoder's and the RDS decoder's readings show the
+//! lock and the station), with spectrum displays (`control`).
+//!
 //! The signal processing is the library's; this module only chooses the
 //! input, the output and what is printed. `audio` owns the sound card
-//! sink, `report` the printing of messages.
+//! sink, `report` the printing of messages, `control` the displays.
 
 use crate::console::errln;
 #[cfg(feature = "audio")]
 mod audio;
+pub mod control;
 // The sound card's queue; compiled (and tested) without the device too.
 #[cfg_attr(not(feature = "audio"), allow(dead_code))]
 mod handover;
 mod report;
 
-use crate::receiver::{self, InputArgs, RunArgs, Source};
+use crate::receiver::{self, ControlArgs, InputArgs, RunArgs, Source};
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use rfgraph::Flowgraph;
-use rfgraph_blocks::{SampleFormat, WavFormat, WavSink};
-use rfgraph_radio::fm::{Emphasis, FmConfig, Receiver};
+use rfgraph_blocks::{SampleFormat, Throttle, WavFormat, WavSink};
+use rfgraph_radio::fm::{Emphasis, Endpoint, FmConfig, MPX_RATE, Receiver};
 use std::path::PathBuf;
 
 /// The de-emphasis choices.
@@ -86,8 +91,14 @@ pub struct FmArgs {
     /// Play on the default audio device (the default without -o).
     #[arg(long, conflicts_with = "output", help_heading = "FM")]
     play: bool,
+    /// Play a file at its own sample rate, as if it were a device (to
+    /// watch it with --control).
+    #[arg(long, help_heading = "FM")]
+    throttle: bool,
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    control: ControlArgs,
 }
 
 /// Where the audio goes.
@@ -135,17 +146,39 @@ pub fn run(args: FmArgs) -> anyhow::Result<()> {
         rds: !args.no_rds,
     };
     let rx = Receiver::new(config).context("rfgraph fm")?;
+    if args.throttle && !input.is_file() {
+        bail!("--throttle is for files: a device delivers at its own rate");
+    }
+    let control = args.control.control("fm");
     let mut fg = Flowgraph::new();
-    // A cu8 file's bytes go to the channel filter as they are stored.
-    let (src, ports) = if input.is_file() && input.format() == Some(SampleFormat::CU8) {
+    // A cu8 file's bytes go to the channel filter as they are stored
+    // (the same audio, bit for bit), unless a display needs the band as
+    // complex samples.
+    let bytes = input.is_file() && input.format() == Some(SampleFormat::CU8) && control.is_none();
+    let (src, ports, feed) = if bytes {
         let src = input.add_cu8(&mut fg)?;
-        let ports = rx.build_cu8(&mut fg, src.block, Source::PORT)?;
-        (src, ports)
+        let feed = throttled::<u8>(&mut fg, &src, args.throttle, 2.0 * input.sample_rate())?;
+        let ports = rx.build_cu8(&mut fg, feed.block, feed.port)?;
+        (src, ports, feed)
     } else {
         let src = input.add_complex(&mut fg)?;
-        let ports = rx.build(&mut fg, src.block, Source::PORT)?;
-        (src, ports)
+        let feed =
+            throttled::<num_complex::Complex32>(&mut fg, &src, args.throttle, input.sample_rate())?;
+        let ports = rx.build(&mut fg, feed.block, feed.port)?;
+        (src, ports, feed)
     };
+    if control.is_some() {
+        let taps = control::DisplayTaps {
+            input: feed,
+            input_rate: input.sample_rate(),
+            centre_hz: input.frequency(),
+            channel: Endpoint::new(ports.channel, "out"),
+            channel_rate: rx.channel_plan().quad_rate,
+            mpx: ports.mpx,
+            mpx_rate: MPX_RATE,
+        };
+        control::add_displays(&mut fg, &taps)?;
+    }
     let sink = match &output {
         Output::Wav(path) => fg.add_named(
             "wav",
@@ -180,7 +213,11 @@ pub fn run(args: FmArgs) -> anyhow::Result<()> {
             }
         );
     }
-    let outcome = receiver::run(fg, &src, &args.run)?;
+    let run = RunArgs {
+        control,
+        ..args.run.clone()
+    };
+    let outcome = receiver::run(fg, &src, &run)?;
     if !args.run.quiet
         && let Output::Wav(path) = &output
     {
@@ -195,6 +232,22 @@ pub fn run(args: FmArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The source's output, or a `Throttle` of `T` behind it at `per_second`
+/// items when `throttle`.
+fn throttled<T: rfgraph::Item>(
+    fg: &mut Flowgraph,
+    src: &Source,
+    throttle: bool,
+    per_second: f64,
+) -> anyhow::Result<Endpoint> {
+    if !throttle {
+        return Ok(Endpoint::new(src.block, Source::PORT));
+    }
+    let t = fg.add_named("throttle", Throttle::<T>::new(per_second)?);
+    fg.connect(src.block, Source::PORT, t, "in")?;
+    Ok(Endpoint::new(t, "out"))
 }
 
 /// Adds the sound card's sink.

@@ -1,7 +1,9 @@
 //! What every receiver command (`rfgraph fm`, `rfgraph adsb`,
 //! `rfgraph spectrum`) shares, so that they take the same options and
 //! behave the same: where the samples come from ([`input`]), how the graph
-//! runs ([`run`](mod@run)), and the progress line ([`progress`]).
+//! runs ([`run`](mod@run)), the progress line ([`progress`]), and the
+//! control port (`--control`, [`control`]: `fm` and `adsb` flatten
+//! [`ControlArgs`] and set [`RunArgs::control`]).
 //!
 //! A command flattens both option groups into its arguments, opens the
 //! input, adds its source, connects its own blocks, and runs:
@@ -32,10 +34,12 @@
 //! This module owns only the plumbing: receivers' logic lives in
 //! `rfgraph-radio`, and each command's own file builds its graph.
 
+pub mod control;
 pub mod input;
 pub mod progress;
 pub mod run;
 
+pub use control::ControlArgs;
 pub use input::{Input, InputArgs, Source};
 pub use run::{Outcome, RunArgs, run};
 

@@ -56,6 +56,10 @@ pub struct RunArgs {
     /// Otherwise (a WAV file) the run goes on without printing.
     #[arg(skip)]
     pub stdout_is_product: bool,
+    /// The control port to serve the running graph on (`--control`, see
+    /// [`ControlArgs`](super::ControlArgs)).
+    #[arg(skip)]
+    pub control: Option<super::control::Control>,
 }
 
 impl Default for RunArgs {
@@ -65,6 +69,7 @@ impl Default for RunArgs {
             stats: None,
             quiet: false,
             stdout_is_product: false,
+            control: None,
         }
     }
 }
@@ -108,10 +113,12 @@ pub struct Outcome {
 /// Runs `fg` on the scheduler `args` names until its input ends (files,
 /// limited devices) or Ctrl-C; shows the progress of `source` on stderr
 /// (unless `--quiet`) and a summary at the end; prints the statistics if
-/// `--stats` asks.
+/// `--stats` asks; serves the graph on a control port while it runs if
+/// `args.control` asks.
 ///
 /// Errors: the graph is invalid or fails (the runtime's error names the
-/// block), or the statistics cannot be written.
+/// block), the control port cannot listen, or the statistics cannot be
+/// written.
 pub fn run(fg: Flowgraph, source: &Source, args: &RunArgs) -> anyhow::Result<Outcome> {
     run_within(fg, source, args, None)
 }
@@ -129,9 +136,17 @@ pub(crate) fn run_within(
         .context("--scheduler")?;
     let stop = interrupt_flag();
     stop.store(false, Ordering::SeqCst);
+    // Kept until the run ends: dropping it stops the port.
+    let port = match &args.control {
+        Some(control) => Some((control, control.start().context("--control")?)),
+        None => None,
+    };
     let started = Instant::now();
     let running = fg.start(scheduler).context("the flowgraph cannot start")?;
     let handle = running.handle();
+    if let Some((control, port)) = &port {
+        control.serve(port, &handle);
+    }
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {

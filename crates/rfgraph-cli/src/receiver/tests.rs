@@ -254,6 +254,7 @@ fn a_file_runs_on_every_scheduler_with_statistics() {
             stats: Some(stats.clone()),
             quiet: true,
             stdout_is_product: false,
+            control: None,
         };
         let (items, outcome) = collect(&input, &run);
         assert_eq!(items.len(), 50_000, "{scheduler}");

@@ -34,7 +34,7 @@ pub use lock::{LOCK_HOLD_S, LOCK_LEVEL, PilotLock, UNLOCK_HOLD_S, UNLOCK_LEVEL};
 pub use matrix::StereoMatrix;
 pub use mpx::{EQUALISER_TAPS, MpxDemod};
 pub use plan::{DEVIATION_HZ, MPX_RATE};
-pub use receiver::{ChannelParams, Emphasis, Endpoint, FmConfig, Receiver, ReceiverPorts};
+pub use receiver::{ChannelParams, Emphasis, Endpoint, FmConfig, Receiver, ReceiverPorts, names};
 pub use stereo::{MIN_MPX_RATE, PILOT_HZ, STEREO_TAG, StereoDemod, StereoDemodParams};
 pub(crate) use wfm_rcv::spec as wfm_rcv_spec;
 pub use wfm_rcv::{WfmRcv, WfmRcvParams};

@@ -32,6 +32,23 @@ use rfgraph_dsp::{
     ArbitraryResampler, DecimatingFir, Deemphasis, Fff, Fir, Isa, Kernel, RationalResampler,
 };
 
+/// The instance names [`Receiver::build`] gives the blocks a user may
+/// want to address (statistics, the control port's readings and
+/// parameters); the RDS blocks are `rds_demod` and `rds_decoder`
+/// ([`connect_receiver`](crate::rds::connect_receiver)).
+pub mod names {
+    /// The channel filter ([`ReceiverPorts::channel`](super::ReceiverPorts::channel)):
+    /// `Complex32` (or `cu8` bytes) in at the input rate, the channel out
+    /// at the plan's `quad_rate`; settable `offset`.
+    pub const CHANNEL: &str = "channel";
+    /// The FM demodulator: the channel in, the MPX out at the plan's
+    /// `quad_rate` (before any resampling to the MPX rate).
+    pub const FM_DEMOD: &str = "fm_demod";
+    /// The [`StereoDemod`](super::StereoDemod): readings `stereo`,
+    /// `pilot_level`, `pilot_hz`.
+    pub const STEREO: &str = "stereo_demod";
+}
+
 /// The pre-emphasis the station applied, which the receiver undoes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Emphasis {
@@ -241,17 +258,17 @@ impl Receiver {
             offset: self.config.offset,
         };
         params.validate()?;
-        let channel = fg.add(DspBlock::tuned(
-            ChannelFilter::<I>::new(plan)?,
-            params,
-            retune::<I>,
-        ));
+        let channel = fg.add_named(
+            names::CHANNEL,
+            DspBlock::tuned(ChannelFilter::<I>::new(plan)?, params, retune::<I>),
+        );
         fg.connect(source, port, channel, "in")?;
-        let demod = add_after(
-            fg,
-            MpxDemod::new(plan.quad_rate, DEVIATION_HZ)?,
-            Endpoint::new(channel, "out"),
-        )?;
+        let demod = fg.add_named(
+            names::FM_DEMOD,
+            DspBlock::new(MpxDemod::new(plan.quad_rate, DEVIATION_HZ)?),
+        );
+        fg.connect(channel, "out", demod, "in")?;
+        let demod = Endpoint::new(demod, "out");
         let mpx = match plan.to_mpx {
             Resampling::None => demod,
             Resampling::Decimate(d) => add_after(fg, RationalResampler::<Fff>::new(1, d)?, demod)?,
@@ -262,7 +279,7 @@ impl Receiver {
         };
         let sum = self.audio_path(fg, mpx)?;
         let (left, right, stereo) = if self.config.stereo {
-            let decoder = fg.add(StereoDemod::new(MPX_RATE)?);
+            let decoder = fg.add_named(names::STEREO, StereoDemod::new(MPX_RATE)?);
             fg.connect(mpx.block, mpx.port, decoder, "in")?;
             let diff = self.audio_path(fg, Endpoint::new(decoder, "out"))?;
             let matrix = fg.add(StereoMatrix::new());

@@ -87,6 +87,13 @@ struct Change {
 /// # Message Outputs
 /// - `stereo`: a map per change of state (see above).
 ///
+/// # Readings
+/// - `stereo`: `Pmt::Bool`, locked to the pilot (decoding stereo) now.
+/// - `pilot_level`: `Pmt::F64`, the pilot's in-phase level as the PLL
+///   estimates it now, of 75 kHz deviation (0.09 is 6.75 kHz; lock needs
+///   [`LOCK_LEVEL`](super::LOCK_LEVEL)).
+/// - `pilot_hz`: `Pmt::F64`, the PLL's frequency now, Hz.
+///
 /// # Parameters
 /// [`StereoDemodParams`]: the MPX rate, at least [`MIN_MPX_RATE`].
 ///
@@ -192,6 +199,19 @@ impl Block for StereoDemod {
         ]
     }
 
+    fn readings(&self) -> &'static [&'static str] {
+        &["stereo", "pilot_level", "pilot_hz"]
+    }
+
+    fn reading(&mut self, name: &str) -> Option<Pmt> {
+        match name {
+            "stereo" => Some(Pmt::Bool(self.stereo)),
+            "pilot_level" => Some(Pmt::F64(f64::from(self.pll.amplitude()))),
+            "pilot_hz" => Some(Pmt::F64(self.pll.frequency() * self.params.mpx_rate)),
+            _ => None,
+        }
+    }
+
     fn work(&mut self, _io: &mut WorkIo) -> Result<(), BoxError> {
         let start = self.input.position();
         let input = self.input.slice();
@@ -269,7 +289,8 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
         "Tracks the 19 kHz pilot of an FM multiplex with a PLL, demodulates the 38 kHz \
          L−R subcarrier with the doubled pilot phase, and writes L−R at the multiplex \
          rate (zero, i.e. mono, while the pilot is not locked). Lock changes are tagged \
-         on the output and posted on `stereo`. `stereo_matrix` makes left and right.",
+         on the output and posted on `stereo`. `stereo_matrix` makes left and right. \
+         Readings: `stereo` (locked now), `pilot_level` (of the deviation), `pilot_hz`.",
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)).doc("FM multiplex"))
     .output(PortSpec::new("out", PortItem::Fixed(ItemKind::F32)).doc("L−R"))

@@ -1,7 +1,7 @@
 //! [`ModesDecoder`]: the block around the [`Tracker`]: frames in,
 //! messages (JSON lines) out, the aircraft table kept for the end.
 
-use crate::modes::{Message, RawFrame, Tracker};
+use crate::modes::{Message, RawFrame, Tracker, aircraft_reading};
 use rfgraph::{
     Block, BoxError, MessageOutput, ParamError, ParamSet, Pmt, Ports, StreamInput, TagPolicy,
     WorkIo,
@@ -54,6 +54,13 @@ impl ModesDecoderParams {
 /// for local CPR decoding.
 ///
 /// Counters: `messages`, `positions` (messages with a resolved position).
+///
+/// # Readings
+/// - `aircraft`: the aircraft table now, a `Pmt::List` of one
+///   `Pmt::Map` per aircraft heard in the last
+///   [`ROW_TTL_S`](super::ROW_TTL_S) seconds of stream time, by address,
+///   at most [`MAX_ROWS`](super::MAX_ROWS) (see
+///   [`aircraft_row`](super::aircraft_row) for the keys).
 ///
 /// # Stream Inputs
 /// - `in`: [`RawFrame`]
@@ -172,6 +179,14 @@ impl Block for ModesDecoder {
         Ok(())
     }
 
+    fn readings(&self) -> &'static [&'static str] {
+        &["aircraft"]
+    }
+
+    fn reading(&mut self, name: &str) -> Option<Pmt> {
+        (name == "aircraft").then(|| aircraft_reading(&self.tracker))
+    }
+
     fn counters(&self) -> Vec<(&'static str, Arc<AtomicU64>)> {
         vec![
             ("messages", self.count.clone()),
@@ -197,7 +212,8 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
         "Decodes `modes_demod`'s frames (identity, altitude, position by CPR, velocity, \
          ...), tracks the aircraft, and posts each message on `messages` as a JSON \
          string. With the receiver's `latitude` and `longitude`, single positions \
-         decode locally.",
+         decode locally. Reading `aircraft`: the table, one map per aircraft heard \
+         in the last 300 s.",
     )
     .input(PortSpec::new("in", PortItem::Other("Mode S frame")))
     .message_output("messages")

@@ -6,7 +6,7 @@
 //! |---|---|---|---|
 //! | [`Cu8Magnitude`] / [`ComplexMagnitude`] | `u8` cu8 bytes / `Complex32` | `u16` magnitude | magnitudes, full scale 65535 (dump1090's table for cu8) |
 //! | [`ModesDemod`] | `u16` | [`RawFrame`] | preambles, bit slicing at 2 or 2.4 MS/s, parity, DF17/18 single-bit repair, address recovery through the [`IcaoFilter`] |
-//! | [`ModesDecoder`] | [`RawFrame`] | messages: [`Message`] as JSON | fields ([`decode`]), CPR positions and the aircraft table ([`Tracker`]) |
+//! | [`ModesDecoder`] | [`RawFrame`] | messages: [`Message`] as JSON | fields ([`decode`]), CPR positions and the aircraft table ([`Tracker`]), also as its reading `aircraft` ([`aircraft_reading`]) |
 //! | [`LineWriter`] | messages | a writer | JSON lines on standard output |
 //! | [`ModesNetOutput`] | messages | TCP | dump1090's raw (30002) and SBS (30003) outputs |
 //!
@@ -16,6 +16,7 @@
 //! Signals with known frames to test all this come from
 //! [`generate::adsb`](crate::generate::adsb).
 
+mod aircraft_reading;
 pub mod crc;
 pub mod decode;
 mod decoder;
@@ -28,6 +29,7 @@ pub mod net;
 mod receiver;
 mod tracker;
 
+pub use aircraft_reading::{MAX_ROWS, ROW_TTL_S, aircraft_reading, aircraft_row};
 pub use decode::{DecodeError, Fields, Kind, Message, PositionSource, decode_fields};
 pub use decoder::{ModesDecoder, ModesDecoderParams};
 pub use demod::{DemodCounters, DemodRate, Demodulator, ModesDemod, ModesDemodParams};

@@ -91,6 +91,8 @@ pub struct Tracker {
     rate: f64,
     receiver: Option<(f64, f64)>,
     aircraft: BTreeMap<u32, Aircraft>,
+    /// Seconds into the input of the newest frame.
+    latest: f64,
 }
 
 impl Tracker {
@@ -101,6 +103,7 @@ impl Tracker {
             rate: rate_hz,
             receiver: None,
             aircraft: BTreeMap::new(),
+            latest: 0.0,
         }
     }
 
@@ -116,6 +119,12 @@ impl Tracker {
         self.aircraft.values()
     }
 
+    /// Seconds into the input of the newest frame processed (0 before
+    /// any): the tracker's "now", in stream time.
+    pub fn latest(&self) -> f64 {
+        self.latest
+    }
+
     /// One aircraft.
     pub fn get(&self, icao: u32) -> Option<&Aircraft> {
         self.aircraft.get(&icao)
@@ -124,6 +133,7 @@ impl Tracker {
     /// Decodes `frame`, updates the table, and returns the message.
     pub fn process(&mut self, frame: &RawFrame) -> Message {
         let at = frame.sample as f64 / self.rate;
+        self.latest = self.latest.max(at);
         // A checked frame is always long enough for its format; an
         // unchecked one (a tool feeding arbitrary bytes) decodes to no
         // fields rather than failing.

@@ -2,6 +2,7 @@
 //! decoding as a block, from soft bits to field messages.
 
 use super::groups::GroupDecoder;
+use super::state::RdsState;
 use super::sync::{BlockEvent, BlockSync};
 use rfgraph::{
     Block, BoxError, MessageOutput, ParamError, ParamSet, Pmt, Ports, StreamInput, TagPolicy,
@@ -52,6 +53,13 @@ struct Counters {
 ///   `"pi"` announces a new station. [`json_line`](super::json_line)
 ///   prints one as a JSON line.
 ///
+/// # Readings
+/// - `rds`: the station as decoded so far, a `Pmt::Map` (see
+///   [`RdsState::reading`]): the fields of every message merged (`pi`,
+///   `ps`, `rt`, `rt_ab`, `pty` with `pty_name`, `tp`, `ta`, `ms`, `di`;
+///   each absent until decoded, all forgotten when the PI changes), and
+///   `groups`, `errors`, `bler`, `synced`.
+///
 /// # Counters
 /// `rds_bits`, `rds_blocks_ok` (checked as received),
 /// `rds_blocks_corrected`, `rds_blocks_failed` (rejected in sync),
@@ -78,6 +86,7 @@ pub struct RdsDecoder {
     events: Vec<BlockEvent>,
     messages: Vec<Pmt>,
     counters: Counters,
+    state: RdsState,
 }
 
 impl Default for RdsDecoder {
@@ -111,6 +120,12 @@ impl RdsDecoder {
         Ok(Self::build(params))
     }
 
+    /// The station as decoded so far (the reading `rds` without the
+    /// reception's quality).
+    pub fn state(&self) -> &RdsState {
+        &self.state
+    }
+
     fn build(params: RdsDecoderParams) -> Self {
         Self {
             input: StreamInput::new("in"),
@@ -121,6 +136,7 @@ impl RdsDecoder {
             events: Vec::new(),
             messages: Vec::new(),
             counters: Counters::default(),
+            state: RdsState::new(),
         }
     }
 }
@@ -159,9 +175,24 @@ impl Block for RdsDecoder {
         k.messages
             .fetch_add(self.messages.len() as u64, Ordering::Relaxed);
         for m in self.messages.drain(..) {
+            self.state.absorb(&m);
             self.output.post(m);
         }
         Ok(())
+    }
+
+    fn readings(&self) -> &'static [&'static str] {
+        &["rds"]
+    }
+
+    fn reading(&mut self, name: &str) -> Option<Pmt> {
+        (name == "rds").then(|| {
+            self.state.reading(
+                &self.sync.counts(),
+                self.groups.groups(),
+                self.sync.is_synced(),
+            )
+        })
     }
 
     fn counters(&self) -> Vec<(&'static str, Arc<AtomicU64>)> {
@@ -196,7 +227,8 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
         "Synchronises on RDS blocks in `rds_demod`'s soft bits, corrects error bursts of \
          up to `max_burst` bits, and posts on `out` a map of the fields that changed \
          (always with `pi`): programme service name, RadioText, programme type, \
-         clock time, alternative frequencies.",
+         traffic flags, music/speech, decoder identification. Reading `rds`: the \
+         station as decoded so far, with the group count and block error rate.",
     )
     .input(PortSpec::new("in", PortItem::Fixed(ItemKind::F32)).doc("soft bits"))
     .message_output("out")

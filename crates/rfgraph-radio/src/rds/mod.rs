@@ -29,7 +29,9 @@
 //!
 //!   [`json_line`] prints one as `{"pi":"0x1234","ps":"RFGRAPH "}`. Its
 //!   counters (`rds_groups`, `rds_blocks_corrected`, `rds_sync_losses`,
-//!   ...) appear in the statistics (`--stats`).
+//!   ...) appear in the statistics (`--stats`). Its reading `rds` is the
+//!   station as known now, every message so far merged ([`RdsState`]),
+//!   with the reception's quality.
 //! - [`connect_receiver`] adds both to a flowgraph behind a multiplex
 //!   output.
 //!
@@ -47,6 +49,7 @@
 //! - [`code`]: the (26,16) block code, offset words, syndromes, burst
 //!   correction.
 //! - [`charset`]: the RDS character table.
+//! - [`RdsState`], [`pty_name`]: the decoder's reading.
 //! - [`content`]: what a station sends ([`RdsContent`]).
 //! - [`encoder`]: content → groups → bits ([`RdsEncoder`]), for the
 //!   generator.
@@ -62,7 +65,9 @@ pub mod encoder;
 mod error;
 pub mod groups;
 mod json;
+mod pty;
 pub mod pulse;
+mod state;
 pub mod symbol_sync;
 pub mod sync;
 
@@ -73,6 +78,8 @@ pub use demod_block::{RdsDemod, RdsDemodParams};
 pub use encoder::{EncodedGroup, RdsEncoder};
 pub use error::RdsError;
 pub use json::json_line;
+pub use pty::pty_name;
+pub use state::RdsState;
 pub(crate) use {decoder_block::spec as decoder_spec, demod_block::spec as demod_spec};
 
 use rfgraph::{BlockId, Flowgraph};
