@@ -137,10 +137,10 @@ impl ControlPort {
     /// The address of the web UI showing graph `name`, with the token
     /// when one is required (what to open in a browser).
     pub fn ui_url(&self, name: &str) -> String {
-        let mut url = format!("http://{}/?fg={name}", self.addr);
+        let mut url = format!("http://{}/?fg={}", self.addr, query_escape(name));
         if let Some(t) = &self.token {
             url.push_str("&token=");
-            url.push_str(t);
+            url.push_str(&query_escape(t));
         }
         url
     }
@@ -171,6 +171,19 @@ impl Drop for ControlPort {
     fn drop(&mut self) {
         self.stop_now();
     }
+}
+
+/// `text` for a URL's query: RFC 3986's unreserved characters as they
+/// are, every other byte percent-encoded.
+fn query_escape(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 /// 128 random bits as hex, from the OS-seeded keys of std's hasher.
@@ -234,5 +247,11 @@ mod tests {
         assert!(constant_time_eq(&a, &a));
         assert!(!constant_time_eq(&a, &b));
         assert!(!constant_time_eq(&a, &a[1..]));
+    }
+
+    #[test]
+    fn query_values_are_escaped() {
+        assert_eq!(query_escape("fm_1-a.b~"), "fm_1-a.b~");
+        assert_eq!(query_escape("a&b=c d/é"), "a%26b%3Dc%20d%2F%C3%A9");
     }
 }
