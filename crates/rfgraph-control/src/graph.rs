@@ -3,6 +3,7 @@
 //! its settable variables (shared with whoever else sets them, such as
 //! `rfgraph run --control-stdin`).
 
+use crate::live::frames::Displays;
 use rfgraph::{BlockId, FlowgraphHandle};
 use rfgraph_flowfile::build::Controller;
 use std::sync::{Arc, Mutex};
@@ -13,6 +14,9 @@ pub struct ServedGraph {
     pub(crate) name: String,
     pub(crate) handle: FlowgraphHandle,
     pub(crate) variables: Option<Arc<Mutex<Controller>>>,
+    /// Its display blocks, shared by every clone (and so by every live
+    /// client of this graph).
+    pub(crate) displays: Arc<Displays>,
 }
 
 impl ServedGraph {
@@ -21,6 +25,7 @@ impl ServedGraph {
     pub fn new(name: impl Into<String>, handle: FlowgraphHandle) -> Self {
         Self {
             name: name.into(),
+            displays: Arc::new(Displays::of(&handle)),
             handle,
             variables: None,
         }

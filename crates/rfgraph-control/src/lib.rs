@@ -27,14 +27,21 @@
 //! running.wait()?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! Or in one call, [`RunWithControl::run_with_control`]:
+//! `fg.run_with_control(Chain::new(), ControlOptions::default(), "radio")?`.
 
 mod error;
 mod graph;
+pub mod live;
+pub mod openapi;
 pub mod pmt_json;
 pub mod routes;
+mod run;
 mod server;
 pub mod ui;
 
 pub use error::ApiError;
 pub use graph::ServedGraph;
+pub use run::{ControlRunError, RunWithControl};
 pub use server::{ControlOptions, ControlPort, DEFAULT_ADDR, MAX_BODY, StartError};

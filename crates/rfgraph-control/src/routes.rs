@@ -5,7 +5,7 @@
 //! | Route | |
 //! |---|---|
 //! | `GET /api/flowgraphs` | the graphs served: name, scheduler, state |
-//! | `GET /api/flowgraphs/{fg}` | blocks with ports, parameter declarations and readings; stream and message edges |
+//! | `GET /api/flowgraphs/{fg}` | blocks with ports, parameter declarations, readings and display; stream and message edges; placement |
 //! | `GET /api/flowgraphs/{fg}/stats` | every block's counters, every stream edge's fill |
 //! | `GET /api/flowgraphs/{fg}/blocks/{block}` | one block: its ports, parameters with current values, counters |
 //! | `GET`/`PUT /api/flowgraphs/{fg}/blocks/{block}/params/{name}` | read or set a parameter (a settable one) |
@@ -15,6 +15,13 @@
 //! | `GET /api/flowgraphs/{fg}/variables` | the settable variables and their values |
 //! | `PUT /api/flowgraphs/{fg}/variables/{name}` | set one, with every block setting it reaches |
 //! | `POST /api/flowgraphs/{fg}/stop` | ask the graph to stop |
+//! | `GET /api/flowgraphs/{fg}/live` | WebSocket: stats every period, display frames (see [`crate::live`]) |
+//! | `GET /api/openapi.json` | the OpenAPI 3.0 document of these routes |
+//!
+//! The graph's description also says which worker and core runs which
+//! block (`placement`, `null` if the scheduler does not say) and, for
+//! each display block, its `display` reading as plain JSON (`display`,
+//! `null` for other blocks). The table of routes is [`ROUTES`].
 //!
 //! Values are JSON as [`crate::pmt_json`] maps them.
 
@@ -24,7 +31,7 @@ use crate::pmt_json::{from_json, to_json};
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::{get, post};
+use axum::routing::MethodRouter;
 use rfgraph::{BlockId, Pmt};
 use serde_json::{Value, json};
 use std::sync::{Arc, RwLock};
@@ -38,39 +45,85 @@ pub(crate) type Graphs = Arc<RwLock<Vec<ServedGraph>>>;
 
 type ApiResult = Result<Json<Value>, ApiError>;
 
-/// The router of every `/api` route.
+/// One route: its path (axum syntax, `{name}` a path parameter) and
+/// its HTTP methods.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Route {
+    /// The path.
+    pub path: &'static str,
+    /// Its methods, upper case.
+    pub methods: &'static [&'static str],
+}
+
+const fn route(path: &'static str, methods: &'static [&'static str]) -> Route {
+    Route { path, methods }
+}
+
+/// Every route the control port serves, the one list the router is
+/// built from and the OpenAPI document ([`crate::openapi`]) is checked
+/// against.
+pub const ROUTES: &[Route] = &[
+    route("/api/openapi.json", &["GET"]),
+    route("/api/flowgraphs", &["GET"]),
+    route("/api/flowgraphs/{fg}", &["GET"]),
+    route("/api/flowgraphs/{fg}/stats", &["GET"]),
+    route("/api/flowgraphs/{fg}/live", &["GET"]),
+    route("/api/flowgraphs/{fg}/blocks/{block}", &["GET"]),
+    route(
+        "/api/flowgraphs/{fg}/blocks/{block}/params/{name}",
+        &["GET", "PUT"],
+    ),
+    route(
+        "/api/flowgraphs/{fg}/blocks/{block}/readings/{name}",
+        &["GET"],
+    ),
+    route("/api/flowgraphs/{fg}/blocks/{block}/call/{port}", &["POST"]),
+    route("/api/flowgraphs/{fg}/blocks/{block}/post/{port}", &["POST"]),
+    route("/api/flowgraphs/{fg}/variables", &["GET"]),
+    route("/api/flowgraphs/{fg}/variables/{name}", &["PUT"]),
+    route("/api/flowgraphs/{fg}/stop", &["POST"]),
+];
+
+/// The handlers of `r`, one per method it lists.
+fn handlers(r: &Route) -> MethodRouter<Graphs> {
+    let mut m = MethodRouter::new();
+    for &method in r.methods {
+        m = match (r.path, method) {
+            ("/api/openapi.json", "GET") => m.get(openapi),
+            ("/api/flowgraphs", "GET") => m.get(list),
+            ("/api/flowgraphs/{fg}", "GET") => m.get(describe),
+            ("/api/flowgraphs/{fg}/stats", "GET") => m.get(stats),
+            ("/api/flowgraphs/{fg}/live", "GET") => m.get(crate::live::live),
+            ("/api/flowgraphs/{fg}/blocks/{block}", "GET") => m.get(block),
+            ("/api/flowgraphs/{fg}/blocks/{block}/params/{name}", "GET") => m.get(read_param),
+            ("/api/flowgraphs/{fg}/blocks/{block}/params/{name}", "PUT") => m.put(set_param),
+            ("/api/flowgraphs/{fg}/blocks/{block}/readings/{name}", "GET") => m.get(read_reading),
+            ("/api/flowgraphs/{fg}/blocks/{block}/call/{port}", "POST") => m.post(call),
+            ("/api/flowgraphs/{fg}/blocks/{block}/post/{port}", "POST") => m.post(post_message),
+            ("/api/flowgraphs/{fg}/variables", "GET") => m.get(variables),
+            ("/api/flowgraphs/{fg}/variables/{name}", "PUT") => m.put(set_variable),
+            ("/api/flowgraphs/{fg}/stop", "POST") => m.post(stop),
+            // A route listed without its handler: a programming error,
+            // caught by every test that starts a server.
+            (path, method) => unreachable!("no handler for {method} {path}"),
+        };
+    }
+    m
+}
+
+/// The router of every route in [`ROUTES`].
 pub(crate) fn router(graphs: Graphs) -> axum::Router {
-    axum::Router::new()
-        .route("/api/flowgraphs", get(list))
-        .route("/api/flowgraphs/{fg}", get(describe))
-        .route("/api/flowgraphs/{fg}/stats", get(stats))
-        .route("/api/flowgraphs/{fg}/blocks/{block}", get(block))
-        .route(
-            "/api/flowgraphs/{fg}/blocks/{block}/params/{name}",
-            get(read_param).put(set_param),
-        )
-        .route(
-            "/api/flowgraphs/{fg}/blocks/{block}/readings/{name}",
-            get(read_reading),
-        )
-        .route(
-            "/api/flowgraphs/{fg}/blocks/{block}/call/{port}",
-            post(call),
-        )
-        .route(
-            "/api/flowgraphs/{fg}/blocks/{block}/post/{port}",
-            post(post_message),
-        )
-        .route("/api/flowgraphs/{fg}/variables", get(variables))
-        .route(
-            "/api/flowgraphs/{fg}/variables/{name}",
-            axum::routing::put(set_variable),
-        )
-        .route("/api/flowgraphs/{fg}/stop", post(stop))
+    ROUTES
+        .iter()
+        .fold(axum::Router::new(), |app, r| app.route(r.path, handlers(r)))
         .with_state(graphs)
 }
 
-fn graph(graphs: &Graphs, name: &str) -> Result<ServedGraph, ApiError> {
+async fn openapi() -> Json<Value> {
+    Json(crate::openapi::document())
+}
+
+pub(crate) fn graph(graphs: &Graphs, name: &str) -> Result<ServedGraph, ApiError> {
     graphs
         .read()
         .unwrap_or_else(|e| e.into_inner())
@@ -130,10 +183,22 @@ async fn describe(State(graphs): State<Graphs>, Path(fg): Path<String>) -> ApiRe
             b["params"] = param_specs(&g, BlockId(i));
         }
     }
+    let displays = if g.displays.list.is_empty() {
+        Default::default()
+    } else {
+        let g = g.clone();
+        blocking(move || Ok(g.displays.descriptions(&g.handle))).await?
+    };
+    if let Value::Array(list) = &mut blocks {
+        for (i, b) in list.iter_mut().enumerate() {
+            b["display"] = displays.get(&i).cloned().unwrap_or(Value::Null);
+        }
+    }
     Ok(Json(json!({
         "name": g.name,
         "scheduler": g.handle.scheduler(),
         "state": g.handle.state(),
+        "placement": g.handle.placement(),
         "blocks": blocks,
         "streams": topo.streams,
         "messages": topo.messages,

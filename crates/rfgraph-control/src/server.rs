@@ -22,6 +22,9 @@ use std::sync::{Arc, RwLock};
 /// The address a control port binds to by default.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:1337";
 
+/// How long a stopping port waits for its live streams to close.
+const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 64 * 1024;
 
@@ -86,16 +89,29 @@ impl ControlPort {
             .enable_all()
             .build()
             .map_err(StartError::Runtime)?;
-        let listener = runtime
-            .block_on(tokio::net::TcpListener::bind(options.addr))
-            .map_err(|source| StartError::Bind {
-                addr: options.addr,
-                source,
-            })?;
+        // Bound without `block_on`, so that a port starts from async code
+        // too (a caller's own runtime).
+        let bind_error = |source| StartError::Bind {
+            addr: options.addr,
+            source,
+        };
+        let std_listener = std::net::TcpListener::bind(options.addr).map_err(bind_error)?;
+        std_listener.set_nonblocking(true).map_err(bind_error)?;
+        let listener = {
+            let _inside = runtime.enter();
+            tokio::net::TcpListener::from_std(std_listener).map_err(bind_error)?
+        };
         let addr = listener.local_addr().map_err(StartError::Runtime)?;
         let graphs: Graphs = Arc::new(RwLock::new(Vec::new()));
+        let (stopping_tx, stopping) = tokio::sync::watch::channel(false);
+        let open = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let shutdown = crate::live::Shutdown {
+            stopping,
+            open: open.clone(),
+        };
         let app = router(graphs.clone())
             .merge(crate::ui::router())
+            .layer(axum::Extension(shutdown))
             .layer(axum::middleware::from_fn_with_state(
                 Arc::new(token.clone()),
                 require_token,
@@ -108,10 +124,19 @@ impl ControlPort {
             .spawn(move || {
                 runtime.block_on(async move {
                     let _ = axum::serve(listener, app)
-                        .with_graceful_shutdown(async {
+                        .with_graceful_shutdown(async move {
                             let _ = stopped.await;
+                            let _ = stopping_tx.send(true);
                         })
                         .await;
+                    // Live streams outlive their HTTP connection: give
+                    // them a moment to send their close frames.
+                    let deadline = tokio::time::Instant::now() + CLOSE_GRACE;
+                    while open.load(std::sync::atomic::Ordering::SeqCst) > 0
+                        && tokio::time::Instant::now() < deadline
+                    {
+                        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+                    }
                 });
             })
             .map_err(StartError::Runtime)?;
@@ -150,6 +175,15 @@ impl ControlPort {
         let mut graphs = self.graphs.write().unwrap_or_else(|e| e.into_inner());
         graphs.retain(|g| g.name != graph.name);
         graphs.push(graph);
+    }
+
+    /// Stops serving the graph called `name` (its live clients are
+    /// closed within a period); false if none was served so.
+    pub fn unserve(&self, name: &str) -> bool {
+        let mut graphs = self.graphs.write().unwrap_or_else(|e| e.into_inner());
+        let before = graphs.len();
+        graphs.retain(|g| g.name != name);
+        graphs.len() != before
     }
 
     /// Stops the server and waits for it.

@@ -35,6 +35,7 @@
 //! | `pacing` | the graph (the file sink creates its file) | scheduler + `Flowgraph::run`; `cpu_seconds` over the same span | `tb.run()`, `resource.getrusage` around it |
 //! | `net` `zmq`, `zmq_tags` | the graph, both ends (a free port chosen) | scheduler + `Flowgraph::run`: the bind and connect in `init`, the run, the pulling head's finish stopping the `ZmqSource`, every `deinit` | `tb.start()` until a 0.5 ms poll sees the N-th item at the sink (its `pull_source` never ends, so `tb.run()` would not return); the `tb.stop()` + `tb.wait()` after it is `stop_seconds`, outside the span |
 //! | `net` `udp` | the graph, both ends (a free port chosen) | scheduler + `Flowgraph::run`, until the source sees the sink's end-of-stream datagrams | – |
+//! | `control` | the graph | per phase, scheduler + `start` … `stop` + `wait` (the loaded phase's in `seconds`); the throughputs over a window inside each | – |
 //! | `file` | the generated text | parse + build + scheduler + `start` + `stop` + `wait` | – |
 //! | `chain --fused`, `saxpy --fused` | nothing | spawn the threads, allocate the chunks, the loops, join | – |
 //! | `saxpy --bare` | nothing | allocate the ring and blocks, the round-robin loop | – |
@@ -50,6 +51,7 @@ mod accel;
 mod adsb;
 mod bare;
 mod chain;
+mod control;
 mod dsp;
 mod dsp_ofdm;
 mod dsp_viterbi;
@@ -106,6 +108,8 @@ pub enum Experiment {
     Pacing(pacing::PacingArgs),
     /// GNU Radio-compatible network blocks over loopback: ZeroMQ push ⇒ pull (tags or not), paced UDP with loss counts.
     Net(net::NetArgs),
+    /// A CPU-bound graph alone, then with WebSocket clients and REST requests on its control port.
+    Control(control::ControlArgs),
     /// Draws a figure from JSONL results (95 % confidence error bars).
     Plot(plot::PlotArgs),
     /// Runs the standard set (GNU Radio too when installed): JSONL, figures, table.
@@ -131,6 +135,7 @@ pub fn run(experiment: Experiment) -> anyhow::Result<()> {
         Experiment::File(args) => file::run(&args),
         Experiment::Pacing(args) => pacing::run(&args),
         Experiment::Net(args) => net::run(&args),
+        Experiment::Control(args) => control::run(&args),
         Experiment::Plot(args) => plot::run(&args),
         Experiment::Suite(args) => suite::run(&args),
         Experiment::Table(args) => suite::run_table(&args),

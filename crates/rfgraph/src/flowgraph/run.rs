@@ -72,6 +72,7 @@ pub(crate) fn start(parts: Parts, scheduler: Box<dyn Scheduler>) -> Result<Runni
         }
     }
     let scheduler_name = scheduler.name().to_string();
+    let placement = scheduler.placement(&runners);
     let completion = Arc::new(Completion::default());
     let run_completion = completion.clone();
     let thread = std::thread::Builder::new()
@@ -108,6 +109,7 @@ pub(crate) fn start(parts: Parts, scheduler: Box<dyn Scheduler>) -> Result<Runni
             entries: Arc::new(entries),
             topology: Arc::new(topology),
             live_edges: Arc::new(live_edges),
+            placement,
         },
         scheduler: scheduler_name,
         latency,
@@ -218,6 +220,7 @@ pub struct FlowgraphHandle {
     entries: Arc<Vec<HandleEntry>>,
     topology: Arc<super::topology::Topology>,
     live_edges: Arc<Vec<super::topology::LiveEdge>>,
+    placement: Option<crate::scheduler::PlacementView>,
 }
 
 impl FlowgraphHandle {
@@ -237,6 +240,23 @@ impl FlowgraphHandle {
         } else {
             RunState::Running
         }
+    }
+
+    /// Which worker thread (pinned to which core) runs which block now,
+    /// as the scheduler places them (the latest partition when it
+    /// refines one mid-run); `None` for a scheduler without a fixed
+    /// placement (`pool`'s work stealing). See
+    /// [`Placement`](crate::scheduler::Placement).
+    pub fn placement(&self) -> Option<crate::scheduler::Placement> {
+        self.placement.as_ref().map(|v| v.get())
+    }
+
+    /// True once `block` finished (it takes no more messages); an
+    /// unknown block counts as finished.
+    pub fn block_finished(&self, block: BlockId) -> bool {
+        self.entries
+            .get(block.0)
+            .is_none_or(|e| e.inbox.is_closed())
     }
 
     /// The name of the scheduler running the graph.

@@ -11,6 +11,7 @@ pub mod chain;
 pub(crate) mod contain;
 mod local_polling;
 pub mod partition;
+pub mod placement;
 mod poll;
 pub mod pool;
 pub mod refine;
@@ -26,6 +27,7 @@ use crate::runner::BlockRunner;
 pub use chain::Chain;
 pub(crate) use contain::contain_panic;
 pub(crate) use local_polling::mark_local_polling;
+pub use placement::{Placement, PlacementView, Worker};
 pub use pool::Pool;
 pub use shape::GraphShape;
 pub use single::Single;
@@ -51,6 +53,14 @@ pub trait Scheduler: Send + 'static {
     fn plan_buffer_bytes(&self, _shape: &GraphShape) -> Option<Vec<usize>> {
         None
     }
+
+    /// A live view of which worker runs which of `runners` (the blocks
+    /// it is about to [`execute`](Self::execute)), asked for just before
+    /// the run starts; `None` (the default) where placement is not fixed
+    /// (work stealing) or not known.
+    fn placement(&self, _runners: &[BlockRunner]) -> Option<PlacementView> {
+        None
+    }
 }
 
 impl Scheduler for Box<dyn Scheduler> {
@@ -65,6 +75,9 @@ impl Scheduler for Box<dyn Scheduler> {
     }
     fn plan_buffer_bytes(&self, shape: &GraphShape) -> Option<Vec<usize>> {
         (**self).plan_buffer_bytes(shape)
+    }
+    fn placement(&self, runners: &[BlockRunner]) -> Option<PlacementView> {
+        (**self).placement(runners)
     }
 }
 

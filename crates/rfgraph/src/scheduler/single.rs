@@ -9,6 +9,7 @@
 
 use super::Scheduler;
 use super::partition::{group_by_component, nodes_of, partition};
+use super::placement::{Placement, PlacementView, Worker};
 use super::poll::{LOCAL_POLL_INTERVAL, Poll, poll_until_done};
 use super::task::Task;
 use super::thread::{RealtimePriority, ThreadSettings, start_blocking};
@@ -70,6 +71,29 @@ impl Scheduler for Single {
 
     fn default_buffer_bytes(&self) -> Option<usize> {
         Some(super::cache::local_ring_bytes())
+    }
+
+    /// One worker for every block but the blocking ones, which have a
+    /// thread each.
+    fn placement(&self, runners: &[BlockRunner]) -> Option<PlacementView> {
+        let worker = Worker {
+            core: match self.settings.cpus.as_slice() {
+                &[cpu] => Some(cpu),
+                _ => None,
+            },
+            blocks: runners
+                .iter()
+                .filter(|r| !r.is_blocking())
+                .map(BlockRunner::index)
+                .collect(),
+        };
+        Some(PlacementView::fixed(
+            Placement {
+                workers: vec![worker],
+                parallel_segments: Vec::new(),
+            }
+            .complete(runners.len()),
+        ))
     }
 
     fn execute(&self, runners: Vec<BlockRunner>) -> Vec<BlockRunner> {

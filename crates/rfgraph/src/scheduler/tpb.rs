@@ -3,6 +3,7 @@
 
 use super::Scheduler;
 use super::cache::handover_ring_bytes;
+use super::placement::{Placement, PlacementView, Worker};
 use super::thread::{RealtimePriority, ThreadSettings, join_all, spawn_or_fail};
 use crate::flowgraph::BlockId;
 use crate::runner::BlockRunner;
@@ -53,6 +54,27 @@ impl Scheduler for Tpb {
     /// Larger rings than the default: see [`handover_ring_bytes`].
     fn default_buffer_bytes(&self) -> Option<usize> {
         Some(handover_ring_bytes())
+    }
+
+    /// One worker per block, on its one pinned CPU if it has one.
+    fn placement(&self, runners: &[BlockRunner]) -> Option<PlacementView> {
+        let workers = runners
+            .iter()
+            .map(|r| Worker {
+                core: match self.cpus.get(&r.index()).map(Vec::as_slice) {
+                    Some(&[cpu]) => Some(cpu),
+                    _ => None,
+                },
+                blocks: vec![r.index()],
+            })
+            .collect();
+        Some(PlacementView::fixed(
+            Placement {
+                workers,
+                parallel_segments: Vec::new(),
+            }
+            .complete(runners.len()),
+        ))
     }
 
     fn execute(&self, runners: Vec<BlockRunner>) -> Vec<BlockRunner> {

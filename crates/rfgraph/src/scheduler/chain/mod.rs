@@ -12,6 +12,7 @@
 
 use super::cache::{l2_bytes, local_ring_bytes, segment_ring_bytes};
 use super::partition::{Node, Partition, nodes_of, partition};
+use super::placement::{Placement as Placed, PlacementView, Worker as PlacedWorker};
 use super::refine::{Refine, WorkerWaker, with_costs};
 use super::segment;
 use super::thread::{
@@ -240,6 +241,50 @@ impl Scheduler for Chain {
                 })
                 .collect(),
         )
+    }
+
+    /// The latest partition of this run (one worker per core; blocking
+    /// blocks on threads of their own) and its data-parallel segments.
+    /// The view reads the partitions this run records, so a run that
+    /// shares its scheduler's history with a concurrent one (a clone
+    /// started at the same time) may show the other's.
+    fn placement(&self, runners: &[BlockRunner]) -> Option<PlacementView> {
+        let history = self.history.clone();
+        let segments = self.segment_history.clone();
+        let (from, from_segments) = (
+            history.lock().unwrap_or_else(|e| e.into_inner()).len(),
+            segments.lock().unwrap_or_else(|e| e.into_inner()).len(),
+        );
+        let cores = self.core_list();
+        let unpinned = self.unpinned;
+        let blocks = runners.len();
+        Some(PlacementView::new(move || {
+            let parts = history
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(from..)
+                .and_then(|h| h.last().cloned())
+                .unwrap_or_default();
+            let workers = parts
+                .into_iter()
+                .enumerate()
+                .map(|(p, blocks)| PlacedWorker {
+                    core: cores.get(p).copied().filter(|_| !unpinned),
+                    blocks,
+                })
+                .collect();
+            let parallel_segments = segments
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(from_segments..)
+                .map(<[_]>::to_vec)
+                .unwrap_or_default();
+            Placed {
+                workers,
+                parallel_segments,
+            }
+            .complete(blocks)
+        }))
     }
 
     fn execute(&self, runners: Vec<BlockRunner>) -> Vec<BlockRunner> {
