@@ -118,6 +118,10 @@ RF.widgets = (function () {
     const grids = new Map();
     for (const k of keys) {
       const grid = RF.el("div", { class: "grid", "data-tab": k });
+      // Without hints, as many columns as fit; with them, the hints' grid.
+      if (!tabs.get(k).some((it) => it.hint && Number.isInteger(it.hint.row))) {
+        grid.style.gridTemplateColumns = `repeat(auto-fill, minmax(${area.id === "display-area" ? 420 : 240}px, 1fr))`;
+      }
       for (const it of tabs.get(k)) {
         const h = it.hint;
         if (h && Number.isInteger(h.row) && Number.isInteger(h.col)) {
