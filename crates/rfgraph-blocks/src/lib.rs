@@ -19,6 +19,7 @@
 //! | math | in [`math`]: N-input add/subtract/multiply/divide, settable constants, complex parts and magnitudes, `nlog10`, matrices, reductions, level blocks |
 //! | type conversions | in [`convert`]: GNU Radio's scale, rounding and saturation between bytes, shorts, ints, floats and complex pairs |
 //! | measurement | in [`timing`]: [`timing::PacedSource`] (bursts on a schedule), [`timing::LatencySink`] (arrival times, sequence check) |
+//! | web displays | in [`display`]: spectrum, waterfall, time, constellation and number displays a browser draws (GNU Radio's Qt GUI sinks), read through their readings `display` and `frame` |
 //! | stream operators | in [`stream`]: [`ConstSource`], [`Delay`], [`SkipHead`], [`Selector`], mux/demux/interleave, keep/repeat, tag tools |
 //!
 //! The blocks are registry entries too ([`registry::specs`]), under GNU
@@ -39,6 +40,7 @@ pub mod convert;
 mod copy;
 mod copy_rand;
 pub mod digital;
+pub mod display;
 mod dsp;
 mod dsp_specs;
 pub mod fec;

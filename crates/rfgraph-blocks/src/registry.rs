@@ -211,6 +211,11 @@ pub fn specs() -> Vec<BlockSpec> {
         convert::uchar_to_float_spec(),
         stream::vector_to_stream_spec(),
         stream::vector_to_streams_spec(),
+        crate::display::web_const_sink_spec(),
+        crate::display::web_freq_sink_spec(),
+        crate::display::web_number_sink_spec(),
+        crate::display::web_time_sink_spec(),
+        crate::display::web_waterfall_sink_spec(),
         math::xor_spec(),
     ]
 }

@@ -67,7 +67,10 @@ fn the_control_port_serves_sets_and_stops_a_run() {
     run.check(|r| {
         let graph = r.get("");
         assert_eq!(graph["blocks"].as_array().unwrap().len(), 4, "{graph}");
-        assert_eq!(r.get("/variables"), json!([{"name": "gain", "value": "0"}]));
+        assert_eq!(
+            r.get("/variables"),
+            json!([{"name": "gain", "value": "0", "label": null, "widget": null}])
+        );
         let out = dir.join("out.f32");
         let wait_for = |value: f32| {
             let deadline = Instant::now() + Duration::from_secs(30);

@@ -379,7 +379,8 @@ async fn variables(State(graphs): State<Graphs>, Path(fg): Path<String>) -> ApiR
         .into_iter()
         .map(|n| {
             let value = control.value(n).map(|v| v.to_string());
-            json!({ "name": n, "value": value })
+            let widget = control.widget(n).map(|w| w.to_json());
+            json!({ "name": n, "value": value, "label": control.label(n), "widget": widget })
         })
         .collect();
     Ok(Json(Value::Array(list)))

@@ -381,7 +381,7 @@ const FILE: &str = r#"format = 1
 connections = ["src -> k -> sink"]
 
 [variables]
-level = { value = 1.0, settable = true }
+level = { value = 1.0, settable = true, label = "Level", range = [0, 4, 0.5] }
 
 [blocks.src]
 kind = "null_source"
@@ -410,7 +410,13 @@ fn variables_are_set_through_the_files_controller() {
     };
     assert_eq!(
         s.get("/api/flowgraphs/v/variables"),
-        (200, json!([{"name": "level", "value": "1.0"}]))
+        (
+            200,
+            json!([{"name": "level", "value": "1.0", "label": "Level", "widget": {
+                "kind": "range", "style": "counter_slider", "orient": "horizontal",
+                "start": 0.0, "stop": 4.0, "step": 0.5, "gui_hint": null
+            }}])
+        )
     );
     let (code, change) = s.send("PUT", "/api/flowgraphs/v/variables/level", "2.5");
     assert_eq!(code, 200, "{change}");

@@ -304,3 +304,53 @@ type = "c32"
     assert_eq!(status["frequency"], rfgraph::Pmt::F64(101.5e6));
     assert_eq!(status["gain"], rfgraph::Pmt::F64(20.0));
 }
+
+/// What a user interface needs to draw each variable: its label and
+/// widget, from the file.
+#[test]
+fn the_controller_gives_each_variables_label_and_widget() {
+    let text = r#"format = 1
+connections = ["src -> snk"]
+
+[variables]
+gain = { value = 1, settable = true, label = "Gain", widget = "slider", range = [0, 10, 1], gui_hint = "1,0" }
+mode = { value = 0, settable = true, options = [0, 1], labels = ["AM", "FM"] }
+plain = 3
+
+[blocks.src]
+kind = "null_source"
+type = "f32"
+
+[blocks.snk]
+kind = "null_sink"
+type = "f32"
+"#;
+    let doc = rfgraph_flowfile::toml::parse(text, Arc::new(PathBuf::from("widgets.toml")))
+        .expect("parses");
+    let built = build(
+        &doc,
+        &rfgraph_flowfile::standard::registry(),
+        &BuildOptions::default(),
+    )
+    .expect("builds");
+    let control = built.control;
+    assert_eq!(control.label("gain"), Some("Gain"));
+    assert_eq!(control.label("mode"), None);
+    assert_eq!(
+        control.widget("gain").map(|w| w.to_json()),
+        Some(serde_json::json!({
+            "kind": "range", "style": "slider", "orient": "horizontal",
+            "start": 0.0, "stop": 10.0, "step": 1.0,
+            "gui_hint": {"tab": null, "tab_index": null, "row": 1, "col": 0,
+                         "row_span": 1, "col_span": 1}
+        }))
+    );
+    assert_eq!(
+        control
+            .widget("mode")
+            .map(|w| w.to_json()["labels"].clone()),
+        Some(serde_json::json!(["AM", "FM"]))
+    );
+    assert!(control.widget("plain").is_none());
+    assert!(control.widget("nothing").is_none());
+}

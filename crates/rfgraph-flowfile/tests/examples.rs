@@ -263,3 +263,64 @@ fn loopback_modem_recovers_the_payload_bit_for_bit() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `web_displays.toml`: every display shows frames of the tone, and the
+/// variables carry their widgets.
+#[test]
+fn web_displays_show_the_tone() {
+    use rfgraph::{Block, Pmt};
+    use rfgraph_blocks::display::{WebFreqSink, WebNumberSink};
+    let mut options = BuildOptions::default();
+    options.set("items=960000").unwrap();
+    options.set("samp_rate=4.8e6").unwrap();
+    let built = build_file(
+        &example("web_displays.toml"),
+        &rfgraph_flowfile::standard::registry(),
+        &options,
+    )
+    .unwrap();
+    let slider = built.control.widget("freq").unwrap().to_json();
+    assert_eq!(slider["style"], "slider");
+    assert_eq!(built.control.label("noise_level"), Some("Noise"));
+    let id = |name: &str| built.blocks.iter().find(|b| b.name == name).unwrap().id;
+    let (spectrum, level) = (id("spectrum"), id("level"));
+    let scheduler = built.scheduler.scheduler().unwrap();
+    let mut done = built
+        .flowgraph
+        .start(scheduler)
+        .unwrap()
+        .wait_timeout(Duration::from_secs(60))
+        .unwrap();
+    let frame = done
+        .block_mut::<WebFreqSink<num_complex::Complex32>>(spectrum)
+        .unwrap()
+        .reading("frame")
+        .unwrap();
+    let Pmt::Map(frame) = frame else {
+        panic!("a map")
+    };
+    // 960000 items at 4.8 MHz: a frame each 480000 items (0.1 s).
+    assert_eq!(frame["seq"], Pmt::U64(2));
+    let Pmt::List(db) = &frame["db"] else {
+        panic!("db")
+    };
+    let Pmt::VecF32(db) = &db[0] else {
+        panic!("db[0]")
+    };
+    // 5 kHz of 4.8 MHz over 1024 bins: one bin above DC.
+    let peak = (0..1024).max_by(|&a, &b| db[a].total_cmp(&db[b])).unwrap();
+    assert_eq!(peak, 512 + 1);
+    let level = done.block_mut::<WebNumberSink>(level).unwrap();
+    let Pmt::Map(frame) = level.reading("frame").unwrap() else {
+        panic!("a map")
+    };
+    assert_eq!(frame["seq"], Pmt::U64(2));
+    // The tone's magnitude, averaged, with some noise: near 1.
+    let Pmt::List(values) = &frame["values"] else {
+        panic!("values")
+    };
+    assert!(
+        matches!(values[0], Pmt::F64(v) if (v - 1.0).abs() < 0.2),
+        "{values:?}"
+    );
+}

@@ -148,8 +148,9 @@ fn load(grc: &Path, registry: &Registry, max_items: Option<u64>) -> Document {
         .unwrap_or_else(|e| panic!("{}: {e}", grc.display()))
 }
 
-/// Makes the null sink fed by block `from` (the importer's stand-in for a
-/// GUI sink) a file sink writing `path`; gives the sink's name.
+/// Makes the sink fed by block `from` (the importer's null sink or web
+/// display for a GUI sink) a file sink writing `path`; gives the sink's
+/// name. A display keeps its item type and its first input only.
 fn record(doc: &mut Document, from: &str, path: &Path) -> String {
     let sink = doc
         .connections
@@ -158,8 +159,22 @@ fn record(doc: &mut Document, from: &str, path: &Path) -> String {
         .map(|c| c.to.block.clone())
         .unwrap_or_else(|| panic!("nothing reads `{from}`"));
     let block = doc.blocks.iter_mut().find(|b| b.name == sink).unwrap();
-    assert_eq!(block.kind, "null_sink", "`{from}` feeds `{sink}`");
+    let display = block.kind.starts_with("web_");
+    assert!(
+        block.kind == "null_sink" || display,
+        "`{from}` feeds `{sink}`, a {}",
+        block.kind
+    );
     block.kind = "file_sink".into();
+    if display {
+        block.params.retain(|p| p.name == "type");
+        doc.connections
+            .retain(|c| c.to.block != sink || c.to.port == "in0");
+        for c in doc.connections.iter_mut().filter(|c| c.to.block == sink) {
+            c.to.port = "in".into();
+        }
+    }
+    let block = doc.blocks.iter_mut().find(|b| b.name == sink).unwrap();
     set_path(block, path);
     sink
 }

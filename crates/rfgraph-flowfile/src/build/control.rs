@@ -16,7 +16,8 @@
 //! hierarchical block) is listed in [`Change::deferred`]: it takes effect
 //! at the next run. Nothing is posted when one value fails (all or
 //! nothing); a block that refuses its value, or has finished, is listed
-//! in [`Change::failed`].
+//! in [`Change::failed`]. [`Controller::widget`] and [`Controller::label`]
+//! say how a user interface draws each variable.
 //!
 //! ```no_run
 //! # fn demo(built: rfgraph_flowfile::build::Built) -> Result<(), Box<dyn std::error::Error>> {
@@ -29,7 +30,7 @@
 
 use super::vars::{eval_loose, eval_value, names_of};
 use crate::expr::{self, Env, Expr};
-use crate::model::{Document, Location, Value};
+use crate::model::{Document, Location, Value, VariableWidget};
 use rfgraph::registry::suggest::closest;
 use rfgraph::{BlockId, FlowgraphHandle, ParamType};
 use std::collections::BTreeSet;
@@ -149,6 +150,10 @@ struct Var {
     at: Location,
     settable: bool,
     definition: Definition,
+    /// Its label for a user interface.
+    label: Option<String>,
+    /// How a user interface draws it.
+    widget: Option<VariableWidget>,
 }
 
 impl Var {
@@ -216,6 +221,8 @@ impl Controller {
                 name: v.name.clone(),
                 at: v.at.clone(),
                 settable: v.settable,
+                label: v.label.clone(),
+                widget: v.widget.clone(),
                 definition: match overrides.iter().rev().find(|(n, _)| *n == v.name) {
                     Some((_, text)) => Definition::Text(text.clone()),
                     None => Definition::File(v.value.clone()),
@@ -278,6 +285,21 @@ impl Controller {
             .filter(|v| v.settable)
             .map(|v| v.name.as_str())
             .collect()
+    }
+
+    /// How a user interface draws variable `name` (a GUI variable's
+    /// widget, see [`VariableWidget::to_json`]), if it has one.
+    pub fn widget(&self, name: &str) -> Option<&VariableWidget> {
+        self.var(name)?.widget.as_ref()
+    }
+
+    /// Variable `name`'s label for a user interface, if it has one.
+    pub fn label(&self, name: &str) -> Option<&str> {
+        self.var(name)?.label.as_deref()
+    }
+
+    fn var(&self, name: &str) -> Option<&Var> {
+        self.vars.iter().find(|v| v.name == name)
     }
 
     /// A variable's current value.

@@ -225,7 +225,9 @@ impl<'a> Importer<'a> {
             // a variable of the flowgraph too.
             self.variable_blocks.push(b);
         }
-        if gui || is_hardware_sink(id) {
+        // The Qt GUI sinks with a web display map like other blocks.
+        let display = gui && mapping::is_web_display(id, b.text("type"));
+        if (gui && !display) || is_hardware_sink(id) {
             match self.registry.get("null_sink") {
                 Ok(spec) => {
                     let ty = gui_type(b);
@@ -440,6 +442,11 @@ impl<'a> Importer<'a> {
                         .get(block.as_str())
                         .map_or("", |b| b.id.as_str());
                     let port = mapping::message_port(gr_id, port);
+                    if gr_id.starts_with("qtgui_") && !known.contains(&port) {
+                        // A web display's GUI message ports (a click's
+                        // frequency) lead nowhere here.
+                        return Ok(None);
+                    }
                     if known.contains(&port) {
                         Ok(Some(Endpoint::new(block.clone(), port)))
                     } else {

@@ -4,7 +4,7 @@
 //! GNU Radio aliases, through which most parameters pass.
 
 use super::*;
-use crate::model::{ConnectionKind, Value, VariableWidget};
+use crate::model::{ConnectionKind, GuiHint, Orient, Value, VariableWidget, WidgetKind};
 use rfgraph::registry::{BlockSpec, ItemKind, ParamSpec, PortItem, PortSpec};
 
 const KINDS: [ItemKind; 5] = [
@@ -200,7 +200,7 @@ fn blocks_parameters_variables_and_connections_are_translated() {
             block("off", "blocks_complex_to_mag", &[("vlen", "1")], "disabled"),
             block(
                 "scope",
-                "qtgui_time_sink_x",
+                "qtgui_histogram_sink_f",
                 &[("type", "float")],
                 "enabled",
             ),
@@ -270,7 +270,7 @@ fn blocks_parameters_variables_and_connections_are_translated() {
     assert!(
         doc.notices
             .iter()
-            .any(|n| n.contains("qtgui_time_sink_x 'scope'")),
+            .any(|n| n.contains("qtgui_histogram_sink_f 'scope'")),
         "{:?}",
         doc.notices
     );
@@ -306,11 +306,13 @@ fn blocks_parameters_variables_and_connections_are_translated() {
     assert_eq!(freq.label.as_deref(), Some("Frequency"));
     assert_eq!(
         freq.widget,
-        Some(VariableWidget::Range {
+        Some(VariableWidget::new(WidgetKind::Range {
             start: 0.0,
             stop: 8000.0,
-            step: 10.0
-        })
+            step: 10.0,
+            style: "counter_slider".into(),
+            orient: Orient::Horizontal,
+        }))
     );
     assert_eq!(
         doc.variable("samp_rate").unwrap().value,
@@ -637,19 +639,129 @@ fn filter_tap_label_and_widget_variables_become_variables() {
     );
     let dial = doc.variable("dial").unwrap();
     assert!(dial.settable);
-    assert_eq!(dial.widget, Some(VariableWidget::Entry));
+    assert_eq!(dial.widget, Some(VariableWidget::new(WidgetKind::Entry)));
     let ant = doc.variable("ant").unwrap();
     assert_eq!(ant.value, Value::Text("TX/RX".into()));
     assert_eq!(
         ant.widget,
-        Some(VariableWidget::Chooser {
+        Some(VariableWidget::new(WidgetKind::Chooser {
             options: vec![Value::Text("TX/RX".into()), Value::Text("RX2".into())],
             labels: vec!["TX/RX".into(), "RX2".into()],
-        })
+            style: "combo_box".into(),
+            orient: Orient::Vertical,
+        }))
     );
     assert_eq!(
         doc.variable("f").unwrap().value,
         Value::Expr("100e6".into())
+    );
+}
+
+#[test]
+fn gui_variables_keep_their_widget_style_layout_and_place() {
+    let text = grc(
+        &[
+            block(
+                "gain",
+                "variable_qtgui_range",
+                &[
+                    ("value", "5"),
+                    ("start", "0"),
+                    ("stop", "10"),
+                    ("step", "0.5"),
+                    ("widget", "slider"),
+                    ("orient", "QtCore.Qt.Vertical"),
+                    ("gui_hint", "tab@1: 2,0,1,2"),
+                ],
+                "enabled",
+            ),
+            block(
+                "mode",
+                "variable_qtgui_chooser",
+                &[
+                    ("type", "int"),
+                    ("num_opts", "0"),
+                    ("options", "[0, 1]"),
+                    ("labels", "[\"AM\", \"FM\"]"),
+                    ("value", "0"),
+                    ("widget", "radio_buttons"),
+                    ("orient", "Qt.QHBoxLayout"),
+                    ("gui_hint", "0,1"),
+                ],
+                "enabled",
+            ),
+            block(
+                "mute",
+                "variable_qtgui_check_box",
+                &[
+                    ("type", "int"),
+                    ("value", "1"),
+                    ("true", "1"),
+                    ("false", "0"),
+                    ("gui_hint", "oops@"),
+                ],
+                "enabled",
+            ),
+            block(
+                "ping",
+                "variable_qtgui_push_button",
+                &[("type", "int"), ("pressed", "7"), ("released", "3")],
+                "enabled",
+            ),
+        ],
+        &[],
+    );
+    let doc = load(&text).unwrap();
+    let gain = doc.variable("gain").unwrap();
+    assert!(gain.settable);
+    assert_eq!(
+        gain.widget,
+        Some(VariableWidget {
+            kind: WidgetKind::Range {
+                start: 0.0,
+                stop: 10.0,
+                step: 0.5,
+                style: "slider".into(),
+                orient: Orient::Vertical,
+            },
+            gui_hint: Some(GuiHint {
+                tab: Some("tab".into()),
+                tab_index: Some(1),
+                row: Some(2),
+                col: Some(0),
+                row_span: 1,
+                col_span: 2,
+            }),
+        })
+    );
+    let mode = doc.variable("mode").unwrap().widget.clone().unwrap();
+    assert_eq!(
+        mode.kind,
+        WidgetKind::Chooser {
+            options: vec![Value::Expr("0".into()), Value::Expr("1".into())],
+            labels: vec!["AM".into(), "FM".into()],
+            style: "radio_buttons".into(),
+            orient: Orient::Horizontal,
+        }
+    );
+    assert_eq!(mode.gui_hint.and_then(|h| h.col), Some(1));
+    let mute = doc.variable("mute").unwrap();
+    assert!(mute.settable);
+    // A hint GNU Radio would refuse: no place, no error.
+    assert_eq!(
+        mute.widget,
+        Some(VariableWidget::new(WidgetKind::CheckBox {
+            on: Value::Expr("1".into()),
+            off: Value::Expr("0".into()),
+        }))
+    );
+    let ping = doc.variable("ping").unwrap();
+    assert_eq!(ping.value, Value::Expr("3".into()));
+    assert_eq!(
+        ping.widget.as_ref().map(|w| w.to_json()),
+        Some(serde_json::json!({
+            "kind": "push_button", "pressed": "7", "released": "3", "gui_hint": null
+        }))
     );
 }
 

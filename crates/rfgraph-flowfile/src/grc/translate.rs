@@ -544,6 +544,20 @@ pub fn params(
                     push(&mut out, rf, tags_value(text, is_variable)?, gr)?;
                 }
             }
+            P::NumberOr(gr, rf, instead) => {
+                let text = block.text(gr).trim();
+                let value = match text {
+                    "" => continue,
+                    "True" | "False" => Value::Expr(instead.into()),
+                    t => expr_value(t),
+                };
+                push(&mut out, rf, value, gr)?;
+            }
+            P::TextList(grs, rf) => {
+                if let Some(value) = text_list(grs.iter().map(|g| block.text(g))) {
+                    push(&mut out, rf, value, grs.first().copied().unwrap_or(rf))?;
+                }
+            }
             P::Call { rf, func, args } => {
                 let first = args.first().map_or("", |(gr, _)| *gr);
                 let args: Vec<String> = args
@@ -598,6 +612,31 @@ pub fn params(
     Ok(out)
 }
 
+/// GRC string parameters as a list expression of strings, up to the
+/// last one set (`None` when none is): each quoted or literal, its quotes
+/// and backslashes dropped.
+fn text_list<'t>(texts: impl Iterator<Item = &'t str>) -> Option<Value> {
+    let mut items: Vec<String> = texts
+        .map(|t| {
+            let t = t.trim();
+            let t = ['\'', '"']
+                .into_iter()
+                .find_map(|q| t.strip_prefix(q).and_then(|r| r.strip_suffix(q)))
+                .unwrap_or(t);
+            t.chars()
+                .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+                .collect()
+        })
+        .collect();
+    while items.last().is_some_and(String::is_empty) {
+        items.pop();
+    }
+    (!items.is_empty()).then(|| {
+        let quoted: Vec<String> = items.iter().map(|i| format!("\"{i}\"")).collect();
+        Value::Expr(format!("[{}]", quoted.join(", ")))
+    })
+}
+
 /// A GRC string parameter's value: a quoted string or `pmt.intern("x")`
 /// gives its text, a variable's name the variable, anything else is
 /// taken literally.
@@ -615,6 +654,17 @@ pub fn grc_string(text: &str, is_variable: &dyn Fn(&str) -> bool) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_become_a_list_of_strings_up_to_the_last_set() {
+        let list = |t: &[&str]| text_list(t.iter().copied());
+        assert_eq!(
+            list(&["'I'", "Q \"x\"", "", "", ""]),
+            Some(Value::Expr("[\"I\", \"Q x\"]".into()))
+        );
+        assert_eq!(list(&["", "''", ""]), None);
+        assert_eq!(list(&["", "b"]), Some(Value::Expr("[\"\", \"b\"]".into())));
+    }
 
     #[test]
     fn equalizer_objects_give_their_arguments_by_position_and_name() {

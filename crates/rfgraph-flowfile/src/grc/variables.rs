@@ -5,7 +5,7 @@
 
 use super::file::GrcBlock;
 use crate::expr::{self, Env};
-use crate::model::{Location, Value, Variable, VariableProbe, VariableWidget};
+use crate::model::{Location, Orient, Value, Variable, VariableProbe, VariableWidget, WidgetKind};
 
 /// The `import` lines flowgraphs may have: the expression language
 /// provides these names (`math.*`, `numpy.*`/`np.*`, GNU Radio modules
@@ -243,6 +243,13 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
         v.value = Value::Expr("[]".into());
         return Some(v);
     }
+    // A GUI variable's widget, placed where its `gui_hint` says, drawn
+    // as its `widget` says (or `default`).
+    let widget = |kind| VariableWidget::new(kind).at(block.text("gui_hint"));
+    let style = |default: &str| match block.text("widget").trim() {
+        "" => default.to_string(),
+        w => w.to_string(),
+    };
     match block.id.as_str() {
         "import" => return None,
         // `[offset, key, value]`, what a vector source's `tags` takes; one
@@ -287,12 +294,16 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
         "variable_qtgui_range" => {
             v.settable = true;
             let n = |k| number(block.text(k), env);
-            v.widget = match (n("start"), n("stop"), n("step")) {
-                (Some(start), Some(stop), Some(step)) => {
-                    Some(VariableWidget::Range { start, stop, step })
-                }
-                _ => Some(VariableWidget::Entry),
-            };
+            v.widget = Some(widget(match (n("start"), n("stop"), n("step")) {
+                (Some(start), Some(stop), Some(step)) => WidgetKind::Range {
+                    start,
+                    stop,
+                    step,
+                    style: style("counter_slider"),
+                    orient: Orient::parse(block.text("orient")),
+                },
+                _ => WidgetKind::Entry,
+            }));
         }
         "variable_qtgui_chooser" => {
             v.settable = true;
@@ -315,29 +326,39 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
                     })
                     .unzip()
             };
-            if block.text("type") == "string" {
+            let options = if block.text("type") == "string" {
                 // Options and value are literal text here.
                 v.value = as_text(v.value.clone());
-                let options = options.into_iter().map(as_text).collect();
-                v.widget = Some(VariableWidget::Chooser { options, labels });
+                options.into_iter().map(as_text).collect()
             } else {
-                v.widget = Some(VariableWidget::Chooser { options, labels });
-            }
+                options
+            };
+            // GRC lays choosers out vertically unless told.
+            let orient = match block.text("orient") {
+                "" => Orient::Vertical,
+                o => Orient::parse(o),
+            };
+            v.widget = Some(widget(WidgetKind::Chooser {
+                options,
+                labels,
+                style: style("combo_box"),
+                orient,
+            }));
         }
         "variable_qtgui_check_box" => {
             v.settable = true;
-            v.widget = Some(VariableWidget::Chooser {
-                options: vec![expr(block.text("false")), expr(block.text("true"))],
-                labels: vec!["off".into(), "on".into()],
-            });
+            v.widget = Some(widget(WidgetKind::CheckBox {
+                on: expr(block.text("true")),
+                off: expr(block.text("false")),
+            }));
         }
         "variable_qtgui_push_button" => {
             v.settable = true;
             v.value = expr(block.text("released"));
-            v.widget = Some(VariableWidget::Chooser {
-                options: vec![expr(block.text("released")), expr(block.text("pressed"))],
-                labels: vec!["released".into(), "pressed".into()],
-            });
+            v.widget = Some(widget(WidgetKind::PushButton {
+                pressed: expr(block.text("pressed")),
+                released: expr(block.text("released")),
+            }));
         }
         _ if block.param("value").is_none() => return None,
         _ => {
@@ -347,7 +368,7 @@ pub fn variable(block: &GrcBlock, at: Location, env: &Env) -> Option<Variable> {
             if matches!(block.text("type"), "string" | "str") {
                 v.value = Value::Text(unquote(block.text("value")));
             }
-            v.widget = Some(VariableWidget::Entry);
+            v.widget = Some(widget(WidgetKind::Entry));
         }
     }
     Some(v)

@@ -2,6 +2,7 @@
 
 use super::location::Location;
 use super::value::Value;
+use super::widget::VariableWidget;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -58,30 +59,6 @@ impl Document {
     pub fn variable(&self, name: &str) -> Option<&Variable> {
         self.variables.iter().find(|v| v.name == name)
     }
-}
-
-/// How a GUI variable is set while running (GRC's range, chooser and
-/// entry variables); the control port shows it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum VariableWidget {
-    /// A slider from `start` to `stop` in `step`s.
-    Range {
-        /// Lowest value.
-        start: f64,
-        /// Highest value.
-        stop: f64,
-        /// Step.
-        step: f64,
-    },
-    /// One of these values, with labels.
-    Chooser {
-        /// The values, as expressions.
-        options: Vec<Value>,
-        /// Their labels.
-        labels: Vec<String>,
-    },
-    /// Free text.
-    Entry,
 }
 
 /// A named value other values and parameters refer to.

@@ -11,12 +11,13 @@ mod document;
 mod error;
 mod location;
 mod value;
+mod widget;
 
 pub use document::{
     BlockInstance, BlockOptions, Connection, ConnectionKind, Document, Endpoint, ExposedPort, Host,
     LinkConfig, ParamValue, PortDirection, SchedulerConfig, Variable, VariableProbe,
-    VariableWidget,
 };
 pub use error::FileError;
 pub use location::Location;
 pub use value::Value;
+pub use widget::{GuiHint, Orient, VariableWidget, WidgetKind, value_text};

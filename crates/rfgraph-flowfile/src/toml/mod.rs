@@ -19,6 +19,9 @@
 //! # set while running from a block's reading (or `read = "get_PARAM"`),
 //! # `rate` times a second (see crate::var_probes)
 //! level = { value = 0.0, probe = { block = "probe", read = "level", rate = 10 } }
+//! # how a user interface draws a settable variable (see `widget`)
+//! freq = { value = 1e3, settable = true, widget = "slider", range = [0, 1e4, 10], gui_hint = "0,0,1,2" }
+//! mode = { value = 0, settable = true, widget = "radio", options = [0, 1], labels = ["AM", "FM"] }
 //!
 //! [blocks.src]
 //! kind = "sigmf_source"          # a registry name, or a `.toml` file
@@ -56,6 +59,7 @@
 
 mod connections;
 mod reader;
+mod widget;
 
 use crate::model::{Document, FileError, Location};
 use std::path::{Path, PathBuf};

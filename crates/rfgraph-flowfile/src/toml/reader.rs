@@ -7,7 +7,7 @@
 use super::connections;
 use crate::model::{
     BlockInstance, BlockOptions, Connection, ConnectionKind, Document, ExposedPort, FileError,
-    Location, ParamValue, PortDirection, Value, Variable, VariableProbe, VariableWidget,
+    Location, ParamValue, PortDirection, Value, Variable, VariableProbe,
 };
 use rfgraph::registry::suggest::closest;
 use std::ops::Range;
@@ -28,7 +28,7 @@ const TOP_KEYS: &[&str] = &[
     "outputs",
 ];
 
-struct Ctx<'a> {
+pub(super) struct Ctx<'a> {
     text: &'a str,
     file: Arc<PathBuf>,
     /// Byte offset of each line's start, for lines and columns in
@@ -36,7 +36,7 @@ struct Ctx<'a> {
     line_starts: Vec<usize>,
 }
 
-type R<T> = Result<T, FileError>;
+pub(super) type R<T> = Result<T, FileError>;
 
 impl Ctx<'_> {
     fn loc(&self, span: Option<Range<usize>>) -> Location {
@@ -52,7 +52,12 @@ impl Ctx<'_> {
         }
     }
 
-    fn err(&self, span: Option<Range<usize>>, key: &str, message: impl Into<String>) -> FileError {
+    pub(super) fn err(
+        &self,
+        span: Option<Range<usize>>,
+        key: &str,
+        message: impl Into<String>,
+    ) -> FileError {
         FileError::new(self.loc(span), key, message)
     }
 
@@ -93,7 +98,7 @@ impl Ctx<'_> {
     }
 }
 
-fn join(prefix: &str, key: &str) -> String {
+pub(super) fn join(prefix: &str, key: &str) -> String {
     if prefix.is_empty() {
         key.to_string()
     } else {
@@ -213,7 +218,13 @@ fn table<'a>(ctx: &Ctx, item: &'a Item, key: &str) -> R<&'a dyn TableLike> {
 
 /// A value as written: strings become `string` (Expr or Text by the
 /// caller's rule), `{ expr = ".." }` / `{ text = ".." }` say which.
-fn value(ctx: &Ctx, item: &Item, key: &str, string: fn(String) -> Value, depth: usize) -> R<Value> {
+pub(super) fn value(
+    ctx: &Ctx,
+    item: &Item,
+    key: &str,
+    string: fn(String) -> Value,
+    depth: usize,
+) -> R<Value> {
     let bad = |what: &str| {
         ctx.err(
             item.span(),
@@ -299,6 +310,7 @@ fn variables(ctx: &Ctx, item: &Item, doc: &mut Document) -> R<()> {
                     tt,
                     &[
                         "value", "expr", "text", "settable", "label", "range", "choices", "probe",
+                        "widget", "options", "labels", "gui_hint",
                     ],
                     &key,
                     v.span(),
@@ -345,53 +357,11 @@ fn variables(ctx: &Ctx, item: &Item, doc: &mut Document) -> R<()> {
                             .to_string(),
                     );
                 }
-                if let Some(r) = tt.get("range") {
-                    let nums: Option<Vec<f64>> = r
-                        .as_array()
-                        .map(|a| {
-                            a.iter()
-                                .map(|x| x.as_float().or_else(|| x.as_integer().map(|i| i as f64)))
-                                .collect()
-                        })
-                        .and_then(|v: Option<Vec<f64>>| v);
-                    match nums.as_deref() {
-                        Some([start, stop, step]) => {
-                            var.widget = Some(VariableWidget::Range {
-                                start: *start,
-                                stop: *stop,
-                                step: *step,
-                            })
-                        }
-                        _ => {
-                            return Err(ctx.err(
-                                r.span(),
-                                &join(&key, "range"),
-                                "expected [start, stop, step]",
-                            ));
-                        }
-                    }
-                }
                 if let Some(p) = tt.get("probe") {
                     var.probe = Some(probe(ctx, p, &join(&key, "probe"))?);
                     var.settable = true;
                 }
-                if let Some(c) = tt.get("choices") {
-                    let ck = join(&key, "choices");
-                    let Value::List(options) = value(ctx, c, &ck, Value::Expr, 0)? else {
-                        return Err(ctx.err(c.span(), &ck, "expected a list"));
-                    };
-                    let labels = options
-                        .iter()
-                        .map(|o| match o {
-                            Value::Expr(s) | Value::Text(s) => s.clone(),
-                            Value::Int(i) => i.to_string(),
-                            Value::Float(f) => f.to_string(),
-                            Value::Bool(b) => b.to_string(),
-                            Value::List(_) => "list".into(),
-                        })
-                        .collect();
-                    var.widget = Some(VariableWidget::Chooser { options, labels });
-                }
+                var.widget = super::widget::widget(ctx, tt, &key)?;
             }
             _ => var.value = value(ctx, v, &key, Value::Expr, 0)?,
         }

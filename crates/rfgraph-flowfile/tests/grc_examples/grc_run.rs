@@ -177,9 +177,38 @@ fn keep_outputs_in(doc: &mut Document, dir: &Path) {
     }
 }
 
+/// Replaces every web display (GNU Radio's Qt GUI plots) by one null
+/// sink of its item type per connected input (`DISPLAY_inN`), for
+/// [`add_taps`] to tap like the other GUI sinks.
+fn split_displays(doc: &mut Document) {
+    let displays: Vec<_> = doc
+        .blocks
+        .iter()
+        .filter(|b| b.kind.starts_with("web_"))
+        .cloned()
+        .collect();
+    for display in displays {
+        doc.blocks.retain(|b| b.name != display.name);
+        for c in doc
+            .connections
+            .iter_mut()
+            .filter(|c| c.to.block == display.name)
+        {
+            let mut sink = display.clone();
+            sink.name = format!("{}_{}", display.name, c.to.port);
+            sink.kind = "null_sink".into();
+            sink.params.retain(|p| p.name == "type");
+            c.to.block = sink.name.clone();
+            c.to.port = "in".into();
+            doc.blocks.push(sink);
+        }
+    }
+}
+
 /// Turns every null sink fed by a registry block into a file sink in
 /// `dir`.
 fn add_taps(doc: &mut Document, dir: &Path) -> Vec<Tap> {
+    split_displays(doc);
     let mut taps = Vec::new();
     let conns = doc.connections.clone();
     for c in &conns {

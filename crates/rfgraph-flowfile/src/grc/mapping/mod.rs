@@ -22,7 +22,10 @@ mod fft;
 mod filter;
 mod network;
 mod pdu;
+mod qtgui;
 mod zeromq;
+
+pub use qtgui::is_web_display;
 
 /// How one GNU Radio parameter becomes a registry parameter.
 #[derive(Clone, Copy, Debug)]
@@ -96,6 +99,14 @@ pub enum P {
     /// value, srcid)), ...]` (values as [`P::Pmt`] reads them, `pmt.PMT_NIL`
     /// as none); any other form makes the block unsupported.
     Tags(&'static str, &'static str),
+    /// `gr` → `rf` as an expression, except Python's `True`/`False`,
+    /// which give the text `instead` (GRC 3.10 writes the freq sink's
+    /// `average` as `False` until it is changed).
+    NumberOr(&'static str, &'static str, &'static str),
+    /// Several GRC string parameters `gr` (GNU Radio's `label1` …
+    /// `label10`) → `rf` as a list of strings, up to the last one set
+    /// (quoted or not; quotes and backslashes inside dropped).
+    TextList(&'static [&'static str], &'static str),
     /// The registry parameter `rf` is the expression `func(a, b, ...)`
     /// over GNU Radio parameters (`firdes.root_raised_cosine(gain,
     /// samp_rate, ...)` for taps a GNU Radio block designs in its
@@ -121,6 +132,7 @@ impl P {
             P::Only { when, gr, .. } => vec![when, gr],
             P::PerVector(gr, _) => vec![gr, "vlen"],
             P::Call { args, .. } => args.iter().map(|(gr, _)| *gr).collect(),
+            P::TextList(grs, _) => grs.to_vec(),
             _ => self.translates().map(|(gr, _)| gr).into_iter().collect(),
         }
     }
@@ -139,11 +151,12 @@ impl P {
             | P::Str(gr, rf)
             | P::Pmt(gr, rf)
             | P::PerVector(gr, rf)
-            | P::Tags(gr, rf) => Some((gr, rf)),
+            | P::Tags(gr, rf)
+            | P::NumberOr(gr, rf, _) => Some((gr, rf)),
             P::Type(gr) => Some((gr, "type")),
             P::OfdmEqualizer(gr) => Some((gr, "equalizer")),
             P::Vlen | P::FlatVlen => Some(("vlen", "vlen")),
-            P::Fixed(..) | P::Require(..) | P::Call { .. } => None,
+            P::Fixed(..) | P::Require(..) | P::Call { .. } | P::TextList(..) => None,
         }
     }
 }
@@ -254,6 +267,7 @@ pub fn all() -> impl Iterator<Item = &'static Map> {
         filter::MAPS,
         network::MAPS,
         pdu::MAPS,
+        qtgui::MAPS,
         zeromq::MAPS,
     ]
     .into_iter()
