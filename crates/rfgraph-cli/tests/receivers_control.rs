@@ -108,7 +108,48 @@ fn fm_serves_its_stereo_lock_and_rds_station() {
         }
         let stereo = s.get("/blocks/stereo_demod");
         assert!(stereo.to_string().contains("pilot_level"), "{stereo}");
+        // The displays `--control` adds, described for the page.
+        let graph = s.get("");
+        for (name, kind) in [
+            ("band_spectrum", "freq"),
+            ("band_waterfall", "waterfall"),
+            ("mpx_spectrum", "freq"),
+        ] {
+            let block = graph["blocks"]
+                .as_array()
+                .and_then(|b| b.iter().find(|b| b["name"] == name))
+                .unwrap_or_else(|| panic!("no display {name} in {graph}"));
+            assert_eq!(block["display"]["kind"], kind, "{block}");
+        }
     });
+    // The band's spectrum shows the station 100 kHz above the centre,
+    // well above the noise on the other side.
+    let frame = fm.poll("band_spectrum", "frame", |v| {
+        member(v, "seq").as_u64() > Some(2)
+    });
+    if let Some(db) = member(&frame, "db")[0]["value"].as_array() {
+        let db: Vec<f64> = db.iter().filter_map(|x| x.as_f64()).collect();
+        let n = db.len() as f64;
+        // Bin k is at (k + 0.5) / n of 480 kHz from -240 kHz.
+        let mean = |lo: f64, hi: f64| {
+            let bins: Vec<f64> = (0..db.len())
+                .filter(|&k| {
+                    let f = -240e3 + (k as f64 + 0.5) * 480e3 / n;
+                    (lo..hi).contains(&f)
+                })
+                .map(|k| db[k])
+                .collect();
+            bins.iter().sum::<f64>() / bins.len().max(1) as f64
+        };
+        let (station, elsewhere) = (mean(60e3, 140e3), mean(-200e3, -60e3));
+        assert!(
+            station > elsewhere + 10.0,
+            "station {station:.1} dB, elsewhere {elsewhere:.1} dB"
+        );
+    } else {
+        // The run ended before a frame was read.
+        assert!(fm.ended(), "no spectrum in {frame}");
+    }
     let rds = fm.poll("rds_decoder", "rds", |v| member(v, "ps") == "LIVE FM ");
     let stereo = fm.poll("stereo_demod", "stereo", |v| v["value"] == true);
     let level = fm.reading("stereo_demod", "pilot_level");

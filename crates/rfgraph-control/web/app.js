@@ -29,6 +29,7 @@
     if (msg.type === "stats") {
       const t0 = performance.now();
       RF.graph.update(msg);
+      RF.lastStats = msg;
       const dt = performance.now() - t0;
       RF.perf.updates++; RF.perf.update_ms_total += dt; RF.perf.update_ms_max = Math.max(RF.perf.update_ms_max, dt);
       cores(msg.cores);

@@ -7,6 +7,8 @@
 RF.displays = (function () {
   const COLORS = ["#60a5fa", "#f87171", "#4ade80", "#facc15", "#c084fc", "#22d3ee", "#fb923c", "#f472b6", "#a3e635", "#e5e7eb"];
   const views = new Map();
+  // Rows a waterfall keeps: at ten frames a second, about 13 s of history.
+  const ROWS = 128;
   let dirty = new Set(), scheduled = false;
 
   function fmtHz(f) { return RF.si(f, "Hz"); }
@@ -91,13 +93,13 @@ RF.displays = (function () {
     const ctx = c.getContext("2d");
     if (!v.img || v.img.width !== row.length) {
       v.img = document.createElement("canvas");
-      v.img.width = row.length; v.img.height = 256;
-      const g = v.img.getContext("2d"); g.fillStyle = "#000"; g.fillRect(0, 0, row.length, 256);
+      v.img.width = row.length; v.img.height = ROWS;
+      const g = v.img.getContext("2d"); g.fillStyle = "#000"; g.fillRect(0, 0, row.length, ROWS);
     }
     if (v.lastSeq !== f.seq) {
       v.lastSeq = f.seq;
       const g = v.img.getContext("2d");
-      g.drawImage(v.img, 0, 0, row.length, 255, 0, 1, row.length, 255);
+      g.drawImage(v.img, 0, 0, row.length, ROWS - 1, 0, 1, row.length, ROWS - 1);
       const line = g.createImageData(row.length, 1);
       const lo = d.y_min !== undefined ? d.y_min : -140, hi = d.y_max !== undefined ? d.y_max : 10;
       for (let i = 0; i < row.length; i++) {

@@ -151,9 +151,14 @@ RF.graph = (function () {
       g.append(share);
       const title = RF.svg("title");
       g.append(title);
+      // The tooltip is written when the pointer arrives, not per update.
+      g.addEventListener("mouseenter", () => {
+        const s = nodes[i].last;
+        title.textContent = s ? `${s.name}: ${s.status}; in ${RF.si(s.in_rate)}/s, out ${RF.si(s.out_rate)}/s, work ${RF.pct(s.work_share)}` : b.name;
+      });
       g.addEventListener("click", () => { if (!(RF.graph.dragging && RF.graph.dragging())) onSelect(i); });
       root.append(g);
-      return { g, rate, meta, fill, share, title, status: "" };
+      return { g, rate, meta, fill, share, title, prev: {}, last: null };
     });
     if (!RF.graph._pz) { installPanZoom(); RF.graph._pz = true; }
     fit();
@@ -177,22 +182,27 @@ RF.graph = (function () {
       const n = nodes[i];
       if (!n) return;
       const rate = Math.max(b.out_rate || 0, b.in_rate || 0);
-      n.rate.textContent = RF.si(rate, "items/s");
-      n.meta.textContent = "work " + RF.pct(b.work_share) + (describe.blocks[i].outputs.length ? "  fill " + RF.pct(outFill[i]) : "");
-      n.fill.setAttribute("width", ((W - 16) * Math.min(1, outFill[i])).toFixed(1));
-      n.fill.classList.toggle("high", outFill[i] >= 0.9);
-      const sh = Math.min(1, b.work_share || 0) * (H - 8);
-      n.share.setAttribute("height", sh.toFixed(1));
-      n.share.setAttribute("y", (H - 4 - sh).toFixed(1));
-      if (n.status !== b.status) {
+      // Only what changed is written: the DOM is the expensive part.
+      set(n, "rate", RF.si(rate, "items/s"), (v) => { n.rate.textContent = v; });
+      set(n, "meta", "work " + RF.pct(b.work_share) + (describe.blocks[i].outputs.length ? "  fill " + RF.pct(outFill[i]) : ""),
+        (v) => { n.meta.textContent = v; });
+      set(n, "fillw", ((W - 16) * Math.min(1, outFill[i])).toFixed(0), (v) => { n.fill.setAttribute("width", v); });
+      set(n, "high", outFill[i] >= 0.9, (v) => { n.fill.classList.toggle("high", v); });
+      const sh = (Math.min(1, b.work_share || 0) * (H - 8)).toFixed(0);
+      set(n, "share", sh, (v) => { n.share.setAttribute("height", v); n.share.setAttribute("y", String(H - 4 - v)); });
+      set(n, "status", b.status, (v) => {
         n.g.classList.remove("ok", "starving", "blocked", "idle", "done");
-        if (b.status) n.g.classList.add(b.status);
-        n.status = b.status;
-        n.g.setAttribute("data-status", b.status || "");
-      }
-      n.g.setAttribute("data-items", String((b.items_produced || 0) + (b.items_consumed || 0)));
-      n.title.textContent = `${b.name}: ${b.status}; in ${RF.si(b.in_rate)}/s, out ${RF.si(b.out_rate)}/s, work ${RF.pct(b.work_share)}`;
+        if (v) n.g.classList.add(v);
+        n.g.setAttribute("data-status", v || "");
+      });
+      n.g.dataset.items = String((b.items_produced || 0) + (b.items_consumed || 0));
+      n.last = b;
     });
+  }
+
+  /** Writes `value` through `write` when it differs from the last one. */
+  function set(n, key, value, write) {
+    if (n.prev[key] !== value) { n.prev[key] = value; write(value); }
   }
 
   function select(i) {

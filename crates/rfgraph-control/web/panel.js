@@ -14,11 +14,15 @@ RF.panel = (function () {
     clearInterval(timer);
     document.getElementById("panel").hidden = true;
     RF.graph.select(-1);
+    setTimeout(RF.graph.fit, 0);
   }
 
   async function open(info) {
     current = info.name;
+    const wasHidden = document.getElementById("panel").hidden;
     document.getElementById("panel").hidden = false;
+    // The graph's card just got narrower.
+    if (wasHidden) setTimeout(RF.graph.fit, 0);
     document.getElementById("panel-title").textContent = info.name;
     const body = document.getElementById("panel-body");
     body.replaceChildren(RF.el("div", { class: "hint", text: info.type_name }));
@@ -130,7 +134,7 @@ RF.panel = (function () {
       try { body = JSON.parse(text.value || "null"); } catch (e) { body = text.value; }
       try {
         const r = await RF.api("POST", base(info.name) + "/" + kind + "/" + encodeURIComponent(port.value), body);
-        out.textContent = kind === "call" ? JSON.stringify(RF.plain(r.reply)) : "posted";
+        out.textContent = kind === "call" ? "reply: " + JSON.stringify(RF.plain(r.reply)) : "posted";
         out.className = "";
       } catch (e) { out.textContent = e.message; out.className = "err"; }
       out.hidden = false;

@@ -84,6 +84,7 @@ RF.plain = function (p) {
   if (p === null || typeof p !== "object" || !("type" in p)) return p;
   const v = p.value;
   switch (p.type) {
+    case "null": return null;
     case "list": case "tuple": return (v || []).map(RF.plain);
     case "pair": return [RF.plain(v[0]), RF.plain(v[1])];
     case "map": {
@@ -98,7 +99,8 @@ RF.plain = function (p) {
 
 /** Renders a plain value: scalar as text, object as a key/value table,
  *  list of objects as a table. */
-RF.renderValue = function (v) {
+RF.renderValue = function (v, depth) {
+  depth = depth || 0;
   if (Array.isArray(v) && v.length > 0 && v.every((r) => r && typeof r === "object" && !Array.isArray(r))) {
     const cols = [];
     for (const r of v) for (const k of Object.keys(r)) if (!cols.includes(k)) cols.push(k);
@@ -107,8 +109,13 @@ RF.renderValue = function (v) {
       v.slice(0, 500).map((r) => RF.el("tr", {}, cols.map((c) => RF.el("td", { text: RF.short(r[c]) })))));
   }
   if (v && typeof v === "object" && !Array.isArray(v)) {
+    const entries = Object.entries(v);
+    // A nested map of plain values reads best on one line.
+    if (depth > 0 && entries.every(([, x]) => x === null || typeof x !== "object")) {
+      return document.createTextNode(entries.map(([k, x]) => `${k}: ${RF.short(x)}`).join(" · "));
+    }
     return RF.el("table", { class: "kv" },
-      Object.entries(v).map(([k, x]) => RF.el("tr", {}, RF.el("th", { text: k }), RF.el("td", {}, RF.renderValue(x)))));
+      entries.map(([k, x]) => RF.el("tr", {}, RF.el("th", { text: k }), RF.el("td", {}, RF.renderValue(x, depth + 1)))));
   }
   return document.createTextNode(RF.short(v));
 };

@@ -172,8 +172,6 @@ pub fn run(args: FmArgs) -> anyhow::Result<()> {
             input: feed,
             input_rate: input.sample_rate(),
             centre_hz: input.frequency(),
-            channel: Endpoint::new(ports.channel, "out"),
-            channel_rate: rx.channel_plan().quad_rate,
             mpx: ports.mpx,
             mpx_rate: MPX_RATE,
         };
