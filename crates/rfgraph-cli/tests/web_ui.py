@@ -61,6 +61,13 @@ def tone(page, url, api, out):
     )
     rising = items(page, "tone")
     assert rising > first
+    # The widgets sit where their gui_hint puts them: frequency at row 0,
+    # columns 0-1, amplitude beside it in column 2.
+    freq_box = page.locator('[data-widget="freq"]').bounding_box()
+    amp_box = page.locator('[data-widget="amplitude"]').bounding_box()
+    assert abs(freq_box["y"] - amp_box["y"]) < 2, (freq_box, amp_box)
+    assert amp_box["x"] >= freq_box["x"] + freq_box["width"] - 1, (freq_box, amp_box)
+    assert freq_box["width"] > 1.5 * amp_box["width"], (freq_box, amp_box)
     # The spectrum shows the tone at 1 kHz (a bin is 48 kHz / 1024 wide).
     p1 = wait_peak(page, 1000.0, 100.0)
     # Moving the frequency widget moves the peak.
@@ -98,7 +105,7 @@ def big(page, url, api, out):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url)
     graph = check_blocks_drawn(page, api)
-    page.wait_for_function("() => RF.perf.updates >= 5", timeout=60000)
+    page.wait_for_function("() => RF.perf.updates >= 5", timeout=120000)
     perf = page.evaluate("() => RF.perf")
     # The update itself, apart from the machine's load: 50 updates of the
     # last message with every rate changed, so every label is rewritten.

@@ -168,6 +168,8 @@ fn two_hundred_blocks(dir: &Path) -> PathBuf {
         text.push_str(&format!("  \"{}\",\n", chain.join(" -> ")));
     }
     text.push_str("]\n");
+    // Two workers, not a thread per block: the browser shares the machine.
+    text.push_str("[scheduler]\nname = \"chain\"\n");
     text.push_str(&blocks);
     let path = dir.join("two_hundred_blocks.toml");
     std::fs::write(&path, text).expect("write the graph");

@@ -104,6 +104,9 @@ RF.renderValue = function (v, depth) {
   if (Array.isArray(v) && v.length > 0 && v.every((r) => r && typeof r === "object" && !Array.isArray(r))) {
     const cols = [];
     for (const r of v) for (const k of Object.keys(r)) if (!cols.includes(k)) cols.push(k);
+    // Identifying columns first (maps arrive with their keys sorted).
+    const first = ["id", "name", "icao", "callsign"];
+    cols.sort((a, b) => (first.includes(b) ? 1 : 0) - (first.includes(a) ? 1 : 0) || first.indexOf(a) - first.indexOf(b));
     return RF.el("table", { class: "kv" },
       RF.el("tr", {}, cols.map((c) => RF.el("th", { text: c }))),
       v.slice(0, 500).map((r) => RF.el("tr", {}, cols.map((c) => RF.el("td", { text: RF.short(r[c]) })))));

@@ -104,6 +104,19 @@ RF.widgets = (function () {
     return RF.el("div", { class: "widget", "data-widget": v.name }, title, make(v, w, status), status);
   }
 
+  /** Given the [start, span] of every item along one axis, a function
+   *  giving an item's CSS grid line range with the tracks no item covers
+   *  left out. */
+  function compress(list) {
+    const used = new Set();
+    for (const [start, span] of list) for (let t = start; t < start + Math.max(1, span || 1); t++) used.add(t);
+    const before = (t) => { let n = 0; for (const u of used) if (u < t) n++; return n; };
+    return (start, span) => {
+      const end = start + Math.max(1, span || 1);
+      return `${before(start) + 1} / span ${Math.max(1, before(end) - before(start))}`;
+    };
+  }
+
   /** Places `items` ([{el, hint}]) on grids, one per tab. */
   function layout(area, items) {
     const tabs = new Map();
@@ -122,11 +135,15 @@ RF.widgets = (function () {
       if (!tabs.get(k).some((it) => it.hint && Number.isInteger(it.hint.row))) {
         grid.style.gridTemplateColumns = `repeat(auto-fill, minmax(${area.id === "display-area" ? 420 : 240}px, 1fr))`;
       }
+      const placed = tabs.get(k).filter((it) => it.hint && Number.isInteger(it.hint.row) && Number.isInteger(it.hint.col));
+      // Rows and columns nothing starts in collapse, as in Qt's grid.
+      const rows = compress(placed.map((it) => [it.hint.row, it.hint.row_span]));
+      const cols = compress(placed.map((it) => [it.hint.col, it.hint.col_span]));
       for (const it of tabs.get(k)) {
         const h = it.hint;
-        if (h && Number.isInteger(h.row) && Number.isInteger(h.col)) {
-          it.el.style.gridRow = `${h.row + 1} / span ${Math.max(1, h.row_span || 1)}`;
-          it.el.style.gridColumn = `${h.col + 1} / span ${Math.max(1, h.col_span || 1)}`;
+        if (placed.includes(it)) {
+          it.el.style.gridRow = rows(h.row, h.row_span);
+          it.el.style.gridColumn = cols(h.col, h.col_span);
         }
         grid.append(it.el);
       }
