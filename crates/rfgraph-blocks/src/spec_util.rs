@@ -7,12 +7,15 @@ use std::any::TypeId;
 
 /// Builds a boxed `$body` for whichever [`ItemKind`] `$kind` names, with
 /// `$t` the Rust type of that kind. Inside a `BlockSpec::of` constructor:
-/// `for_any_item!(kind = p.item, T => Head::<T>::new(p)?)`.
+/// `for_any_item!(kind = p.item, T => Head::<T>::new(p)?)`. Exported for
+/// crates that register blocks of their own (the caller depends on
+/// `rfgraph` and `num-complex`).
+#[macro_export]
 macro_rules! for_any_item {
     (kind = $kind:expr, $t:ident => $body:expr) => {
-        rfgraph::for_item_kinds!($kind, {
+        ::rfgraph::for_item_kinds!($kind, {
             F32 => f32,
-            C32 => num_complex::Complex32,
+            C32 => ::num_complex::Complex32,
             F64 => f64,
             I32 => i32,
             I16 => i16,
@@ -21,7 +24,7 @@ macro_rules! for_any_item {
         } as $t => $body)
     };
 }
-pub(crate) use for_any_item;
+pub(crate) use crate::for_any_item;
 
 /// The item kind whose Rust type is `T`, when it is one: what a generic
 /// block built from Rust code reports as its `type` parameter.

@@ -7,7 +7,7 @@ use anyhow::bail;
 use clap::Args;
 use rfgraph::Pmt;
 use rfgraph::registry::{BlockSpec, ParamSpec, PortSpec, suggest};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::fmt::Write;
 
 /// `rfgraph blocks` arguments.
@@ -26,7 +26,7 @@ pub fn run(args: BlocksArgs) -> anyhow::Result<()> {
     let specs = registry.specs();
     let Some(name) = args.name else {
         if args.json {
-            let all: Vec<Value> = specs.iter().map(|s| spec_json(s)).collect();
+            let all: Vec<Value> = specs.iter().map(|s| s.to_json()).collect();
             outln!("{}", serde_json::to_string_pretty(&all)?);
         } else {
             out!("{}", listing(&specs));
@@ -40,7 +40,7 @@ pub fn run(args: BlocksArgs) -> anyhow::Result<()> {
         bail!("no block named `{name}`{hint}; `rfgraph blocks` lists them all");
     };
     if args.json {
-        outln!("{}", serde_json::to_string_pretty(&spec_json(spec))?);
+        outln!("{}", serde_json::to_string_pretty(&spec.to_json())?);
     } else {
         if registry.alias_of(&name).is_some() {
             outln!(
@@ -223,31 +223,6 @@ fn documentation(spec: &BlockSpec) -> String {
         let _ = writeln!(out, "Message outputs: {}", spec.message_outputs.join(", "));
     }
     out
-}
-
-fn port_json(port: &PortSpec) -> Value {
-    json!({
-        "name": port.name,
-        "item": port.item.to_string().trim_matches('`'),
-        "count": port.count,
-        "doc": port.doc,
-    })
-}
-
-/// One block as JSON.
-fn spec_json(spec: &BlockSpec) -> Value {
-    let params: Vec<Value> = spec.params.iter().map(ParamSpec::to_json).collect();
-    json!({
-        "name": spec.name,
-        "category": spec.category,
-        "summary": spec.summary,
-        "doc": spec.doc,
-        "params": params,
-        "inputs": spec.inputs.iter().map(port_json).collect::<Vec<_>>(),
-        "outputs": spec.outputs.iter().map(port_json).collect::<Vec<_>>(),
-        "message_inputs": spec.message_inputs,
-        "message_outputs": spec.message_outputs,
-    })
 }
 
 #[cfg(test)]

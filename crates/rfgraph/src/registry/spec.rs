@@ -126,7 +126,38 @@ impl fmt::Debug for BlockSpec {
     }
 }
 
+impl PortSpec {
+    /// The port as JSON (`name`, `item`, `count`, `doc`).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "name": self.name,
+            "item": self.item.to_string().trim_matches('`'),
+            "count": self.count,
+            "doc": self.doc,
+        })
+    }
+}
+
 impl BlockSpec {
+    /// The block as JSON: what `rfgraph blocks --json` prints and the
+    /// Python package's `blocks()` gives (`name`, `category`, `summary`,
+    /// `doc`, `params` as [`ParamSpec::to_json`], `inputs` and `outputs`
+    /// as [`PortSpec::to_json`], `message_inputs`, `message_outputs`).
+    pub fn to_json(&self) -> serde_json::Value {
+        let ports = |list: &[PortSpec]| list.iter().map(PortSpec::to_json).collect::<Vec<_>>();
+        serde_json::json!({
+            "name": self.name,
+            "category": self.category,
+            "summary": self.summary,
+            "doc": self.doc,
+            "params": self.params.iter().map(ParamSpec::to_json).collect::<Vec<_>>(),
+            "inputs": ports(&self.inputs),
+            "outputs": ports(&self.outputs),
+            "message_inputs": self.message_inputs,
+            "message_outputs": self.message_outputs,
+        })
+    }
+
     /// A block named `name` in `category` that does what `summary` says,
     /// built by `build` from its parameters.
     pub fn new(

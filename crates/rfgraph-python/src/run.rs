@@ -1,0 +1,241 @@
+//! Building and running: a flowgraph document (TOML text from the Python
+//! side, or a file) goes through `rfgraph_flowfile::build`, the builder
+//! flowgraph files use, so names, types and connections are checked with
+//! the same errors. [`Run`] is a started flowgraph: `stop`, `wait`.
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use rfgraph::registry::Registry;
+use rfgraph::{BlockId, Finished, FlowgraphHandle, Running};
+use rfgraph_flowfile::build::{BuildOptions, Built, build, build_file};
+use rfgraph_flowfile::model::FileError;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+/// How long a run asked to stop (Ctrl-C, timeout) or finished may take
+/// to end before `wait` gives up on it.
+const STOP_GRACE: Duration = Duration::from_secs(30);
+
+/// How often a waiting `Run` looks for Ctrl-C.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// The standard registry and this package's `numpy_source`.
+fn registry() -> Registry {
+    let mut registry = rfgraph_flowfile::standard::registry();
+    registry.add(crate::numpy::source_spec());
+    registry.add(crate::pyblock::spec());
+    registry
+}
+
+/// A build error as Python's `ValueError`, with file, place and message.
+fn file_error(e: FileError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// Options from the Python call.
+fn options(scheduler: Option<String>, cores: Option<usize>, dry_run: bool) -> BuildOptions {
+    BuildOptions {
+        scheduler,
+        cores,
+        dry_run,
+        ..BuildOptions::default()
+    }
+}
+
+/// Parses TOML flowgraph `text` (named `origin` in errors).
+fn parse(text: &str, origin: &str) -> PyResult<rfgraph_flowfile::model::Document> {
+    rfgraph_flowfile::toml::parse(text, Arc::new(PathBuf::from(origin))).map_err(file_error)
+}
+
+/// Checks flowgraph `text` against the registry without constructing a
+/// block: unknown blocks, parameters, wrong types, bad connections. With
+/// `partial`, a stream port left unconnected is no error: a graph being
+/// built from Python is checked block by block, before its connections.
+///
+/// Raises `ValueError` with the builder's message.
+#[pyfunction]
+pub fn check_text(text: &str, origin: &str, partial: bool) -> PyResult<()> {
+    let registry = registry();
+    let doc = parse(text, origin)?;
+    match build(&doc, &registry, &options(None, None, true)) {
+        Err(e) if partial && e.message.ends_with("is not connected") => Ok(()),
+        Err(e) => Err(file_error(e)),
+        Ok(_) => Ok(()),
+    }
+}
+
+/// Checks the flowgraph file at `path` (`.toml` or `.grc`) without
+/// constructing a block.
+///
+/// Raises `ValueError` with the builder's message.
+#[pyfunction]
+pub fn check_file(path: &str) -> PyResult<()> {
+    let registry = registry();
+    build_file(Path::new(path), &registry, &options(None, None, true)).map_err(file_error)?;
+    Ok(())
+}
+
+/// Builds flowgraph `text` and starts it.
+///
+/// Raises `ValueError` for a build error, `RuntimeError` for a start error.
+#[pyfunction]
+#[pyo3(signature = (text, origin, scheduler=None, cores=None))]
+pub fn start_text(
+    text: &str,
+    origin: &str,
+    scheduler: Option<String>,
+    cores: Option<usize>,
+) -> PyResult<Run> {
+    let registry = registry();
+    let doc = parse(text, origin)?;
+    let built = build(&doc, &registry, &options(scheduler, cores, false)).map_err(file_error)?;
+    start(built)
+}
+
+/// Builds the flowgraph file at `path` (`.toml` or `.grc`) and starts it.
+///
+/// Raises `ValueError` for a build error, `RuntimeError` for a start error.
+#[pyfunction]
+#[pyo3(signature = (path, scheduler=None, cores=None))]
+pub fn start_file(path: &str, scheduler: Option<String>, cores: Option<usize>) -> PyResult<Run> {
+    let registry = registry();
+    let built = build_file(
+        Path::new(path),
+        &registry,
+        &options(scheduler, cores, false),
+    )
+    .map_err(file_error)?;
+    start(built)
+}
+
+/// Starts a built flowgraph on the scheduler it names.
+fn start(built: Built) -> PyResult<Run> {
+    let scheduler = built.scheduler.scheduler().map_err(PyValueError::new_err)?;
+    let running = built
+        .flowgraph
+        .start(scheduler)
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let handle = running.handle();
+    Ok(Run {
+        running: Mutex::new(Some(running)),
+        finished: Mutex::new(None),
+        blocks: built.blocks.into_iter().map(|b| (b.name, b.id)).collect(),
+        handle,
+    })
+}
+
+/// A started flowgraph.
+#[pyclass(module = "rfgraph._rfgraph")]
+pub struct Run {
+    running: Mutex<Option<Running>>,
+    finished: Mutex<Option<Finished>>,
+    /// Every block's instance name and id.
+    blocks: Vec<(String, BlockId)>,
+    handle: FlowgraphHandle,
+}
+
+#[pymethods]
+impl Run {
+    /// Asks every block to finish as soon as possible.
+    fn stop(&self) {
+        self.handle.stop();
+    }
+
+    /// True once every block is done (or after `wait`).
+    fn is_finished(&self) -> bool {
+        self.lock().as_ref().is_none_or(Running::is_finished)
+    }
+
+    /// Every block's statistics now, as a JSON array.
+    fn stats_json(&self) -> String {
+        let stats: Vec<serde_json::Value> =
+            self.handle.stats().iter().map(|s| s.to_json()).collect();
+        serde_json::Value::Array(stats).to_string()
+    }
+
+    /// Waits until the flowgraph is done (at most `timeout` seconds, then
+    /// stops it and raises) and returns the statistics as a JSON array.
+    /// The GIL is released while waiting; Ctrl-C stops the flowgraph and
+    /// raises `KeyboardInterrupt` once it has stopped.
+    ///
+    /// Raises `RuntimeError` with the failing block's error, or when the
+    /// run was already waited for.
+    #[pyo3(signature = (timeout=None))]
+    fn wait(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<String> {
+        let running = self
+            .lock()
+            .take()
+            .ok_or_else(|| PyRuntimeError::new_err("this run was already waited for"))?;
+        let started = Instant::now();
+        let limit = timeout.map(|t| Duration::from_secs_f64(t.max(0.0)));
+        let mut interrupted = None;
+        let mut timed_out = false;
+        while !running.is_finished() {
+            if limit.is_some_and(|l| started.elapsed() >= l) {
+                timed_out = true;
+                break;
+            }
+            py.detach(|| std::thread::sleep(SIGNAL_POLL));
+            if let Err(e) = py.check_signals() {
+                interrupted = Some(e);
+                break;
+            }
+        }
+        if interrupted.is_some() || timed_out {
+            self.handle.stop();
+        }
+        let finished = py.detach(move || running.wait_timeout(STOP_GRACE));
+        if let Some(e) = interrupted {
+            return Err(e);
+        }
+        if timed_out {
+            let how = match &finished {
+                Ok(_) => "it was stopped".to_string(),
+                Err(e) => e.to_string(),
+            };
+            return Err(PyRuntimeError::new_err(format!(
+                "the flowgraph did not finish within the timeout of {} s ({how})",
+                timeout.unwrap_or_default()
+            )));
+        }
+        let finished = finished.map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        let stats = finished.stats_json().to_string();
+        *self.finished.lock().unwrap_or_else(PoisonError::into_inner) = Some(finished);
+        Ok(stats)
+    }
+
+    /// The items the `vector_sink` named `name` (item type `kind`)
+    /// received, as bytes, once the run is finished.
+    ///
+    /// Raises `RuntimeError` before `wait` returned, `ValueError` for
+    /// no such sink.
+    fn sink_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        name: &str,
+        kind: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let finished = self.finished.lock().unwrap_or_else(PoisonError::into_inner);
+        let finished = finished
+            .as_ref()
+            .ok_or_else(|| PyRuntimeError::new_err("the run has not finished (call wait)"))?;
+        let id = self
+            .blocks
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, id)| *id)
+            .ok_or_else(|| PyValueError::new_err(format!("no block named `{name}`")))?;
+        let bytes = crate::numpy::sink_bytes(finished, id, kind)?.ok_or_else(|| {
+            PyValueError::new_err(format!("block `{name}` is no `vector_sink` of `{kind}`"))
+        })?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+}
+
+impl Run {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Running>> {
+        self.running.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
