@@ -20,9 +20,20 @@ except KeyboardInterrupt:
 """
 
 
+def default_sigint():
+    """Ctrl-C's default action in the child, as in a terminal: a shell
+    that starts a job in the background (CI does) makes its children
+    ignore SIGINT, and Python then installs no KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_a_waiting_run():
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", CHILD],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=default_sigint,
     )
     try:
         assert child.stdout.readline().strip() == "waiting"
