@@ -181,6 +181,9 @@ const CALL: Duration = Duration::from_secs(20);
 /// Items the sink must hold before the change, and after it.
 const AROUND: u64 = 5_000;
 
+/// Bytes in each ring of [`changed_while_running`]'s graphs.
+const RING_BYTES: usize = 8192;
+
 /// Waits until the block `id` consumed at least `n` items.
 fn wait_for_items(handle: &FlowgraphHandle, id: BlockId, n: u64) {
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -206,7 +209,7 @@ fn changed_while_running<I: Item, O: Item>(
 ) -> Vec<O> {
     let mut fg = Flowgraph::new();
     // Small rings: the change lands a few thousand items after it is sent.
-    fg.set_buffer_bytes(8192);
+    fg.set_buffer_bytes(RING_BYTES);
     let block = fg.add_boxed("dut", name, registry().build(name, params(given)).unwrap());
     for i in 0..inputs {
         let src = fg.add(VectorSource::new(input.to_vec()).repeat(u64::MAX));
@@ -232,8 +235,11 @@ fn changed_while_running<I: Item, O: Item>(
             .call(block, port, value.clone(), CALL)
             .unwrap_or_else(|e| panic!("{name}: {port} = {value:?}: {e}"));
     }
+    // Items the block made before the change may still fill its output
+    // ring: wait past them too.
+    let queued = (RING_BYTES / std::mem::size_of::<O>()) as u64;
     let seen = handle.stats()[sink.0].items_consumed;
-    wait_for_items(&handle, sink, seen + AROUND);
+    wait_for_items(&handle, sink, seen + queued + AROUND);
     handle.stop();
     let done = wait_within(running, WATCHDOG).unwrap();
     done.block::<VectorSink<O>>(sink).unwrap().items().to_vec()
