@@ -4,6 +4,7 @@
 //! running them. The pure-Python package `rfgraph` (`python/rfgraph`)
 //! wraps these few functions in the user-facing API.
 
+mod gil;
 mod numpy;
 mod pyblock;
 mod registry;

@@ -154,7 +154,7 @@ impl<I: Item, O: Item> Block for PySync<I, O> {
             outputs,
             object,
         } = self;
-        let produced = Python::attach(|py| {
+        let produced = crate::gil::attach(|py| {
             let mut call = || -> PyResult<usize> {
                 let mut views = Vec::with_capacity(inputs.len() + outputs.len());
                 for input in inputs.iter_mut() {
@@ -180,7 +180,7 @@ impl<I: Item, O: Item> Block for PySync<I, O> {
                 let result = object
                     .bind(py)
                     .call_method1(
-                        "_rfgraph_work",
+                        pyo3::intern!(py, "_rfgraph_work"),
                         (PyList::new(py, ins)?, PyList::new(py, outs)?),
                     )
                     .and_then(|r| r.extract::<usize>());

@@ -177,7 +177,11 @@ impl Run {
                 timed_out = true;
                 break;
             }
-            py.detach(|| std::thread::sleep(SIGNAL_POLL));
+            // Returns as soon as the run is done, so that a short run
+            // is not rounded up to the poll.
+            if py.detach(|| running.wait_finished(SIGNAL_POLL)) {
+                break;
+            }
             if let Err(e) = py.check_signals() {
                 interrupted = Some(e);
                 break;

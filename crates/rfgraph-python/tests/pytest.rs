@@ -74,10 +74,15 @@ fn the_python_package_passes_its_pytest_suite() {
             // Its one dependency, numpy, is in already.
             .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"),
     );
-    run(
-        "pytest",
-        Command::new(&python)
-            .args(["-m", "pytest", "-q"])
-            .arg(package.join("tests")),
-    );
+    let mut pytest = Command::new(&python);
+    pytest
+        .args(["-m", "pytest", "-q"])
+        .arg(package.join("tests"));
+    // The command-line tool the equivalence tests compare with: this
+    // target folder's, when built and not chosen already.
+    let cli = Path::new(env!("CARGO_TARGET_TMPDIR")).join("../debug/rfgraph");
+    if std::env::var_os("RFGRAPH_CLI").is_none() && cli.is_file() {
+        pytest.env("RFGRAPH_CLI", cli);
+    }
+    run("pytest", &mut pytest);
 }

@@ -36,6 +36,7 @@
 //! | `net` `zmq`, `zmq_tags` | the graph, both ends (a free port chosen) | scheduler + `Flowgraph::run`: the bind and connect in `init`, the run, the pulling head's finish stopping the `ZmqSource`, every `deinit` | `tb.start()` until a 0.5 ms poll sees the N-th item at the sink (its `pull_source` never ends, so `tb.run()` would not return); the `tb.stop()` + `tb.wait()` after it is `stop_seconds`, outside the span |
 //! | `net` `udp` | the graph, both ends (a free port chosen) | scheduler + `Flowgraph::run`, until the source sees the sink's end-of-stream datagrams | – |
 //! | `control` | the graph | per phase, scheduler + `start` … `stop` + `wait` (the loaded phase's in `seconds`); the throughputs over a window inside each | – |
+//! | `pyblock` | the Python process, the graph (`bench/pyblock.py`) | `fg.run()` from Python: the flowgraph text built, started, waited for | `tb.start()` + `tb.wait()` |
 //! | `file` | the generated text | parse + build + scheduler + `start` + `stop` + `wait` | – |
 //! | `chain --fused`, `saxpy --fused` | nothing | spawn the threads, allocate the chunks, the loops, join | – |
 //! | `saxpy --bare` | nothing | allocate the ring and blocks, the round-robin loop | – |
@@ -66,6 +67,7 @@ mod net;
 mod pacing;
 mod peer;
 pub(crate) mod plot;
+mod pyblock;
 mod record;
 mod saxpy;
 mod setup;
@@ -110,6 +112,8 @@ pub enum Experiment {
     Net(net::NetArgs),
     /// A CPU-bound graph alone, then with WebSocket clients and REST requests on its control port.
     Control(control::ControlArgs),
+    /// A Python 1:1 block (out = in0 * 2.0, and empty work) against GNU Radio's `gr.sync_block`.
+    Pyblock(pyblock::PyblockArgs),
     /// Draws a figure from JSONL results (95 % confidence error bars).
     Plot(plot::PlotArgs),
     /// Runs the standard set (GNU Radio too when installed): JSONL, figures, table.
@@ -136,6 +140,7 @@ pub fn run(experiment: Experiment) -> anyhow::Result<()> {
         Experiment::Pacing(args) => pacing::run(&args),
         Experiment::Net(args) => net::run(&args),
         Experiment::Control(args) => control::run(&args),
+        Experiment::Pyblock(args) => pyblock::run(&args),
         Experiment::Plot(args) => plot::run(&args),
         Experiment::Suite(args) => suite::run(&args),
         Experiment::Table(args) => suite::run_table(&args),

@@ -102,6 +102,11 @@ struct Plan {
     net_rates: &'static str,
     /// Seconds of signal per UDP rate.
     net_udp_seconds: f64,
+    /// Items through `pyblock`'s `double` block, and its `empty` block.
+    pyblock_items: (u64, u64),
+    /// Whether `pyblock` may build its release venv (minutes) when it is
+    /// missing; otherwise it runs only when the venv is there.
+    pyblock_build: bool,
 }
 
 impl Plan {
@@ -132,6 +137,8 @@ impl Plan {
                 net_items: 20_000_000,
                 net_rates: "10e6,50e6",
                 net_udp_seconds: 0.5,
+                pyblock_items: (20_000_000, 500_000),
+                pyblock_build: false,
             }
         } else {
             Self {
@@ -159,6 +166,8 @@ impl Plan {
                 net_items: 100_000_000,
                 net_rates: "10e6,25e6,50e6,100e6",
                 net_udp_seconds: 1.0,
+                pyblock_items: (100_000_000, 2_000_000),
+                pyblock_build: true,
             }
         }
     }
@@ -394,6 +403,23 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
     // recording, interleaved (see `bench/adsb.rs`).
     let adsb = strings(&[&"adsb", &"--mib", &plan.adsb_mib, &"--scheduler", &"chain"]);
     list.rfgraph("adsb".to_string(), &adsb);
+    // A Python block against GNU Radio's `gr.sync_block`, interleaved in
+    // one job (see `bench/pyblock.rs`).
+    if plan.pyblock_build || super::pyblock::default_python().exists() {
+        let mut py = strings(&[
+            &"pyblock",
+            &"--items",
+            &plan.pyblock_items.0,
+            &"--empty-items",
+            &plan.pyblock_items.1,
+        ]);
+        if gr.is_some() {
+            py.push("--gnuradio".to_string());
+        }
+        list.rfgraph("pyblock".to_string(), &py);
+    } else {
+        errln!("pyblock skipped: no release venv yet (`rfgraph bench pyblock` makes it)");
+    }
     if rfgraph_opencl::devices().is_ok_and(|d| !d.is_empty()) {
         let args = strings(&[
             &"accel",
@@ -517,7 +543,7 @@ fn rate_field(experiment: &str) -> &'static str {
         "load" => "quality",
         "accel" => "buffers_per_s",
         "io" => "bytes_per_s",
-        "net" => "items_per_s",
+        "net" | "pyblock" => "items_per_s",
         "adsb" => "samples_per_s",
         // Wall time is the throttle's: what differs is the CPU it takes.
         "pacing" => "cpu_seconds",

@@ -152,6 +152,14 @@ impl Running {
         self.thread.is_finished()
     }
 
+    /// Waits until every block is done or `timeout` passed, whichever is
+    /// first, leaving the run as it is; true once it is done. For callers
+    /// that must look up now and then while they wait (a Python `wait`
+    /// checking for Ctrl-C) yet see the end as soon as it comes.
+    pub fn wait_finished(&self, timeout: Duration) -> bool {
+        self.completion.wait_timeout(timeout)
+    }
+
     /// Waits until every block is done, but no longer than `timeout`: a
     /// watchdog for runs that must end (tests, batch jobs). On time, the
     /// same as [`wait`](Self::wait). Out of time, it asks the flowgraph to
