@@ -4,8 +4,10 @@
 //! running them. The pure-Python package `rfgraph` (`python/rfgraph`)
 //! wraps these few functions in the user-facing API.
 
+mod control;
 mod gil;
 mod numpy;
+mod pmt;
 mod pyblock;
 mod registry;
 mod run;
@@ -24,7 +26,10 @@ fn _rfgraph(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(numpy::stash, m)?)?;
     m.add_function(wrap_pyfunction!(numpy::unstash, m)?)?;
     m.add_function(wrap_pyfunction!(pyblock::stash_object, m)?)?;
+    m.add_function(wrap_pyfunction!(pmt::pmt_round_trip, m)?)?;
+    m.add_function(wrap_pyfunction!(pmt::pmt_json, m)?)?;
     m.add_function(wrap_pyfunction!(pyblock::unstash_object, m)?)?;
     m.add_class::<run::Run>()?;
+    m.add_class::<control::BlockHandle>()?;
     Ok(())
 }

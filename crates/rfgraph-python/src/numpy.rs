@@ -2,26 +2,34 @@
 //!
 //! In: `numpy_source`, a registry block of this package only, plays the
 //! bytes of an array stashed under a slot number ([`stash`]; the Python
-//! `VectorSource` owns the slot and frees it). Out: a `vector_sink` of
-//! the standard registry, whose items [`sink_bytes`] copies out of the
-//! finished flowgraph.
+//! `VectorSource` owns the slot and frees it), with its tags. Out: a
+//! `vector_sink` of the standard registry, whose items and tags
+//! [`sink_contents`] copies out of the finished flowgraph.
 
 use crate::slots::Slots;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use rfgraph::params::ItemKind;
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec};
-use rfgraph::{BlockId, Finished};
+use rfgraph::{BlockId, Finished, Tag};
 use rfgraph_blocks::{VectorSink, VectorSource};
 
-/// The stashed arrays' bytes.
-static ARRAYS: Slots<Vec<u8>> = Slots::new();
+/// The stashed arrays' bytes and tags.
+static ARRAYS: Slots<(Vec<u8>, Vec<Tag>)> = Slots::new();
 
-/// Keeps a copy of `data` (an array's bytes) for `numpy_source`; returns
-/// its slot number.
+/// Keeps a copy of `data` (an array's bytes) and `tags` (`(offset, key,
+/// value)` each, the offset an item index of the array, the value mapped
+/// to a `Pmt`) for `numpy_source`; returns its slot number.
 #[pyfunction]
-pub fn stash(data: &[u8]) -> u64 {
-    ARRAYS.insert(data.to_vec())
+#[pyo3(signature = (data, tags=None))]
+pub fn stash(data: &[u8], tags: Option<Vec<(u64, String, Bound<'_, PyAny>)>>) -> PyResult<u64> {
+    let tags = tags
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(offset, key, value)| Ok(Tag::new(offset, key, crate::pmt::to_pmt(&value)?)))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(ARRAYS.insert((data.to_vec(), tags)))
 }
 
 /// Frees a slot [`stash`] returned.
@@ -40,10 +48,10 @@ pub struct NumpySourceParams {
     pub item: ItemKind,
 }
 
-/// The items of the array in `slot`, as `T`.
-fn items<T: bytemuck::Pod>(slot: u64) -> Result<Vec<T>, rfgraph::BoxError> {
+/// The items of the array in `slot`, as `T`, and its tags.
+fn items<T: bytemuck::Pod>(slot: u64) -> Result<(Vec<T>, Vec<Tag>), rfgraph::BoxError> {
     ARRAYS
-        .with(slot, |bytes| {
+        .with(slot, |(bytes, tags)| {
             if bytes.len() % size_of::<T>() != 0 {
                 return Err(format!(
                     "{} bytes are not a whole number of {}-byte items",
@@ -56,7 +64,7 @@ fn items<T: bytemuck::Pod>(slot: u64) -> Result<Vec<T>, rfgraph::BoxError> {
             // the stashed bytes are only byte-aligned.
             let mut out = vec![T::zeroed(); bytes.len() / size_of::<T>()];
             bytemuck::cast_slice_mut::<T, u8>(&mut out).copy_from_slice(bytes);
-            Ok(out)
+            Ok((out, tags.clone()))
         })
         .unwrap_or_else(|| {
             Err(format!("no array in slot {slot} (its VectorSource was freed)").into())
@@ -70,18 +78,28 @@ pub fn source_spec() -> BlockSpec {
         "Sources",
         "Plays a numpy array once (rfgraph.VectorSource).",
         |p| {
-            rfgraph_blocks::for_any_item!(kind = p.item, T => VectorSource::<T>::new(items::<T>(p.slot)?))
+            rfgraph_blocks::for_any_item!(kind = p.item, T => {
+                let (items, tags) = items::<T>(p.slot)?;
+                VectorSource::<T>::new(items).with_tags(tags)
+            })
         },
     )
     .output(PortSpec::new("out", PortItem::OfType))
 }
 
-/// The items a finished `vector_sink` of item type `kind` received, as
-/// bytes (`None` when block `id` is no such sink).
-pub fn sink_bytes(finished: &Finished, id: BlockId, kind: &str) -> PyResult<Option<Vec<u8>>> {
-    fn take<T: bytemuck::Pod + rfgraph::Item>(f: &Finished, id: BlockId) -> Option<Vec<u8>> {
+/// The items (as bytes) and tags a finished `vector_sink` of item type
+/// `kind` received (`None` when block `id` is no such sink).
+pub fn sink_contents(
+    finished: &Finished,
+    id: BlockId,
+    kind: &str,
+) -> PyResult<Option<(Vec<u8>, Vec<Tag>)>> {
+    fn take<T: bytemuck::Pod + rfgraph::Item>(
+        f: &Finished,
+        id: BlockId,
+    ) -> Option<(Vec<u8>, Vec<Tag>)> {
         f.block::<VectorSink<T>>(id)
-            .map(|s| bytemuck::cast_slice(s.items()).to_vec())
+            .map(|s| (bytemuck::cast_slice(s.items()).to_vec(), s.tags().to_vec()))
     }
     Ok(match kind {
         "f32" => take::<f32>(finished, id),
@@ -93,4 +111,20 @@ pub fn sink_bytes(finished: &Finished, id: BlockId, kind: &str) -> PyResult<Opti
         "u8" => take::<u8>(finished, id),
         other => return Err(PyValueError::new_err(format!("no item type `{other}`"))),
     })
+}
+
+/// `tags` as `(offset, key, value)` tuples.
+pub fn tag_tuples<'py>(py: Python<'py>, tags: &[Tag]) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+    tags.iter()
+        .map(|t| {
+            PyTuple::new(
+                py,
+                [
+                    t.index.into_pyobject(py)?.into_any(),
+                    t.key.as_str().into_pyobject(py)?.into_any(),
+                    crate::pmt::from_pmt(py, &t.value)?,
+                ],
+            )
+        })
+        .collect()
 }

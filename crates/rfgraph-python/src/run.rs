@@ -5,7 +5,7 @@
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyTuple};
 use rfgraph::registry::Registry;
 use rfgraph::{BlockId, Finished, FlowgraphHandle, Running};
 use rfgraph_flowfile::build::{BuildOptions, Built, build, build_file};
@@ -25,7 +25,9 @@ const SIGNAL_POLL: Duration = Duration::from_millis(50);
 fn registry() -> Registry {
     let mut registry = rfgraph_flowfile::standard::registry();
     registry.add(crate::numpy::source_spec());
-    registry.add(crate::pyblock::spec());
+    for spec in crate::pyblock::specs() {
+        registry.add(spec);
+    }
     registry
 }
 
@@ -148,6 +150,19 @@ impl Run {
         self.lock().as_ref().is_none_or(Running::is_finished)
     }
 
+    /// The block named `name`, to post to, call, and read or set the
+    /// parameters of while it runs.
+    ///
+    /// Raises `ValueError` for no such block.
+    fn block(&self, name: &str) -> PyResult<crate::control::BlockHandle> {
+        let id = self.id(name)?;
+        Ok(crate::control::BlockHandle::new(
+            self.handle.clone(),
+            id,
+            name.to_string(),
+        ))
+    }
+
     /// Every block's statistics now, as a JSON array.
     fn stats_json(&self) -> String {
         let stats: Vec<serde_json::Value> =
@@ -210,35 +225,63 @@ impl Run {
         Ok(stats)
     }
 
-    /// The items the `vector_sink` named `name` (item type `kind`)
-    /// received, as bytes, once the run is finished.
+    /// The items (as bytes) and tags (`(offset, key, value)` tuples) the
+    /// `vector_sink` named `name` (item type `kind`) received, once the
+    /// run is finished.
     ///
     /// Raises `RuntimeError` before `wait` returned, `ValueError` for
     /// no such sink.
-    fn sink_bytes<'py>(
+    fn sink_contents<'py>(
         &self,
         py: Python<'py>,
         name: &str,
         kind: &str,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    ) -> PyResult<(Bound<'py, PyBytes>, Vec<Bound<'py, PyTuple>>)> {
         let finished = self.finished.lock().unwrap_or_else(PoisonError::into_inner);
         let finished = finished
             .as_ref()
             .ok_or_else(|| PyRuntimeError::new_err("the run has not finished (call wait)"))?;
-        let id = self
-            .blocks
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, id)| *id)
-            .ok_or_else(|| PyValueError::new_err(format!("no block named `{name}`")))?;
-        let bytes = crate::numpy::sink_bytes(finished, id, kind)?.ok_or_else(|| {
+        let id = self.id(name)?;
+        let (bytes, tags) = crate::numpy::sink_contents(finished, id, kind)?.ok_or_else(|| {
             PyValueError::new_err(format!("block `{name}` is no `vector_sink` of `{kind}`"))
         })?;
-        Ok(PyBytes::new(py, &bytes))
+        Ok((
+            PyBytes::new(py, &bytes),
+            crate::numpy::tag_tuples(py, &tags)?,
+        ))
+    }
+
+    /// The messages the `message_sink` named `name` kept, as Python
+    /// values, once the run is finished.
+    ///
+    /// Raises `RuntimeError` before `wait` returned, `ValueError` for no
+    /// such sink.
+    fn sink_messages<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let finished = self.finished.lock().unwrap_or_else(PoisonError::into_inner);
+        let finished = finished
+            .as_ref()
+            .ok_or_else(|| PyRuntimeError::new_err("the run has not finished (call wait)"))?;
+        let id = self.id(name)?;
+        let sink = finished
+            .block::<rfgraph_blocks::MessageSink>(id)
+            .ok_or_else(|| PyValueError::new_err(format!("block `{name}` is no `message_sink`")))?;
+        sink.messages()
+            .iter()
+            .map(|m| crate::pmt::from_pmt(py, m))
+            .collect()
     }
 }
 
 impl Run {
+    /// The id of the block named `name`.
+    fn id(&self, name: &str) -> PyResult<BlockId> {
+        self.blocks
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, id)| *id)
+            .ok_or_else(|| PyValueError::new_err(format!("no block named `{name}`")))
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Option<Running>> {
         self.running.lock().unwrap_or_else(PoisonError::into_inner)
     }

@@ -77,27 +77,44 @@ fn expand(b: &FlatBlock, specs: &[PortSpec], optional: &mut Vec<String>) -> Vec<
     out
 }
 
+/// The names in `b`'s list parameter `param` (message ports named per
+/// instance, see `BlockSpec::message_inputs_named_by`); entries that are
+/// no strings are skipped (the block refuses them when built).
+fn named_by(b: &FlatBlock, param: Option<&str>) -> Vec<String> {
+    match param.and_then(|p| b.params.raw(p).ok()) {
+        Some(rfgraph::Pmt::List(names)) => names
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_string))
+            .take(rfgraph::params::limits::MAX_PORTS)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 impl PortTable {
     /// The ports of `b`.
     pub fn of(b: &FlatBlock) -> Self {
-        let message_inputs: Vec<String> = b
+        let mut message_inputs: Vec<String> = b
             .spec
             .message_input_names()
             .into_iter()
             .map(str::to_string)
             .collect();
+        message_inputs.extend(named_by(b, b.spec.message_inputs_param));
+        let mut message_outputs: Vec<String> = b
+            .spec
+            .message_outputs
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        message_outputs.extend(named_by(b, b.spec.message_outputs_param));
         let mut optional = Vec::new();
         Self {
             inputs: expand(b, &b.spec.inputs, &mut optional),
             outputs: expand(b, &b.spec.outputs, &mut optional),
             optional,
             message_inputs,
-            message_outputs: b
-                .spec
-                .message_outputs
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            message_outputs,
         }
     }
 }

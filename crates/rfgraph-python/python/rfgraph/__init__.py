@@ -7,56 +7,67 @@ through the same builder as a file: the same names, types and errors.
 
 import json
 import math
-import sys
 
 import numpy as np
 
 from . import _rfgraph
+from ._blocks import (
+    TPP_ALL_TO_ALL,
+    TPP_DONT,
+    TPP_ONE_TO_ONE,
+    WORK_CALLED_PRODUCE,
+    WORK_DONE,
+    BasicBlock,
+    Block,
+    DecimBlock,
+    InterpBlock,
+    SyncBlock,
+    _PythonBlock,
+)
+from ._items import item_of as _item
+from ._values import Pair, Tag
 
 __all__ = [
     "blocks",
     "Flowgraph",
-    "Block",
+    "BlockRef",
     "Run",
+    "RunningBlock",
     "load",
     "VectorSource",
     "VectorSink",
     "SyncBlock",
+    "DecimBlock",
+    "InterpBlock",
+    "Block",
+    "BasicBlock",
+    "Tag",
+    "Pair",
+    "WORK_CALLED_PRODUCE",
+    "WORK_DONE",
+    "TPP_DONT",
+    "TPP_ALL_TO_ALL",
+    "TPP_ONE_TO_ONE",
 ]
 
-# numpy dtypes and rfgraph's item types.
-_ITEM_OF_DTYPE = {
-    np.dtype(np.float32): "f32",
-    np.dtype(np.complex64): "c32",
-    np.dtype(np.float64): "f64",
-    np.dtype(np.int32): "i32",
-    np.dtype(np.int16): "i16",
-    np.dtype(np.int8): "i8",
-    np.dtype(np.uint8): "u8",
-}
-
-
-def _item(dtype):
-    """rfgraph's item type for a numpy dtype (native byte order)."""
-    dt = np.dtype(dtype)
-    try:
-        return _ITEM_OF_DTYPE[dt.newbyteorder("=")]
-    except KeyError:
-        known = ", ".join(str(d) for d in _ITEM_OF_DTYPE)
-        raise TypeError(f"no rfgraph item type for dtype {dt} (known: {known})") from None
-
-
 class VectorSource:
-    """Plays a one-dimensional numpy array once: ``fg.add(VectorSource(a))``.
-    The array is copied when made (later changes to it are not seen)."""
+    """Plays a one-dimensional numpy array once: ``fg.add(VectorSource(a))``,
+    with ``tags``, a list of ``(offset, key, value)`` (``offset`` an index
+    into the array, ``value`` any value that maps to a ``Pmt``). The array
+    is copied when made (later changes to it are not seen)."""
 
-    def __init__(self, array):
+    def __init__(self, array, tags=None):
         a = np.asarray(array)
         if a.ndim != 1:
             raise ValueError(f"expected a one-dimensional array, got shape {a.shape}")
         self.dtype = a.dtype
         self.item = _item(a.dtype)
-        self._slot = _rfgraph.stash(np.ascontiguousarray(a, a.dtype.newbyteorder("=")).tobytes())
+        tags = [(int(o), str(k), v) for o, k, v in (tags or [])]
+        for offset, _, _ in tags:
+            if not 0 <= offset < len(a):
+                raise ValueError(f"tag offset {offset} is outside the array of {len(a)} items")
+        data = np.ascontiguousarray(a, a.dtype.newbyteorder("=")).tobytes()
+        self._slot = _rfgraph.stash(data, tags)
 
     def __del__(self):
         slot = getattr(self, "_slot", None)
@@ -75,6 +86,7 @@ class VectorSink:
         self.dtype = np.dtype(dtype)
         self.item = _item(self.dtype)
         self._data = None
+        self._tags = None
 
     def _declaration(self):
         return "vector_sink", {"type": self.item}
@@ -84,6 +96,14 @@ class VectorSink:
         if self._data is None:
             raise RuntimeError("the flowgraph has not finished a run yet")
         return self._data
+
+    def tags(self):
+        """The tags received in the last finished run, as a list of
+        ``(offset, key, value)`` in offset order (``offset``: the item's
+        index in :meth:`data`)."""
+        if self._tags is None:
+            raise RuntimeError("the flowgraph has not finished a run yet")
+        return list(self._tags)
 
 
 def blocks():
@@ -108,100 +128,132 @@ def _toml_value(value):
     if isinstance(value, complex):
         return json.dumps(repr(value))
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+        # A string in a list is an expression: written as a string literal.
+        return "[" + ", ".join(
+            f"{{ expr = {json.dumps(repr(str(v)))} }}" if isinstance(v, str) else _toml_value(v)
+            for v in value
+        ) + "]"
     if hasattr(value, "tolist"):  # numpy scalars and arrays
         return _toml_value(value.tolist())
     raise TypeError(f"unsupported parameter value {value!r} ({type(value).__name__})")
 
 
-class SyncBlock:
-    """A 1:1 block written in Python, as GNU Radio's ``gr.sync_block``::
-
-        class Double(rfgraph.SyncBlock):
-            def __init__(self):
-                rfgraph.SyncBlock.__init__(
-                    self, name="double", in_sig=[np.float32], out_sig=[np.float32])
-
-            def work(self, input_items, output_items):
-                output_items[0][:] = input_items[0] * 2
-                return len(output_items[0])
-
-    ``work`` gets each input and output as a numpy array viewing the ring
-    buffer itself (no copy), valid only during the call: keep a copy
-    (``np.copy``), not the array. It returns how many items it produced
-    (and consumed from each input). All inputs share one dtype, all
-    outputs another. Ports are ``in0``, ``in1``, ... and ``out0``, ...
-    An exception stops the flowgraph with its traceback in the error.
-    """
-
-    def __init__(self, name="", in_sig=None, out_sig=None):
-        self.name = name
-        self.in_sig = [np.dtype(d) for d in (in_sig or [])]
-        self.out_sig = [np.dtype(d) for d in (out_sig or [])]
-        for side, sig in (("in_sig", self.in_sig), ("out_sig", self.out_sig)):
-            if len({d.newbyteorder("=") for d in sig}) > 1:
-                raise TypeError(f"{side}: every port of a side must have the same dtype")
-            for d in sig:
-                _item(d)
-        if not self.in_sig and not self.out_sig:
-            raise ValueError("a block needs at least one input or output")
-
-    def work(self, input_items, output_items):
-        """Computes ``output_items`` from ``input_items``; returns the
-        number of items produced."""
-        raise NotImplementedError("a SyncBlock defines work(self, input_items, output_items)")
-
-    def _rfgraph_work(self, ins, outs):
-        din = self.in_sig[0] if self.in_sig else None
-        dout = self.out_sig[0] if self.out_sig else None
-        inputs = [np.frombuffer(v, din) for v in ins]
-        outputs = [np.frombuffer(v, dout) for v in outs]
-        # Each array's buffer object: numpy's own memoryview, which every
-        # array made from it (slices too) references while it lives.
-        bases = [a.base for a in inputs + outputs]
-        produced = int(self.work(inputs, outputs))
-        del inputs, outputs
-        for i in range(len(bases)):
-            # References: `bases` and getrefcount's argument (no loop
-            # variable: it would be one more). More means an array of the
-            # ring buffer outlives this call.
-            if sys.getrefcount(bases[i]) > 2:
-                raise BufferError(
-                    "work kept a numpy view of its input or output past the call; "
-                    "keep a copy (np.copy) instead"
-                )
-        return produced
-
-    def _declaration(self):
-        sig_in = self.in_sig or self.out_sig
-        sig_out = self.out_sig or self.in_sig
-        return "python_sync", {
-            "type": _item(sig_in[0]),
-            "output_type": _item(sig_out[0]),
-            "ninputs": len(self.in_sig),
-            "noutputs": len(self.out_sig),
-        }
+def _declare(block):
+    """The registry declaration of Python block object ``block``:
+    ``(registry_kind, params)``, ``params["slot"]`` the slot the object
+    is stashed in. The caller owns the slot: it frees it with
+    ``_rfgraph.unstash_object(params["slot"])`` once the flowgraph is
+    built or dropped (a built block holds its own reference)."""
+    if not isinstance(block, _PythonBlock):
+        raise TypeError(
+            f"expected a rfgraph.SyncBlock, DecimBlock, InterpBlock or Block, got {block!r}"
+        )
+    kind, params = block._declaration()
+    params["slot"] = _rfgraph.stash_object(block)
+    return kind, params
 
 
-class _Stashed:
-    """A Python block's slot in the extension, freed with the flowgraph."""
+class _Slot:
+    """A Python block's slot in the extension, freed with its owner."""
 
-    def __init__(self, block):
-        self.slot = _rfgraph.stash_object(block)
+    def __init__(self, slot):
+        self.slot = slot
 
     def __del__(self):
         _rfgraph.unstash_object(self.slot)
 
 
-class Block:
+_SPECS = None
+
+
+def _message_ports(kind):
+    """The message inputs (settable parameters' included) and outputs of
+    registry block ``kind``."""
+    global _SPECS
+    if _SPECS is None:
+        _SPECS = {b["name"]: b for b in blocks()}
+    spec = _SPECS.get(kind)
+    if spec is None:
+        return [], []
+    inputs = list(spec["message_inputs"])
+    for p in spec["params"]:
+        if p["settable"]:
+            inputs += [p["name"], *p["aliases"]]
+    return inputs, list(spec["message_outputs"])
+
+
+class BlockRef:
     """A block added to a :class:`Flowgraph`; ``name`` is its instance name."""
 
-    def __init__(self, name, kind):
+    def __init__(self, name, kind, message_inputs=(), message_outputs=()):
         self.name = name
         self.kind = kind
+        self._message_inputs = list(message_inputs)
+        self._message_outputs = list(message_outputs)
 
     def __repr__(self):
-        return f"Block({self.name!r}, kind={self.kind!r})"
+        return f"BlockRef({self.name!r}, kind={self.kind!r})"
+
+
+def _name_of(block):
+    """A block's instance name, from a :class:`BlockRef` or a ``str``."""
+    return block.name if isinstance(block, BlockRef) else str(block)
+
+
+class RunningBlock:
+    """A block of a running flowgraph (from :meth:`Run.block`): its
+    settable parameters read and write as attributes (``blk.gain``,
+    ``blk.gain = 2.0``) or with :meth:`get` / :meth:`set`; ``post`` and
+    ``call`` reach its message inputs. Each read or write waits for the
+    block to answer between two ``work`` calls; errors are ``ValueError``
+    with the runtime's text."""
+
+    def __init__(self, handle):
+        object.__setattr__(self, "_handle", handle)
+        object.__setattr__(self, "_settable", frozenset(handle.settable()))
+
+    @property
+    def name(self):
+        """The block's instance name."""
+        return self._handle.name
+
+    def params(self):
+        """The names of the block's parameters."""
+        return self._handle.params()
+
+    def settable(self):
+        """The names of the parameters that may change while it runs."""
+        return sorted(self._settable)
+
+    def get(self, name, timeout=5.0):
+        """The current value of parameter ``name``."""
+        return self._handle.get(name, timeout)
+
+    def set(self, name, value, timeout=5.0):
+        """Sets settable parameter ``name``; returns once the block took it
+        (raises ``ValueError`` if it refused it)."""
+        self._handle.set(name, value, timeout)
+
+    def post(self, port, value):
+        """Posts ``value`` to message input ``port`` without waiting."""
+        self._handle.post(str(port), value)
+
+    def call(self, port, value, timeout=5.0):
+        """Posts ``value`` to message input ``port``; the handler's reply."""
+        return self._handle.call(str(port), value, timeout)
+
+    def __getattr__(self, name):
+        if name.startswith("_") or name not in self._settable:
+            raise AttributeError(f"block `{self.name}` has no settable parameter `{name}`")
+        return self.get(name)
+
+    def __setattr__(self, name, value):
+        if name not in self._settable:
+            raise AttributeError(f"block `{self.name}` has no settable parameter `{name}`")
+        self.set(name, value)
+
+    def __repr__(self):
+        return f"RunningBlock({self.name!r})"
 
 
 class Run:
@@ -223,6 +275,30 @@ class Run:
         """Every block's statistics now, as a list of dicts."""
         return json.loads(self._run.stats_json())
 
+    def block(self, block):
+        """The running block ``block`` (a :class:`BlockRef` or name) as a
+        :class:`RunningBlock`: its settable parameters as attributes.
+        Raises ``ValueError`` for no such block."""
+        return RunningBlock(self._run.block(_name_of(block)))
+
+    def post(self, block, port, value):
+        """Posts ``value`` (mapped to a ``Pmt``) to message input ``port``
+        of ``block`` without waiting. Raises ``ValueError`` with the
+        runtime's error (no such port, block finished)."""
+        self._run.block(_name_of(block)).post(str(port), value)
+
+    def call(self, block, port, value, timeout=5.0):
+        """Posts ``value`` to message input ``port`` of ``block`` and
+        returns the handler's reply (waits at most ``timeout`` seconds).
+        Raises ``ValueError`` with the runtime's error (the handler's
+        failure, no reply in time, ...)."""
+        return self._run.block(_name_of(block)).call(str(port), value, timeout)
+
+    def messages(self, block):
+        """The messages the ``message_sink`` ``block`` (a :class:`BlockRef`
+        or name) kept, as Python values, once :meth:`wait` returned."""
+        return self._run.sink_messages(_name_of(block))
+
     def wait(self, timeout=None):
         """Waits until every block is done and returns the statistics as a
         list of dicts. With ``timeout`` (seconds), a run still going then
@@ -230,8 +306,9 @@ class Run:
         ``RuntimeError`` with its error; Ctrl-C stops the run."""
         stats = json.loads(self._run.wait(timeout))
         for name, sink in self._sinks:
-            raw = self._run.sink_bytes(name, sink.item)
+            raw, tags = self._run.sink_contents(name, sink.item)
             sink._data = np.frombuffer(raw, dtype=sink.dtype).copy()
+            sink._tags = tags
         return stats
 
 
@@ -267,21 +344,20 @@ class Flowgraph:
     def to_toml(self):
         """The flowgraph as a flowgraph file's TOML. ``rfgraph run`` runs it
         unless it holds numpy or Python blocks (``numpy_source``,
-        ``python_sync``: blocks of this package, whose data lives here)."""
+        ``python_*``: blocks of this package, whose data lives here)."""
         return self._text()
 
     def add(self, kind, name=None, **params):
         """Adds a block of registry name ``kind`` with ``params``, or a
-        :class:`VectorSource` or :class:`VectorSink`; returns its
-        :class:`Block`. Raises ``ValueError`` for an unknown block or
+        :class:`VectorSource` or :class:`VectorSink`, or a Python block
+        (:class:`SyncBlock`, ...); returns its :class:`BlockRef`. Raises ``ValueError`` for an unknown block or
         parameter or a value of the wrong type, as a flowgraph file would."""
         numpy_block = None
         stashed = None
         block_object = kind
-        if isinstance(kind, SyncBlock):
-            stashed = _Stashed(kind)
-            kind, params = kind._declaration()
-            params["slot"] = stashed.slot
+        if isinstance(kind, _PythonBlock):
+            kind, params = _declare(kind)
+            stashed = _Slot(params["slot"])
         elif isinstance(kind, (VectorSource, VectorSink)):
             numpy_block = kind
             kind, params = kind._declaration()
@@ -304,21 +380,30 @@ class Flowgraph:
             self._sources.append(numpy_block)  # keeps its slot alive
         elif numpy_block is not None:
             self._sinks.append((name, numpy_block))
-        return Block(name, kind)
+        ins, outs = _message_ports(kind)
+        if stashed is not None:
+            ins += block_object.message_ports_in()
+            outs += block_object.message_ports_out()
+        return BlockRef(name, kind, ins, outs)
 
     def connect(self, src, a, b=None, c=None):
         """``connect(src, "out", dst, "in")`` or ``connect(src, dst)`` when
-        each has a single stream port."""
+        each has a single stream port. A message output or a message input
+        named makes it a message connection."""
         if b is None:
             ends = [(src, None), (a, None)]
         else:
             ends = [(src, a), (b, c)]
         text = []
         for block, port in ends:
-            if not isinstance(block, Block):
-                raise TypeError(f"expected a Block from Flowgraph.add, got {block!r}")
+            if not isinstance(block, BlockRef):
+                raise TypeError(f"expected a BlockRef from Flowgraph.add, got {block!r}")
             text.append(block.name if port is None else f"{block.name}.{port}")
-        self._connections.append(" -> ".join(text))
+        (src_ref, out), (dst_ref, into) = ends
+        message = out is not None and (
+            out in src_ref._message_outputs or into in dst_ref._message_inputs
+        )
+        self._connections.append((" => " if message else " -> ").join(text))
 
     def start(self, scheduler=None, cores=None):
         """Builds the flowgraph and starts it on ``scheduler`` (``tpb``,

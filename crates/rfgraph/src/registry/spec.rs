@@ -112,6 +112,14 @@ pub struct BlockSpec {
     pub message_inputs: Vec<&'static str>,
     /// Its message outputs.
     pub message_outputs: Vec<&'static str>,
+    /// The parameter whose list of names adds message inputs of those
+    /// names, for a block whose ports are per instance (a Python block's
+    /// `message_port_register_in`); see
+    /// [`message_inputs_named_by`](Self::message_inputs_named_by).
+    pub message_inputs_param: Option<&'static str>,
+    /// As [`message_inputs_param`](Self::message_inputs_param), for
+    /// message outputs.
+    pub message_outputs_param: Option<&'static str>,
     build: Arc<Build>,
     check: Option<Arc<Check>>,
 }
@@ -176,6 +184,8 @@ impl BlockSpec {
             outputs: Vec::new(),
             message_inputs: Vec::new(),
             message_outputs: Vec::new(),
+            message_inputs_param: None,
+            message_outputs_param: None,
             build: Arc::new(build),
             check: None,
         }
@@ -252,6 +262,22 @@ impl BlockSpec {
     /// Adds a message output.
     pub fn message_output(mut self, name: &'static str) -> Self {
         self.message_outputs.push(name);
+        self
+    }
+
+    /// Adds a message input for each name in the list parameter `param`
+    /// (a list of strings) of each instance: the builder checks message
+    /// connections against them as against declared ones, and the block
+    /// declares the same ports in `Block::ports`.
+    pub fn message_inputs_named_by(mut self, param: &'static str) -> Self {
+        self.message_inputs_param = Some(param);
+        self
+    }
+
+    /// As [`message_inputs_named_by`](Self::message_inputs_named_by), for
+    /// message outputs.
+    pub fn message_outputs_named_by(mut self, param: &'static str) -> Self {
+        self.message_outputs_param = Some(param);
         self
     }
 
