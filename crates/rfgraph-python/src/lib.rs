@@ -11,6 +11,7 @@ mod pmt;
 mod pyblock;
 mod registry;
 mod run;
+mod serve;
 mod slots;
 
 use pyo3::prelude::*;

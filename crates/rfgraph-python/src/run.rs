@@ -8,7 +8,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 use rfgraph::registry::Registry;
 use rfgraph::{BlockId, Finished, FlowgraphHandle, Running};
-use rfgraph_flowfile::build::{BuildOptions, Built, build, build_file};
+use rfgraph_control::ControlPort;
+use rfgraph_flowfile::build::{BuildOptions, Built, Controller, build, build_file};
 use rfgraph_flowfile::model::FileError;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -125,6 +126,8 @@ fn start(built: Built) -> PyResult<Run> {
         finished: Mutex::new(None),
         blocks: built.blocks.into_iter().map(|b| (b.name, b.id)).collect(),
         handle,
+        variables: Arc::new(Mutex::new(built.control)),
+        control_port: Mutex::new(None),
     })
 }
 
@@ -136,10 +139,53 @@ pub struct Run {
     /// Every block's instance name and id.
     blocks: Vec<(String, BlockId)>,
     handle: FlowgraphHandle,
+    /// The file's settable variables (none for a graph built in Python).
+    variables: Arc<Mutex<Controller>>,
+    /// The control port serving this run, once `serve` started it.
+    control_port: Mutex<Option<ControlPort>>,
 }
 
 #[pymethods]
 impl Run {
+    /// Serves this run on a control port at `addr` (port 0: any free
+    /// port) as `name`, with `token` required when given (generated for
+    /// a non-loopback address); returns `(web UI URL, REST base URL,
+    /// token)`. The port stops when the run is dropped or `serve` is
+    /// called again.
+    ///
+    /// Raises `ValueError` for a bad address, `RuntimeError` when it
+    /// cannot be bound.
+    #[pyo3(signature = (addr="127.0.0.1:0", token=None, name="flowgraph"))]
+    fn serve(
+        &self,
+        addr: &str,
+        token: Option<String>,
+        name: &str,
+    ) -> PyResult<(String, String, Option<String>)> {
+        let mut slot = self
+            .control_port
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(old) = slot.take() {
+            old.shutdown();
+        }
+        let port = crate::serve::start(
+            addr,
+            token,
+            name,
+            &self.handle,
+            Some(self.variables.clone()),
+        )?;
+        let name = crate::serve::url_name(name);
+        let urls = (
+            port.ui_url(&name),
+            format!("http://{}/api/flowgraphs/{name}", port.local_addr()),
+            port.token().map(str::to_string),
+        );
+        *slot = Some(port);
+        Ok(urls)
+    }
+
     /// Asks every block to finish as soon as possible.
     fn stop(&self) {
         self.handle.stop();

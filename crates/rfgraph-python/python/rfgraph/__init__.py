@@ -275,6 +275,20 @@ class Run:
         """Every block's statistics now, as a list of dicts."""
         return json.loads(self._run.stats_json())
 
+    def serve(self, addr="127.0.0.1:0", token=None, name="flowgraph"):
+        """Serves this run on rfgraph's control port (REST API, live
+        WebSocket, web UI), as ``rfgraph run --control`` does: listens on
+        ``addr`` (port 0: any free port; loopback unless said otherwise),
+        with ``token`` required when given (one is generated for a
+        non-loopback address). Returns the web UI's URL; ``control_url``
+        and ``control_token`` give the REST API's base URL and the token.
+        Python blocks show there like the others. The port stops with
+        the run object or at the next ``serve``."""
+        ui, api, token = self._run.serve(addr, token, name)
+        self.control_url = api
+        self.control_token = token
+        return ui
+
     def block(self, block):
         """The running block ``block`` (a :class:`BlockRef` or name) as a
         :class:`RunningBlock`: its settable parameters as attributes.
