@@ -89,12 +89,13 @@ pub fn start_text(
     text: &str,
     origin: &str,
     scheduler: Option<String>,
-    cores: Option<usize>,
+    cores: Option<Cores>,
 ) -> PyResult<Run> {
     let registry = registry();
     let doc = parse(text, origin)?;
-    let built = build(&doc, &registry, &options(scheduler, cores, false)).map_err(file_error)?;
-    start(built)
+    let count = Cores::count(&cores);
+    let built = build(&doc, &registry, &options(scheduler, count, false)).map_err(file_error)?;
+    start(built, cores)
 }
 
 /// Builds the flowgraph file at `path` (`.toml` or `.grc`) and starts it.
@@ -102,19 +103,57 @@ pub fn start_text(
 /// Raises `ValueError` for a build error, `RuntimeError` for a start error.
 #[pyfunction]
 #[pyo3(signature = (path, scheduler=None, cores=None))]
-pub fn start_file(path: &str, scheduler: Option<String>, cores: Option<usize>) -> PyResult<Run> {
+pub fn start_file(path: &str, scheduler: Option<String>, cores: Option<Cores>) -> PyResult<Run> {
     let registry = registry();
+    let count = Cores::count(&cores);
     let built = build_file(
         Path::new(path),
         &registry,
-        &options(scheduler, cores, false),
+        &options(scheduler, count, false),
     )
     .map_err(file_error)?;
-    start(built)
+    start(built, cores)
 }
 
-/// Starts a built flowgraph on the scheduler it names.
-fn start(built: Built) -> PyResult<Run> {
+/// `cores=` from Python: a number of worker threads, or the CPUs to run
+/// on (`[0, 1]`).
+#[derive(FromPyObject)]
+pub enum Cores {
+    /// Worker threads (`pool`, `chain`).
+    Count(usize),
+    /// The CPUs, one worker each (see `SchedulerPlan::cpus`).
+    Cpus(Vec<usize>),
+}
+
+impl Cores {
+    /// The worker count the builder gets.
+    fn count(cores: &Option<Cores>) -> Option<usize> {
+        match cores {
+            Some(Cores::Count(n)) => Some(*n),
+            Some(Cores::Cpus(cpus)) => Some(cpus.len()),
+            None => None,
+        }
+    }
+}
+
+/// Starts a built flowgraph on the scheduler it names, on the CPUs
+/// `cores` lists if it lists them.
+///
+/// Raises `ValueError` for an empty list or a CPU this machine lacks.
+fn start(mut built: Built, cores: Option<Cores>) -> PyResult<Run> {
+    if let Some(Cores::Cpus(cpus)) = cores {
+        let online = std::thread::available_parallelism().map_or(1, usize::from);
+        if cpus.is_empty() {
+            return Err(PyValueError::new_err("cores: an empty list of CPUs"));
+        }
+        if let Some(bad) = cpus.iter().find(|&&c| c >= online) {
+            return Err(PyValueError::new_err(format!(
+                "cores: CPU {bad} does not exist (CPUs 0 to {})",
+                online - 1
+            )));
+        }
+        built.scheduler.cpus = Some(cpus);
+    }
     let scheduler = built.scheduler.scheduler().map_err(PyValueError::new_err)?;
     let running = built
         .flowgraph

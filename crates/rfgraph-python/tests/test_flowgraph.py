@@ -1,6 +1,8 @@
 """Flowgraphs built from Python: the file builder's checks and errors, runs
 on every scheduler, statistics, start/stop/wait."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -93,3 +95,27 @@ def test_unknown_scheduler_raises():
     fg.connect(src, fg.add("null_sink", type="f32"))
     with pytest.raises(ValueError):
         fg.run(scheduler="nope", timeout=10)
+
+
+@pytest.mark.parametrize("scheduler", SCHEDULERS)
+@pytest.mark.parametrize("cores", [1, [0], [0, 1]])
+def test_cores_as_a_count_or_a_list_of_cpus(scheduler, cores):
+    if isinstance(cores, list) and max(cores) >= (os.cpu_count() or 1):
+        pytest.skip(f"this machine has no CPU {max(cores)}")
+    x = np.arange(30_000, dtype=np.float32)
+    fg = rfgraph.Flowgraph()
+    src = fg.add(rfgraph.VectorSource(x))
+    mul = fg.add("multiply_const", type="f32", constant=3.0)
+    snk = rfgraph.VectorSink(np.float32)
+    fg.connect(src, mul)
+    fg.connect(mul, fg.add(snk))
+    fg.run(scheduler=scheduler, cores=cores, timeout=30)
+    np.testing.assert_array_equal(snk.data(), x * np.float32(3.0))
+
+
+@pytest.mark.parametrize("cores", [[], [4096]])
+def test_a_bad_list_of_cpus_raises(cores):
+    fg = rfgraph.Flowgraph()
+    fg.connect(fg.add("null_source", type="f32"), fg.add("null_sink", type="f32"))
+    with pytest.raises(ValueError, match="cores"):
+        fg.start(scheduler="chain", cores=cores)

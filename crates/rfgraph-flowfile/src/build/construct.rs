@@ -70,11 +70,18 @@ pub struct SchedulerPlan {
     pub name: String,
     /// Worker threads (pool, chain).
     pub cores: Option<usize>,
+    /// The CPUs to run on, when named one by one (the Python package's
+    /// `cores=[0, 1]`); overrides `cores` and `pins`: `chain` and `pool`
+    /// get one worker per listed CPU (`chain`'s pinned to it), `tpb` and
+    /// `single` keep every thread on these CPUs.
+    pub cpus: Option<Vec<usize>>,
     /// CPU pinning per block (tpb; single takes the first block's).
     pub pins: Vec<(BlockId, Vec<usize>)>,
     /// The latency budget (`--max-latency`, else `[scheduler]
     /// max_latency`), already set on the flowgraph.
     pub max_latency: Option<std::time::Duration>,
+    /// How many blocks the flowgraph has (for pinning every one).
+    pub blocks: usize,
 }
 
 impl SchedulerPlan {
@@ -85,25 +92,38 @@ impl SchedulerPlan {
         Ok(match self.name.as_str() {
             "tpb" => {
                 let mut s = Tpb::new();
-                for (id, cpus) in &self.pins {
-                    s = s.pin(*id, cpus);
+                match &self.cpus {
+                    Some(cpus) => {
+                        for id in 0..self.blocks {
+                            s = s.pin(BlockId(id), cpus);
+                        }
+                    }
+                    None => {
+                        for (id, cpus) in &self.pins {
+                            s = s.pin(*id, cpus);
+                        }
+                    }
                 }
                 Box::new(s)
             }
             "single" => {
                 let mut s = Single::new();
-                if let Some((_, cpus)) = self.pins.first() {
+                if let Some(cpus) = &self.cpus {
+                    s = s.pin(cpus);
+                } else if let Some((_, cpus)) = self.pins.first() {
                     s = s.pin(cpus);
                 }
                 Box::new(s)
             }
-            "pool" => Box::new(match self.cores {
-                Some(n) => Pool::new().workers(n),
-                None => Pool::new(),
+            "pool" => Box::new(match (&self.cpus, self.cores) {
+                (Some(cpus), _) => Pool::new().workers(cpus.len()),
+                (None, Some(n)) => Pool::new().workers(n),
+                (None, None) => Pool::new(),
             }),
-            "chain" => Box::new(match self.cores {
-                Some(n) => Chain::new().workers(n),
-                None => Chain::new(),
+            "chain" => Box::new(match (&self.cpus, self.cores) {
+                (Some(cpus), _) => Chain::new().on_cores(cpus),
+                (None, Some(n)) => Chain::new().workers(n),
+                (None, None) => Chain::new(),
             }),
             other => return scheduler::by_name(other),
         })
@@ -304,12 +324,15 @@ pub(crate) fn construct(
         &probed,
         &mut notices,
     )?;
+    let block_count = fg.len();
     Ok(Built {
         flowgraph: fg,
         scheduler: SchedulerPlan {
             name: sched_name,
             cores: options.cores.or(doc.scheduler.cores),
+            cpus: None,
             pins,
+            blocks: block_count,
             max_latency: options.max_latency.or(doc.scheduler.max_latency),
         },
         blocks,

@@ -421,8 +421,11 @@ class Flowgraph:
 
     def start(self, scheduler=None, cores=None):
         """Builds the flowgraph and starts it on ``scheduler`` (``tpb``,
-        ``single``, ``pool`` or ``chain``; default ``tpb``) with ``cores``
-        worker threads; returns its :class:`Run`."""
+        ``single``, ``pool`` or ``chain``; default ``tpb``) and returns its
+        :class:`Run`. ``cores`` is a number of worker threads (``pool``,
+        ``chain``) or the CPUs to run on, ``[0, 1]``: ``chain`` and
+        ``pool`` get a worker per CPU (``chain``'s pinned to it), ``tpb``
+        and ``single`` keep their threads on those CPUs."""
         return Run(_rfgraph.start_text(self._text(), "<python>", scheduler, cores), self._sinks)
 
     def run(self, scheduler=None, cores=None, timeout=None):

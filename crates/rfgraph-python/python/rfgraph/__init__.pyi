@@ -172,21 +172,21 @@ class Flowgraph:
         b: Optional[BlockRef] = None,
         c: Optional[str] = None,
     ) -> None: ...
-    def start(self, scheduler: Optional[str] = None, cores: Optional[int] = None) -> Run: ...
+    def start(self, scheduler: Optional[str] = None, cores: Optional[Union[int, List[int]]] = None) -> Run: ...
     def run(
         self,
         scheduler: Optional[str] = None,
-        cores: Optional[int] = None,
+        cores: Optional[Union[int, List[int]]] = None,
         timeout: Optional[float] = None,
     ) -> List[Dict[str, Any]]: ...
 
 class FileFlowgraph:
     path: str
-    def start(self, scheduler: Optional[str] = None, cores: Optional[int] = None) -> Run: ...
+    def start(self, scheduler: Optional[str] = None, cores: Optional[Union[int, List[int]]] = None) -> Run: ...
     def run(
         self,
         scheduler: Optional[str] = None,
-        cores: Optional[int] = None,
+        cores: Optional[Union[int, List[int]]] = None,
         timeout: Optional[float] = None,
     ) -> List[Dict[str, Any]]: ...
 
