@@ -15,6 +15,8 @@
 //! - `grc`: GNU Radio Companion import.
 //! - [`duration`]: durations such as `2ms`, in files and on the command
 //!   line.
+//! - [`python`]: Python blocks in files (TOML `kind = "python"`, GRC
+//!   `epy_block` / `epy_module`), made by the Python package.
 //! - [`builtin`]: hierarchical flowgraphs shipped inside rfgraph
 //!   (`builtin/digital_ofdm_tx.toml`, GNU Radio's Python hier blocks).
 //! - [`build`]: a document into a flowgraph, each block built from its
@@ -34,6 +36,7 @@ pub mod grc;
 pub mod hosts;
 pub mod lambda;
 pub mod model;
+pub mod python;
 pub mod standard;
 pub mod toml;
 pub mod var_probes;

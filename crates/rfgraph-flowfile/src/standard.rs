@@ -17,7 +17,11 @@ pub fn registry() -> Registry {
         .extend(rfgraph_radio::registry::specs())
         .extend(rfgraph_hw::registry::specs())
         .extend(rfgraph_net::registry::specs())
-        .extend([crate::lambda::spec(), crate::var_requests::unbound_spec()]);
+        .extend([
+            crate::lambda::spec(),
+            crate::var_requests::unbound_spec(),
+            crate::python::spec(),
+        ]);
     for m in crate::grc::mapping::all() {
         registry.alias(m.gr, m.rf);
     }

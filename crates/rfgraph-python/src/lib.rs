@@ -5,6 +5,7 @@
 //! wraps these few functions in the user-facing API.
 
 mod control;
+mod embed;
 mod gil;
 mod numpy;
 mod pmt;
@@ -30,7 +31,9 @@ fn _rfgraph(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pmt::pmt_round_trip, m)?)?;
     m.add_function(wrap_pyfunction!(pmt::pmt_json, m)?)?;
     m.add_function(wrap_pyfunction!(pyblock::unstash_object, m)?)?;
+    m.add_function(wrap_pyfunction!(embed::read_file, m)?)?;
     m.add_class::<run::Run>()?;
     m.add_class::<control::BlockHandle>()?;
+    m.add_class::<embed::FileDocument>()?;
     Ok(())
 }

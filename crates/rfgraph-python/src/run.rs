@@ -23,7 +23,7 @@ const STOP_GRACE: Duration = Duration::from_secs(30);
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
 /// The standard registry and this package's `numpy_source`.
-fn registry() -> Registry {
+pub(crate) fn registry() -> Registry {
     let mut registry = rfgraph_flowfile::standard::registry();
     registry.add(crate::numpy::source_spec());
     for spec in crate::pyblock::specs() {
@@ -33,12 +33,16 @@ fn registry() -> Registry {
 }
 
 /// A build error as Python's `ValueError`, with file, place and message.
-fn file_error(e: FileError) -> PyErr {
+pub(crate) fn file_error(e: FileError) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
 /// Options from the Python call.
-fn options(scheduler: Option<String>, cores: Option<usize>, dry_run: bool) -> BuildOptions {
+pub(crate) fn options(
+    scheduler: Option<String>,
+    cores: Option<usize>,
+    dry_run: bool,
+) -> BuildOptions {
     BuildOptions {
         scheduler,
         cores,
@@ -127,7 +131,7 @@ pub enum Cores {
 
 impl Cores {
     /// The worker count the builder gets.
-    fn count(cores: &Option<Cores>) -> Option<usize> {
+    pub(crate) fn count(cores: &Option<Cores>) -> Option<usize> {
         match cores {
             Some(Cores::Count(n)) => Some(*n),
             Some(Cores::Cpus(cpus)) => Some(cpus.len()),
@@ -140,7 +144,7 @@ impl Cores {
 /// `cores` lists if it lists them.
 ///
 /// Raises `ValueError` for an empty list or a CPU this machine lacks.
-fn start(mut built: Built, cores: Option<Cores>) -> PyResult<Run> {
+pub(crate) fn start(mut built: Built, cores: Option<Cores>) -> PyResult<Run> {
     if let Some(Cores::Cpus(cpus)) = cores {
         let online = std::thread::available_parallelism().map_or(1, usize::from);
         if cpus.is_empty() {

@@ -13,6 +13,12 @@ use rfgraph_flowfile::model::ConnectionKind;
 
 /// Validates the file and prints a summary on stdout.
 pub fn check(args: FileArgs) -> anyhow::Result<()> {
+    // A file with Python blocks is checked by Python, which makes them.
+    match super::python::delegate(&args, "check", &[], &[])? {
+        Some(0) => return Ok(()),
+        Some(code) => std::process::exit(code),
+        None => {}
+    }
     let built = args.build(true)?;
     for n in &built.notices {
         errln!("rfgraph: note: {n}");

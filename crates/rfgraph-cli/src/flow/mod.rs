@@ -1,10 +1,12 @@
 //! `rfgraph run`, `rfgraph check` and `rfgraph dot`: flowgraph files
 //! (rfgraph's TOML, or GNU Radio Companion `.grc`) built through the
 //! standard registry by `rfgraph_flowfile::build`. This module holds the
-//! arguments and the loading they share; each command is a file.
+//! arguments and the loading they share; each command is a file. Files
+//! with Python blocks run and check in Python (`python`).
 
 mod check;
 mod dot;
+mod python;
 pub mod run;
 mod status;
 

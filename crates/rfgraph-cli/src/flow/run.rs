@@ -8,6 +8,7 @@
 //! `Controller`, one line on stderr for each (what changed, or why not).
 //! With `--control [ADDR]` a control port (`rfgraph_control`) serves the
 //! running graph over HTTP, its variables through the same `Controller`.
+//! A file with Python blocks runs in Python instead (see `python`).
 
 use super::FileArgs;
 use super::status::{sink_line, stats_table};
@@ -118,8 +119,39 @@ fn serve(
     Ok(port)
 }
 
+/// A file with Python blocks runs in Python (`python -m rfgraph run`):
+/// the options that mean the same there, and the ones refused.
+fn run_in_python(args: &RunArgs) -> anyhow::Result<Option<i32>> {
+    let mut extra = Vec::new();
+    if let Some(s) = &args.file.scheduler {
+        extra.extend(["--scheduler".to_string(), s.clone()]);
+    }
+    if let Some(c) = args.file.cores {
+        extra.extend(["--cores".to_string(), c.to_string()]);
+    }
+    if let Some(d) = args.duration {
+        extra.extend(["--duration".to_string(), d.to_string()]);
+    }
+    if args.stats {
+        extra.push("--stats".into());
+    }
+    let mut refused = Vec::new();
+    if args.control_stdin {
+        refused.push("--control-stdin");
+    }
+    if args.control.is_some() {
+        refused.push("--control");
+    }
+    super::python::delegate(&args.file, "run", &extra, &refused)
+}
+
 /// Runs the flowgraph file.
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
+    match run_in_python(&args)? {
+        Some(0) => return Ok(()),
+        Some(code) => std::process::exit(code),
+        None => {}
+    }
     let built = args.file.build(false)?;
     for n in &built.notices {
         errln!("rfgraph: note: {n}");

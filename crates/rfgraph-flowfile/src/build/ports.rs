@@ -34,7 +34,13 @@ pub(crate) fn item_bytes(item: &str) -> usize {
     }
 }
 
-fn expand(b: &FlatBlock, specs: &[PortSpec], optional: &mut Vec<String>) -> Vec<(String, String)> {
+/// The ports of one side (`inputs`: the input side) of `b`.
+fn expand(
+    b: &FlatBlock,
+    specs: &[PortSpec],
+    inputs: bool,
+    optional: &mut Vec<String>,
+) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for p in specs {
         let first = out.len();
@@ -54,12 +60,19 @@ fn expand(b: &FlatBlock, specs: &[PortSpec], optional: &mut Vec<String>) -> Vec<
             None => out.push((p.name.to_string(), item)),
             Some(param) => {
                 // A count, or a list with one entry per port
-                // (`stream_mux`'s `lengths`).
+                // (`stream_mux`'s `lengths`); a matrix (a list of
+                // rows) has an input per column, an output per row.
                 let n = b
                     .params
                     .take::<usize>(param)
                     .ok()
                     .or_else(|| match b.params.raw(param).ok()? {
+                        rfgraph::Pmt::List(v) if inputs && !v.is_empty() => match &v[0] {
+                            rfgraph::Pmt::List(row) => Some(row.len()),
+                            rfgraph::Pmt::VecF32(row) => Some(row.len()),
+                            rfgraph::Pmt::VecComplexF32(row) => Some(row.len()),
+                            _ => Some(v.len()),
+                        },
                         rfgraph::Pmt::List(v) => Some(v.len()),
                         rfgraph::Pmt::VecF32(v) => Some(v.len()),
                         rfgraph::Pmt::VecComplexF32(v) => Some(v.len()),
@@ -110,8 +123,8 @@ impl PortTable {
         message_outputs.extend(named_by(b, b.spec.message_outputs_param));
         let mut optional = Vec::new();
         Self {
-            inputs: expand(b, &b.spec.inputs, &mut optional),
-            outputs: expand(b, &b.spec.outputs, &mut optional),
+            inputs: expand(b, &b.spec.inputs, true, &mut optional),
+            outputs: expand(b, &b.spec.outputs, false, &mut optional),
             optional,
             message_inputs,
             message_outputs,

@@ -17,6 +17,7 @@ use crate::model::{
     BlockInstance, BlockOptions, Connection, ConnectionKind, Document, Endpoint, ExposedPort,
     Location, ParamValue, PortDirection, Value,
 };
+use crate::python;
 use rfgraph::registry::{BlockSpec, PortItem, PortSpec, Registry};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -110,6 +111,9 @@ struct Importer<'a> {
     pad_links: Vec<PadLink>,
     /// The variables' values, once evaluated (bus structures read them).
     env: crate::expr::Env,
+    /// The file's connections as written (an embedded Python block's
+    /// ports are the ones they name).
+    grc_connections: &'a [GrcConnection],
 }
 
 impl<'a> Importer<'a> {
@@ -267,6 +271,10 @@ impl<'a> Importer<'a> {
             }
             return;
         }
+        if id == EPY_BLOCK || id == EPY_MODULE {
+            self.python_block(b);
+            return;
+        }
         let Some(map) = mapping::find(id) else {
             if self.builtin_block(b) || self.hier_block(b) {
                 return;
@@ -367,6 +375,29 @@ impl<'a> Importer<'a> {
                     ),
                 );
             }
+        }
+    }
+
+    /// Leaves out the variables whose values rfgraph's expressions
+    /// cannot compute and that no built block reads, with a note: a Qt
+    /// label's text (`"%8.6f" % gain`, or empty), which only its window
+    /// shows.
+    fn unevaluable_unneeded_variables(&mut self) {
+        let needed = needed::needed(&self.doc);
+        let env = &self.env;
+        let (keep, drop): (Vec<_>, Vec<_>) = std::mem::take(&mut self.doc.variables)
+            .into_iter()
+            .partition(|v| match &v.value {
+                Value::Expr(t) => needed.contains(&v.name) || crate::expr::eval(t, env).is_ok(),
+                _ => true,
+            });
+        self.doc.variables = keep;
+        for v in drop {
+            self.doc.notices.push(format!(
+                "{}:{}: variable `{}`: its value does not evaluate here and no block that runs \
+                 here reads it: left out",
+                self.file, v.at.line, v.name
+            ));
         }
     }
 
@@ -682,6 +713,63 @@ impl Importer<'_> {
         true
     }
 
+    /// GRC's embedded Python (`epy_block`, `epy_module`) as a block of
+    /// kind [`python::BLOCK_KIND`] (or [`python::MODULE_KIND`]): its code
+    /// and its constructor's arguments (GRC's expressions), for the
+    /// Python package to make (see [`crate::python`]). Its ports are
+    /// named as a Python block's: stream `i` is `in{i}` / `out{i}`, a
+    /// message port keeps its name; which exist, the connections say.
+    fn python_block(&mut self, b: &GrcBlock) {
+        let module = b.id == EPY_MODULE;
+        let code_key = if module {
+            "source_code"
+        } else {
+            python::SOURCE_PARAM
+        };
+        let mut params = vec![ParamValue {
+            name: python::SOURCE_PARAM.into(),
+            value: Value::Text(
+                b.param(code_key)
+                    .map(|p| p.text.clone())
+                    .unwrap_or_default(),
+            ),
+            at: self.at(b.pos_of(code_key)),
+        }];
+        if !module {
+            for (key, p) in &b.params {
+                if matches!(
+                    key.as_str(),
+                    "_source_code" | "affinity" | "alias" | "comment" | "maxoutbuf" | "minoutbuf"
+                ) {
+                    continue;
+                }
+                params.push(ParamValue {
+                    name: key.clone(),
+                    value: translate::expr_value(&p.text),
+                    at: self.at(p.pos),
+                });
+            }
+        }
+        self.doc.blocks.push(BlockInstance {
+            name: b.name.clone(),
+            kind: if module {
+                python::MODULE_KIND
+            } else {
+                python::BLOCK_KIND
+            }
+            .to_string(),
+            at: self.at(b.pos),
+            kind_at: self.at(b.id_pos),
+            params,
+            options: BlockOptions::default(),
+        });
+        if !module {
+            let iface = python_interface(&b.name, self.grc_connections);
+            self.placed
+                .insert(b.name.clone(), Placed::Hier(Rc::new(iface)));
+        }
+    }
+
     /// `b` as a use of the hierarchical block file with its id (see
     /// [`hier::find`]): a block whose kind is the file's path, with the
     /// parameters the file declares. False when there is none.
@@ -942,6 +1030,42 @@ impl Importer<'_> {
     }
 }
 
+/// GRC's id of an embedded Python block.
+const EPY_BLOCK: &str = "epy_block";
+/// GRC's id of an embedded Python module.
+const EPY_MODULE: &str = "epy_module";
+
+/// The ports of embedded Python block `name`, from the connections that
+/// touch it: stream `i` named `in{i}` / `out{i}`, message ports by name.
+fn python_interface(name: &str, connections: &[GrcConnection]) -> hier::Interface {
+    let mut iface = hier::Interface::default();
+    let port = |key: &str, prefix: &str| {
+        let stream = file::is_index(key);
+        hier::Port {
+            name: if stream {
+                format!("{prefix}{key}")
+            } else {
+                key.to_string()
+            },
+            key: key.to_string(),
+            message: !stream,
+            ty: None,
+            pad: String::new(),
+            pad_port: None,
+            optional: false,
+        }
+    };
+    for c in connections {
+        if c.dst == name && !iface.inputs.iter().any(|p| p.key == c.dst_port) {
+            iface.inputs.push(port(&c.dst_port, "in"));
+        }
+        if c.src == name && !iface.outputs.iter().any(|p| p.key == c.src_port) {
+            iface.outputs.push(port(&c.src_port, "out"));
+        }
+    }
+    iface
+}
+
 /// The name of the `i`-th stream port of `ports` (`in`, or `in3` of a
 /// repeated `in`).
 pub fn port_name(ports: &[PortSpec], i: usize) -> Option<String> {
@@ -1019,12 +1143,14 @@ pub fn import(
         interface: hier::interface(grc),
         pad_links: Vec::new(),
         env: crate::expr::Env::new(),
+        grc_connections: &grc.connections,
     };
     for b in grc.blocks.iter().filter(|b| b.state == State::Enabled) {
         imp.block(b);
     }
     imp.variables()?;
     imp.import_bound_variables();
+    imp.unevaluable_unneeded_variables();
     let connections = wiring::resolve(grc, &imp.file)?;
     let connections = super::bus::expand(connections, &imp.grc_blocks, &imp.env);
     // Blocks that are unsupported already: their connections say no more.

@@ -154,7 +154,8 @@ def _declare(block):
 
 
 class _Slot:
-    """A Python block's slot in the extension, freed with its owner."""
+    """A Python block's slot in the extension (from :func:`_declare`),
+    freed with its owner (a flowgraph, a file's flowgraph, their runs)."""
 
     def __init__(self, slot):
         self.slot = slot
@@ -259,9 +260,10 @@ class RunningBlock:
 class Run:
     """A started flowgraph."""
 
-    def __init__(self, run, sinks=()):
+    def __init__(self, run, sinks=(), owners=()):
         self._run = run
         self._sinks = list(sinks)
+        self._owners = list(owners)  # Python blocks' slots, freed with the run
 
     def stop(self):
         """Asks every block to finish as soon as possible."""
@@ -435,14 +437,22 @@ class Flowgraph:
 
 
 class FileFlowgraph:
-    """A flowgraph file (``.toml`` or ``.grc``), built when started."""
+    """A flowgraph file (``.toml`` or ``.grc``), built when started. Its
+    Python blocks (``kind = "python"``, GRC ``epy_block``) are made when
+    it is loaded."""
 
-    def __init__(self, path):
+    def __init__(self, path, overrides=()):
+        from . import _embed
+
         self.path = str(path)
+        self._overrides = [tuple(o) for o in overrides]
+        self._doc, self._owners = _embed.prepare(self.path, self._overrides)
+        self._doc.check(self._overrides)
 
     def start(self, scheduler=None, cores=None):
         """Builds the file and starts it; returns its :class:`Run`."""
-        return Run(_rfgraph.start_file(self.path, scheduler, cores))
+        run = self._doc.start(scheduler, cores, self._overrides)
+        return Run(run, owners=self._owners)
 
     def run(self, scheduler=None, cores=None, timeout=None):
         """Builds, runs until every block is done, returns the statistics."""
@@ -451,7 +461,10 @@ class FileFlowgraph:
 
 def load(path):
     """A flowgraph file (``.toml`` or GNU Radio Companion ``.grc``), checked
-    now (raises ``ValueError`` with the file's error) and built when run."""
-    path = str(path)
-    _rfgraph.check_file(path)
-    return FileFlowgraph(path)
+    now (raises ``ValueError`` with the file's error) and built when run.
+    Its Python blocks are made now: TOML ``kind = "python"`` with
+    ``module = "mymod:MyBlock"`` (imported from ``sys.path``, the file's
+    folder first; every other key a keyword argument), GRC ``epy_block``
+    and ``epy_module`` (``gnuradio.gr`` and ``pmt`` are rfgraph's shim,
+    :mod:`rfgraph.gnuradio_compat`, while their code runs)."""
+    return FileFlowgraph(str(path))

@@ -182,6 +182,9 @@ class Flowgraph:
 
 class FileFlowgraph:
     path: str
+    def __init__(
+        self, path: Union[str, "PathLike[str]"], overrides: Sequence[Tuple[str, str]] = ...
+    ) -> None: ...
     def start(self, scheduler: Optional[str] = None, cores: Optional[Union[int, List[int]]] = None) -> Run: ...
     def run(
         self,

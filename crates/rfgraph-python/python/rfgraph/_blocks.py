@@ -101,9 +101,13 @@ class _PythonBlock:
         return self._output_multiple
 
     def set_tag_propagation_policy(self, policy):
-        """``TPP_DONT``, ``TPP_ALL_TO_ALL`` (default) or ``TPP_ONE_TO_ONE``;
-        call it in ``__init__`` (read when the flowgraph starts)."""
+        """``TPP_DONT``, ``TPP_ALL_TO_ALL`` (default) or ``TPP_ONE_TO_ONE``
+        (GNU Radio's ``TPP_CUSTOM``, 3, the block propagating tags itself
+        with ``add_item_tag``, is ``TPP_DONT`` here); call it in
+        ``__init__`` (read when the flowgraph starts)."""
         policy = int(policy)
+        if policy == 3:
+            policy = TPP_DONT
         if policy not in _POLICIES:
             raise ValueError(f"unknown tag propagation policy {policy}")
         self._tpp = policy

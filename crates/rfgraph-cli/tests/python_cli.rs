@@ -1,0 +1,186 @@
+//! `rfgraph run` / `check` of files with Python blocks: with a Python
+//! that has the `rfgraph` package (a venv under the target folder, named
+//! through `RFGRAPH_PYTHON`) the file runs there and writes what its
+//! Python block computes; without one, the error names the Python block
+//! and what to install.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// Runs `rfgraph ARGS` in `dir` with `RFGRAPH_PYTHON=python`, with a
+/// watchdog: (success, stdout, stderr).
+fn rfgraph(dir: &Path, python: &str, args: &[&str]) -> (bool, String, String) {
+    let child = Command::new(env!("CARGO_BIN_EXE_rfgraph"))
+        .args(args)
+        .current_dir(dir)
+        .env("RFGRAPH_PYTHON", python)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the rfgraph binary starts");
+    let id = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let out = match rx.recv_timeout(Duration::from_secs(120)) {
+        Ok(out) => out.expect("rfgraph ran"),
+        Err(_) => {
+            let _ = Command::new("kill")
+                .args(["-KILL", &id.to_string()])
+                .status();
+            panic!("rfgraph {args:?} hung");
+        }
+    };
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("python_cli")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const MODULE: &str = r#"
+import numpy as np
+import rfgraph
+
+
+class Scale(rfgraph.SyncBlock):
+    def __init__(self, factor=1.0):
+        rfgraph.SyncBlock.__init__(self, name="scale", in_sig=[np.float32], out_sig=[np.float32])
+        self.factor = factor
+
+    def work(self, input_items, output_items):
+        output_items[0][:] = input_items[0] * self.factor
+        return len(output_items[0])
+"#;
+
+const GRAPH: &str = r#"format = 1
+connections = ["src -> head -> scaler -> snk"]
+
+[variables]
+k = 2.0
+
+[blocks.src]
+kind = "sig_source"
+type = "f32"
+waveform = "constant"
+amplitude = 1.5
+
+[blocks.head]
+kind = "head"
+type = "f32"
+items = 500
+
+[blocks.scaler]
+kind = "python"
+module = "scalemod:Scale"
+factor = "k * 2"
+
+[blocks.snk]
+kind = "file_sink"
+type = "f32"
+path = "out.f32"
+"#;
+
+fn graph(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    std::fs::write(dir.join("scalemod.py"), MODULE).unwrap();
+    std::fs::write(dir.join("g.toml"), GRAPH).unwrap();
+    dir
+}
+
+/// Runs `cmd`; its failure as text.
+fn run(what: &str, cmd: &mut Command) -> Result<(), String> {
+    let out = cmd.output().map_err(|e| format!("{what}: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("")
+        ))
+    }
+}
+
+/// A venv under the target folder with numpy and this tree's `rfgraph`
+/// package (reinstalled each time: the package may have changed).
+fn python_with_rfgraph() -> Result<PathBuf, String> {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rfgraph-cli-venv");
+    let python = dir.join("bin/python");
+    let base = std::env::var("RFGRAPH_PYTHON3").unwrap_or_else(|_| "python3".into());
+    if !python.exists() {
+        run(
+            "python3 -m venv",
+            Command::new(&base).args(["-m", "venv"]).arg(&dir),
+        )?;
+    }
+    run(
+        "pip install numpy",
+        Command::new(&python).args(["-m", "pip", "install", "-q", "numpy>=1.21"]),
+    )?;
+    let package = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rfgraph-python");
+    run(
+        "pip install the rfgraph package",
+        Command::new(&python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--force-reinstall",
+                "--no-deps",
+            ])
+            .arg(package)
+            .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"),
+    )?;
+    Ok(python)
+}
+
+#[test]
+fn run_hands_a_file_with_python_blocks_to_python() {
+    let test = "python_cli::run_hands_a_file_with_python_blocks_to_python";
+    let Some(python) = rfgraph_testkit::require(test, python_with_rfgraph()) else {
+        return;
+    };
+    let python = python.display().to_string();
+    let dir = graph("run");
+    let (ok, _, err) = rfgraph(&dir, &python, &["check", "g.toml"]);
+    assert!(ok, "check failed: {err}");
+    let (ok, _, err) = rfgraph(&dir, &python, &["run", "g.toml", "--set", "k=3"]);
+    assert!(ok, "run failed: {err}");
+    let bytes = std::fs::read(dir.join("out.f32")).expect("the file sink wrote");
+    let items: Vec<f32> = bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    // amplitude 1.5 × factor (k = 3) × 2
+    assert_eq!(items, vec![9.0f32; 500]);
+    let (ok, _, err) = rfgraph(&dir, &python, &["run", "g.toml", "--control"]);
+    assert!(!ok && err.contains("--control"), "{err}");
+}
+
+#[test]
+fn without_a_usable_python_the_error_names_the_block_and_the_install() {
+    let dir = graph("no_python");
+    let missing = dir.join("no-such-python").display().to_string();
+    for command in ["run", "check"] {
+        let (ok, _, err) = rfgraph(&dir, &missing, &[command, "g.toml"]);
+        assert!(!ok, "{command} succeeded without Python");
+        assert!(err.contains("`scaler` (module scalemod:Scale)"), "{err}");
+        assert!(err.contains("pip install ./crates/rfgraph-python"), "{err}");
+    }
+}
