@@ -169,8 +169,27 @@ fn run_hands_a_file_with_python_blocks_to_python() {
         .collect();
     // amplitude 1.5 × factor (k = 3) × 2
     assert_eq!(items, vec![9.0f32; 500]);
-    let (ok, _, err) = rfgraph(&dir, &python, &["run", "g.toml", "--control"]);
-    assert!(!ok && err.contains("--control"), "{err}");
+    // The control port and web UI, served from Python.
+    let (ok, _, err) = rfgraph(
+        &dir,
+        &python,
+        &[
+            "run",
+            "g.toml",
+            "--control",
+            "127.0.0.1:0",
+            "--token",
+            "t0k",
+        ],
+    );
+    assert!(ok, "run --control failed: {err}");
+    assert!(
+        err.contains("rfgraph: web UI: http://127.0.0.1:") && err.contains("fg=g"),
+        "{err}"
+    );
+    assert!(err.contains("(token t0k)"), "{err}");
+    let (ok, _, err) = rfgraph(&dir, &python, &["run", "g.toml", "--control-stdin"]);
+    assert!(!ok && err.contains("--control-stdin"), "{err}");
 }
 
 #[test]

@@ -135,12 +135,15 @@ fn run_in_python(args: &RunArgs) -> anyhow::Result<Option<i32>> {
     if args.stats {
         extra.push("--stats".into());
     }
+    if let Some(addr) = args.control {
+        extra.extend(["--control".to_string(), addr.to_string()]);
+    }
+    if let Some(t) = &args.token {
+        extra.extend(["--token".to_string(), t.clone()]);
+    }
     let mut refused = Vec::new();
     if args.control_stdin {
         refused.push("--control-stdin");
-    }
-    if args.control.is_some() {
-        refused.push("--control");
     }
     super::python::delegate(&args.file, "run", &extra, &refused)
 }

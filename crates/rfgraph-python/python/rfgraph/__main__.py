@@ -2,8 +2,9 @@
 flowgraph files run from Python, so that their Python blocks (TOML
 ``kind = "python"``, GRC ``epy_block``) run too. The ``rfgraph`` binary
 hands such files here. Options as ``rfgraph run``'s: ``--set``,
-``--scheduler``, ``--cores``, ``--duration``, ``--stats``; others are
-refused (argparse names them)."""
+``--scheduler``, ``--cores``, ``--duration``, ``--stats``, ``--control``
+and ``--token`` (the control port and web UI); others are refused
+(argparse names them)."""
 
 import argparse
 import json
@@ -23,6 +24,8 @@ def _parser():
             c.add_argument("--cores", type=int)
             c.add_argument("--duration", type=float, metavar="SECONDS")
             c.add_argument("--stats", action="store_true")
+            c.add_argument("--control", metavar="ADDR")
+            c.add_argument("--token")
     return p
 
 
@@ -34,6 +37,15 @@ def _overrides(sets):
             raise SystemExit(f"rfgraph: expected `--set name=value`, got {s!r}")
         out.append((name.strip(), value.strip()))
     return out
+
+
+def _url_name(path):
+    """The name a file's run is served as: its stem, as ``rfgraph run``
+    names it."""
+    import pathlib
+
+    stem = pathlib.Path(path).stem
+    return "".join(c if c.isascii() and (c.isalnum() or c == "-") else "_" for c in stem)
 
 
 def main(argv=None):
@@ -51,6 +63,14 @@ def main(argv=None):
         return 0
     try:
         run = fg.start(args.scheduler, args.cores)
+        if args.control is not None:
+            name = _url_name(args.file)
+            ui = run.serve(args.control, args.token, name)
+            at = run.control_url
+            if run.control_token:
+                at += f" (token {run.control_token})"
+            print(f"rfgraph: control port: {at}", file=sys.stderr)
+            print(f"rfgraph: web UI: {ui}", file=sys.stderr, flush=True)
         if args.duration is not None:
             end = time.monotonic() + args.duration
             while not run.is_finished() and time.monotonic() < end:
