@@ -10,61 +10,9 @@ mod common;
 
 use common::{assert_rate, bench};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 const TEST: &str = "bench_pyblock";
-
-/// Runs `cmd`, failing the test with its output when it fails.
-fn run(what: &str, cmd: &mut Command) {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
-    assert!(
-        out.status.success(),
-        "{what} failed ({}):\n{}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// A venv's Python with numpy and the package, or `None` (skipped) when
-/// no venv can be made.
-fn python_with_package() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rfgraph-bench-pyblock-venv");
-    let python = dir.join("bin/python");
-    if !python.exists() {
-        let base = std::env::var("RFGRAPH_PYTHON3").unwrap_or_else(|_| "python3".into());
-        let made = Command::new(base).args(["-m", "venv"]).arg(&dir).status();
-        if !matches!(made, Ok(s) if s.success()) {
-            rfgraph_testkit::skip(
-                TEST,
-                "cannot make a Python venv (apt-get install python3-venv)",
-            );
-            return None;
-        }
-        run(
-            "pip install numpy",
-            Command::new(&python).args(["-m", "pip", "install", "-q", "numpy>=1.21"]),
-        );
-    }
-    run(
-        "pip install the package",
-        Command::new(&python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "-q",
-                "--no-deps",
-                "--force-reinstall",
-            ])
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../rfgraph-python"))
-            .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"),
-    );
-    Some(python)
-}
 
 fn check(r: &Value, runtime: &str, mode: &str, run: usize) {
     assert_eq!(r["experiment"], "pyblock", "{r}");
@@ -93,7 +41,10 @@ fn check(r: &Value, runtime: &str, mode: &str, run: usize) {
 
 #[test]
 fn pyblock_reports_both_modes_and_gnu_radio_beside_them() {
-    let Some(python) = python_with_package() else {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let Some(python) =
+        rfgraph_testkit::require(TEST, rfgraph_testkit::python_with_package(tmp, &[]))
+    else {
         return;
     };
     let gnuradio = rfgraph_testkit::gnuradio(TEST, "gnuradio.gr, numpy");

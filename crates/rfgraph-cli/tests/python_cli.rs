@@ -5,35 +5,20 @@
 //! and what to install.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 /// Runs `rfgraph ARGS` in `dir` with `RFGRAPH_PYTHON=python`, with a
 /// watchdog: (success, stdout, stderr).
 fn rfgraph(dir: &Path, python: &str, args: &[&str]) -> (bool, String, String) {
-    let child = Command::new(env!("CARGO_BIN_EXE_rfgraph"))
-        .args(args)
-        .current_dir(dir)
-        .env("RFGRAPH_PYTHON", python)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the rfgraph binary starts");
-    let id = child.id();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    let out = match rx.recv_timeout(Duration::from_secs(120)) {
-        Ok(out) => out.expect("rfgraph ran"),
-        Err(_) => {
-            let _ = Command::new("kill")
-                .args(["-KILL", &id.to_string()])
-                .status();
-            panic!("rfgraph {args:?} hung");
-        }
-    };
+    let out = rfgraph_testkit::output_within(
+        Command::new(env!("CARGO_BIN_EXE_rfgraph"))
+            .args(args)
+            .current_dir(dir)
+            .env("RFGRAPH_PYTHON", python),
+        Duration::from_secs(120),
+    )
+    .unwrap_or_else(|e| panic!("rfgraph {args:?}: {e}"));
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -100,60 +85,13 @@ fn graph(name: &str) -> PathBuf {
     dir
 }
 
-/// Runs `cmd`; its failure as text.
-fn run(what: &str, cmd: &mut Command) -> Result<(), String> {
-    let out = cmd.output().map_err(|e| format!("{what}: {e}"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{what} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .last()
-                .unwrap_or("")
-        ))
-    }
-}
-
-/// A venv under the target folder with numpy and this tree's `rfgraph`
-/// package (reinstalled each time: the package may have changed).
-fn python_with_rfgraph() -> Result<PathBuf, String> {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rfgraph-cli-venv");
-    let python = dir.join("bin/python");
-    let base = std::env::var("RFGRAPH_PYTHON3").unwrap_or_else(|_| "python3".into());
-    if !python.exists() {
-        run(
-            "python3 -m venv",
-            Command::new(&base).args(["-m", "venv"]).arg(&dir),
-        )?;
-    }
-    run(
-        "pip install numpy",
-        Command::new(&python).args(["-m", "pip", "install", "-q", "numpy>=1.21"]),
-    )?;
-    let package = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rfgraph-python");
-    run(
-        "pip install the rfgraph package",
-        Command::new(&python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "-q",
-                "--force-reinstall",
-                "--no-deps",
-            ])
-            .arg(package)
-            .env("PIP_DISABLE_PIP_VERSION_CHECK", "1"),
-    )?;
-    Ok(python)
-}
-
 #[test]
 fn run_hands_a_file_with_python_blocks_to_python() {
     let test = "python_cli::run_hands_a_file_with_python_blocks_to_python";
-    let Some(python) = rfgraph_testkit::require(test, python_with_rfgraph()) else {
+    let Some(python) = rfgraph_testkit::require(
+        test,
+        rfgraph_testkit::python_with_package(Path::new(env!("CARGO_TARGET_TMPDIR")), &[]),
+    ) else {
         return;
     };
     let python = python.display().to_string();

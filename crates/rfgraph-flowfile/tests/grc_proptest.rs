@@ -10,12 +10,15 @@ use rfgraph_flowfile::grc::{self, GrcError};
 use std::path::Path;
 use std::sync::OnceLock;
 
-const FILES: [&str; 5] = [
+const FILES: [&str; 6] = [
     include_str!("../../../testdata/grc/selector.grc"),
     include_str!("../../../testdata/grc/fm_rx.grc"),
     include_str!("../../../testdata/grc/stream_mux_demo.grc"),
     include_str!("../../../testdata/grc/loopback-gsmfr.grc"),
     include_str!("../../../testdata/grc/uhd_siggen_gui.grc"),
+    // An embedded Python block (code, `__init__` parameters, tags and
+    // message ports) and its import into a `python` block.
+    include_str!("../../rfgraph-python/tests/data/epy_basic.grc"),
 ];
 
 fn registry() -> &'static Registry {

@@ -12,8 +12,14 @@
 //!   [`reference_python`] (the venv `.ci/run` makes with PyPI's `sigmf`
 //!   and `pyModeS`, named by `RFGRAPH_TEST_PYTHON`), [`installed`] (a
 //!   program such as dump1090-mutability).
+//! - The Python package's venv ([`python_with_package`]) and a watchdog
+//!   for the programs tests start ([`output_within`]).
 //!
 //! This crate is a dev-dependency only; nothing in it ships.
+
+mod python;
+
+pub use python::{output_within, python_with_package};
 
 use std::io::Write;
 

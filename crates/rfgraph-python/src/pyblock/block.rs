@@ -325,7 +325,7 @@ impl<I: Item, O: Item> Block for PyBlock<I, O> {
                 // then ends each view itself.
                 for v in &views {
                     // An error here would only hide the call's own.
-                    let _ = v.call_method0("release");
+                    let _ = v.call_method0(pyo3::intern!(py, "release"));
                 }
                 self.outcome(&result?, &plan.inputs, plan.outputs)
             };
