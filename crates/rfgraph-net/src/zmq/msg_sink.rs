@@ -89,7 +89,7 @@ impl ZmqMsgSink {
         let wait = self.params.wait();
         let socket = self.socket.as_mut().ok_or("not started")?;
         while let Some(front) = self.queue.front() {
-            if self.pattern == MsgSinkPattern::Rep && socket.recv(wait)?.is_none() {
+            if self.pattern == MsgSinkPattern::Rep && socket.pending_request(wait)?.is_none() {
                 return Ok(true);
             }
             match socket.send(ZmqMessage::from(front.clone()), wait)? {

@@ -2,7 +2,7 @@
 //! and `req_msg_source`.
 
 use super::params::MsgSocketParams;
-use super::socket::{Kind, Sent, SharedEndpoint, ZmqSocket};
+use super::socket::{Kind, SharedEndpoint, ZmqSocket};
 use crate::{BadFrames, gr_pmt};
 use bytes::Bytes;
 use rfgraph::params::ParamSet;
@@ -45,7 +45,6 @@ pub struct ZmqMsgSource {
     pattern: MsgSourcePattern,
     params: MsgSocketParams,
     socket: Option<ZmqSocket>,
-    asked: bool,
     bad: BadFrames,
     endpoint: SharedEndpoint,
     received: Arc<AtomicU64>,
@@ -60,7 +59,6 @@ impl ZmqMsgSource {
             pattern,
             params,
             socket: None,
-            asked: false,
             bad: BadFrames::new(label),
             endpoint: Arc::default(),
             received: Arc::default(),
@@ -109,18 +107,18 @@ impl Block for ZmqMsgSource {
         io.call_again_at(Instant::now());
         let wait = self.params.wait();
         let socket = self.socket.as_mut().ok_or("not started")?;
-        if self.pattern == MsgSourcePattern::Req && !self.asked {
+        let message = if self.pattern == MsgSourcePattern::Req {
             // GNU Radio asks for one message: a native int 1.
-            let request = ZmqMessage::from(Bytes::copy_from_slice(&1i32.to_ne_bytes()));
-            match socket.send(request, wait)? {
-                Sent::Yes => self.asked = true,
-                Sent::NotYet => return Ok(()),
-            }
-        }
-        let Some(message) = socket.recv(wait)? else {
+            socket.ask(
+                || ZmqMessage::from(Bytes::copy_from_slice(&1i32.to_ne_bytes())),
+                wait,
+            )?
+        } else {
+            socket.recv(wait)?
+        };
+        let Some(message) = message else {
             return Ok(());
         };
-        self.asked = false;
         let Some(frame) = message.into_vec().pop() else {
             return Ok(());
         };

@@ -88,6 +88,11 @@ pub struct ZmqSocket {
     connecting: bool,
     /// A connecting socket's events: a lost peer makes it start over.
     events: Option<mpsc::Receiver<SocketEvent>>,
+    /// REQ: a request is out, its reply not yet in.
+    asked: bool,
+    /// REP: the request being answered (received, its reply not yet
+    /// sent).
+    request: Option<ZmqMessage>,
 }
 
 /// A new socket of `kind`, subscribed to `key` when it is SUB.
@@ -123,6 +128,8 @@ impl ZmqSocket {
             peer: None,
             connecting: false,
             events: None,
+            asked: false,
+            request: None,
         };
         if bind {
             let inner = &mut socket.inner;
@@ -160,6 +167,9 @@ impl ZmqSocket {
         if self.events.is_some() {
             self.inner = fresh(self.kind, &self.key)?;
         }
+        // A new socket holds no conversation: a REQ asks again.
+        self.asked = false;
+        self.request = None;
         let inner = &mut self.inner;
         self.events = Some(on_any!(inner, s => s.monitor()));
         self.connecting = true;
@@ -223,6 +233,11 @@ impl ZmqSocket {
                 }
             }
         });
+        if self.kind == Kind::Rep && matches!(result, Some(Ok(()) | Err(_))) {
+            // Answered, or the asker is gone: the next reply waits for
+            // the next request.
+            self.request = None;
+        }
         match result {
             None => Ok(Sent::NotYet),
             Some(Ok(())) => Ok(Sent::Yes),
@@ -255,8 +270,62 @@ impl ZmqSocket {
         match result {
             None => Ok(None),
             Some(Ok(message)) => Ok(Some(message)),
+            // A REQ whose server closed the connection (the zeromq crate
+            // neither reports that nor reconnects a REQ), or that holds no
+            // request: the request is lost and goes again, on a new
+            // connection when this side connects.
+            Some(Err(ZmqError::NoMessage | ZmqError::Other(_))) if self.kind == Kind::Req => {
+                self.asked = false;
+                if self.peer.is_some() {
+                    self.start_over()?;
+                }
+                Ok(None)
+            }
             Some(Err(ZmqError::Codec(_) | ZmqError::Network(_) | ZmqError::NoMessage)) => Ok(None),
             Some(Err(other)) => Err(other),
         }
+    }
+
+    /// REQ: sends the request `make` gives unless one is out, then waits
+    /// at most `wait` for its reply. A request lost with its server is
+    /// sent again, as libzmq's REQ does on reconnection.
+    pub fn ask(
+        &mut self,
+        make: impl FnOnce() -> ZmqMessage,
+        wait: Duration,
+    ) -> Result<Option<ZmqMessage>, ZmqError> {
+        if !self.asked {
+            match self.send(make(), wait)? {
+                Sent::Yes => self.asked = true,
+                Sent::NotYet => return Ok(None),
+            }
+        }
+        let reply = self.recv(wait)?;
+        if reply.is_some() {
+            self.asked = false;
+        }
+        Ok(reply)
+    }
+
+    /// REP: the request to answer next, waiting at most `wait` for one;
+    /// it stays until [`send`](Self::send) answers it (or finds its
+    /// asker gone), however many calls that takes.
+    pub fn pending_request(&mut self, wait: Duration) -> Result<Option<&ZmqMessage>, ZmqError> {
+        if self.request.is_none() {
+            self.request = self.recv(wait)?;
+        }
+        Ok(self.request.as_ref())
+    }
+}
+
+impl Drop for ZmqSocket {
+    /// Closes the socket's listeners before returning: the zeromq
+    /// crate stops them in the background, and a flowgraph started next
+    /// on the same address would find it still taken.
+    fn drop(&mut self) {
+        let inner = &mut self.inner;
+        runtime::block_on_for(Duration::from_secs(1), async {
+            on_any!(inner, s => s.unbind_all().await)
+        });
     }
 }

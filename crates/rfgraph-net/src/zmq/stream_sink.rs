@@ -198,7 +198,7 @@ impl<T: Item> Block for ZmqSink<T> {
         let mut n = n;
         if self.pattern == SinkPattern::Rep {
             let socket = self.socket.as_mut().ok_or("not started")?;
-            let Some(request) = socket.recv(wait)? else {
+            let Some(request) = socket.pending_request(wait)? else {
                 io.call_again_at(Instant::now());
                 return Ok(());
             };

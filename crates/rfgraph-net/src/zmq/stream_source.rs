@@ -4,7 +4,7 @@
 use super::frame;
 use super::params::{StreamSocketParams, SubSourceParams};
 use super::pending::Pending;
-use super::socket::{Kind, Sent, SharedEndpoint, ZmqSocket};
+use super::socket::{Kind, SharedEndpoint, ZmqSocket};
 use crate::BadFrames;
 use bytes::Bytes;
 use rfgraph::params::ParamSet;
@@ -57,8 +57,6 @@ pub struct ZmqSource<T: Item> {
     params: SubSourceParams,
     socket: Option<ZmqSocket>,
     pending: Option<Pending>,
-    /// A REQ request is out, its answer not yet in.
-    asked: bool,
     bad: BadFrames,
     endpoint: SharedEndpoint,
     frames: Arc<AtomicU64>,
@@ -86,7 +84,6 @@ impl<T: Item> ZmqSource<T> {
             params,
             socket: None,
             pending: None,
-            asked: false,
             bad: BadFrames::new(label),
             endpoint: SharedEndpoint::default(),
             frames: Arc::default(),
@@ -113,19 +110,14 @@ impl<T: Item> ZmqSource<T> {
     fn receive(&mut self, room: usize) -> Result<Option<ZmqMessage>, BoxError> {
         let wait = self.params.socket.wait();
         let socket = self.socket.as_mut().ok_or("not started")?;
-        if self.pattern == SourcePattern::Req && !self.asked {
+        if self.pattern == SourcePattern::Req {
+            // GNU Radio asks for as many items as it has room for: a
+            // native u32.
             let room = u32::try_from(room).unwrap_or(u32::MAX);
-            let request = ZmqMessage::from(Bytes::copy_from_slice(&room.to_ne_bytes()));
-            match socket.send(request, wait)? {
-                Sent::Yes => self.asked = true,
-                Sent::NotYet => return Ok(None),
-            }
+            let request = || ZmqMessage::from(Bytes::copy_from_slice(&room.to_ne_bytes()));
+            return Ok(socket.ask(request, wait)?);
         }
-        let message = socket.recv(wait)?;
-        if message.is_some() {
-            self.asked = false;
-        }
-        Ok(message)
+        Ok(socket.recv(wait)?)
     }
 
     fn accept(&mut self, message: ZmqMessage) {
