@@ -19,6 +19,7 @@ mod info;
 mod receiver;
 mod record;
 mod spectrum;
+mod wlan;
 
 use clap::{Parser, Subcommand};
 use console::errln;
@@ -59,6 +60,11 @@ enum Command {
     /// the aircraft table, dump1090's network outputs
     /// (`rfgraph adsb examples/adsb/traffic.sigmf-meta --json`).
     Adsb(Box<adsb::AdsbArgs>),
+    /// Receives IEEE 802.11a/g (Wi-Fi OFDM) at 20 MS/s from a recording
+    /// or device: every frame's MPDU, rate, SNR and carrier offset, as
+    /// lines, JSON or a pcap for Wireshark
+    /// (`rfgraph wlan testdata/wlan/wlan-25db.cf32 --json`).
+    Wlan(Box<wlan::WlanArgs>),
     /// Writes test recordings with known contents (`rfgraph gen fm -o
     /// station.sigmf-meta`, `rfgraph gen adsb -o traffic.sigmf-meta`).
     Gen {
@@ -97,6 +103,7 @@ fn main() -> std::process::ExitCode {
         Command::Spectrum(args) => spectrum::run(args),
         Command::Fm(args) => fm::run(args),
         Command::Adsb(args) => adsb::run(*args),
+        Command::Wlan(args) => wlan::run(*args),
         Command::Gen { generator } => r#gen::run(generator),
         Command::Run(args) => flow::run(args),
         Command::Check(args) => flow::check(args),

@@ -163,7 +163,7 @@ fn an_unknown_block_is_an_error_with_a_suggestion() {
         err.contains("no block named `low_pas_filter` (did you mean `low_pass_filter`?)"),
         "{err}"
     );
-    let (ok, _, err) = rfgraph(&["blocks", "quantum_decoder"]);
+    let (ok, _, err) = rfgraph(&["blocks", "quantum_flux_capacitor"]);
     assert!(!ok);
     assert!(!err.contains("did you mean"), "{err}");
 }

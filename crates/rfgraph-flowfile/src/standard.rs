@@ -15,6 +15,7 @@ pub fn registry() -> Registry {
     registry
         .extend(rfgraph_blocks::registry::specs())
         .extend(rfgraph_radio::registry::specs())
+        .extend(rfgraph_wlan::block::specs())
         .extend(rfgraph_hw::registry::specs())
         .extend(rfgraph_net::registry::specs())
         .extend([

@@ -76,6 +76,9 @@ pub use params::{CcMode, FecCode, FecCodeParams, MAX_CODED_BITS, MAX_FRAME_BITS}
 pub use tagged_decoder::{ExtendedTaggedDecoderParams, TaggedDecoder};
 pub use tagged_encoder::{ExtendedTaggedEncoderParams, TaggedEncoder};
 pub use tagged_packed::PackedTaggedEncoder;
+pub use viterbi::{
+    K7Trellis, Kernel as K7Kernel, STATES as K7_STATES, decision_index as k7_decision_index,
+};
 
 pub(crate) use async_decoder::spec as async_decoder_spec;
 pub(crate) use async_encoder::spec as async_encoder_spec;

@@ -25,7 +25,7 @@
 //! [`decision_index`] for each state.
 
 /// Trellis states.
-pub(crate) const STATES: usize = 64;
+pub const STATES: usize = 64;
 const HALF: usize = 32;
 /// State 0's metric above which the kernel renormalises.
 pub(crate) const RENORMALIZE: u8 = 210;
@@ -61,7 +61,7 @@ pub(crate) fn renormalize(m: &mut Metrics) {
 /// Where a step's decision for `state` is: the decisions of the even
 /// states first, then those of the odd ones.
 #[inline]
-pub(crate) fn decision_index(state: usize) -> usize {
+pub fn decision_index(state: usize) -> usize {
     (state >> 1) + HALF * (state & 1)
 }
 
@@ -141,9 +141,10 @@ fn spiral_step(
     }
 }
 
-/// The kernels that run a frame's paired steps.
+/// The kernels that run a frame's paired steps (public as
+/// [`K7Kernel`](super::K7Kernel)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kernel {
+pub enum Kernel {
     /// The portable step (on x86-64 only the tests run it).
     #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
     Portable,
@@ -160,7 +161,7 @@ pub(crate) enum Kernel {
 
 impl Kernel {
     /// The fastest kernel this CPU runs.
-    pub(crate) fn best() -> Self {
+    pub fn best() -> Self {
         #[cfg(target_arch = "x86_64")]
         {
             if super::viterbi_avx512::has_avx512() {
@@ -176,8 +177,7 @@ impl Kernel {
     }
 
     /// Every kernel this CPU runs.
-    #[cfg(test)]
-    pub(crate) fn available() -> Vec<Self> {
+    pub fn available() -> Vec<Self> {
         #[allow(unused_mut)]
         let mut all = vec![Kernel::Portable];
         #[cfg(target_arch = "x86_64")]
@@ -256,6 +256,72 @@ pub(crate) fn trellis(
         return b;
     }
     a
+}
+
+/// A K = 7, rate 1/2 convolutional code's trellis on the fastest
+/// kernel this CPU runs (or a chosen one): the public face of this
+/// module for decoders outside the crate (the WLAN decoder).
+///
+/// Polynomials follow GNU Radio's convention: bit `k` taps the input
+/// `k` steps old (bit 0 the newest), so IEEE 802.11's generators 133
+/// and 171 (octal, the newest tap the most significant of 7 bits) are
+/// their 7-bit reversals, `0x6d` and `0x4f`. The state after a step is
+/// `(state << 1 | bit) & 63`; soft symbols are bytes, 0 a sure 0 and
+/// 255 a sure 1 (128 neutral).
+#[derive(Clone, Debug)]
+pub struct K7Trellis {
+    branch: Branch,
+    kernel: Kernel,
+}
+
+impl K7Trellis {
+    /// The trellis of `polys` (bits 0..=6 used) on [`Kernel::best`].
+    pub fn new(polys: [u32; 2]) -> Self {
+        Self::with_kernel(polys, Kernel::best())
+    }
+
+    /// The trellis of `polys` on `kernel` (one of [`Kernel::available`]).
+    pub fn with_kernel(polys: [u32; 2], kernel: Kernel) -> Self {
+        let row = |poly: u32| -> [u8; HALF] {
+            std::array::from_fn(|i| {
+                if ((2 * i as u32) & poly).count_ones() & 1 == 1 {
+                    255
+                } else {
+                    0
+                }
+            })
+        };
+        Self {
+            branch: Branch::new([row(polys[0]), row(polys[1])]),
+            kernel,
+        }
+    }
+
+    /// The kernel the steps run on.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
+    /// Runs `steps` steps over the symbol pairs of `syms` (at least
+    /// `2 * steps` bytes) from the path metrics `start`, one `u64` of
+    /// decisions a step into `decisions` (resized to `steps`): bit
+    /// [`decision_index`]`(s)` is 1 when state `s` was reached from
+    /// state `(s >> 1) | 32`, 0 from `s >> 1`. Returns the final path
+    /// metrics (smaller is likelier). The metrics are GNU Radio's 8-bit
+    /// ones (branch metrics 0..=63, saturating, renormalised); an odd
+    /// `steps` ends, as in GNU Radio, with VOLK's generic step (metrics
+    /// 0..=31, wrapping sums), so callers that want the kernel's
+    /// arithmetic throughout run an even number.
+    pub fn run(
+        &self,
+        start: [u8; STATES],
+        syms: &[u8],
+        steps: usize,
+        decisions: &mut Vec<u64>,
+    ) -> [u8; STATES] {
+        assert!(syms.len() >= 2 * steps, "two symbols a step");
+        trellis(self.kernel, &self.branch, start, syms, steps, decisions)
+    }
 }
 
 #[cfg(test)]

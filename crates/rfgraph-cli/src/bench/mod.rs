@@ -32,6 +32,7 @@
 //! | `io` | the files (made and read once), the graph (the file blocks open their files) | scheduler + `Flowgraph::run` | `tb.run()` |
 //! | `fm` | the recording (made once, read once), the receiver's graph | scheduler + `Flowgraph::run` | `tb.run()` |
 //! | `adsb` | the files (made and read once), the graph | scheduler + `Flowgraph::run` | – (dump1090: process start to exit) |
+//! | `wlan` | the captures (made and read once), the graph | scheduler + `Flowgraph::run` | – |
 //! | `pacing` | the graph (the file sink creates its file) | scheduler + `Flowgraph::run`; `cpu_seconds` over the same span | `tb.run()`, `resource.getrusage` around it |
 //! | `net` `zmq`, `zmq_tags` | the graph, both ends (a free port chosen) | scheduler + `Flowgraph::run`: the bind and connect in `init`, the run, the pulling head's finish stopping the `ZmqSource`, every `deinit` | `tb.start()` until a 0.5 ms poll sees the N-th item at the sink (its `pull_source` never ends, so `tb.run()` would not return); the `tb.stop()` + `tb.wait()` after it is `stop_seconds`, outside the span |
 //! | `net` `udp` | the graph, both ends (a free port chosen) | scheduler + `Flowgraph::run`, until the source sees the sink's end-of-stream datagrams | – |
@@ -74,6 +75,7 @@ mod setup;
 mod stream;
 mod suite;
 mod summary;
+mod wlan;
 mod workload;
 
 use clap::Subcommand;
@@ -104,6 +106,8 @@ pub enum Experiment {
     Fm(fm::FmArgs),
     /// ADS-B: a long Mode S recording decoded from a file, against dump1090-mutability.
     Adsb(adsb::AdsbArgs),
+    /// IEEE 802.11a/g: the receiver on generated 20 MS/s captures, on 2 cores and 1 (gr-ieee802-11 beside it when installed).
+    Wlan(wlan::WlanArgs),
     /// A generated N-block flowgraph file: parse, build, start, stop (`--blocks 1000`).
     File(file::FileArgs),
     /// A throttled simulation (sig_source → low-pass → throttle → head → file): its CPU time.
@@ -136,6 +140,7 @@ pub fn run(experiment: Experiment) -> anyhow::Result<()> {
         Experiment::Io(args) => io::run(&args),
         Experiment::Fm(args) => fm::run(&args),
         Experiment::Adsb(args) => adsb::run(&args),
+        Experiment::Wlan(args) => wlan::run(&args),
         Experiment::File(args) => file::run(&args),
         Experiment::Pacing(args) => pacing::run(&args),
         Experiment::Net(args) => net::run(&args),

@@ -91,6 +91,8 @@ struct Plan {
     accel_buffers: u64,
     io_mib: u64,
     adsb_mib: u64,
+    /// Frames in each `wlan` capture.
+    wlan_frames: usize,
     latency_rates: Vec<f64>,
     latency_stages: Vec<usize>,
     latency_bursts: usize,
@@ -130,6 +132,7 @@ impl Plan {
                 accel_buffers: 200,
                 io_mib: 64,
                 adsb_mib: 32,
+                wlan_frames: 200,
                 latency_rates: vec![1e6, 20e6],
                 latency_stages: vec![1, 10, 40],
                 latency_bursts: 300,
@@ -159,6 +162,7 @@ impl Plan {
                 accel_buffers: 1000,
                 io_mib: 256,
                 adsb_mib: 256,
+                wlan_frames: 2000,
                 latency_rates: vec![1e6, 20e6],
                 latency_stages: vec![1, 10, 20, 40],
                 latency_bursts: 2000,
@@ -403,6 +407,16 @@ fn jobs(plan: &Plan, gr: Option<&Path>) -> anyhow::Result<Vec<Job>> {
     // recording, interleaved (see `bench/adsb.rs`).
     let adsb = strings(&[&"adsb", &"--mib", &plan.adsb_mib, &"--scheduler", &"chain"]);
     list.rfgraph("adsb".to_string(), &adsb);
+    // 802.11a/g: the receiver on 2 cores and 1 on a generated capture,
+    // and the frames decoded at 25, 15 and 10 dB (see `bench/wlan.rs`).
+    let wlan = strings(&[
+        &"wlan",
+        &"--frames",
+        &plan.wlan_frames,
+        &"--scheduler",
+        &"chain",
+    ]);
+    list.rfgraph("wlan".to_string(), &wlan);
     // A Python block against GNU Radio's `gr.sync_block`, interleaved in
     // one job (see `bench/pyblock.rs`).
     if plan.pyblock_build || super::pyblock::default_python().exists() {
@@ -526,7 +540,7 @@ fn row_key(r: &Value) -> String {
     }
     let keys = [
         "kernel", "taps", "pipes", "branches", "stages", "blocks", "cores", "items", "burst",
-        "workload", "amount", "mode", "size_kb", "stateful", "fill", "rate", "chunk",
+        "workload", "amount", "mode", "size_kb", "stateful", "fill", "rate", "chunk", "snr_db",
     ];
     keys.iter()
         .filter_map(|k| {
@@ -544,7 +558,7 @@ fn rate_field(experiment: &str) -> &'static str {
         "accel" => "buffers_per_s",
         "io" => "bytes_per_s",
         "net" | "pyblock" => "items_per_s",
-        "adsb" => "samples_per_s",
+        "adsb" | "wlan" => "samples_per_s",
         // Wall time is the throttle's: what differs is the CPU it takes.
         "pacing" => "cpu_seconds",
         _ => "block_items_per_s",

@@ -7,14 +7,11 @@
 use crate::console::outln;
 use anyhow::{Context, bail};
 use clap::Args;
-use rfgraph_blocks::sigmf::{
-    Annotation, Capture, SigmfMeta, format_from_extension, is_sigmf_name, recording_paths,
-};
+use rfgraph_blocks::sigmf::{Annotation, Capture, SigmfMeta, format_from_extension, is_sigmf_name};
 use rfgraph_blocks::{SampleCodec, SampleFormat};
 use rfgraph_radio::generate::adsb::{DECODE_SNR_DB, Traffic};
 use serde_json::json;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Where the demonstration scene's receiver stands (between Amsterdam and
 /// Rotterdam): recorded as the recording's `core:geolocation`.
@@ -76,35 +73,11 @@ fn output_format(args: &AdsbArgs) -> anyhow::Result<SampleFormat> {
     Ok(format)
 }
 
-fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let mut f =
-        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    f.write_all(bytes)
-        .and_then(|()| f.sync_all())
-        .with_context(|| format!("cannot write {}", path.display()))
-}
-
 /// Runs `rfgraph gen adsb`.
 pub fn run(args: AdsbArgs) -> anyhow::Result<()> {
     let format = output_format(&args)?;
-    let sigmf = is_sigmf_name(&args.output);
-    let (meta_path, data_path) = if sigmf {
-        let (m, d) = recording_paths(&args.output)?;
-        (Some(m), d)
-    } else {
-        (None, args.output.clone())
-    };
-    if !args.force {
-        for p in meta_path
-            .iter()
-            .chain([&data_path])
-            .chain(args.truth.as_ref())
-        {
-            if p.exists() {
-                bail!("{} exists: pass --force to replace it", p.display());
-            }
-        }
-    }
+    let (meta_path, data_path) =
+        super::output_paths(&args.output, args.truth.as_ref(), args.force)?;
     let traffic = Traffic {
         rate: args.rate,
         seed: args.seed,
@@ -116,7 +89,7 @@ pub fn run(args: AdsbArgs) -> anyhow::Result<()> {
     let rec = traffic.generate()?;
     let mut bytes = vec![0u8; rec.samples.len() * format.bytes_per_item()];
     SampleCodec::new(format).encode(&rec.samples, &mut bytes);
-    write_file(&data_path, &bytes)?;
+    super::write_file(&data_path, &bytes)?;
     if let Some(meta_path) = &meta_path {
         let mut meta = SigmfMeta::new(format);
         meta.global.sample_rate = Some(args.rate);
@@ -161,7 +134,7 @@ pub fn run(args: AdsbArgs) -> anyhow::Result<()> {
             .iter()
             .map(|f| serde_json::to_string(f).map(|s| s + "\n"))
             .collect::<Result<_, _>>()?;
-        write_file(path, text.as_bytes())?;
+        super::write_file(path, text.as_bytes())?;
     }
     outln!(
         "{}",

@@ -1,13 +1,18 @@
 //! `rfgraph gen`: writes test recordings with known contents, made by the
 //! generators of `rfgraph_radio::generate` (`fm`: one FM broadcast station
 //! with stereo tones and RDS; `adsb`: aircraft on known tracks sending
-//! known Mode S frames). Parses arguments and writes files; the
+//! known Mode S frames; `wlan`: IEEE 802.11a/g data frames). Parses arguments and writes files; the
 //! generators hold the logic.
 
 mod adsb;
 mod fm;
+mod wlan;
 
+use anyhow::{Context, bail};
 use clap::Subcommand;
+use rfgraph_blocks::sigmf::{is_sigmf_name, recording_paths};
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 /// What `rfgraph gen` makes.
 #[derive(Subcommand)]
@@ -21,6 +26,10 @@ pub enum Generator {
     /// sending known frames at chosen levels, with noise and overlaps
     /// (`rfgraph gen adsb -o traffic.sigmf-meta --seconds 0.25`).
     Adsb(Box<adsb::AdsbArgs>),
+    /// IEEE 802.11a/g data frames at 20 MS/s at chosen rates and lengths,
+    /// with noise, carrier offsets and multipath (`rfgraph gen wlan -o
+    /// frames.sigmf-meta --frames 64 --snr 20`).
+    Wlan(Box<wlan::WlanArgs>),
 }
 
 /// Runs `rfgraph gen`.
@@ -28,5 +37,40 @@ pub fn run(generator: Generator) -> anyhow::Result<()> {
     match generator {
         Generator::Fm(args) => fm::run(*args),
         Generator::Adsb(args) => adsb::run(*args),
+        Generator::Wlan(args) => wlan::run(*args),
     }
+}
+
+/// Where a generator writes: `x.sigmf-meta` (or `.sigmf-data`) gives a
+/// SigMF recording's metadata and data paths, any other name a raw
+/// file's. Refuses to replace existing files (the outputs or `truth`)
+/// unless `force`.
+pub(crate) fn output_paths(
+    output: &Path,
+    truth: Option<&PathBuf>,
+    force: bool,
+) -> anyhow::Result<(Option<PathBuf>, PathBuf)> {
+    let (meta, data) = if is_sigmf_name(output) {
+        let (m, d) = recording_paths(output)?;
+        (Some(m), d)
+    } else {
+        (None, output.to_path_buf())
+    };
+    if !force {
+        for p in meta.iter().chain([&data]).chain(truth) {
+            if p.exists() {
+                bail!("{} exists: pass --force to replace it", p.display());
+            }
+        }
+    }
+    Ok((meta, data))
+}
+
+/// Writes `bytes` to `path`, synced.
+pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let mut f =
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    f.write_all(bytes)
+        .and_then(|()| f.sync_all())
+        .with_context(|| format!("cannot write {}", path.display()))
 }
