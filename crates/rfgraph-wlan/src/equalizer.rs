@@ -43,6 +43,50 @@ const SLOPE_ALPHA: f32 = 0.5;
 /// The SNR reported when the two long symbols are identical.
 pub const MAX_SNR_DB: f32 = 100.0;
 
+/// Smooths a least-squares estimate across neighbouring subcarriers,
+/// `[1 2 1] / 4` along the band (fewer neighbours at its edges and next
+/// to DC), after taking out the phase step from one carrier to the next
+/// (the timing offset's linear phase, which would otherwise shrink the
+/// average): where the channel is smooth, the estimate's noise drops to
+/// 3/8, about 1 dB more SNR on what the demapper sees. `noise` is the
+/// variance of the raw estimate per carrier; where the smoothing would
+/// move a carrier by more than that noise explains (three standard
+/// deviations of the move noise alone makes), the channel itself bends
+/// there (strong multipath) and the raw estimate stays.
+fn smooth(channel: &mut [Complex32; FFT], noise: f32) {
+    let used = |k: i32| k != 0 && (-26..=26).contains(&k);
+    let step: Complex32 = (-26i32..26)
+        .filter(|&k| used(k) && used(k + 1))
+        .map(|k| channel[bin(k + 1)] * channel[bin(k)].conj())
+        .sum();
+    if step.norm_sqr() == 0.0 || !step.norm_sqr().is_finite() || noise.is_nan() || noise <= 0.0 {
+        return;
+    }
+    let turn = step / step.norm();
+    let raw = *channel;
+    for k in (-26i32..=26).filter(|&k| used(k)) {
+        let mut sum = raw[bin(k)] * 2.0;
+        let mut weight = 2.0f32;
+        if used(k - 1) {
+            sum += raw[bin(k - 1)] * turn;
+            weight += 1.0;
+        }
+        if used(k + 1) {
+            sum += raw[bin(k + 1)] * turn.conj();
+            weight += 1.0;
+        }
+        let smoothed = sum / weight;
+        // The move's variance from noise alone: the neighbours' share
+        // of the average and the carrier's own lost share.
+        let neighbours = weight - 2.0;
+        let own = 1.0 - 2.0 / weight;
+        let moved = noise * (neighbours / (weight * weight) + own * own);
+        if (smoothed - raw[bin(k)]).norm_sqr() <= 9.0 * moved {
+            channel[bin(k)] = smoothed;
+        }
+    }
+}
+
 /// An equaliser: the channel of one frame, and the FFT plan and
 /// buffers kept between frames.
 pub struct Equalizer {
@@ -127,10 +171,11 @@ impl Equalizer {
             signal += mean.norm_sqr();
             noise += (y1 - y2).norm_sqr();
         }
-        self.prepare();
         // Per used bin: E|y1 − y2|² = 2σ², E|mean|² = |X|² + σ²/2.
         let n = USED_CARRIERS as f32;
         let sigma2 = noise / (2.0 * n);
+        smooth(&mut self.channel, sigma2 / 2.0);
+        self.prepare();
         let x2 = (signal / n - sigma2 / 2.0).max(0.0);
         // Signal on 52 bins, noise (white) on all 64.
         let ratio = x2 * n / (sigma2 * FFT as f32);
@@ -392,6 +437,30 @@ mod tests {
                 assert!((p - w).norm() < 1e-3, "symbol {s}: {p} vs {w}");
             }
         }
+    }
+
+    /// On a flat channel with noise the smoothing takes the estimate's
+    /// error well below a plain least-squares average's (3/8 of it in
+    /// theory); with the noise gone, a strongly bent channel is left as
+    /// it was (the test above).
+    #[test]
+    fn smoothing_lowers_the_estimates_noise_on_a_smooth_channel() {
+        let mut rng = Rng(17);
+        let sigma = 0.3f32;
+        let (mut raw_err, mut err) = (0f32, 0f32);
+        for _ in 0..50 {
+            let (rx, _) = through(&[Complex32::new(1.0, 0.0)], 0, 0.0, sigma, &mut rng);
+            let mut e = Equalizer::new();
+            e.estimate(&rx);
+            for k in (-26i32..=26).filter(|&k| k != 0) {
+                err += (e.channel()[bin(k)] - Complex32::new(1.0, 0.0)).norm_sqr();
+            }
+            // The raw estimate's error variance: the per-bin noise (σ²
+            // scaled by the FFT's √52/64 to 52/64 σ² per bin) halved by
+            // the average of two symbols, on 52 bins.
+            raw_err += 52.0 * sigma * sigma * 52.0 / 64.0 / 2.0;
+        }
+        assert!(err < 0.6 * raw_err, "error {err} against raw {raw_err}");
     }
 
     /// A sampling clock offset (the symbols drifting 0.02 samples

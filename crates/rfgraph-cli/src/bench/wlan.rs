@@ -5,6 +5,9 @@
 //! |---|---|
 //! | `rfgraph-2core` | `FileSource` (cf32) → `wlan_sync` with 2 lanes → 2 `wlan_decoder`s → `wlan_frames`, `--scheduler` on 2 cores |
 //! | `rfgraph-1core` | the same with 1 lane on 1 core |
+//!
+//! The process (every thread of the run, the file source's too) is pinned
+//! to the mode's cores while it runs.
 //! | `gr-ieee802-11` | gr-ieee802-11's `wifi_rx` on GNU Radio, when its Python module `ieee802_11` is installed (skipped with a line otherwise) |
 //!
 //! The speed capture (`rfgraph_wlan::scene::Scene::busy_channel`):
@@ -132,11 +135,21 @@ fn measure(file: &File, cores: usize, args: &WlanArgs, run: usize) -> anyhow::Re
     )?);
     let frames = WlanFrames::from_params(WlanFramesParams { with_bad_fcs: true }).keeping();
     let rx = add_receiver(&mut fg, src, "out", cores, frames).map_err(anyhow::Error::msg)?;
-    let (done, span) = setup::run_timed(
+    // Every thread of the run (the file source's too) inherits the
+    // process's CPUs: `cores` means that many, not that many workers.
+    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let pin = |n: usize| {
+        rfgraph::scheduler::thread::set_affinity(&(0..n.min(available)).collect::<Vec<_>>())
+            .context("pinning the process")
+    };
+    pin(cores)?;
+    let timed = setup::run_timed(
         fg,
         || setup::scheduler(&args.run.scheduler, Some(cores), &[], args.run.explain),
         &format!("wlan {mode} run {run}"),
-    )?;
+    );
+    pin(available)?;
+    let (done, span) = timed?;
     if args.run.stats {
         setup::print_block_stats(&done, "wlan", &args.run.scheduler, run);
     }

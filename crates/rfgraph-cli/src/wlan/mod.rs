@@ -114,7 +114,9 @@ pub fn run(args: WlanArgs) -> anyhow::Result<()> {
         control: args.control.control("wlan"),
         ..args.run.clone()
     };
+    let started = std::time::Instant::now();
     let outcome = receiver::run(fg, &src, &run)?;
+    let seconds = started.elapsed().as_secs_f64();
     let done = &outcome.finished;
     let out = done
         .block::<FrameOutput>(out)
@@ -126,6 +128,8 @@ pub fn run(args: WlanArgs) -> anyhow::Result<()> {
     if !args.run.quiet {
         let load = |c: &std::sync::Arc<std::sync::atomic::AtomicU64>| c.load(Ordering::Relaxed);
         let good: u64 = out.by_rate.iter().sum();
+        let per_s = outcome.samples as f64 / seconds.max(1e-9);
+        errln!("{:.1} MS/s, {:.2}x real time", per_s / 1e6, per_s / RATE);
         errln!(
             "{good} frames ({}), {} with a failed FCS; {} detections dropped at the header \
              ({} SIGNAL, {} no long preamble, {} cut off)",
