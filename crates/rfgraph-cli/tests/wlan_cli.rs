@@ -233,3 +233,23 @@ fn bad_options_are_refused_naming_them() {
     let (ok, _, err) = rfgraph(&["gen", "wlan", "-o", &dir.path("x.cf32"), "--rates", "7"]);
     assert!(!ok && err.contains("--rates"), "{err}");
 }
+
+/// A device (seify's `dummy`) runs at 20 MS/s on the channel asked for,
+/// for as many samples as asked, and finds nothing in its noise.
+#[test]
+fn a_device_runs_at_20_msps() {
+    let (ok, out, err) = rfgraph(&[
+        "wlan",
+        "--device",
+        "driver=dummy",
+        "--freq",
+        "5.18e9",
+        "--samples",
+        "400000",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("20000000 samples/s"), "{err}");
+    assert!(err.contains("0 frames"), "{err}");
+}
