@@ -253,3 +253,20 @@ fn a_device_runs_at_20_msps() {
     assert!(err.contains("20000000 samples/s"), "{err}");
     assert!(err.contains("0 frames"), "{err}");
 }
+
+/// The receiver's blocks from a flowgraph file (the registry's
+/// declarations): two decoders, the frames in order.
+#[test]
+fn the_example_flowgraph_file_prints_every_frame_in_order() {
+    let (ok, out, err) = rfgraph(&["run", "examples/flowgraphs/wlan_receiver.toml"]);
+    assert!(ok, "{err}");
+    let seqs: Vec<u64> = out
+        .match_indices("(seq . ")
+        .map(|(i, m)| {
+            let rest = &out[i + m.len()..];
+            rest[..rest.find(')').unwrap()].parse().unwrap()
+        })
+        .collect();
+    assert_eq!(seqs, (0..24).collect::<Vec<u64>>(), "{out}");
+    assert_eq!(out.matches("(fcs_ok . #t)").count(), 24);
+}
