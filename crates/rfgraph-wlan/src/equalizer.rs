@@ -288,7 +288,10 @@ impl Equalizer {
         }
         let spacing = (PILOT_SUBCARRIERS[1] - PILOT_SUBCARRIERS[0]) as f32;
         let slope = turn.arg() / spacing;
-        self.slope = if index == 0 {
+        // A symbol with a non-finite sample must not poison the slope
+        // of every later one.
+        let slope = if slope.is_finite() { slope } else { self.slope };
+        self.slope = if index == 0 || !self.slope.is_finite() {
             slope
         } else {
             self.slope + SLOPE_ALPHA * (slope - self.slope)

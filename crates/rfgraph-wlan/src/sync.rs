@@ -285,13 +285,13 @@ impl Synchronizer {
         rot.extend(&self.pre[cut + HEAD..cut + have], &mut samples);
         let first_ltf = self.pre_start + found.at as u64;
         let burst = Burst {
-            seq: self.next_seq,
+            // Numbered when emitted: a frame cut short takes none.
+            seq: 0,
             start: first_ltf.saturating_sub(LTF_OFFSET as u64),
             cfo,
             samples,
             header,
         };
-        self.next_seq += 1;
         self.state = State::Frame(Box::new(Filling { burst, len, rot }));
         if have == len {
             // A burst shorter than what was held: the rest is searched.
@@ -303,7 +303,10 @@ impl Synchronizer {
     /// Hands the finished burst out and searches on from its end.
     fn emit(&mut self, out: &mut Vec<Burst>) {
         if let State::Frame(f) = std::mem::replace(&mut self.state, State::Search) {
-            out.push(f.burst);
+            let mut burst = f.burst;
+            burst.seq = self.next_seq;
+            self.next_seq += 1;
+            out.push(burst);
         }
         self.detector.reset();
     }

@@ -114,13 +114,18 @@ impl StfDetector {
             power += e - self.pow[old];
             self.prod[slot] = d;
             self.pow[slot] = e;
-            if power < self.low || power > self.high || k & (REFRESH - 1) == 0 {
+            // Also when a NaN or infinity got in: the exact sums drop it
+            // as soon as it leaves the window.
+            if !(power >= self.low && power <= self.high) || k & (REFRESH - 1) == 0 {
                 (corr, power) = self.exact(k);
             }
             self.psum[slot] = power;
             let before = self.psum[k.wrapping_sub(LAG) & MASK];
             k = k.wrapping_add(1);
-            let hit = corr.norm_sqr() > THRESHOLD_SQ * power * before;
+            // In f64: loud input (amplitudes of 1e9 and more, unscaled
+            // 32-bit recordings) would overflow f32 here.
+            let hit = f64::from(corr.norm_sqr())
+                > f64::from(THRESHOLD_SQ) * f64::from(power) * f64::from(before);
             run = if hit { run + 1 } else { 0 };
             if run >= PLATEAU {
                 found = Some(Detection {

@@ -117,6 +117,10 @@ impl LtfSearch {
         let from = best.saturating_sub(LTF_SYMBOL / 2);
         let (first, second) = (&y[from..best + LTF_SYMBOL], &y[from + LTF_SYMBOL..]);
         let lag: Complex32 = second.iter().zip(first).map(|(b, a)| b * a.conj()).sum();
+        if !(lag.re.is_finite() && lag.im.is_finite()) {
+            // A NaN or infinity in the guard interval: no offset to trust.
+            return None;
+        }
         Some(LtfFound {
             at: best,
             cfo: lag.arg() / LTF_SYMBOL as f32,

@@ -110,7 +110,7 @@ pub fn run(args: WlanArgs) -> anyhow::Result<()> {
     if !(args.busy > 0.0 && args.busy <= 1.0) {
         bail!("--busy {}: a fraction in (0, 1]", args.busy);
     }
-    if args.payloads.iter().any(|&p| p + 28 > 4095) {
+    if args.payloads.iter().any(|&p| p > 4095 - 28) {
         bail!("--payloads: at most 4067 bytes (a PSDU is at most 4095 with header and FCS)");
     }
     let (meta_path, data_path) =

@@ -121,6 +121,10 @@ pub fn run(args: WlanArgs) -> anyhow::Result<()> {
     let out = done
         .block::<FrameOutput>(out)
         .context("the frame output's counts")?;
+    let fcs_failed = done
+        .block::<WlanFrames>(rx.frames)
+        .context("the frames' counts")?
+        .fcs_failed();
     let sync = done
         .block::<WlanSync>(rx.sync)
         .context("the synchroniser's counts")?
@@ -138,7 +142,7 @@ pub fn run(args: WlanArgs) -> anyhow::Result<()> {
             } else {
                 out.rates()
             },
-            out.fcs_failed,
+            fcs_failed,
             load(&sync.dropped_signal) + load(&sync.dropped_no_ltf) + load(&sync.dropped_truncated),
             load(&sync.dropped_signal),
             load(&sync.dropped_no_ltf),

@@ -1,6 +1,6 @@
 //! [`FrameOutput`]: where `rfgraph wlan`'s frames go: a line each on
 //! standard output (`--json`: one JSON object), the pcap file
-//! (`--pcap`), and the counts by rate for the summary.
+//! (`--pcap`), and the good frames' counts by rate for the summary.
 
 use crate::console::Stdout;
 use rfgraph::{Block, BoxError, Pmt, Ports, WorkIo};
@@ -30,8 +30,6 @@ pub struct FrameOutput {
     pcap: Option<PcapWriter<BufWriter<File>>>,
     /// Frames by rate (`Rate::encoding` order), FCS good.
     pub by_rate: [u64; 8],
-    /// Frames whose FCS failed.
-    pub fcs_failed: u64,
     closed: bool,
 }
 
@@ -42,7 +40,6 @@ impl FrameOutput {
             stdout: BufWriter::new(Stdout),
             pcap,
             by_rate: [0; 8],
-            fcs_failed: 0,
             closed: false,
         }
     }
@@ -105,8 +102,6 @@ impl Block for FrameOutput {
         let d = frame_pdu::from_pdu(&msg).ok_or("not a wlan frame")?;
         if d.fcs_ok {
             self.by_rate[d.rate.encoding()] += 1;
-        } else {
-            self.fcs_failed += 1;
         }
         if !self.closed
             && let Err(e) = self.write(&d)

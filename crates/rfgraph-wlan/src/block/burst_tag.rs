@@ -68,7 +68,11 @@ impl BurstMeta {
             header: Header {
                 signal: Signal {
                     rate: Rate::from_encoding(usize::try_from(u("encoding")?).ok()?)?,
-                    length: usize::try_from(u("length")?).ok()?,
+                    // A SIGNAL field's range: a tag from elsewhere must
+                    // not size a burst.
+                    length: usize::try_from(u("length")?)
+                        .ok()
+                        .filter(|l| (1..=crate::signal::MAX_LENGTH).contains(l))?,
                 },
                 channel,
                 snr_db: f("snr_db")?,
@@ -106,5 +110,11 @@ mod tests {
         assert_eq!(back.header.channel, channel);
         assert_eq!(back.header.snr_db, 21.5);
         assert!(BurstMeta::from_pmt(&Pmt::U64(1)).is_none());
+        // A length no SIGNAL field can give is refused.
+        for length in [0, 4096, 1 << 40] {
+            let mut bad = meta.clone();
+            bad.header.signal.length = length;
+            assert!(BurstMeta::from_pmt(&bad.to_pmt()).is_none(), "{length}");
+        }
     }
 }

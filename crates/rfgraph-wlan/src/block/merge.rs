@@ -9,6 +9,11 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// Frames held while an earlier one is awaited; beyond this many the
+/// awaited one is given up (one synchroniser numbers its bursts without
+/// gaps, so only another source of frames can make one).
+pub const MAX_EARLY: usize = 4096;
+
 /// The parameters of [`WlanFrames`] (`wlan_frames`).
 #[derive(ParamSet, Clone, Debug, PartialEq)]
 pub struct WlanFramesParams {
@@ -67,6 +72,11 @@ impl WlanFrames {
         &self.kept
     }
 
+    /// Frames whose FCS failed (posted on only `with_bad_fcs`).
+    pub fn fcs_failed(&self) -> u64 {
+        self.bad.load(Ordering::Relaxed)
+    }
+
     fn emit(&mut self, d: Decoded) {
         let counter = if d.fcs_ok { &self.good } else { &self.bad };
         counter.fetch_add(1, Ordering::Relaxed);
@@ -92,7 +102,18 @@ impl Block for WlanFrames {
 
     fn handle_message(&mut self, _port: &str, msg: Pmt, _io: &mut WorkIo) -> Result<Pmt, BoxError> {
         let frame = frame_pdu::from_pdu(&msg).ok_or("not a wlan_decoder frame")?;
+        if frame.seq < self.next {
+            // Its turn has passed (a second synchroniser's numbering, or
+            // a gap given up below): on at once rather than held forever.
+            self.emit(frame);
+            return Ok(Pmt::Null);
+        }
         self.early.insert(frame.seq, frame);
+        if self.early.len() > MAX_EARLY {
+            // The frame awaited is not coming: go on from the earliest
+            // one held.
+            self.next = *self.early.keys().next().expect("not empty");
+        }
         while let Some(d) = self.early.remove(&self.next) {
             self.next += 1;
             self.emit(d);
