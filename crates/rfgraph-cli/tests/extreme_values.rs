@@ -17,7 +17,6 @@ const FILES: &[&str] = &[
     "examples/flowgraphs/loopback_modem.toml",
     "examples/flowgraphs/fm_receiver.toml",
     "examples/flowgraphs/adsb_receiver.toml",
-    "examples/flowgraphs/wlan_receiver.toml",
     "testdata/grc/selector.grc",
     "testdata/grc/stream_mux_demo.grc",
     "testdata/grc/fm_rx.grc",
