@@ -125,14 +125,7 @@ pub fn resample_6_5(bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
 
 impl Files {
     fn new(args: &AdsbArgs) -> anyhow::Result<Self> {
-        let dir = args.dir.clone().unwrap_or_else(|| {
-            let shm = PathBuf::from("/dev/shm");
-            if shm.is_dir() {
-                shm
-            } else {
-                std::env::temp_dir()
-            }
-        });
+        let dir = setup::files_dir(args.dir.as_deref());
         if args.mib == 0 {
             bail!("--mib must be positive");
         }
@@ -277,15 +270,9 @@ fn measure_dump1090(files: &Files, args: &AdsbArgs, run: usize) -> anyhow::Resul
     Ok(rates(r, samples, 2.4e6, frames, files.passes))
 }
 
-fn median(mut v: Vec<f64>) -> Option<f64> {
-    v.retain(|x| x.is_finite());
-    v.sort_by(f64::total_cmp);
-    (!v.is_empty()).then(|| v[v.len() / 2])
-}
-
 fn print_summary(records: &[Value]) {
     let stat = |mode: &str, field: &str| {
-        median(
+        setup::median(
             records
                 .iter()
                 .filter(|r| r["mode"] == mode)

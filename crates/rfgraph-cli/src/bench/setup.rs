@@ -150,3 +150,24 @@ pub fn split_groups<T: Clone>(items: &[T], parts: usize) -> Vec<Vec<T>> {
         })
         .collect()
 }
+
+/// The median of the finite values (the upper one of an even count);
+/// `None` when there is none.
+pub fn median(mut v: Vec<f64>) -> Option<f64> {
+    v.retain(|x| x.is_finite());
+    v.sort_by(f64::total_cmp);
+    (!v.is_empty()).then(|| v[v.len() / 2])
+}
+
+/// Where a benchmark writes its input files: `dir` when given, else
+/// /dev/shm (memory), else the temporary folder.
+pub fn files_dir(dir: Option<&std::path::Path>) -> std::path::PathBuf {
+    dir.map(std::path::Path::to_path_buf).unwrap_or_else(|| {
+        let shm = std::path::PathBuf::from("/dev/shm");
+        if shm.is_dir() {
+            shm
+        } else {
+            std::env::temp_dir()
+        }
+    })
+}

@@ -78,17 +78,6 @@ struct File {
     frames: Vec<SentFrame>,
 }
 
-fn dir(args: &WlanArgs) -> PathBuf {
-    args.dir.clone().unwrap_or_else(|| {
-        let shm = PathBuf::from("/dev/shm");
-        if shm.is_dir() {
-            shm
-        } else {
-            std::env::temp_dir()
-        }
-    })
-}
-
 fn write_capture(path: PathBuf, snr_db: f32, capture: Capture) -> anyhow::Result<File> {
     let mut bytes = vec![0u8; capture.samples.len() * 8];
     SampleCodec::new(SampleFormat::CF32).encode(&capture.samples, &mut bytes);
@@ -179,15 +168,9 @@ fn gr_ieee802_11() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-fn median(mut v: Vec<f64>) -> Option<f64> {
-    v.retain(|x| x.is_finite());
-    v.sort_by(f64::total_cmp);
-    (!v.is_empty()).then(|| v[v.len() / 2])
-}
-
 fn print_summary(records: &[Value]) {
     let stat = |mode: &str, snr: f32, field: &str| {
-        median(
+        setup::median(
             records
                 .iter()
                 .filter(|r| r["mode"] == mode && r["snr_db"].as_f64() == Some(snr as f64))
@@ -251,7 +234,7 @@ pub fn run(args: &WlanArgs) -> anyhow::Result<()> {
     if args.frames == 0 {
         bail!("--frames must be positive");
     }
-    let dir = dir(args);
+    let dir = setup::files_dir(args.dir.as_deref());
     let mut files = Vec::new();
     let result = (|| -> anyhow::Result<Vec<Value>> {
         let speed = Scene::busy_channel(args.frames, Some(SPEED_SNR_DB), SEED).generate();

@@ -5,9 +5,9 @@
 //! `rfgraph_radio::generate::adsb` does the rest.
 
 use crate::console::outln;
-use anyhow::{Context, bail};
+
 use clap::Args;
-use rfgraph_blocks::sigmf::{Annotation, Capture, SigmfMeta, format_from_extension, is_sigmf_name};
+use rfgraph_blocks::sigmf::{Annotation, Capture, SigmfMeta};
 use rfgraph_blocks::{SampleCodec, SampleFormat};
 use rfgraph_radio::generate::adsb::{DECODE_SNR_DB, Traffic};
 use serde_json::json;
@@ -61,21 +61,14 @@ pub struct AdsbArgs {
     force: bool,
 }
 
-fn output_format(args: &AdsbArgs) -> anyhow::Result<SampleFormat> {
-    let format = match &args.format {
-        Some(name) => SampleFormat::parse(name).context("--format")?,
-        None if is_sigmf_name(&args.output) => SampleFormat::CU8,
-        None => format_from_extension(&args.output).unwrap_or(SampleFormat::CU8),
-    };
-    if !format.is_complex() {
-        bail!("--format {format}: Mode S recordings are complex (cu8, cs16, cf32, ...)");
-    }
-    Ok(format)
-}
-
 /// Runs `rfgraph gen adsb`.
 pub fn run(args: AdsbArgs) -> anyhow::Result<()> {
-    let format = output_format(&args)?;
+    let format = super::complex_format(
+        args.format.as_deref(),
+        &args.output,
+        SampleFormat::CU8,
+        "Mode S",
+    )?;
     let (meta_path, data_path) =
         super::output_paths(&args.output, args.truth.as_ref(), args.force)?;
     let traffic = Traffic {

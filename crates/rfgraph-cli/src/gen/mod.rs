@@ -10,7 +10,8 @@ mod wlan;
 
 use anyhow::{Context, bail};
 use clap::Subcommand;
-use rfgraph_blocks::sigmf::{is_sigmf_name, recording_paths};
+use rfgraph_blocks::SampleFormat;
+use rfgraph_blocks::sigmf::{format_from_extension, is_sigmf_name, recording_paths};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -73,4 +74,24 @@ pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     f.write_all(bytes)
         .and_then(|()| f.sync_all())
         .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The sample format a generator writes: `--format` when given, else the
+/// raw name's extension, else `default` (always for SigMF names); it must
+/// be complex (`what` names the recordings in the refusal).
+pub(crate) fn complex_format(
+    format: Option<&str>,
+    output: &Path,
+    default: SampleFormat,
+    what: &str,
+) -> anyhow::Result<SampleFormat> {
+    let format = match format {
+        Some(name) => SampleFormat::parse(name).context("--format")?,
+        None if is_sigmf_name(output) => default,
+        None => format_from_extension(output).unwrap_or(default),
+    };
+    if !format.is_complex() {
+        bail!("--format {format}: {what} recordings are complex (cu8, cs8, cs16, cf32, ...)");
+    }
+    Ok(format)
 }

@@ -6,7 +6,7 @@
 use crate::console::outln;
 use anyhow::{Context, bail};
 use clap::Args;
-use rfgraph_blocks::sigmf::{Annotation, Capture, SigmfMeta, format_from_extension, is_sigmf_name};
+use rfgraph_blocks::sigmf::{Annotation, Capture, SigmfMeta};
 use rfgraph_blocks::{SampleCodec, SampleFormat};
 use rfgraph_wlan::rate::Rate;
 use rfgraph_wlan::scene::Scene;
@@ -99,14 +99,12 @@ fn rates(names: &[String]) -> anyhow::Result<Vec<Rate>> {
 
 /// Runs `rfgraph gen wlan`.
 pub fn run(args: WlanArgs) -> anyhow::Result<()> {
-    let format = match &args.format {
-        Some(name) => SampleFormat::parse(name).context("--format")?,
-        None if is_sigmf_name(&args.output) => SampleFormat::CF32,
-        None => format_from_extension(&args.output).unwrap_or(SampleFormat::CF32),
-    };
-    if !format.is_complex() {
-        bail!("--format {format}: 802.11 recordings are complex (cf32, cs16, cs8, ...)");
-    }
+    let format = super::complex_format(
+        args.format.as_deref(),
+        &args.output,
+        SampleFormat::CF32,
+        "802.11",
+    )?;
     if !(args.busy > 0.0 && args.busy <= 1.0) {
         bail!("--busy {}: a fraction in (0, 1]", args.busy);
     }
