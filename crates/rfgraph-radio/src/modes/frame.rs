@@ -26,7 +26,7 @@ pub struct RawFrame {
     pub bytes: [u8; 14],
     /// Length in bits: 56 or 112.
     pub bits: u8,
-    /// Bits the demodulator corrected (0 or 1).
+    /// Bits the demodulator corrected (0, 1 or 2).
     pub corrected: u8,
 }
 

@@ -5,7 +5,7 @@
 //! | block | in | out | owns |
 //! |---|---|---|---|
 //! | [`Cu8Magnitude`] / [`ComplexMagnitude`] | `u8` cu8 bytes / `Complex32` | `u16` magnitude | magnitudes, full scale 65535 (dump1090's table for cu8) |
-//! | [`ModesDemod`] | `u16` | [`RawFrame`] | preambles, bit slicing at 2 or 2.4 MS/s, parity, DF17/18 single-bit repair, address recovery through the [`IcaoFilter`] |
+//! | [`ModesDemod`] | `u16` | [`RawFrame`] | preambles, bit slicing at 2 or 2.4 MS/s, parity, DF17/18 one- and two-bit repair, address recovery through the [`IcaoFilter`] |
 //! | [`ModesDecoder`] | [`RawFrame`] | messages: [`Message`] as JSON | fields ([`decode`]), CPR positions and the aircraft table ([`Tracker`]), also as its reading `aircraft` ([`aircraft_reading`]) |
 //! | [`LineWriter`] | messages | a writer | JSON lines on standard output |
 //! | [`ModesNetOutput`] | messages | TCP | dump1090's raw (30002) and SBS (30003) outputs |
@@ -36,7 +36,9 @@ pub use demod::{DemodCounters, DemodRate, Demodulator, ModesDemod, ModesDemodPar
 pub use frame::RawFrame;
 pub use icao_filter::IcaoFilter;
 pub use lines::LineWriter;
-pub use magnitude::{ComplexMagnitude, Cu8Magnitude, cu8_magnitudes, cu8_table};
+pub use magnitude::{
+    ComplexMagnitude, Cu8Magnitude, complex_magnitudes, cu8_magnitudes, cu8_table,
+};
 pub use net::{ModesNetOutput, NetError};
 pub use receiver::{ReceiverBlocks, ReceiverConfig, ReceiverInput, add_receiver};
 pub use tracker::{Aircraft, Tracker};

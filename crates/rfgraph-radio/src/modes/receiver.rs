@@ -22,7 +22,7 @@ pub struct ReceiverConfig {
     pub rate_hz: f64,
     /// The receiver's position (degrees), for local CPR decoding.
     pub position: Option<(f64, f64)>,
-    /// Single-bit repair of DF17/18.
+    /// Bit repair of DF17/18 (one bit; two for a proven aircraft).
     pub fix: bool,
     /// Messages the decoder keeps for [`ModesDecoder::messages`].
     pub keep: usize,

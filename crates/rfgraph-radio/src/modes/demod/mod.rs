@@ -11,6 +11,8 @@
 //! against silence, so no padding is needed.
 
 pub(crate) mod score;
+#[cfg(test)]
+mod simd_equal;
 mod slice2000;
 mod slice2400;
 
@@ -18,6 +20,7 @@ use crate::modes::{IcaoFilter, ModesError, RawFrame};
 use rfgraph::{
     Block, BoxError, ParamError, ParamSet, Ports, StreamInput, StreamOutput, TagPolicy, WorkIo,
 };
+use rfgraph_dsp::Isa;
 use score::Judged;
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -36,22 +39,25 @@ const FLAG_BLOCK: usize = 1024;
 /// late.
 const HISTORY: usize = 1;
 
-/// Whether the AVX2 builds of the vectorised loops may run on this CPU
-/// (checked once).
-#[cfg(target_arch = "x86_64")]
-pub(crate) fn avx2() -> bool {
-    static AVX2: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AVX2.get_or_init(|| std::arch::is_x86_feature_detected!("avx2"))
-}
-
 /// A burst the slicer found and `score` accepted.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Burst {
     pub bytes: [u8; 14],
     pub judged: Judged,
     pub power: f32,
+    /// How well the preamble fits the timing the bits were sliced at,
+    /// higher being better: breaks ties of `judged.score` between the
+    /// slicings of one burst at neighbouring positions.
+    pub quality: f32,
     /// Position of the preamble, in the scanned slice.
     pub start: usize,
+}
+
+impl Burst {
+    /// Whether `self` is a better reading of the same burst than `other`.
+    fn beats(&self, other: &Burst) -> bool {
+        (self.judged.score, self.quality) > (other.judged.score, other.quality)
+    }
 }
 
 /// The sample rates the demodulator slices.
@@ -100,7 +106,7 @@ pub struct DemodCounters {
     pub preambles: Arc<AtomicU64>,
     /// Frames emitted.
     pub frames: Arc<AtomicU64>,
-    /// Frames emitted after a one-bit repair (DF17/18).
+    /// Frames emitted after a one- or two-bit repair (DF17/18).
     pub corrected: Arc<AtomicU64>,
     /// Frames emitted whose address came from the parity (DF0/4/5/16/20/21,
     /// DF11 with an interrogator code).
@@ -113,6 +119,8 @@ pub struct DemodCounters {
 pub struct Demodulator {
     rate: DemodRate,
     fix: bool,
+    /// The build of the vectorised preamble tests (resolved: runnable).
+    isa: Isa,
     filter: IcaoFilter,
     /// Unfinished magnitudes, `buf[HISTORY]` being stream sample
     /// `buf_start` (the stream starts after `HISTORY` silent samples).
@@ -125,11 +133,12 @@ pub struct Demodulator {
 }
 
 impl Demodulator {
-    /// A demodulator for `rate`, with single-bit repair of DF17/18 on.
+    /// A demodulator for `rate`, with bit repair of DF17/18 on.
     pub fn new(rate: DemodRate) -> Self {
         Self {
             rate,
             fix: true,
+            isa: Isa::detect(),
             // dump1090 forgets an address after 60 s.
             filter: IcaoFilter::new((60.0 * rate.hz()) as u64),
             buf: {
@@ -144,9 +153,18 @@ impl Demodulator {
         }
     }
 
-    /// Turns single-bit repair of DF17/18 on or off.
+    /// Turns bit repair of DF17/18 on or off: one wrong bit, or two for
+    /// an aircraft already proven.
     pub fn with_fix(mut self, fix: bool) -> Self {
         self.fix = fix;
+        self
+    }
+
+    /// Runs the vectorised preamble tests with `isa` (the default is
+    /// [`Isa::detect`]; one the CPU lacks falls back to
+    /// [`Isa::Scalar`]). Every build finds the same frames.
+    pub fn with_isa(mut self, isa: Isa) -> Self {
+        self.isa = isa.resolve();
         self
     }
 
@@ -204,8 +222,8 @@ impl Demodulator {
             debug_assert!(j + block + 17 <= self.buf.len() && window >= 17);
             let flags = &mut self.flags[..block];
             match self.rate {
-                DemodRate::Msps2 => slice2000::candidates(&self.buf, j, flags),
-                DemodRate::Msps2_4 => slice2400::candidates(&self.buf, j, flags),
+                DemodRate::Msps2 => slice2000::candidates(&self.buf, j, flags, self.isa),
+                DemodRate::Msps2_4 => slice2400::candidates(&self.buf, j, flags, self.isa),
             }
             let mut k = 0;
             let mut resume = j + block;
@@ -222,7 +240,7 @@ impl Demodulator {
                     continue;
                 }
                 let pos = j + k;
-                if let Some(b) = self.decide(pos) {
+                if let Some(b) = self.decide(pos).map(|b| self.second_look(b, end)) {
                     let bits = usize::from(b.judged.bits);
                     let at = self.stream_index(b.start);
                     self.emit(b, at, out);
@@ -258,6 +276,21 @@ impl Demodulator {
         }
     }
 
+    /// A burst whose bits are in some doubt (a repaired bit, an
+    /// interrogator code read from the parity) is compared with the one
+    /// the next position gives, which may be sliced nearer its timing;
+    /// the better score wins, the earlier on a tie. The next position
+    /// still has its whole window (`b.start < end`).
+    fn second_look(&mut self, b: Burst, end: usize) -> Burst {
+        if b.judged.certain || b.start + 1 > end {
+            return b;
+        }
+        match self.decide(b.start + 1) {
+            Some(n) if n.beats(&b) => n,
+            _ => b,
+        }
+    }
+
     fn emit(&mut self, b: Burst, at: u64, out: &mut impl Extend<RawFrame>) {
         if b.judged.learn {
             self.filter.add(b.judged.address, at);
@@ -289,7 +322,7 @@ pub struct ModesDemodParams {
     /// sample rate of the magnitudes: 2e6 or 2.4e6
     #[param(default = 2_000_000.0, unit = "Hz", above = 0.0)]
     pub sample_rate: f64,
-    /// repair single-bit errors of DF17/18
+    /// repair DF17/18: one wrong bit, or two for an aircraft already proven
     #[param(default = true)]
     pub fix: bool,
 }
@@ -310,9 +343,9 @@ impl ModesDemodParams {
 
 /// Demodulates Mode S: finds preambles in a stream of magnitudes, slices
 /// the bits, checks the parity (repairing one wrong bit of a DF17/18
-/// frame, recovering the address of the others for aircraft already
-/// proven by a DF11/17/18), and writes every frame that checks as a
-/// [`RawFrame`].
+/// frame, or two for an aircraft already proven; recovering the address
+/// of the others for aircraft proven by a DF11/17/18), and writes every
+/// frame that checks as a [`RawFrame`].
 ///
 /// Magnitudes are `u16`, full scale 65535 (see
 /// [`Cu8Magnitude`](crate::modes::Cu8Magnitude) and
@@ -387,10 +420,17 @@ impl ModesDemod {
         }
     }
 
-    /// Turns single-bit repair of DF17/18 on (the default) or off.
+    /// Turns bit repair of DF17/18 on (the default) or off.
     pub fn with_fix(mut self, fix: bool) -> Self {
         self.params.fix = fix;
         self.demod = self.demod.with_fix(fix);
+        self
+    }
+
+    /// Runs the vectorised preamble tests with `isa` (see
+    /// [`Demodulator::with_isa`]).
+    pub fn with_isa(mut self, isa: Isa) -> Self {
+        self.demod = self.demod.with_isa(isa);
         self
     }
 
@@ -468,7 +508,7 @@ pub(crate) fn spec() -> rfgraph::registry::BlockSpec {
     .doc(
         "Finds Mode S preambles in u16 magnitudes at 2 or 2.4 MS/s (`modes_magnitude`, \
          `modes_cu8_magnitude`), slices the 56- or 112-bit frames, checks their CRC \
-         (repairing single-bit errors of DF17/18 with `fix`) and writes the good ones.",
+         (repairing one wrong bit of DF17/18, or two for an aircraft already proven, with `fix`) and writes the good ones.",
     )
     .input(PortSpec::new("in", PortItem::Other("u16")).doc("magnitudes"))
     .output(PortSpec::new("out", PortItem::Other("Mode S frame")))
