@@ -10,7 +10,7 @@ Run it with Debian's interpreter, which sees the ``gnuradio`` package::
     /usr/bin/python3 bench/gnuradio/gr_bench.py dsp    --kernel NAME [--taps T] --items N [--repeat R]
     /usr/bin/python3 bench/gnuradio/gr_bench.py io     --mode MODE --file F [--out F2 --items N] [--repeat R]
     /usr/bin/python3 bench/gnuradio/gr_bench.py latency --rate 20e6 --period 1ms --stages N --bursts K [--repeat R]
-    /usr/bin/python3 bench/gnuradio/gr_bench.py fm     --file F.cu8 [--rate 2.4e6] [--offset HZ] [--mono] [--cores C] [--repeat R]
+    /usr/bin/python3 bench/gnuradio/gr_bench.py fm     --file F.cu8 [--format cu8|cf32] [--rate 2.4e6] [--offset HZ] [--mono] [--cores C] [--repeat R]
     /usr/bin/python3 bench/gnuradio/gr_bench.py pacing [--seconds 2] [--rate 32000] [--repeat R]
     /usr/bin/python3 bench/gnuradio/gr_bench.py net    --mode zmq|zmq_tags --items N [--tag-interval 1000] [--repeat R]
 
@@ -130,7 +130,8 @@ fm      the FM receiver, as ``rfgraph bench fm`` (which makes the cu8
         interleaved_char_to_complex(scale 128) ->
         freq_xlating_fir_filter_ccf(rate / 240 k, taps, offset) ->
         analog.wfm_rcv_pll(240 k, 5, 50 us) -> two null_sinks (48 kHz
-        audio); ``--mono``: ... -> quadrature_demod_cf -> fm_deemph(240 k)
+        audio); ``--format cf32``: file_source(gr_complex) straight into
+        freq_xlating_fir_filter_ccf; ``--mono``: ... -> quadrature_demod_cf -> fm_deemph(240 k)
         -> rational_resampler_fff(1, 5, taps) -> null_sink.  The channel
         and audio taps are rfgraph's (same Kaiser formulas:
         ``kaiser_lowpass``).  ``--cores C`` pins the process to C CPUs.
@@ -835,7 +836,7 @@ def kaiser_lowpass(rate: float, cutoff: float, transition: float,
 
 
 def run_fm(args: argparse.Namespace, emit: Emit) -> None:
-    """The FM receiver on a cu8 file (see the module docstring)."""
+    """The FM receiver on a cu8 or cf32 file (see the module docstring)."""
     if args.cores is not None:
         usable = sorted(os.sched_getaffinity(0))
         os.sched_setaffinity(0, set(usable[:args.cores]))
@@ -847,17 +848,23 @@ def run_fm(args: argparse.Namespace, emit: Emit) -> None:
     chan_taps = kaiser_lowpass(args.rate, (100e3 + stop) / 2, stop - 100e3, 60.0)
     audio_taps = kaiser_lowpass(FM_MPX_RATE, 17e3, 4e3, 70.0)
     file_bytes = os.path.getsize(args.file)
-    items = file_bytes // 2
+    cf32 = args.format == "cf32"
+    items = file_bytes // (gr.sizeof_gr_complex if cf32 else 2)
     mode = "mono" if args.mono else "stereo"
     for i in range(args.repeat):
         run = args.run + i
         tb = gr.top_block(f"fm-{run}")
-        src = blocks.file_source(gr.sizeof_char, args.file, False)
-        # cu8 -> the signed bytes interleaved_char_to_complex reads.
-        to_signed = blocks.add_const_bb(128)
-        conv = blocks.interleaved_char_to_complex(False, 128.0)
         chan = gr_filter.freq_xlating_fir_filter_ccf(decim, chan_taps, args.offset, args.rate)
-        tb.connect(src, to_signed, conv, chan)
+        if cf32:
+            # The stored samples are gr_complex: no conversion.
+            src = blocks.file_source(gr.sizeof_gr_complex, args.file, False)
+            tb.connect(src, chan)
+        else:
+            src = blocks.file_source(gr.sizeof_char, args.file, False)
+            # cu8 -> the signed bytes interleaved_char_to_complex reads.
+            to_signed = blocks.add_const_bb(128)
+            conv = blocks.interleaved_char_to_complex(False, 128.0)
+            tb.connect(src, to_signed, conv, chan)
         if args.mono:
             demod = analog.quadrature_demod_cf(quad_rate / (2 * math.pi * FM_DEVIATION))
             deemph = analog.fm_deemph(quad_rate, FM_TAU)
@@ -882,7 +889,7 @@ def run_fm(args: argparse.Namespace, emit: Emit) -> None:
             "cores": args.cores,
             "items": items,
             "input_rate": args.rate,
-            "format": "cu8",
+            "format": args.format,
             "channel_taps": len(chan_taps),
             "audio_samples": audio,
             "items_per_s": items / seconds,
@@ -1258,8 +1265,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="bursts per run K (default 1000)")
     common(p)
     p.set_defaults(func=run_latency)
-    p = sub.add_parser("fm", help="FM receiver on a cu8 file (freq_xlating, wfm_rcv_pll)")
-    p.add_argument("--file", required=True, help="cu8 recording")
+    p = sub.add_parser("fm", help="FM receiver on a cu8 or cf32 file (freq_xlating, wfm_rcv_pll)")
+    p.add_argument("--file", required=True, help="cu8 or cf32 recording")
+    p.add_argument("--format", choices=("cu8", "cf32"), default="cu8",
+                   help="the recording's sample format (default cu8)")
     p.add_argument("--rate", type=positive_float, default=2.4e6,
                    help="its sample rate, a multiple of 240 kS/s (default 2.4e6)")
     p.add_argument("--offset", type=float, default=0.0,

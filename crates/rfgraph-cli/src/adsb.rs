@@ -1,6 +1,8 @@
 //! `rfgraph adsb`: Mode S / ADS-B reception at 1090 MHz from a recording
 //! (cu8 at 2 or 2.4 MS/s, as dump1090 and readsb record; other formats
-//! through `Complex32`) or a device. Parses the options, assembles source
+//! through `Complex32`; a file whose name names no format, such as
+//! dump1090's `modes1.bin`, is cu8 at 2 MS/s as dump1090 reads it) or a
+//! device. Parses the options, assembles source
 //! → receiver (`rfgraph_radio::modes::add_receiver`) → standard output
 //! (and dump1090's network outputs with `--net`), runs it with the
 //! receivers' shared plumbing (`receiver`), and prints the aircraft table.
@@ -18,7 +20,9 @@ use crate::receiver::{self, ControlArgs, Input, InputArgs, RunArgs, Source};
 use anyhow::{Context, bail};
 use clap::Args;
 use rfgraph::{BlockId, Flowgraph};
-use rfgraph_blocks::sigmf::{SigmfRecording, is_sigmf_name};
+use rfgraph_blocks::sigmf::{
+    SigmfRecording, format_from_extension, is_sigmf_name, recording_paths,
+};
 use rfgraph_blocks::{SampleFormat, Throttle};
 use rfgraph_radio::modes::net::{RAW_PORT, SBS_PORT};
 use rfgraph_radio::modes::{
@@ -26,6 +30,7 @@ use rfgraph_radio::modes::{
     ReceiverInput, add_receiver,
 };
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::Path;
 use std::sync::atomic::Ordering;
 
 /// `rfgraph adsb` arguments.
@@ -72,7 +77,8 @@ pub struct AdsbArgs {
         help_heading = "ADS-B"
     )]
     lon: Option<f64>,
-    /// Do not repair single-bit errors in DF17/18.
+    /// Do not repair bit errors in DF17/18 (one wrong bit, or two for an
+    /// aircraft already proven).
     #[arg(long, help_heading = "ADS-B")]
     no_fix: bool,
     /// Play a file at its own sample rate, as if it were a device (for
@@ -106,11 +112,43 @@ fn raw_stdout_line(json: &str) -> Option<String> {
     Some(format!("*{};", m.hex))
 }
 
+/// True when `path` is a SigMF recording: by its name, or by a
+/// `.sigmf-meta` file beside it (as `RecordingInfo::probe` decides).
+fn is_sigmf(path: &Path) -> bool {
+    is_sigmf_name(path) || recording_paths(path).is_ok_and(|(meta, _)| meta.is_file())
+}
+
+/// A raw file whose name states no sample format (no extension, or
+/// dump1090's `.bin`, `.raw`, ...) and no `--format`: dump1090 reads
+/// such a file as cu8, and so does `rfgraph adsb` (saying so unless
+/// `--quiet`).
+fn format_unstated(input: &InputArgs) -> Option<&Path> {
+    let path = input.input.as_deref()?;
+    (input.format.is_none() && !is_sigmf(path) && format_from_extension(path).is_none())
+        .then_some(path)
+}
+
 /// Opens the input. A raw file's or a device's rate defaults to
-/// dump1090's 2 MS/s, a device's frequency to 1090 MHz.
+/// dump1090's 2 MS/s, a device's frequency to 1090 MHz; a raw file
+/// whose name names no sample format is read as cu8 (dump1090's
+/// default), with a note on stderr.
 fn open(args: &AdsbArgs) -> anyhow::Result<Input> {
     let mut input = args.input.clone();
-    let raw_file = input.input.as_ref().is_some_and(|p| !is_sigmf_name(p));
+    if let Some(path) = format_unstated(&input) {
+        if !args.run.quiet {
+            let rate = match input.rate {
+                None => "at 2 MS/s".to_string(),
+                Some(r) => format!("at {r} samples/s"),
+            };
+            errln!(
+                "rfgraph adsb: {}: no sample format in its name: reading it as cu8 {rate} \
+                 (dump1090's default; give --format and --rate otherwise)",
+                path.display()
+            );
+        }
+        input.format = Some("cu8".into());
+    }
+    let raw_file = input.input.as_ref().is_some_and(|p| !is_sigmf(p));
     if (raw_file || input.device.is_some()) && input.rate.is_none() {
         input.rate = Some(2.0e6);
     }

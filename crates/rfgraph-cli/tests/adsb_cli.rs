@@ -65,6 +65,23 @@ impl Drop for Scratch {
 
 const RECORDING: &str = "testdata/adsb/modes1-part1.cu8";
 
+/// 50 ms of generated traffic at 2.4 MS/s as `t24.cu8` in `s`.
+fn generated_2m4(s: &Scratch) -> String {
+    let f24 = s.path("t24.cu8");
+    let (ok, _, err) = rfgraph(&[
+        "gen",
+        "adsb",
+        "-o",
+        &f24,
+        "--seconds",
+        "0.05",
+        "--rate",
+        "2.4e6",
+    ]);
+    assert!(ok, "{err}");
+    f24
+}
+
 #[test]
 fn recording_gives_every_dump1090_frame_on_every_scheduler() {
     let expected =
@@ -163,18 +180,7 @@ fn other_formats_and_rates() {
     ) = (a.lines().collect(), b.lines().collect());
     assert!(sa.symmetric_difference(&sb).count() <= 2, "{a}\n---\n{b}");
     // 2.4 MS/s, raw, with its rate given.
-    let f24 = s.path("t24.cu8");
-    let (ok, _, err) = rfgraph(&[
-        "gen",
-        "adsb",
-        "-o",
-        &f24,
-        "--seconds",
-        "0.05",
-        "--rate",
-        "2.4e6",
-    ]);
-    assert!(ok, "{err}");
+    let f24 = generated_2m4(&s);
     let (ok, out, err) = rfgraph(&["adsb", &f24, "--rate", "2.4e6", "--quiet", "--no-table"]);
     assert!(ok, "{err}");
     assert!(out.lines().count() > 20, "{out}");
@@ -246,4 +252,72 @@ fn a_device_runs_with_the_defaults() {
         "--throttle",
     ]);
     assert!(!ok && err.contains("--throttle"), "{err}");
+}
+
+/// A file whose name names no sample format (none at all, or dump1090's
+/// `.bin`) is read as dump1090 reads it, cu8 at 2 MS/s: the recording
+/// under those names decodes to the very frames of the `.cu8` file, with
+/// a one-line note on stderr (not with `--quiet`).
+#[test]
+fn a_name_without_a_format_is_cu8_at_2_msps() {
+    let s = Scratch::new("noformat");
+    let (ok, want, err) = rfgraph(&["adsb", RECORDING, "--quiet", "--no-table"]);
+    assert!(ok, "{err}");
+    assert!(want.lines().count() >= 159, "{want}");
+    for name in ["modes1", "modes1.bin"] {
+        let copy = s.path(name);
+        std::fs::copy(root().join(RECORDING), &copy).unwrap();
+        let (ok, out, err) = rfgraph(&["adsb", &copy, "--no-table"]);
+        assert!(ok, "{name}: {err}");
+        assert_eq!(out, want, "{name}");
+        let notes: Vec<&str> = err
+            .lines()
+            .filter(|l| l.contains("no sample format in its name"))
+            .collect();
+        assert_eq!(notes.len(), 1, "{name}: {err}");
+        assert!(
+            notes[0].contains(name) && notes[0].contains("cu8 at 2 MS/s"),
+            "{name}: {err}"
+        );
+        let (ok, out, err) = rfgraph(&["adsb", &copy, "--quiet", "--no-table"]);
+        assert!(ok, "{name}: {err}");
+        assert_eq!(out, want, "{name} --quiet");
+        assert!(!err.contains("no sample format"), "{name} --quiet: {err}");
+    }
+}
+
+/// `--format` and `--rate` still say what such a file holds: a cf32
+/// recording named `.bin` decodes as the `.cf32` file does, with no note;
+/// read as the default cu8 it gives other (garbled) output.
+#[test]
+fn format_and_rate_override_the_raw_default() {
+    let s = Scratch::new("override");
+    let cf32 = s.path("t.cf32");
+    let (ok, _, err) = rfgraph(&["gen", "adsb", "-o", &cf32, "--seconds", "0.05"]);
+    assert!(ok, "{err}");
+    let (ok, want, err) = rfgraph(&["adsb", &cf32, "--quiet", "--no-table"]);
+    assert!(ok, "{err}");
+    assert!(want.lines().count() > 20, "{want}");
+    let bin = s.path("t.bin");
+    std::fs::copy(&cf32, &bin).unwrap();
+    let (ok, out, err) = rfgraph(&["adsb", &bin, "--format", "cf32", "--no-table"]);
+    assert!(ok, "{err}");
+    assert_eq!(out, want);
+    assert!(!err.contains("no sample format"), "{err}");
+    let (_, out, _) = rfgraph(&["adsb", &bin, "--quiet", "--no-table"]);
+    assert_ne!(out, want, "read as cu8 it is another signal");
+    // A 2.4 MS/s recording without a format in its name: --rate says so,
+    // and the note names the rate given.
+    let f24 = generated_2m4(&s);
+    let (ok, want, err) = rfgraph(&["adsb", &f24, "--rate", "2.4e6", "--quiet", "--no-table"]);
+    assert!(ok, "{err}");
+    let raw = s.path("t24");
+    std::fs::copy(&f24, &raw).unwrap();
+    let (ok, out, err) = rfgraph(&["adsb", &raw, "--rate", "2.4e6", "--no-table"]);
+    assert!(ok, "{err}");
+    assert_eq!(out, want);
+    assert!(
+        err.contains("no sample format in its name") && err.contains("2400000 samples/s"),
+        "{err}"
+    );
 }

@@ -15,6 +15,25 @@ use std::path::{Path, PathBuf};
 /// stay in L2 between the kernel's copy and the conversion.
 const CONVERT_CHUNK_BYTES: usize = 32 * 1024;
 
+/// Output bytes an unthrottled source asks its ring to take at once (its
+/// output's `min_items`): what `cat` reads per call. A scheduler that
+/// sizes rings for L1 (`chain`) would otherwise have the source read a
+/// few KiB per system call, paying the call and the page-cache look-up
+/// per few pages instead of per 32.
+const READ_PIECE_BYTES: usize = 128 * 1024;
+
+/// The output port of a source with `params`: unthrottled, it needs
+/// [`READ_PIECE_BYTES`] of room; throttled, one item (a paced source's
+/// ring is sized for latency, not for throughput).
+fn output_port<T: SampleItem>(params: &FileSourceParams) -> StreamOutput<T> {
+    let out = StreamOutput::new("out");
+    if params.throttle.is_some() {
+        out
+    } else {
+        out.with_min_items((READ_PIECE_BYTES / std::mem::size_of::<T>()).max(1))
+    }
+}
+
 /// The parameters of [`FileSource`] (`file_source`, GNU Radio's
 /// `blocks_file_source`). `path`, `repeat` and `begin_tag` may change
 /// while it runs.
@@ -133,6 +152,11 @@ impl Opened {
 /// straight into the output ring; the others read into a small reusable
 /// buffer and convert from there.
 ///
+/// The source runs on its scheduler's workers, not on a thread of its own
+/// (see [`is_blocking`](Block::is_blocking)), and unthrottled it asks for
+/// 128 KiB of room at a time (its output's `min_items`), as `cat` reads:
+/// a ring sized for L1 would otherwise cost a system call per few KiB.
+///
 /// With [`repeat`](Self::repeat) the range plays forever (until a reader
 /// stops, e.g. a `Head`); [`throttle`](Self::throttle) paces the output in
 /// wall-clock time using the runtime's timer (no sleeping), like
@@ -221,7 +245,7 @@ impl<T: SampleItem> FileSource<T> {
             None => SampleCodec::new(format),
         };
         Ok(Self {
-            output: StreamOutput::new("out"),
+            output: output_port::<T>(&params),
             passthrough: T::is_passthrough(&codec),
             bytes_per_item: format.bytes_per_item() as u64,
             per_item: T::per_stored_item(format),
@@ -304,7 +328,9 @@ impl<T: SampleItem> FileSource<T> {
                 ),
             });
         }
-        self.adjusted(|p| p.throttle = Some(items_per_second))
+        let mut src = self.adjusted(|p| p.throttle = Some(items_per_second))?;
+        src.output = output_port::<T>(&src.params);
+        Ok(src)
     }
 
     /// Releases the throttled items in pieces of `seconds` (1 ms by
@@ -492,8 +518,15 @@ impl<T: SampleItem> Block for FileSource<T> {
         Ok(())
     }
 
+    /// False: a regular file's reads come from the page cache (or wait
+    /// briefly for the disk, the kernel reading ahead of a sequential
+    /// reader), as [`FileSink`](crate::FileSink)'s writes go to it. A
+    /// thread of its own would cost a wake-up and two context switches
+    /// per ring's worth on a busy core: on one core, most of a receiver's
+    /// system time. [`Flowgraph::set_blocking`](rfgraph::Flowgraph::set_blocking)
+    /// gives it one anyway (a file on a slow network share).
     fn is_blocking(&self) -> bool {
-        true
+        false
     }
 
     fn paced_rate(&self) -> Option<f64> {

@@ -28,6 +28,15 @@
 //! process start to exit for `cat`. `bytes_per_s` counts file bytes (read
 //! or written); `items_per_s` `Complex32` items.
 //!
+//! Every rfgraph and reference record adds the CPU time the move cost:
+//! `user_s` and `sys_s` (seconds), and `user_s_per_gb` and `sys_s_per_gb`
+//! (per 10⁹ file bytes), from `getrusage`: `RUSAGE_SELF` before and after
+//! the run for rfgraph and `read` (every thread of this process), and
+//! `RUSAGE_CHILDREN` before and after `cat` was waited for. The summary
+//! on stderr gives rfgraph's `source-cf32` per byte over `cat`'s (medians).
+//! `--cores C` pins the process (and so `cat`) to the first C CPUs and
+//! gives the scheduler C workers.
+//!
 //! With `--gnuradio`, each repetition also runs `gr_bench.py io` for the
 //! same modes on the same files (one child process per mode and run,
 //! interleaved with rfgraph's), so that every ratio comes from one run; the
@@ -40,6 +49,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use num_complex::Complex32;
 use rfgraph::Flowgraph;
+use rfgraph::stats::CpuTime;
 use rfgraph_blocks::{FileSink, FileSource, Head, NullSink, NullSource, SampleFormat};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -70,6 +80,10 @@ pub struct IoArgs {
     /// Keep the files afterwards (they are reused if their size fits).
     #[arg(long)]
     pub keep: bool,
+    /// Pin the process (and `cat`) to the first C CPUs, with C scheduler
+    /// workers.
+    #[arg(long)]
+    pub cores: Option<usize>,
     /// Also run GNU Radio's topologies (`gr_bench.py io`) in the same run.
     #[arg(long)]
     pub gnuradio: bool,
@@ -177,6 +191,40 @@ fn read_all(path: &Path, buf: &mut [u8]) -> anyhow::Result<u64> {
     }
 }
 
+/// User and system CPU time of this process's waited-for children so far
+/// (`getrusage(RUSAGE_CHILDREN)`; zero if the call fails, which it does
+/// not for `RUSAGE_CHILDREN`).
+pub(super) fn children_cpu() -> CpuTime {
+    // SAFETY: `rusage` is plain data (integers and timevals), for which
+    // all-zero bytes are a valid value.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `ru` is a valid, writable `rusage` for the whole call;
+    // getrusage writes only into it.
+    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut ru) } != 0 {
+        return CpuTime::default();
+    }
+    let tv = |t: libc::timeval| {
+        std::time::Duration::from_secs(t.tv_sec.max(0) as u64)
+            + std::time::Duration::from_micros(t.tv_usec.max(0) as u64)
+    };
+    CpuTime {
+        user: tv(ru.ru_utime),
+        system: tv(ru.ru_stime),
+    }
+}
+
+/// `record` with the CPU time `cpu` that moving `bytes` cost: seconds and
+/// seconds per 10⁹ bytes, user and system.
+fn with_cpu(record: Record, cpu: CpuTime, bytes: u64) -> Record {
+    let gb = bytes as f64 / 1e9;
+    let (user, sys) = (cpu.user.as_secs_f64(), cpu.system.as_secs_f64());
+    record
+        .field("user_s", user)
+        .field("sys_s", sys)
+        .field("user_s_per_gb", user / gb)
+        .field("sys_s_per_gb", sys / gb)
+}
+
 fn reference_record(runtime: &str, mode: &str, run: usize, seconds: f64, files: &Files) -> Record {
     let items = files.bytes / 8;
     Record::new("io", "-", run, Span::whole(seconds))
@@ -192,6 +240,7 @@ fn reference_record(runtime: &str, mode: &str, run: usize, seconds: f64, files: 
 
 fn measure_cat(files: &Files, run: usize) -> anyhow::Result<Record> {
     let null = std::fs::File::create("/dev/null")?;
+    let before = children_cpu();
     let start = Instant::now();
     let status = Command::new("cat")
         .arg(&files.cf32)
@@ -199,17 +248,21 @@ fn measure_cat(files: &Files, run: usize) -> anyhow::Result<Record> {
         .status()
         .context("cannot run `cat`")?;
     let seconds = start.elapsed().as_secs_f64();
+    let cpu = children_cpu().since(before);
     if !status.success() {
         bail!("`cat {}` failed: {status}", files.cf32.display());
     }
-    Ok(reference_record("cat", "cat", run, seconds, files))
+    let record = reference_record("cat", "cat", run, seconds, files);
+    Ok(with_cpu(record, cpu, files.bytes))
 }
 
 fn measure_read(files: &Files, run: usize) -> anyhow::Result<Record> {
     let mut buf = vec![0u8; 1 << 20];
+    let before = CpuTime::now();
     let start = Instant::now();
     let got = read_all(&files.cf32, &mut buf)?;
     let seconds = start.elapsed().as_secs_f64();
+    let cpu = CpuTime::now().since(before);
     if got != files.bytes {
         bail!(
             "read {got} bytes of {}, expected {}",
@@ -217,7 +270,8 @@ fn measure_read(files: &Files, run: usize) -> anyhow::Result<Record> {
             files.bytes
         );
     }
-    Ok(reference_record("rust-read", "read", run, seconds, files))
+    let record = reference_record("rust-read", "read", run, seconds, files);
+    Ok(with_cpu(record, cpu, files.bytes))
 }
 
 fn measure_graph(mode: &str, files: &Files, args: &IoArgs, run: usize) -> anyhow::Result<Record> {
@@ -253,11 +307,13 @@ fn measure_graph(mode: &str, files: &Files, args: &IoArgs, run: usize) -> anyhow
             MODES.join(", ")
         ),
     };
+    let before = CpuTime::now();
     let (done, span) = setup::run_timed(
         fg,
-        || setup::scheduler(&args.run.scheduler, None, &[], args.run.explain),
+        || setup::scheduler(&args.run.scheduler, args.cores, &[], args.run.explain),
         &format!("io {mode} run {run}"),
     )?;
+    let cpu = CpuTime::now().since(before);
     let moved = if mode == "sink-cf32" {
         let len = std::fs::metadata(&files.out)?.len();
         if len != files.bytes {
@@ -274,8 +330,9 @@ fn measure_graph(mode: &str, files: &Files, args: &IoArgs, run: usize) -> anyhow
         setup::print_block_stats(&done, "io", &args.run.scheduler, run);
     }
     let seconds = span.seconds;
-    Ok(Record::new("io", &args.run.scheduler, run, span)
+    let record = Record::new("io", &args.run.scheduler, run, span)
         .field("mode", mode)
+        .field("cores", args.cores.map_or(Value::Null, Into::into))
         .field("format", format.raw_name().unwrap_or(format.sigmf_name()))
         .field("file_bytes", files.bytes)
         .field("items", items)
@@ -285,7 +342,8 @@ fn measure_graph(mode: &str, files: &Files, args: &IoArgs, run: usize) -> anyhow
         .field(
             "buffer_bytes",
             args.run.buffer_bytes.map_or(Value::Null, Into::into),
-        ))
+        );
+    Ok(with_cpu(record, cpu, files.bytes))
 }
 
 fn measure_gnuradio(script: &Path, mode: &str, files: &Files, run: usize) -> anyhow::Result<Value> {
@@ -311,17 +369,9 @@ fn measure_gnuradio(script: &Path, mode: &str, files: &Files, run: usize) -> any
 
 /// Mean `bytes_per_s` of the records of `runtime` in `mode`.
 fn mean_rate(records: &[Value], runtime_prefix: &str, mode: &str) -> Option<f64> {
-    let rates: Vec<f64> = records
-        .iter()
-        .filter(|r| {
-            r["mode"] == mode
-                && r["runtime"]
-                    .as_str()
-                    .is_some_and(|s| s.starts_with(runtime_prefix))
-        })
-        .filter_map(|r| r["bytes_per_s"].as_f64())
-        .collect();
-    (!rates.is_empty()).then(|| rates.iter().sum::<f64>() / rates.len() as f64)
+    setup::mean(&setup::values_of(records, runtime_prefix, mode, |r| {
+        r["bytes_per_s"].as_f64()
+    }))
 }
 
 fn print_ratios(records: &[Value]) {
@@ -364,6 +414,47 @@ fn print_ratios(records: &[Value]) {
         ratio(rate("rfgraph", "source-cf32"), rate("rust-read", "read")),
         gib(rate("rust-read", "read")),
     );
+    let cpu = |rt: &str, mode: &str, key: &str| median_field(records, rt, mode, key);
+    let secs = |v: Option<f64>| v.map_or("–".into(), |v| format!("{v:.3}"));
+    errln!("io CPU seconds per GB (median over runs): user | system");
+    for (rt, mode) in [
+        ("rfgraph", "source-cf32"),
+        ("cat", "cat"),
+        ("rust-read", "read"),
+    ] {
+        if cpu(rt, mode, "sys_s_per_gb").is_some() {
+            errln!(
+                "  {mode:12} {} | {}",
+                secs(cpu(rt, mode, "user_s_per_gb")),
+                secs(cpu(rt, mode, "sys_s_per_gb")),
+            );
+        }
+    }
+    errln!(
+        "  source-cf32/cat system {}, user + system {}",
+        ratio(
+            cpu("rfgraph", "source-cf32", "sys_s_per_gb"),
+            cpu("cat", "cat", "sys_s_per_gb")
+        ),
+        ratio(
+            cpu("rfgraph", "source-cf32", "cpu_s_per_gb"),
+            cpu("cat", "cat", "cpu_s_per_gb")
+        ),
+    );
+}
+
+/// Median of `key` over the records of `runtime` (a prefix) in `mode`;
+/// `cpu_s_per_gb` is user plus system.
+fn median_field(records: &[Value], runtime_prefix: &str, mode: &str, key: &str) -> Option<f64> {
+    setup::median(setup::values_of(
+        records,
+        runtime_prefix,
+        mode,
+        |r| match key {
+            "cpu_s_per_gb" => Some(r["user_s_per_gb"].as_f64()? + r["sys_s_per_gb"].as_f64()?),
+            _ => r[key].as_f64(),
+        },
+    ))
 }
 
 /// Runs the experiment: every mode once per repetition, interleaved.
@@ -377,6 +468,14 @@ pub fn run(args: &IoArgs) -> anyhow::Result<()> {
         if !MODES.contains(m) {
             bail!("unknown io mode `{m}`; known: {}, all", MODES.join(", "));
         }
+    }
+    if let Some(cores) = args.cores {
+        let available = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if cores == 0 || cores > available {
+            bail!("--cores must be 1 to {available}");
+        }
+        let cpus: Vec<usize> = (0..cores).collect();
+        rfgraph::scheduler::thread::set_affinity(&cpus).context("--cores: pinning the process")?;
     }
     let script = if args.gnuradio {
         Some(peer::gr_script(args.gr_script.as_deref())?)
@@ -413,4 +512,24 @@ pub fn run(args: &IoArgs) -> anyhow::Result<()> {
         files.remove();
     }
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn children_cpu_counts_a_waited_child() {
+        let before = children_cpu();
+        // A child that burns CPU until the clock moves: a bound on
+        // progress, not a measurement.
+        let status = Command::new("sh")
+            .args(["-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let used = children_cpu().since(before);
+        assert!(used.total() > std::time::Duration::ZERO, "{used:?}");
+        assert!(children_cpu() >= before);
+    }
 }

@@ -104,7 +104,7 @@ pub enum Experiment {
     Io(io::IoArgs),
     /// The FM stereo receiver on a 2.4 MS/s cu8 file, beside GNU Radio's stock chain.
     Fm(fm::FmArgs),
-    /// ADS-B: a long Mode S recording decoded from a file, against dump1090-mutability.
+    /// ADS-B: a long Mode S recording decoded from a file, per core, against dump1090-mutability, antirez dump1090 and readsb where present.
     Adsb(adsb::AdsbArgs),
     /// IEEE 802.11a/g: the receiver on generated 20 MS/s captures, on 2 cores and 1 (gr-ieee802-11 beside it when installed).
     Wlan(wlan::WlanArgs),

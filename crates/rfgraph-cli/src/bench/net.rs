@@ -492,17 +492,9 @@ fn measure_gnuradio(
 
 /// Mean of `field` over the records of `runtime` (a prefix) in `mode`.
 fn mean(records: &[Value], runtime_prefix: &str, mode: &str, field: &str) -> Option<f64> {
-    let values: Vec<f64> = records
-        .iter()
-        .filter(|r| {
-            r["mode"] == mode
-                && r["runtime"]
-                    .as_str()
-                    .is_some_and(|s| s.starts_with(runtime_prefix))
-        })
-        .filter_map(|r| r[field].as_f64())
-        .collect();
-    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+    setup::mean(&setup::values_of(records, runtime_prefix, mode, |r| {
+        r[field].as_f64()
+    }))
 }
 
 fn print_summary(records: &[Value]) {

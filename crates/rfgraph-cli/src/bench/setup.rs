@@ -159,6 +159,31 @@ pub fn median(mut v: Vec<f64>) -> Option<f64> {
     (!v.is_empty()).then(|| v[v.len() / 2])
 }
 
+/// `value` of every record of `mode` whose `runtime` starts with
+/// `runtime_prefix` (the records of one side of a comparison).
+pub fn values_of(
+    records: &[serde_json::Value],
+    runtime_prefix: &str,
+    mode: &str,
+    value: impl Fn(&serde_json::Value) -> Option<f64>,
+) -> Vec<f64> {
+    records
+        .iter()
+        .filter(|r| {
+            r["mode"] == mode
+                && r["runtime"]
+                    .as_str()
+                    .is_some_and(|s| s.starts_with(runtime_prefix))
+        })
+        .filter_map(value)
+        .collect()
+}
+
+/// The mean of `values`, if any.
+pub fn mean(values: &[f64]) -> Option<f64> {
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+}
+
 /// Where a benchmark writes its input files: `dir` when given, else
 /// /dev/shm (memory), else the temporary folder.
 pub fn files_dir(dir: Option<&std::path::Path>) -> std::path::PathBuf {
