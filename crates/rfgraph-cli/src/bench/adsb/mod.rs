@@ -206,7 +206,7 @@ fn finish(r: Record, cores: usize, m: &Measured, passes: u64) -> Record {
 /// Runs `rfgraph bench adsb`.
 pub fn run(args: &AdsbArgs) -> anyhow::Result<()> {
     let cpus = pin::Cpus::new();
-    cpus.check(&args.cores)?;
+    let cores = cpus.usable(&args.cores)?;
     let modes = modes(args)?;
     let files = Files::new(args.recording.as_deref(), args.dir.as_deref(), args.mib)?;
     let mut records = Vec::new();
@@ -214,7 +214,7 @@ pub fn run(args: &AdsbArgs) -> anyhow::Result<()> {
     // statistics do not split them.
     let mut peer_dfs: HashMap<Peer, Option<DfCounts>> = HashMap::new();
     let result = (|| -> anyhow::Result<()> {
-        for &cores in &args.cores {
+        for &cores in &cores {
             for run in 0..args.run.repeat {
                 for mode in &modes {
                     let (record, measured) = match mode {
@@ -260,6 +260,6 @@ pub fn run(args: &AdsbArgs) -> anyhow::Result<()> {
         files.remove();
     }
     result?;
-    summary::print(&records, &args.cores, &args.run.scheduler);
+    summary::print(&records, &cores, &args.run.scheduler);
     Ok(())
 }

@@ -25,15 +25,28 @@ impl Cpus {
         }
     }
 
-    /// Checks a `--cores` list: each count from 1 to the CPUs there are.
-    pub fn check(&self, cores: &[usize]) -> anyhow::Result<()> {
-        if cores.is_empty() {
-            bail!("--cores needs at least one count");
+    /// The counts of a `--cores` list this machine can run: each from 1
+    /// to the CPUs there are. A count above them is left out with a line
+    /// on stderr (the default `1,2` on a one-CPU machine measures one
+    /// core); none left, or a zero, is an error.
+    pub fn usable(&self, cores: &[usize]) -> anyhow::Result<Vec<usize>> {
+        if cores.contains(&0) {
+            bail!("--cores: 0 is not a number of CPUs");
         }
-        if let Some(c) = cores.iter().find(|&&c| c == 0 || c > self.all) {
-            bail!("--cores: {c} is not 1 to {} (the CPUs there are)", self.all);
+        let (fit, over): (Vec<usize>, Vec<usize>) = cores.iter().partition(|&&c| c <= self.all);
+        if fit.is_empty() {
+            bail!(
+                "--cores: none of {cores:?} is 1 to {} (the CPUs there are)",
+                self.all
+            );
         }
-        Ok(())
+        for c in over {
+            crate::console::errln!(
+                "adsb: --cores {c} skipped: this machine has {} CPU(s)",
+                self.all
+            );
+        }
+        Ok(fit)
     }
 
     /// Runs `f` with the calling thread (and so what it starts) on CPUs
@@ -86,9 +99,10 @@ mod tests {
         let failed: anyhow::Result<()> = cpus.on(1, || bail!("inside"));
         assert!(failed.is_err());
         assert_eq!(allowed(), before);
-        assert!(cpus.check(&[0]).is_err());
-        assert!(cpus.check(&[cpus.all + 1]).is_err());
-        assert!(cpus.check(&[]).is_err());
-        assert!(cpus.check(&[1]).is_ok());
+        assert!(cpus.usable(&[0]).is_err());
+        assert!(cpus.usable(&[cpus.all + 1]).is_err());
+        assert!(cpus.usable(&[]).is_err());
+        assert_eq!(cpus.usable(&[1]).unwrap(), vec![1]);
+        assert_eq!(cpus.usable(&[1, cpus.all + 1]).unwrap(), vec![1]);
     }
 }
