@@ -18,7 +18,7 @@ impl DfCounts {
 
     /// Every frame.
     pub fn total(&self) -> u64 {
-        self.0.iter().sum()
+        self.0.iter().fold(0u64, |a, &n| a.saturating_add(n))
     }
 
     /// DF17 frames (ADS-B extended squitter).

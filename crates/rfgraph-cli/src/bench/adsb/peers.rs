@@ -10,8 +10,8 @@
 //! Each program's `--stats` counts what passed its CRC (with its own
 //! one-bit repair); the `--raw` run that splits them by DF is made once
 //! per program, outside any timing. `seconds` is process start to exit;
-//! `cpu_seconds` the child's user + system time (its `cutime` + `cstime`
-//! in /proc/self/stat once reaped, in 10 ms ticks).
+//! `cpu_seconds` the child's user + system time once reaped
+//! (`getrusage(RUSAGE_CHILDREN)`).
 
 use super::Measured;
 use super::count::DfCounts;
@@ -143,15 +143,10 @@ pub fn locate(peer: Peer, given: Option<&Path>) -> Result<PathBuf, String> {
 }
 
 /// The user + system time of this process's reaped children so far,
-/// seconds (`cutime` + `cstime` of /proc/self/stat, at the kernel's 100
-/// ticks a second); `None` where /proc is not there.
-fn children_cpu() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the command's closing parenthesis start at field 3.
-    let rest = &stat[stat.rfind(')')? + 1..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |n: usize| f.get(n - 3)?.parse::<u64>().ok();
-    Some((ticks(16)? + ticks(17)?) as f64 / 100.0)
+/// seconds (`bench io`'s `getrusage(RUSAGE_CHILDREN)`).
+fn children_cpu() -> f64 {
+    let t = super::super::io::children_cpu();
+    (t.user + t.system).as_secs_f64()
 }
 
 /// The number that starts the first line ending in `suffix`.
@@ -174,7 +169,7 @@ fn stats_by_df(text: &str) -> Option<DfCounts> {
         };
         let df = df.strip_prefix("DF").and_then(|d| d.parse::<usize>().ok());
         if let (Ok(n), Some(df)) = (n.parse::<u64>(), df.filter(|&d| d < 32)) {
-            c.0[df] += n;
+            c.0[df] = c.0[df].saturating_add(n);
             any = true;
         }
     }
@@ -215,7 +210,7 @@ pub fn measure(
     let start = Instant::now();
     let text = run(program, &peer.stats_args(file))?;
     let seconds = start.elapsed().as_secs_f64();
-    let cpu = children_cpu().zip(cpu_before).map(|(a, b)| a - b);
+    let cpu = Some(children_cpu() - cpu_before);
     let frames = count(&text, "total usable messages").with_context(|| {
         format!(
             "{} printed no \"total usable messages\":\n{text}",
@@ -256,7 +251,21 @@ mod tests {
         assert_eq!(count(readsb, "total usable messages"), Some(200));
         let c = stats_by_df(readsb).unwrap();
         assert_eq!((c.df17(), c.total()), (110, 121));
-        assert!(children_cpu().is_some());
+        assert!(children_cpu() >= 0.0);
+    }
+
+    proptest::proptest! {
+        /// A peer's output is another program's text: any of it is read
+        /// without a panic, and a well-formed line among it still counts.
+        #[test]
+        fn any_output_is_read(text in "(?s).{0,400}", n in 0u64..1_000_000, df in 0usize..32) {
+            let _ = (count(&text, "total usable messages"), stats_by_df(&text));
+            let _ = DfCounts::of_raw_lines(&text);
+            let line = format!("{text}\n{n} DF{df} messages\n{n} total usable messages\n");
+            proptest::prop_assert!(stats_by_df(&line).is_some_and(|c| c.total() >= n));
+            let raw = format!("{text}\n*8d4d2023587f345e35837e2218b2;\n");
+            proptest::prop_assert!(DfCounts::of_raw_lines(&raw).df17() >= 1);
+        }
     }
 
     #[test]

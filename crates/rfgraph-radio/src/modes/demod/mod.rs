@@ -240,7 +240,7 @@ impl Demodulator {
                     continue;
                 }
                 let pos = j + k;
-                if let Some(b) = self.decide(pos).map(|b| self.second_look(b, end)) {
+                if let Some(b) = self.decide(pos).map(|b| self.second_look(b)) {
                     let bits = usize::from(b.judged.bits);
                     let at = self.stream_index(b.start);
                     self.emit(b, at, out);
@@ -280,9 +280,10 @@ impl Demodulator {
     /// interrogator code read from the parity) is compared with the one
     /// the next position gives, which may be sliced nearer its timing;
     /// the better score wins, the earlier on a tie. The next position
-    /// still has its whole window (`b.start < end`).
-    fn second_look(&mut self, b: Burst, end: usize) -> Burst {
-        if b.judged.certain || b.start + 1 > end {
+    /// still has its whole window: `b.start < end`, the last position
+    /// the scan may decide.
+    fn second_look(&mut self, b: Burst) -> Burst {
+        if b.judged.certain {
             return b;
         }
         match self.decide(b.start + 1) {
